@@ -1,0 +1,22 @@
+/* errors.c -- the engine's single exit for errors and its scratch allocator. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <R.h>
+#include <Rinternals.h>
+#include "mcmix_engine.h"
+
+void mcx_error(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    Rf_error("%s", buf);
+}
+
+void *mcx_alloc(size_t n, size_t size)
+{
+    if (n == 0) n = 1;
+    return (void *) R_alloc(n, (int) size);
+}

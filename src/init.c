@@ -1,0 +1,42 @@
+/*
+ * init.c -- registration of every .Call routine (exact arities) and of the
+ * C-callables that plugin packages use through inst/include/mcmix.h.
+ *
+ * Each area keeps its prototypes in its own ffi_*.h header and its entries
+ * in its own block of the table below.
+ */
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+#include <R_ext/Visibility.h>
+#include "mcmix_engine.h"
+#include "ffi.h"
+
+#define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
+
+static const R_CallMethodDef call_methods[] = {
+    /* --- families and registry (ffi_family.c) --- */
+    CALLDEF(ffi_families, 0),
+    CALLDEF(ffi_family_eval, 5),
+    /* --- RNG and linear algebra test entry points (ffi_testing.c) --- */
+    CALLDEF(ffi_test_rng, 3),
+    CALLDEF(ffi_test_linalg, 3),
+    /* --- mixtures (ffi_mixture.c) --- */
+    /* --- diagnostics and partitions (ffi_diag.c) --- */
+    /* --- generic samplers and targets (ffi_sampler.c) --- */
+    {NULL, NULL, 0}
+};
+
+void attribute_visible R_init_mcmix(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+
+    mcx_register_builtin_families();
+
+    R_RegisterCCallable("mcmix", "mcx_register_family", (DL_FUNC) &mcx_register_family);
+    R_RegisterCCallable("mcmix", "mcx_find_family", (DL_FUNC) &mcx_find_family);
+    R_RegisterCCallable("mcmix", "mcx_abi_version", (DL_FUNC) &mcx_abi_version);
+    /* --- target C-callables (ffi_target.c) --- */
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env Rscript
+## Install what mcmix needs to build, test and check, and nothing by hand.
+##
+## Usage: Rscript tools/install-deps.R [core|test|check|bench]
+##   core   packages needed to install and run mcmix (Imports)
+##   test   + testthat and the Suggests used by the tests
+##   check  + roxygen2, knitr, rmarkdown, pandoc (R CMD check --as-cran)
+##   bench  + the peer packages compared in bench/
+##
+## Debian's prebuilt r-cran-* packages are used when apt-get is available and
+## we are root (fast); otherwise packages are built from CRAN sources.
+
+args <- commandArgs(trailingOnly = TRUE)
+level <- if (length(args)) args[[1L]] else "test"
+levels <- c("core", "test", "check", "bench")
+if (!level %in% levels)
+  stop("unknown level '", level, "'; use one of ", paste(levels, collapse = ", "))
+upto <- match(level, levels)
+
+pkgs <- list(
+  core  = c("coda"),
+  test  = c("testthat", "posterior", "future.apply", "future"),
+  check = c("roxygen2", "knitr", "rmarkdown"),
+  bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
+)
+want <- unique(unlist(pkgs[seq_len(upto)]))
+system_deps <- if (upto >= 3L) "pandoc" else character()
+
+have <- function(p) nzchar(system.file(package = p))
+missing <- want[!vapply(want, have, logical(1))]
+need_pandoc <- length(system_deps) && !nzchar(Sys.which("pandoc"))
+
+is_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+apt <- nzchar(Sys.which("apt-get")) && is_root
+
+if (apt && (length(missing) || need_pandoc)) {
+  debs <- c(paste0("r-cran-", tolower(missing)), if (need_pandoc) "pandoc")
+  ## keep only the names Debian actually has
+  system2("apt-get", c("update", "-qq"), stdout = FALSE, stderr = FALSE)
+  known <- vapply(debs, function(d) {
+    out <- suppressWarnings(system2("apt-cache", c("show", "--no-all-versions", d),
+                                    stdout = TRUE, stderr = FALSE))
+    length(out) > 0L
+  }, logical(1))
+  if (any(known)) {
+    message("apt-get install: ", paste(debs[known], collapse = " "))
+    status <- system2("apt-get", c("install", "-y", "-qq", "--no-install-recommends",
+                                   debs[known]),
+                      env = "DEBIAN_FRONTEND=noninteractive")
+    if (status != 0L) message("apt-get failed; falling back to CRAN")
+  }
+  missing <- want[!vapply(want, have, logical(1))]
+}
+
+if (length(missing)) {
+  message("install.packages (CRAN): ", paste(missing, collapse = " "))
+  repos <- getOption("repos")
+  if (is.null(repos) || identical(unname(repos["CRAN"]), "@CRAN@"))
+    repos <- c(CRAN = "https://cloud.r-project.org")
+  lib <- .libPaths()[1L]
+  try(utils::install.packages(missing, repos = repos, lib = lib,
+                              Ncpus = 2L, quiet = TRUE))
+  still <- missing[!vapply(missing, have, logical(1))]
+  ## bench peers are optional; the rest is required
+  required <- setdiff(still, pkgs$bench)
+  if (length(still)) message("not installed: ", paste(still, collapse = " "))
+  if (length(required)) quit(status = 1L)
+}
+if (need_pandoc && !nzchar(Sys.which("pandoc")))
+  message("pandoc is not available: vignettes cannot be built")
+invisible(TRUE)
