@@ -43,6 +43,7 @@ static int lookup(const char *what, const char **kinds)
  *   cat_log: log-weights (k)            -> 1-based indices (n)
  *   dirichlet: alpha (k)                -> n x k
  *   gamma: shape, rate; beta: a, b; log_gamma: shape       -> n
+ * (the multivariate ones always give a matrix, also when d = 1)
  *   mvnorm_chol / mvnorm_prec_chol: mu (d), L (d x d)      -> n x d
  *   wishart / invwishart: nu, L (d x d)                    -> n x d^2
  *   tnorm_lower: mu, sd, a; tnorm_upper: mu, sd, b         -> n
@@ -92,15 +93,15 @@ SEXP ffi_test_rng(SEXP what, SEXP n_, SEXP args)
         break;
     }
 
-    SEXP out = PROTECT(ncol == 1 ? Rf_allocVector(REALSXP, n)
-                                 : Rf_allocMatrix(REALSXP, n, ncol));
+    /* helpers that fill buf with one multivariate draw give a matrix */
+    int multi = kind == 1 || kind == 4 || kind == 5 || kind == 6 || kind == 7 || kind == 10;
+    SEXP out = PROTECT(multi ? Rf_allocMatrix(REALSXP, n, ncol)
+                             : Rf_allocVector(REALSXP, n));
     double *o = REAL(out);
     double *buf = (double *) mcx_alloc((size_t) (ncol > 0 ? ncol : 1) + (size_t) k, sizeof(double));
     double *work = (double *) mcx_alloc(2 * (size_t) d * (size_t) d + 1, sizeof(double));
     int *perm = (int *) mcx_alloc((size_t) k + 1, sizeof(int));
 
-    /* helpers that fill buf with one multivariate draw */
-    int multi = kind == 1 || kind == 4 || kind == 5 || kind == 6 || kind == 7 || kind == 10;
     GetRNGstate();
     for (int i = 0; i < n; i++) {
         switch (kind) {
