@@ -12,7 +12,7 @@ mkdir "$tmp/mcmix"
 tar -C "$top" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude=mcmix.Rcheck \
     --exclude=bench --exclude=demo-output -cf - . | tar -C "$tmp/mcmix" -xf -
 if [ "${2:-}" = "--roxygen" ]; then
-  (cd "$tmp/mcmix" && Rscript -e 'roxygen2::roxygenise(roclets = c("rd", "namespace"))' >/dev/null)
+  (cd "$tmp/mcmix" && Rscript -e 'roxygen2::roxygenise(roclets = c("rd", "namespace"), load_code = "source")' >/dev/null)
 fi
 R CMD INSTALL --no-test-load --library="$lib" "$tmp/mcmix" 2>&1 | grep -Ev '^\*|^installing|^gcc|^Warning: replacing' || true
 Rscript -e "library(mcmix, lib.loc = '$lib'); cat('mcmix loaded from', '$lib', '\n')"

@@ -1,0 +1,4 @@
+library(testthat)
+library(mcmix)
+
+test_check("mcmix")
