@@ -4,4 +4,10 @@
 #include <R.h>
 #include <Rinternals.h>
 
+/* ffi_target.c */
+SEXP ffi_target_info(SEXP xptr);
+SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what);
+/* ffi_sampler.c */
+
+
 #endif

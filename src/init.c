@@ -11,6 +11,7 @@
 #include <R_ext/Visibility.h>
 #include "mcmix_engine.h"
 #include "ffi.h"
+#include "target_r.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -22,8 +23,13 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_test_rng, 3),
     CALLDEF(ffi_test_linalg, 3),
     /* --- mixtures (ffi_mixture.c) --- */
+    CALLDEF(ffi_mixture_step, 7),
+    CALLDEF(ffi_dp_alpha_update, 5),
+    CALLDEF(ffi_rcrp, 3),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     /* --- generic samplers and targets (ffi_sampler.c) --- */
+    CALLDEF(ffi_target_info, 1),
+    CALLDEF(ffi_target_eval, 4),
     {NULL, NULL, 0}
 };
 
@@ -39,4 +45,5 @@ void attribute_visible R_init_mcmix(DllInfo *dll)
     R_RegisterCCallable("mcmix", "mcx_find_family", (DL_FUNC) &mcx_find_family);
     R_RegisterCCallable("mcmix", "mcx_abi_version", (DL_FUNC) &mcx_abi_version);
     /* --- target C-callables (ffi_target.c) --- */
+    R_RegisterCCallable("mcmix", "mcx_target_xptr", (DL_FUNC) &mcx_target_xptr);
 }

@@ -1,0 +1,88 @@
+/*
+ * ffi_target.c -- compiled targets as external pointers, and .Call entries
+ * that evaluate a target (used by target() to probe it and by the tests).
+ *
+ * A package providing a compiled target fills an mcx_target (static
+ * storage, or memory owned by an R object `prot`) and returns
+ * mcmix_target_xptr(&desc, prot) to R (see inst/include/mcmix.h).
+ */
+#include <string.h>
+#include "mcmix_engine.h"
+#include "target_r.h"
+#include "ffi.h"
+
+static SEXP target_tag(void)
+{
+    return Rf_install("mcmix_target_ptr");
+}
+
+SEXP mcx_target_xptr(const mcx_target *target, SEXP prot)
+{
+    if (target == NULL)
+        Rf_error("mcmix_target_xptr(): the target descriptor is NULL.");
+    if (target->abi_version < MCX_ABI_MIN_VERSION ||
+        target->abi_version > MCX_ABI_VERSION)
+        Rf_error("mcmix_target_xptr(): the target was compiled against mcmix "
+                 "ABI version %d, but this mcmix supports versions %d to %d; "
+                 "reinstall the package that provides it.",
+                 target->abi_version, MCX_ABI_MIN_VERSION, MCX_ABI_VERSION);
+    if (target->dim < 1)
+        Rf_error("mcmix_target_xptr(): the target's `dim` must be at least 1, "
+                 "not %d.", target->dim);
+    if (target->log_density == NULL)
+        Rf_error("mcmix_target_xptr(): the target has no log_density function.");
+    SEXP ptr = PROTECT(R_MakeExternalPtr((void *) target, target_tag(), prot));
+    Rf_setAttrib(ptr, R_ClassSymbol, Rf_mkString("mcmix_target_ptr"));
+    UNPROTECT(1);
+    return ptr;
+}
+
+const mcx_target *mcx_target_from_xptr(SEXP xptr)
+{
+    if (TYPEOF(xptr) != EXTPTRSXP || R_ExternalPtrTag(xptr) != target_tag())
+        mcx_error("the compiled target is not an external pointer made by "
+                  "mcmix_target_xptr().");
+    const mcx_target *t = (const mcx_target *) R_ExternalPtrAddr(xptr);
+    if (t == NULL)
+        mcx_error("the compiled target is no longer valid (external pointers "
+                  "do not survive saveRDS() or a new session); create it again.");
+    return t;
+}
+
+/* list(dim = , has_gradient = ) of a compiled target. */
+SEXP ffi_target_info(SEXP xptr)
+{
+    const mcx_target *t = mcx_target_from_xptr(xptr);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(t->dim));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarLogical(t->gradient != NULL));
+    SET_STRING_ELT(nms, 0, Rf_mkChar("dim"));
+    SET_STRING_ELT(nms, 1, Rf_mkChar("has_gradient"));
+    Rf_setAttrib(out, R_NamesSymbol, nms);
+    UNPROTECT(2);
+    return out;
+}
+
+/* The log density (what = 0) or its gradient (what = 1) at theta, with the
+ * checks of the samplers; messages say "at the initial value". */
+SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what)
+{
+    if (TYPEOF(theta) != REALSXP || XLENGTH(theta) < 1 ||
+        TYPEOF(what) != INTSXP || XLENGTH(what) != 1)
+        MCX_INTERNAL("bad argument types");
+    int dim = (int) XLENGTH(theta), nprot = 0;
+    mcx_tgt h;
+    nprot += mcx_target_open(target, dim, io, MCX_CB_LOG_DENSITY, "log_density", &h);
+    SEXP out;
+    if (INTEGER(what)[0] == 0) {
+        double v = mcx_tgt_logd(&h, REAL(theta));
+        out = PROTECT(Rf_ScalarReal(v));
+    } else {
+        out = PROTECT(Rf_allocVector(REALSXP, dim));
+        mcx_tgt_grad(&h, REAL(theta), REAL(out));
+    }
+    nprot++;
+    UNPROTECT(nprot);
+    return out;
+}

@@ -1,0 +1,97 @@
+/*
+ * target.c -- checked evaluation of target densities and finite-difference
+ * gradients (see target.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "mcmix_engine.h"
+#include "target.h"
+
+void mcx_tgt_init(mcx_tgt *h, const mcx_target *desc, const char *label)
+{
+    if (desc == NULL || desc->log_density == NULL || desc->dim < 1)
+        MCX_INTERNAL("invalid target descriptor");
+    h->desc = desc;
+    h->dim = desc->dim;
+    h->iter = 0;
+    h->label = label;
+    h->work = (double *) mcx_alloc((size_t) desc->dim, sizeof(double));
+}
+
+void mcx_format_theta(char *buf, size_t size, const double *theta, int dim)
+{
+    size_t used = 0;
+    int shown = dim < 10 ? dim : 10;
+    buf[0] = '\0';
+    for (int j = 0; j < shown && used + 1 < size; j++) {
+        int k = snprintf(buf + used, size - used, "%s%.6g", j ? ", " : "", theta[j]);
+        if (k < 0) break;
+        used += (size_t) k;
+    }
+    if (dim > shown && used + 1 < size)
+        snprintf(buf + used, size - used, ", ... (%d values)", dim);
+}
+
+static void format_where(char *buf, size_t size, long iter)
+{
+    if (iter <= 0) snprintf(buf, size, "at the initial value");
+    else snprintf(buf, size, "at iteration %ld", iter);
+}
+
+void mcx_tgt_bad_value(const mcx_tgt *h, const char *what, double v,
+                       const double *theta)
+{
+    char th[256], where[64];
+    mcx_format_theta(th, sizeof th, theta, h->dim);
+    format_where(where, sizeof where, h->iter);
+    const char *shown = isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf");
+    mcx_error("`%s` returned %s %s (theta = %s); the %s must be a number or -Inf.",
+              h->label, shown, where, th, what);
+}
+
+/* Central differences with step h_j = 6e-6 * max(1, |theta_j|) (about the
+ * cube root of the machine epsilon); one-sided when one side is outside the
+ * support. */
+void mcx_tgt_grad(const mcx_tgt *h, const double *theta, double *grad)
+{
+    int d = h->dim;
+    if (h->desc->gradient != NULL) {
+        h->desc->gradient(theta, grad, h->desc->ctx);
+        for (int j = 0; j < d; j++)
+            if (!isfinite(grad[j])) {
+                char th[256], where[64];
+                mcx_format_theta(th, sizeof th, theta, d);
+                format_where(where, sizeof where, h->iter);
+                mcx_error("the gradient of `%s` has a non-finite value (%g in "
+                          "coordinate %d) %s (theta = %s).", h->label, grad[j],
+                          j + 1, where, th);
+            }
+        return;
+    }
+    double *x = h->work;
+    memcpy(x, theta, (size_t) d * sizeof(double));
+    double f0 = NAN;
+    for (int j = 0; j < d; j++) {
+        double step = 6e-6 * fmax(1.0, fabs(theta[j]));
+        x[j] = theta[j] + step;
+        double fp = mcx_tgt_logd(h, x);
+        x[j] = theta[j] - step;
+        double fm = mcx_tgt_logd(h, x);
+        x[j] = theta[j];
+        if (isfinite(fp) && isfinite(fm)) {
+            grad[j] = (fp - fm) / (2.0 * step);
+        } else {
+            if (isnan(f0)) f0 = mcx_tgt_logd(h, theta);
+            if (isfinite(fp) && isfinite(f0)) grad[j] = (fp - f0) / step;
+            else if (isfinite(fm) && isfinite(f0)) grad[j] = (f0 - fm) / step;
+            else {
+                char th[256], where[64];
+                mcx_format_theta(th, sizeof th, theta, d);
+                format_where(where, sizeof where, h->iter);
+                mcx_error("cannot compute the gradient of `%s` by finite "
+                          "differences %s (theta = %s): the density is -Inf "
+                          "next to theta.", h->label, where, th);
+            }
+        }
+    }
+}

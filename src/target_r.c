@@ -1,0 +1,218 @@
+/*
+ * target_r.c -- the R-function target adapter and safe calls of user R
+ * functions from C loops (see target_r.h).
+ *
+ * Each user function is called through a call object f(x) built once; the
+ * argument vector x is reused from call to call unless the user's function
+ * kept a reference to it (MAYBE_SHARED after the call), in which case a
+ * fresh vector replaces it so that the kept value never changes under the
+ * user's feet.  Values are checked here for type and length (with a message
+ * that says what came back); NaN and +Inf are reported by the engine
+ * (target.h), with the same context.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "mcmix_engine.h"
+#include "target_r.h"
+
+int mcx_rfun_open(mcx_rfun *f, SEXP fun, int nargs, int dim, SEXP io,
+                  int code, const char *label, const long *iter, int rng)
+{
+    if (!Rf_isFunction(fun) || dim < 1 || nargs < 1 || nargs > 2)
+        MCX_INTERNAL("bad user function");
+    f->dim = dim;
+    f->io = io;
+    f->code = code;
+    f->label = label;
+    f->iter = iter;
+    f->rng = rng;
+    f->x = Rf_allocVector(REALSXP, dim);
+    PROTECT(f->x);
+    if (nargs == 2) {
+        f->y = Rf_allocVector(REALSXP, dim);
+        PROTECT(f->y);
+        f->call = Rf_lang3(fun, f->x, f->y);
+    } else {
+        f->y = NULL;
+        f->call = Rf_lang2(fun, f->x);
+    }
+    UNPROTECT(nargs);
+    PROTECT(f->call);  /* x and y are reachable from the call */
+    return 1;
+}
+
+static void io_enter(const mcx_rfun *f, const double *x)
+{
+    if (f->io == R_NilValue) return;
+    double *io = REAL(f->io);
+    io[0] = f->code;
+    io[1] = (double) *f->iter;
+    memcpy(io + 2, x, (size_t) f->dim * sizeof(double));
+}
+
+SEXP mcx_rfun_eval(mcx_rfun *f, const double *x, const double *y)
+{
+    memcpy(REAL(f->x), x, (size_t) f->dim * sizeof(double));
+    if (y != NULL) memcpy(REAL(f->y), y, (size_t) f->dim * sizeof(double));
+    io_enter(f, x);
+    if (f->rng) PutRNGstate();
+    SEXP v = Rf_eval(f->call, R_GlobalEnv);
+    if (f->rng) {
+        PROTECT(v);
+        GetRNGstate();
+        UNPROTECT(1);
+    }
+    if (f->io != R_NilValue) REAL(f->io)[0] = MCX_CB_NONE;
+    /* the user kept the argument: give the next call a fresh one */
+    if (MAYBE_SHARED(f->x)) {
+        PROTECT(v);
+        f->x = Rf_allocVector(REALSXP, f->dim);
+        SETCADR(f->call, f->x);
+        UNPROTECT(1);
+    }
+    if (f->y != NULL && MAYBE_SHARED(f->y)) {
+        PROTECT(v);
+        f->y = Rf_allocVector(REALSXP, f->dim);
+        SETCADDR(f->call, f->y);
+        UNPROTECT(1);
+    }
+    return v;
+}
+
+/* "a character string \"a\"", "a numeric vector of length 2", "NULL", ... */
+static void describe_value(SEXP v, char *buf, size_t size)
+{
+    R_xlen_t n = Rf_xlength(v);
+    if (v == R_NilValue) {
+        snprintf(buf, size, "NULL");
+    } else if (TYPEOF(v) == STRSXP && n == 1) {
+        const char *s = STRING_ELT(v, 0) == NA_STRING ? "NA" : CHAR(STRING_ELT(v, 0));
+        snprintf(buf, size, "a character string \"%.40s\"", s);
+    } else if ((TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP ||
+                TYPEOF(v) == LGLSXP) && n == 1) {
+        snprintf(buf, size, "NA");
+    } else if (Rf_isVector(v) && n == 0) {
+        snprintf(buf, size, "a zero-length %s vector", Rf_type2char(TYPEOF(v)));
+    } else if (TYPEOF(v) == REALSXP || TYPEOF(v) == INTSXP) {
+        snprintf(buf, size, "a numeric vector of length %lld", (long long) n);
+    } else if (Rf_isVector(v)) {
+        snprintf(buf, size, "a %s vector of length %lld",
+                 Rf_type2char(TYPEOF(v)), (long long) n);
+    } else {
+        snprintf(buf, size, "an object of type '%s'", Rf_type2char(TYPEOF(v)));
+    }
+}
+
+static void bad_return(const mcx_rfun *f, const double *x, SEXP v,
+                       const char *expected)
+{
+    char got[128], th[256], where[64];
+    describe_value(v, got, sizeof got);
+    mcx_format_theta(th, sizeof th, x, f->dim);
+    if (*f->iter <= 0) snprintf(where, sizeof where, "at the initial value");
+    else snprintf(where, sizeof where, "at iteration %ld", *f->iter);
+    mcx_error("`%s` must return %s, but returned %s %s (theta = %s).",
+              f->label, expected, got, where, th);
+}
+
+double mcx_rfun_number(mcx_rfun *f, const double *x, const double *y)
+{
+    SEXP v = mcx_rfun_eval(f, x, y);
+    if (Rf_xlength(v) == 1) {
+        if (TYPEOF(v) == REALSXP && !R_IsNA(REAL(v)[0])) return REAL(v)[0];
+        if (TYPEOF(v) == INTSXP && INTEGER(v)[0] != NA_INTEGER)
+            return (double) INTEGER(v)[0];
+    }
+    bad_return(f, x, v, "a single number");
+    return NAN; /* not reached */
+}
+
+void mcx_rfun_vector(mcx_rfun *f, const double *x, const double *y,
+                     double *out, int n)
+{
+    SEXP v = mcx_rfun_eval(f, x, y);
+    char expected[64];
+    snprintf(expected, sizeof expected, "a numeric vector of length %d", n);
+    if ((TYPEOF(v) != REALSXP && TYPEOF(v) != INTSXP) || Rf_xlength(v) != n)
+        bad_return(f, x, v, expected);
+    for (int j = 0; j < n; j++) {
+        double vj = TYPEOF(v) == REALSXP ? REAL(v)[j] :
+            (INTEGER(v)[j] == NA_INTEGER ? NAN : (double) INTEGER(v)[j]);
+        if (!isfinite(vj)) {
+            char th[256];
+            mcx_format_theta(th, sizeof th, x, f->dim);
+            mcx_error("`%s` returned a non-finite value (%g in position %d) at "
+                      "iteration %ld (theta = %s).", f->label, vj, j + 1,
+                      *f->iter, th);
+        }
+        out[j] = vj;
+    }
+}
+
+/* ---- the R-function target: an mcx_target whose ctx is an adapter ---- */
+
+typedef struct r_target {
+    mcx_target desc;
+    mcx_rfun   ld;
+    mcx_rfun   gr;
+    int        has_gr;
+    char       gr_label[64];
+} r_target;
+
+static double r_target_logd(const double *theta, void *ctx)
+{
+    r_target *t = (r_target *) ctx;
+    return mcx_rfun_number(&t->ld, theta, NULL);
+}
+
+static void r_target_grad(const double *theta, double *grad, void *ctx)
+{
+    r_target *t = (r_target *) ctx;
+    mcx_rfun_vector(&t->gr, theta, NULL, grad, t->desc.dim);
+}
+
+static SEXP list_elt(SEXP list, const char *name)
+{
+    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < Rf_xlength(list); i++)
+        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
+            return VECTOR_ELT(list, i);
+    return R_NilValue;
+}
+
+int mcx_target_open(SEXP target, int dim, SEXP io, int code,
+                    const char *label, mcx_tgt *h)
+{
+    if (TYPEOF(target) != VECSXP || !Rf_inherits(target, "mcmix_target"))
+        MCX_INTERNAL("`target` is not an mcmix_target");
+    if (io != R_NilValue && (TYPEOF(io) != REALSXP || XLENGTH(io) != dim + 2))
+        MCX_INTERNAL("bad context vector");
+    SEXP xptr = list_elt(target, "xptr");
+    if (xptr != R_NilValue) {
+        const mcx_target *desc = mcx_target_from_xptr(xptr);
+        if (desc->dim != dim)
+            mcx_error("the compiled target has dimension %d, but the parameter "
+                      "vector has length %d.", desc->dim, dim);
+        mcx_tgt_init(h, desc, label);
+        return 0;
+    }
+    SEXP ld = list_elt(target, "log_density"), gr = list_elt(target, "gradient");
+    r_target *t = (r_target *) mcx_alloc(1, sizeof(r_target));
+    t->desc.abi_version = MCX_ABI_VERSION;
+    t->desc.dim = dim;
+    t->desc.log_density = r_target_logd;
+    t->desc.ctx = t;
+    t->has_gr = gr != R_NilValue;
+    t->desc.gradient = t->has_gr ? r_target_grad : NULL;
+    /* h->iter is read through a pointer; set the handle up first */
+    mcx_tgt_init(h, &t->desc, label);
+    int nprot = mcx_rfun_open(&t->ld, ld, 1, dim, io, code, label, &h->iter, 0);
+    if (t->has_gr) {
+        snprintf(t->gr_label, sizeof t->gr_label, "gradient");
+        if (strcmp(label, "log_density") != 0)
+            snprintf(t->gr_label, sizeof t->gr_label, "%s_gradient", label);
+        nprot += mcx_rfun_open(&t->gr, gr, 1, dim, io, code + 1, t->gr_label,
+                               &h->iter, 0);
+    }
+    return nprot;
+}
