@@ -1,0 +1,546 @@
+# Component families (DESIGN section 2.1): the R side of the C descriptors
+# in src/family_*.c.
+#
+# A family object is a classed list
+#   list(name, args, dim, data_type, ...)
+# of class c("mcmix_family_<name>", "mcmix_family") for the built-in
+# families (args = the user's hyperparameters, NULL where a data-driven
+# default applies) and c("mcmix_family") for plugin families made by
+# mcmix_family() (which carry the final numeric `hyper` vector).
+#
+# The samplers never read the object directly: they call
+#   family_prepare(family, data)  -> list(name, dim, hyper, x, family)
+# which converts and checks the data, fills in the defaults and builds the
+# numeric hyperparameter vector handed to the descriptor's hyper_init(), and
+#   family_param_unpack(prepared, theta), family_param_names(prepared)
+# to read a parameter vector drawn by the descriptor's param_draw().
+#
+# Internal generics, one method per family (R/family_gaussian.R,
+# R/family_discrete.R), default method = plugin family:
+#   family_convert(family, data)  data -> numeric matrix (no checks of values)
+#   family_check_values(family, x) refuse values outside the support
+#   family_resolve(family, x)     defaults filled in, dim set, dims checked
+#   family_hyper(family)          numeric hyperparameter vector
+#   family_layout(family)         parameter layout: list(components, size)
+
+# ---------------------------------------------------------------------------
+# Constructors and registry
+
+#' Component families registered with mcmix
+#'
+#' Lists the component families known to the compiled code: the six
+#' built-in conjugate families and any family registered by another package
+#' through the C interface in `mcmix.h` (see [mcmix_family()]).
+#'
+#' @return A character vector of family names.
+#' @seealso [gaussian_niw()], [mcmix_family()].
+#' @examples
+#' mcmix_families()
+#' @export
+mcmix_families <- function() {
+  .Call(C_ffi_families)
+}
+
+#' Low-level constructor of a component family
+#'
+#' Builds a family object for a family registered in the compiled code by
+#' name, typically one added by another package through the C interface
+#' (`inst/include/mcmix.h`). The built-in families have their own
+#' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()],
+#' [bernoulli_beta()], [categorical_dirichlet()], [poisson_gamma()]), which
+#' validate their hyperparameters and fill in data-driven defaults.
+#'
+#' @param name Name of a registered family (see [mcmix_families()]).
+#' @param hyper Numeric vector of hyperparameters, handed unchanged to the
+#'   family's `hyper_init()` in C (its layout is defined by the family).
+#' @param dim Length of one observation, or `NULL` to take it from the data.
+#' @param data_type What the data are, used to check them: `"real"` (finite
+#'   numbers), `"binary"` (0/1), `"count"` (non-negative whole numbers),
+#'   `"positive"` (positive numbers) or `"categorical"` (rows of category
+#'   counts).
+#' @param param_names Names of the leading entries of a parameter vector
+#'   drawn by the family (the rest, if any, is treated as an internal
+#'   cache); `NULL` names every entry `theta[j]`.
+#' @param ... Further fields stored in the object.
+#' @return An object of class `mcmix_family`.
+#' @examples
+#' # the built-in Poisson-Gamma family through the low-level constructor:
+#' # hyperparameters c(shape, rate) for one count column
+#' f <- mcmix_family("poisson_gamma", hyper = c(2, 1), dim = 1,
+#'                   data_type = "count", param_names = "rate")
+#' f
+#' @export
+mcmix_family <- function(name, hyper, dim = NULL,
+                         data_type = c("real", "binary", "count", "positive",
+                                       "categorical"),
+                         param_names = NULL, ...) {
+  if (!is.character(name) || length(name) != 1L || is.na(name) || !nzchar(name))
+    stop(sprintf("`name` must be a family name (a string), not %s.", fam_fmt(name)),
+         call. = FALSE)
+  known <- mcmix_families()
+  if (!name %in% known)
+    stop(sprintf("`name` must be a registered family, not \"%s\"; registered families are: %s.",
+                 name, paste(known, collapse = ", ")), call. = FALSE)
+  if (!is.numeric(hyper) || anyNA(hyper) || any(!is.finite(hyper)))
+    stop(sprintf("`hyper` must be a numeric vector of finite values, not %s.",
+                 fam_fmt(hyper)), call. = FALSE)
+  if (!is.null(dim)) fam_check_count(dim, "dim")
+  data_type <- match.arg(data_type)
+  if (!is.null(param_names) &&
+      (!is.character(param_names) || anyNA(param_names) || length(param_names) == 0L))
+    stop(sprintf("`param_names` must be a character vector, not %s.",
+                 fam_fmt(param_names)), call. = FALSE)
+  structure(list(name = name, args = list(), dim = if (is.null(dim)) NULL else as.integer(dim),
+                 data_type = data_type, hyper = as.double(hyper),
+                 param_names = param_names, ...),
+            class = "mcmix_family")
+}
+
+# Common constructor of the built-in families.
+new_builtin_family <- function(name, args, data_type, ...) {
+  structure(list(name = name, args = args, dim = NULL, data_type = data_type, ...),
+            class = c(paste0("mcmix_family_", name), "mcmix_family"))
+}
+
+#' @export
+print.mcmix_family <- function(x, ...) {
+  cat("<mcmix_family> ", x$name, "\n", sep = "")
+  cat("  data: ", x$data_type,
+      if (!is.null(x$dim)) sprintf(" (dimension %d)", x$dim), "\n", sep = "")
+  if (length(x$args)) {
+    for (a in names(x$args)) {
+      v <- x$args[[a]]
+      txt <- if (is.null(v)) "default from the data" else fam_fmt(v, max = 6L)
+      cat("  ", a, ": ", txt, "\n", sep = "")
+    }
+  } else if (!is.null(x$hyper)) {
+    cat("  hyper: ", fam_fmt(x$hyper, max = 8L), "\n", sep = "")
+  }
+  invisible(x)
+}
+
+# ---------------------------------------------------------------------------
+# What the samplers use
+
+#' Prepare a family for the compiled code
+#'
+#' Converts and checks `data`, fills in the data-driven defaults, and builds
+#' the numeric hyperparameter vector of the family's C descriptor.
+#'
+#' @param family An `mcmix_family`.
+#' @param data Data (vector, matrix or data frame; a factor for
+#'   [categorical_dirichlet()]).
+#' @param min_rows Fewest rows accepted.
+#' @return `list(name, dim, hyper, x, family)`: `x` is the N x dim numeric
+#'   matrix handed to C, `family` the family with every default resolved
+#'   (preparing new data with it converts them the same way).
+#' @noRd
+family_prepare <- function(family, data, min_rows = 2L) {
+  if (!inherits(family, "mcmix_family"))
+    stop(sprintf("`family` must be an mcmix family such as `gaussian_niw()`, not %s.",
+                 fam_fmt(family)), call. = FALSE)
+  x <- family_convert(family, data)
+  x <- fam_check_matrix(x, min_rows)
+  family_check_values(family, x)
+  fam <- family_resolve(family, x)
+  if (!is.null(fam$dim) && ncol(x) != fam$dim)
+    stop(sprintf("`data` has %d column%s but the family has dimension %d.",
+                 ncol(x), if (ncol(x) == 1L) "" else "s", fam$dim), call. = FALSE)
+  fam$dim <- ncol(x)
+  list(name = fam$name, dim = ncol(x), hyper = family_hyper(fam), x = x, family = fam)
+}
+
+#' Names of the parameters of one component
+#'
+#' @param prepared Result of `family_prepare()`.
+#' @param all Also name the trailing cache entries of the parameter vector.
+#' @return Character vector: the leading (public) entries of a parameter
+#'   vector drawn by the family, e.g. `mean[1]`, `cov[1,2]`.
+#' @noRd
+family_param_names <- function(prepared, all = FALSE) {
+  lay <- family_layout(prepared$family)
+  nm <- unlist(Map(fam_component_names, names(lay$components), lay$components),
+               use.names = FALSE)
+  if (all && lay$size > length(nm))
+    nm <- c(nm, sprintf(".cache[%d]", seq_len(lay$size - length(nm))))
+  nm
+}
+
+#' Unpack one parameter vector
+#'
+#' @param prepared Result of `family_prepare()`.
+#' @param theta A parameter vector drawn by the family (full length, or at
+#'   least the public entries).
+#' @return Named list, e.g. `list(mean = , cov = )`; matrices as matrices.
+#' @noRd
+family_param_unpack <- function(prepared, theta) {
+  lay <- family_layout(prepared$family)
+  out <- list()
+  pos <- 0L
+  for (nm in names(lay$components)) {
+    shape <- lay$components[[nm]]
+    len <- prod(shape)
+    v <- unname(theta[pos + seq_len(len)])
+    if (length(shape) == 2L) v <- matrix(v, shape[1L], shape[2L])
+    out[[nm]] <- v
+    pos <- pos + len
+  }
+  out
+}
+
+#' Evaluate a family through its C descriptor (tests and utilities)
+#'
+#' Works for any registered family, including plugins, through
+#' `ffi_family_eval()` in src/ffi_family.c.
+#'
+#' @param prepared_or_family A family, or the result of `family_prepare()`.
+#' @param data The data of the cluster. With a family it is prepared (at
+#'   least 2 rows); with a prepared family it is converted with it (any
+#'   number of rows, 0 for the prior), or `NULL` for the prepared data.
+#' @param op `"log_marginal"`, `"log_predictive"` (`arg` = new points, one
+#'   per row), `"add_remove"` (`arg` = number of random operations; returns
+#'   the absolute changes of the log marginal and log predictive after they
+#'   are undone, the number of times the cluster became empty and its
+#'   largest size), `"param_draw"` (`arg` = number of draws; a matrix, one
+#'   draw per row, every entry including the cache), `"log_lik"`
+#'   (`arg` = a parameter vector; one value per row of data), `"info"`.
+#' @noRd
+.family_eval <- function(prepared_or_family, data, op, arg = NULL) {
+  if (inherits(prepared_or_family, "mcmix_family")) {
+    prep <- family_prepare(prepared_or_family, data)
+    x <- prep$x
+  } else {
+    prep <- prepared_or_family
+    x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
+  }
+  op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
+                        "param_draw", "log_lik", "info"))
+  arg <- switch(op,
+    log_predictive = fam_convert_with(prep, arg, min_rows = 1L),
+    add_remove = , param_draw = as.double(arg),
+    log_lik = as.double(arg),
+    NULL)
+  out <- .Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg)
+  if (op == "param_draw") {
+    nm <- family_param_names(prep, all = TRUE)
+    if (length(nm) == ncol(out)) colnames(out) <- nm
+  }
+  if (op == "info") names(out) <- c("hyper_size", "stats_size", "work_size", "param_size")
+  out
+}
+
+# Convert (and check) further data with a prepared family.
+fam_convert_with <- function(prep, data, min_rows) {
+  x <- family_convert(prep$family, data)
+  x <- fam_check_matrix(x, min_rows)
+  family_check_values(prep$family, x)
+  if (ncol(x) != prep$dim)
+    stop(sprintf("`data` has %d column%s but the family has dimension %d.",
+                 ncol(x), if (ncol(x) == 1L) "" else "s", prep$dim), call. = FALSE)
+  x
+}
+
+# ---------------------------------------------------------------------------
+# Internal generics; the default methods serve plugin families.
+
+family_convert <- function(family, data) UseMethod("family_convert")
+family_check_values <- function(family, x) UseMethod("family_check_values")
+family_resolve <- function(family, x) UseMethod("family_resolve")
+family_hyper <- function(family) UseMethod("family_hyper")
+family_layout <- function(family) UseMethod("family_layout")
+
+family_convert.mcmix_family <- function(family, data) {
+  if (identical(family$data_type, "categorical")) fam_categorical_matrix(data, family$dim)
+  else fam_numeric_matrix(data)
+}
+
+family_check_values.mcmix_family <- function(family, x) {
+  switch(family$data_type,
+    binary = fam_check_binary(x, family$name),
+    count = , categorical = fam_check_counts(x, family$name),
+    positive = fam_check_positive_data(x, family$name),
+    invisible(x))
+}
+
+family_resolve.mcmix_family <- function(family, x) family
+
+family_hyper.mcmix_family <- function(family) {
+  if (is.null(family$hyper)) stop("internal error: a built-in family lacks its hyper method")
+  family$hyper
+}
+
+family_layout.mcmix_family <- function(family) {
+  size <- .Call(C_ffi_family_eval, family$name, as.double(family$hyper),
+                matrix(0, 0L, family$dim), "info", NULL)[4L]
+  nm <- family$param_names
+  if (is.null(nm)) {
+    comps <- list(theta = size)
+  } else {
+    comps <- stats::setNames(rep(list(1L), length(nm)), nm)
+  }
+  list(components = comps, size = size)
+}
+
+fam_component_names <- function(name, shape) {
+  if (length(shape) == 2L) {
+    ij <- expand.grid(i = seq_len(shape[1L]), j = seq_len(shape[2L]))
+    sprintf("%s[%d,%d]", name, ij$i, ij$j)
+  } else if (shape == 1L && name != "theta") {
+    name
+  } else {
+    sprintf("%s[%d]", name, seq_len(shape))
+  }
+}
+
+# ---------------------------------------------------------------------------
+# Data conversion and checks
+
+fam_numeric_matrix <- function(data) {
+  if (is.data.frame(data)) {
+    ok <- vapply(data, function(col) is.numeric(col) || is.logical(col), logical(1))
+    if (!all(ok))
+      stop(sprintf("`data` must have numeric columns only; column %s is %s.",
+                   fam_col_label(data, which(!ok)[1L]),
+                   fam_type_label(data[[which(!ok)[1L]]])), call. = FALSE)
+    data <- as.matrix(data)
+    storage.mode(data) <- "double"
+    return(unname(data))
+  }
+  if (!(is.numeric(data) || is.logical(data)) || is.factor(data) ||
+      !(is.null(dim(data)) || length(dim(data)) == 2L))
+    stop(sprintf("`data` must be a numeric vector, matrix or data frame, not %s.",
+                 fam_type_label(data)), call. = FALSE)
+  if (is.null(dim(data))) data <- matrix(data, ncol = 1L)
+  storage.mode(data) <- "double"
+  unname(data)
+}
+
+# Categorical data: a factor / character / integer vector of categories, or
+# a matrix (data frame) of counts with one column per category.
+fam_categorical_matrix <- function(data, K = NULL, levels = NULL) {
+  if (is.data.frame(data) && ncol(data) == 1L && !is.numeric(data[[1L]]))
+    data <- data[[1L]]
+  if (is.character(data)) data <- factor(data, levels = levels)
+  if (is.factor(data)) {
+    if (!is.null(levels) && !identical(levels(data), levels)) {
+      bad <- setdiff(levels(data)[table(data) > 0], levels)
+      if (length(bad))
+        stop(sprintf("`data` has a category not seen when the family was set up: \"%s\".",
+                     bad[1L]), call. = FALSE)
+      data <- factor(as.character(data), levels = levels)
+    }
+    lev <- levels(data)
+    codes <- as.integer(data)
+    na <- which(is.na(codes))
+    if (length(na))
+      stop(sprintf("`data` has a missing value in row %d.", na[1L]), call. = FALSE)
+    x <- matrix(0, length(codes), length(lev))
+    x[cbind(seq_along(codes), codes)] <- 1
+    attr(x, "levels") <- lev
+    return(x)
+  }
+  if ((is.numeric(data) || is.logical(data)) && is.null(dim(data))) {
+    na <- which(is.na(data))
+    if (length(na))
+      stop(sprintf("`data` has a missing value in row %d.", na[1L]), call. = FALSE)
+    bad <- which(!is.finite(data) | data < 1 | data != round(data))
+    if (length(bad))
+      stop(sprintf("`data` must hold category numbers 1, 2, ...; row %d is %s.",
+                   bad[1L], format(data[bad[1L]])), call. = FALSE)
+    K <- if (is.null(K)) max(data) else K
+    if (length(data) && max(data) > K)
+      stop(sprintf("`data` has category %d in row %d but the family has %d categories.",
+                   as.integer(max(data)), which.max(data), K), call. = FALSE)
+    x <- matrix(0, length(data), K)
+    x[cbind(seq_along(data), as.integer(data))] <- 1
+    return(x)
+  }
+  fam_numeric_matrix(data)
+}
+
+fam_check_matrix <- function(x, min_rows) {
+  if (nrow(x) < min_rows)
+    stop(sprintf("`data` must have at least %d row%s, not %d.", min_rows,
+                 if (min_rows == 1L) "" else "s", nrow(x)), call. = FALSE)
+  if (ncol(x) < 1L)
+    stop("`data` must have at least one column.", call. = FALSE)
+  if (anyNA(x)) {
+    p <- fam_first_where(is.na(x))
+    stop(sprintf("`data` has a missing value in row %d, column %d.", p[1L], p[2L]),
+         call. = FALSE)
+  }
+  if (any(!is.finite(x))) {
+    p <- fam_first_where(!is.finite(x))
+    stop(sprintf("`data` has a non-finite value (%s) in row %d, column %d.",
+                 format(x[p[1L], p[2L]]), p[1L], p[2L]), call. = FALSE)
+  }
+  x
+}
+
+fam_check_binary <- function(x, name) {
+  bad <- x != 0 & x != 1
+  if (any(bad)) {
+    p <- fam_first_where(bad)
+    stop(sprintf("`data` must contain only 0 and 1 for the %s family; row %d, column %d is %s.",
+                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
+  }
+  invisible(x)
+}
+
+fam_check_counts <- function(x, name) {
+  bad <- x < 0 | x != round(x)
+  if (any(bad)) {
+    p <- fam_first_where(bad)
+    stop(sprintf("`data` must contain non-negative whole numbers (counts) for the %s family; row %d, column %d is %s.",
+                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
+  }
+  invisible(x)
+}
+
+fam_check_positive_data <- function(x, name) {
+  bad <- x <= 0
+  if (any(bad)) {
+    p <- fam_first_where(bad)
+    stop(sprintf("`data` must contain positive numbers for the %s family; row %d, column %d is %s.",
+                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
+  }
+  invisible(x)
+}
+
+# Row and column of the first TRUE, scanning row by row.
+fam_first_where <- function(m) {
+  w <- which(m, arr.ind = TRUE)
+  if (is.null(dim(w))) w <- matrix(w, ncol = 2L)
+  w[order(w[, 1L], w[, 2L])[1L], ]
+}
+
+# ---------------------------------------------------------------------------
+# Hyperparameter checks (messages name the argument and the value)
+
+fam_fmt <- function(x, max = 5L) {
+  if (is.null(x)) return("NULL")
+  if (is.function(x)) return("a function")
+  if (is.matrix(x)) return(sprintf("a %d x %d matrix", nrow(x), ncol(x)))
+  if (is.list(x)) return(sprintf("a list of length %d", length(x)))
+  if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
+  v <- x[seq_len(min(length(x), max))]
+  s <- if (is.character(v)) sprintf("\"%s\"", v) else format(v, digits = 6L, trim = TRUE)
+  s <- paste(s, collapse = ", ")
+  if (length(x) > max) s <- paste0(s, ", ...")
+  if (length(x) > 1L) s <- paste0("c(", s, ")")
+  s
+}
+
+fam_type_label <- function(x) {
+  if (is.factor(x)) return("a factor")
+  if (is.data.frame(x)) return("a data frame")
+  if (is.matrix(x)) return(sprintf("a %s matrix", typeof(x)))
+  if (is.list(x)) return("a list")
+  if (is.null(x)) return("NULL")
+  if (is.function(x)) return("a function")
+  sprintf("a %s vector", typeof(x))
+}
+
+fam_col_label <- function(df, j) {
+  nm <- names(df)[j]
+  if (is.null(nm) || !nzchar(nm)) as.character(j) else sprintf("%d (`%s`)", j, nm)
+}
+
+fam_is_num <- function(x) is.numeric(x) && !is.factor(x)
+
+# A positive finite number.
+fam_check_positive <- function(x, arg) {
+  if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
+    stop(sprintf("`%s` must be a positive number, not %s.", arg, fam_fmt(x)),
+         call. = FALSE)
+  invisible(x)
+}
+
+# A positive whole number.
+fam_check_count <- function(x, arg) {
+  if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x < 1 ||
+      x != round(x))
+    stop(sprintf("`%s` must be a positive whole number, not %s.", arg, fam_fmt(x)),
+         call. = FALSE)
+  invisible(x)
+}
+
+# A vector of finite numbers (positive ones if `positive`), recycled later.
+fam_check_vector <- function(x, arg, positive = FALSE) {
+  what <- if (positive) "positive numbers" else "finite numbers"
+  if (!fam_is_num(x) || length(x) < 1L || !is.null(dim(x)) && length(dim(x)) > 1L &&
+      min(dim(x)) > 1L)
+    stop(sprintf("`%s` must be a number or a vector of %s, not %s.", arg, what,
+                 if (fam_is_num(x)) fam_fmt(x) else fam_type_label(x)), call. = FALSE)
+  bad <- is.na(x) | !is.finite(x) | (positive & x <= 0)
+  if (any(bad)) {
+    msg <- if (length(x) == 1L)
+      sprintf("`%s` must be a %s number, not %s.", arg,
+              if (positive) "positive" else "finite", fam_fmt(x))
+    else
+      sprintf("`%s` must contain %s only, not %s (element %d is %s).", arg, what,
+              fam_fmt(x), which(bad)[1L], format(x[which(bad)[1L]]))
+    stop(msg, call. = FALSE)
+  }
+  invisible(as.vector(x))
+}
+
+# A symmetric positive-definite matrix, or a positive number s (meaning s I).
+fam_check_spd <- function(x, arg) {
+  if (fam_is_num(x) && length(x) == 1L) {
+    if (is.na(x) || !is.finite(x) || x <= 0)
+      stop(sprintf("`%s` must be a positive number or a symmetric positive-definite matrix, not %s.",
+                   arg, fam_fmt(as.vector(x))), call. = FALSE)
+    return(invisible(x))
+  }
+  if (!fam_is_num(x) || !is.matrix(x) || nrow(x) != ncol(x))
+    stop(sprintf("`%s` must be a symmetric positive-definite matrix, not %s.", arg,
+                 if (fam_is_num(x) && !is.matrix(x)) fam_fmt(x) else fam_type_label(x)),
+         call. = FALSE)
+  if (anyNA(x) || any(!is.finite(x)))
+    stop(sprintf("`%s` must be a symmetric positive-definite matrix, not a matrix with %s.",
+                 arg, if (anyNA(x)) "missing values" else "non-finite values"), call. = FALSE)
+  if (!isSymmetric(unname(x), tol = 1e-8 * max(1, max(abs(x)))))
+    stop(sprintf("`%s` must be a symmetric positive-definite matrix; it is not symmetric.",
+                 arg), call. = FALSE)
+  ev <- eigen(x, symmetric = TRUE, only.values = TRUE)$values
+  if (min(ev) <= 1e-12 * max(abs(ev)) ||
+      inherits(try(chol(x), silent = TRUE), "try-error"))
+    stop(sprintf("`%s` must be a symmetric positive-definite matrix; its smallest eigenvalue is %s.",
+                 arg, format(min(ev), digits = 4L)), call. = FALSE)
+  invisible(x)
+}
+
+# Expand a checked spd argument to a D x D matrix.
+fam_as_spd <- function(x, D, arg) {
+  if (length(x) == 1L) return(diag(as.vector(x), D))
+  if (nrow(x) != D)
+    stop(sprintf("`%s` is a %d x %d matrix but `data` has %d column%s.", arg,
+                 nrow(x), ncol(x), D, if (D == 1L) "" else "s"), call. = FALSE)
+  x <- unname(x)
+  (x + t(x)) / 2
+}
+
+# Recycle a checked vector argument to length D.
+fam_recycle <- function(x, D, arg, what = "column") {
+  if (length(x) == 1L) return(rep(as.double(x), D))
+  if (length(x) != D)
+    stop(sprintf("`%s` has length %d but `data` has %d %s%s.", arg, length(x), D,
+                 what, if (D == 1L) "" else "s"), call. = FALSE)
+  as.double(x)
+}
+
+# Sample covariance for data-driven defaults; diagonal when singular.
+fam_sample_cov <- function(x, arg) {
+  S <- stats::cov(x)
+  ok <- !inherits(try(chol(S), silent = TRUE), "try-error") &&
+    min(eigen(S, symmetric = TRUE, only.values = TRUE)$values) > 1e-10 * max(diag(S))
+  if (!ok) {
+    v <- diag(S)
+    if (any(v <= 0))
+      stop(sprintf("Cannot derive a default for `%s` from `data`: column %d is constant; give `%s` explicitly.",
+                   arg, which(v <= 0)[1L], arg), call. = FALSE)
+    S <- diag(v, ncol(x))
+  }
+  unname(S)
+}

@@ -1,0 +1,160 @@
+# The discrete component families (src/family_bernoulli_beta.c,
+# src/family_categorical_dirichlet.c, src/family_poisson_gamma.c).
+
+#' Bernoulli family with Beta priors
+#'
+#' Components for binary data: each of the D columns is an independent
+#' Bernoulli variable given the cluster, with a Beta prior on its
+#' probability:
+#' \deqn{x_{ij} \mid p_j \sim \mathrm{Bernoulli}(p_j), \qquad
+#'   p_j \sim \mathrm{Beta}(a_j, b_j).}
+#' The data are a 0/1 (or logical) vector, matrix or data frame.
+#'
+#' @param a,b Positive Beta shape parameters: numbers (used for every
+#'   column) or vectors with one value per column. The default
+#'   `a = b = 1` is the uniform prior.
+#' @return An object of class `mcmix_family`. A component's parameter is
+#'   the probability vector `prob` (length D).
+#' @family component families
+#' @examples
+#' bernoulli_beta()
+#' bernoulli_beta(a = 0.5, b = 0.5)
+#' @export
+bernoulli_beta <- function(a = 1, b = 1) {
+  fam_check_vector(a, "a", positive = TRUE)
+  fam_check_vector(b, "b", positive = TRUE)
+  new_builtin_family("bernoulli_beta", list(a = a, b = b), data_type = "binary")
+}
+
+#' Categorical family with a Dirichlet prior (Dirichlet-multinomial)
+#'
+#' Components for categorical data: each item falls in category k with
+#' probability \eqn{p_k}, with \eqn{p \sim \mathrm{Dirichlet}(\alpha)}.
+#'
+#' The data are either one categorical observation per row -- a factor, a
+#' character vector, or a vector of category numbers 1, ..., K (turned into
+#' one-hot rows) -- or a matrix (or data frame) of counts, one row per
+#' observation and one column per category. A row of counts
+#' \eqn{x_i} is an observation of \eqn{m_i = \sum_k x_{ik}} items and its
+#' likelihood is that of the *ordered sequence* of its items,
+#' \eqn{\prod_k p_k^{x_{ik}}}, i.e. without the multinomial coefficient
+#' (which does not depend on the parameters, so it changes no posterior).
+#'
+#' For a factor the categories are its levels (K = `nlevels`); for category
+#' numbers K is the length of `alpha` when it has more than one element and
+#' otherwise the largest number seen.
+#'
+#' @param alpha Positive Dirichlet concentration: a number (used for every
+#'   category) or a vector of length K. The default `1` is the uniform
+#'   prior on the probability simplex.
+#' @return An object of class `mcmix_family`. A component's parameter is
+#'   the probability vector `prob` (length K).
+#' @family component families
+#' @examples
+#' categorical_dirichlet()
+#' categorical_dirichlet(alpha = c(1, 2, 1))
+#' @export
+categorical_dirichlet <- function(alpha = 1) {
+  fam_check_vector(alpha, "alpha", positive = TRUE)
+  new_builtin_family("categorical_dirichlet", list(alpha = alpha),
+                     data_type = "categorical")
+}
+
+#' Poisson family with Gamma priors
+#'
+#' Components for count data: each of the D columns is an independent
+#' Poisson variable given the cluster, with a Gamma prior on its rate:
+#' \deqn{x_{ij} \mid \lambda_j \sim \mathrm{Poisson}(\lambda_j), \qquad
+#'   \lambda_j \sim \mathrm{Gamma}(a_j, b_j)}
+#' (shape \eqn{a_j}, rate \eqn{b_j}, prior mean \eqn{a_j / b_j}).
+#'
+#' @param shape,rate Positive numbers (used for every column) or vectors
+#'   with one value per column.
+#' @return An object of class `mcmix_family`. A component's parameter is
+#'   the rate vector `rate` (length D).
+#' @family component families
+#' @examples
+#' poisson_gamma()
+#' poisson_gamma(shape = 2, rate = 0.5)
+#' @export
+poisson_gamma <- function(shape = 1, rate = 1) {
+  fam_check_vector(shape, "shape", positive = TRUE)
+  fam_check_vector(rate, "rate", positive = TRUE)
+  new_builtin_family("poisson_gamma", list(shape = shape, rate = rate),
+                     data_type = "count")
+}
+
+# --- bernoulli_beta --------------------------------------------------------
+
+family_convert.mcmix_family_bernoulli_beta <- function(family, data) fam_numeric_matrix(data)
+family_check_values.mcmix_family_bernoulli_beta <- function(family, x)
+  fam_check_binary(x, "bernoulli_beta")
+
+family_resolve.mcmix_family_bernoulli_beta <- function(family, x) {
+  D <- ncol(x)
+  family$args$a <- fam_recycle(family$args$a, D, "a")
+  family$args$b <- fam_recycle(family$args$b, D, "b")
+  family$dim <- D
+  family
+}
+
+family_hyper.mcmix_family_bernoulli_beta <- function(family)
+  as.double(c(family$args$a, family$args$b))
+
+family_layout.mcmix_family_bernoulli_beta <- function(family) {
+  D <- family$dim
+  list(components = list(prob = D), size = 3L * D)
+}
+
+# --- categorical_dirichlet -------------------------------------------------
+
+family_convert.mcmix_family_categorical_dirichlet <- function(family, data) {
+  K <- family$dim
+  if (is.null(K) && length(family$args$alpha) > 1L) K <- length(family$args$alpha)
+  x <- fam_categorical_matrix(data, K, levels = family$levels)
+  x
+}
+
+family_check_values.mcmix_family_categorical_dirichlet <- function(family, x)
+  fam_check_counts(x, "categorical_dirichlet")
+
+family_resolve.mcmix_family_categorical_dirichlet <- function(family, x) {
+  K <- ncol(x)
+  if (length(family$args$alpha) > 1L && length(family$args$alpha) != K)
+    stop(sprintf("`alpha` has length %d but `data` has %d categories.",
+                 length(family$args$alpha), K), call. = FALSE)
+  family$args$alpha <- fam_recycle(family$args$alpha, K, "alpha", "categorie")
+  if (!is.null(attr(x, "levels"))) family$levels <- attr(x, "levels")
+  family$dim <- K
+  family
+}
+
+family_hyper.mcmix_family_categorical_dirichlet <- function(family)
+  as.double(family$args$alpha)
+
+family_layout.mcmix_family_categorical_dirichlet <- function(family) {
+  K <- family$dim
+  list(components = list(prob = K), size = 2L * K)
+}
+
+# --- poisson_gamma ---------------------------------------------------------
+
+family_convert.mcmix_family_poisson_gamma <- function(family, data) fam_numeric_matrix(data)
+family_check_values.mcmix_family_poisson_gamma <- function(family, x)
+  fam_check_counts(x, "poisson_gamma")
+
+family_resolve.mcmix_family_poisson_gamma <- function(family, x) {
+  D <- ncol(x)
+  family$args$shape <- fam_recycle(family$args$shape, D, "shape")
+  family$args$rate <- fam_recycle(family$args$rate, D, "rate")
+  family$dim <- D
+  family
+}
+
+family_hyper.mcmix_family_poisson_gamma <- function(family)
+  as.double(c(family$args$shape, family$args$rate))
+
+family_layout.mcmix_family_poisson_gamma <- function(family) {
+  D <- family$dim
+  list(components = list(rate = D), size = 2L * D + 1L)
+}

@@ -1,0 +1,93 @@
+/*
+ * family_common.h -- small numerical helpers shared by the built-in
+ * component families (family_*.c).  Header-only (static inline), so every
+ * family file stays self-contained and the hot paths inline.
+ */
+#ifndef MCMIX_FAMILY_COMMON_H
+#define MCMIX_FAMILY_COMMON_H
+
+#include <math.h>
+#include <Rmath.h>
+#include "mcmix_engine.h"
+
+#define MCX_LOG_2PI 1.837877066409345483560659472811   /* log(2 pi) */
+#define MCX_LOG_PI  1.144729885849400174143427351353   /* log(pi)   */
+
+/* Counts up to this value use a running product instead of lgamma. */
+#define MCX_SMALL_COUNT 16
+
+/* log Gamma(a + x) - log Gamma(a) for a count x >= 0 (the log rising
+ * factorial a (a+1) ... (a+x-1)): one log of a short product for small x,
+ * two lgamma calls otherwise. */
+static inline double mcx_log_rising(double a, double x)
+{
+    if (x <= 0.0) return 0.0;
+    if (x <= MCX_SMALL_COUNT && a < 1e15) {
+        double p = a;
+        int m = (int) x;
+        for (int i = 1; i < m; i++) p *= a + i;
+        return log(p);
+    }
+    return lgammafn(a + x) - lgammafn(a);
+}
+
+/* log x! for a count x >= 0. */
+static inline double mcx_log_factorial(double x)
+{
+    if (x < 2.0) return 0.0;
+    if (x <= MCX_SMALL_COUNT) {
+        double p = 2.0;
+        int m = (int) x;
+        for (int i = 3; i <= m; i++) p *= i;
+        return log(p);
+    }
+    return lgammafn(x + 1.0);
+}
+
+/* log [Gamma(a + x) / (Gamma(a) x!)], the negative-binomial coefficient,
+ * for a count x >= 0. */
+static inline double mcx_log_nb_coef(double a, double x)
+{
+    if (x <= 0.0) return 0.0;
+    if (x <= MCX_SMALL_COUNT && a < 1e15) {
+        double p = 1.0;
+        int m = (int) x;
+        for (int i = 0; i < m; i++) p *= (a + i) / (i + 1.0);
+        return log(p);
+    }
+    return lgammafn(a + x) - lgammafn(a) - lgammafn(x + 1.0);
+}
+
+/* log of the multivariate gamma function Gamma_d(a). */
+static inline double mcx_lmvgamma(double a, int d)
+{
+    double s = 0.25 * d * (d - 1) * MCX_LOG_PI;
+    for (int j = 0; j < d; j++) s += lgammafn(a - 0.5 * j);
+    return s;
+}
+
+/* Symmetric rank-one update A += c v v' of a full d x d matrix. */
+static inline void mcx_syr_full(double *A, double c, const double *v, int d)
+{
+    for (int j = 0; j < d; j++) {
+        double cv = c * v[j];
+        double *col = A + (size_t) j * d;
+        for (int i = 0; i < d; i++) col[i] += cv * v[i];
+    }
+}
+
+/* || L^{-1} v ||^2 for a lower-triangular d x d L, with z (d doubles) as
+ * scratch; v and z may alias. */
+static inline double mcx_tri_quad(const double *L, const double *v, double *z, int d)
+{
+    double q = 0.0;
+    for (int i = 0; i < d; i++) {
+        double s = v[i];
+        for (int k = 0; k < i; k++) s -= L[i + (size_t) k * d] * z[k];
+        z[i] = s / L[i + (size_t) i * d];
+        q += z[i] * z[i];
+    }
+    return q;
+}
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * family_gaussian_diag.c -- Gaussian with diagonal covariance: independent
+ * Normal-inverse-gamma models, one per dimension.
+ *
+ * Model, for each dimension j = 1..d independently:
+ *   x_ij | mu_j, s2_j ~ N(mu_j, s2_j)
+ *   mu_j | s2_j       ~ N(m0_j, s2_j / kappa0_j)
+ *   s2_j              ~ Inv-Gamma(shape a0_j, rate b0_j)
+ *
+ * Hyperparameter vector (from the R constructor gaussian_diag()):
+ *   c(m0[d], kappa0[d], a0[d], b0[d])                    length 4 d
+ *
+ * Posterior after n points (Murphy 2007, "Conjugate Bayesian analysis of
+ * the Gaussian distribution", Normal-inverse-gamma section; BDA3 sec. 3.3),
+ * per dimension, in sequential form with kappa_n = kappa0 + n,
+ * a_n = a0 + n/2:
+ *   mu_{n+1} = mu_n + (x - mu_n) / (kappa_n + 1)
+ *   b_{n+1}  = b_n + kappa_n / (kappa_n + 1) (x - mu_n)^2 / 2        (A)
+ * and the exact inverse for removal (w = x - mu_n):
+ *   mu_{n-1} = mu_n - w / (kappa_n - 1),
+ *   b_{n-1}  = b_n - kappa_n / (kappa_n - 1) w^2 / 2.                 (B)
+ * Posterior predictive: Student t with 2 a_n degrees of freedom, location
+ * mu_n and squared scale b_n (kappa_n + 1) / (a_n kappa_n):
+ *   log p(x_j) = lgamma(a_n + 1/2) - lgamma(a_n)
+ *                - 1/2 log(2 pi b_n (kappa_n + 1) / kappa_n)
+ *                - (a_n + 1/2) log(1 + kappa_n (x_j - mu_n)^2 / (2 b_n (kappa_n + 1))).
+ * The constants are cached in the stats, so log_predictive is O(d) with one
+ * log1p per dimension and no lgamma.
+ * Marginal likelihood:
+ *   log p(X_j) = lgamma(a_n) - lgamma(a0) + a0 log b0 - a_n log b_n
+ *                + 1/2 log(kappa0 / kappa_n) - n/2 log(2 pi).
+ *
+ * Stats block (doubles): n, sum of predictive constants, then per dimension
+ *   mu_n[d], b_n[d], w[d] = kappa_n / (2 b_n (kappa_n + 1)), p[d] = a_n + 1/2.
+ * Parameter vector theta (param_size = 3 d + 1):
+ *   mean[d], var[d], then a cache used by log_lik: 1/(2 var)[d],
+ *   -d/2 log(2 pi) - 1/2 sum log var.  theta must come from param_draw.
+ */
+#include <string.h>
+#include "family_common.h"
+
+typedef struct {
+    int d;
+    double v[];   /* m0[d], kappa0[d], a0[d], b0[d], lgamma(a0)[d] */
+} gd_hyper;
+
+enum { S_N, S_CSUM, S_HEAD };
+
+#define H_M0(h) ((h)->v)
+#define H_K0(h) ((h)->v + (h)->d)
+#define H_A0(h) ((h)->v + 2 * (h)->d)
+#define H_B0(h) ((h)->v + 3 * (h)->d)
+#define H_LGA0(h) ((h)->v + 4 * (h)->d)
+#define S_MU(s, d) ((s) + S_HEAD)
+#define S_B(s, d)  ((s) + S_HEAD + (d))
+#define S_W(s, d)  ((s) + S_HEAD + 2 * (d))
+#define S_P(s, d)  ((s) + S_HEAD + 3 * (d))
+
+static size_t hyper_size(int dim)
+{
+    return sizeof(gd_hyper) + 5 * (size_t) dim * sizeof(double);
+}
+
+static int hyper_init(void *hp, int d, const double *val, int n_val)
+{
+    gd_hyper *h = hp;
+    if (d < 1 || n_val != 4 * d) return 1;
+    h->d = d;
+    memcpy(h->v, val, 4 * (size_t) d * sizeof(double));
+    for (int j = 0; j < d; j++) {
+        if (!(H_K0(h)[j] > 0) || !(H_A0(h)[j] > 0) || !(H_B0(h)[j] > 0)) return 2;
+        H_LGA0(h)[j] = lgammafn(H_A0(h)[j]);
+    }
+    return 0;
+}
+
+static size_t work_size(const void *hp)
+{
+    (void) hp;
+    return 0;
+}
+
+static size_t stats_size(const void *hp)
+{
+    const gd_hyper *h = hp;
+    return (S_HEAD + 4 * (size_t) h->d) * sizeof(double);
+}
+
+/* Recompute the predictive constants of every dimension. */
+static void refresh(const gd_hyper *h, double *s)
+{
+    int d = h->d;
+    double n = s[S_N], csum = 0.0;
+    const double *b = S_B(s, d);
+    double *w = S_W(s, d), *p = S_P(s, d);
+    for (int j = 0; j < d; j++) {
+        double k = H_K0(h)[j] + n, a = H_A0(h)[j] + 0.5 * n;
+        w[j] = k / (2 * b[j] * (k + 1));
+        p[j] = a + 0.5;
+        csum += lgammafn(a + 0.5) - lgammafn(a)
+            - 0.5 * (MCX_LOG_2PI + log(b[j] * (k + 1) / k));
+    }
+    s[S_CSUM] = csum;
+}
+
+static void stats_reset(const void *hp, void *sp)
+{
+    const gd_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    s[S_N] = 0;
+    memcpy(S_MU(s, d), H_M0(h), d * sizeof(double));
+    memcpy(S_B(s, d), H_B0(h), d * sizeof(double));
+    refresh(h, s);
+}
+
+static void stats_add(const void *hp, void *sp, const double *x, double *work)
+{
+    const gd_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    double *mu = S_MU(s, d), *b = S_B(s, d);
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double k = H_K0(h)[j] + s[S_N], w = x[j] - mu[j];
+        b[j] += 0.5 * k / (k + 1) * w * w;                         /* (A) */
+        mu[j] += w / (k + 1);
+    }
+    s[S_N] += 1;
+    refresh(h, s);
+}
+
+static void stats_remove(const void *hp, void *sp, const double *x, double *work)
+{
+    const gd_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    (void) work;
+    if (s[S_N] <= 1) {             /* back to the empty cluster, exactly */
+        if (s[S_N] < 1) MCX_INTERNAL("removing from an empty cluster");
+        stats_reset(hp, sp);
+        return;
+    }
+    double *mu = S_MU(s, d), *b = S_B(s, d);
+    for (int j = 0; j < d; j++) {
+        double k = H_K0(h)[j] + s[S_N], w = x[j] - mu[j];
+        b[j] -= 0.5 * k / (k - 1) * w * w;                         /* (B) */
+        if (b[j] < H_B0(h)[j]) b[j] = H_B0(h)[j];   /* b_n >= b0 exactly; guard rounding */
+        mu[j] -= w / (k - 1);
+    }
+    s[S_N] -= 1;
+    refresh(h, s);
+}
+
+static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
+{
+    const gd_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d), *w = S_W(s, d), *p = S_P(s, d);
+    double lp = s[S_CSUM];
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double e = x[j] - mu[j];
+        lp -= p[j] * log1p(w[j] * e * e);
+    }
+    return lp;
+}
+
+static double log_marginal(const void *hp, const void *sp, double *work)
+{
+    const gd_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    double n = s[S_N], lm = -0.5 * n * d * MCX_LOG_2PI;
+    const double *b = S_B(s, d);
+    (void) work;
+    if (n == 0) return 0.0;
+    for (int j = 0; j < d; j++) {
+        double a0 = H_A0(h)[j], an = a0 + 0.5 * n, k0 = H_K0(h)[j];
+        lm += lgammafn(an) - H_LGA0(h)[j] + a0 * log(H_B0(h)[j]) - an * log(b[j])
+            + 0.5 * log(k0 / (k0 + n));
+    }
+    return lm;
+}
+
+static size_t param_size(const void *hp)
+{
+    const gd_hyper *h = hp;
+    return 3 * (size_t) h->d + 1;
+}
+
+static void param_draw(const void *hp, const void *sp, double *theta, double *work)
+{
+    const gd_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    double n = s[S_N], lognorm = -0.5 * d * MCX_LOG_2PI;
+    const double *mu = S_MU(s, d), *b = S_B(s, d);
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double k = H_K0(h)[j] + n, a = H_A0(h)[j] + 0.5 * n;
+        double var = 1.0 / mcx_rgamma(a, b[j]);
+        theta[j] = mu[j] + sqrt(var / k) * norm_rand();
+        theta[d + j] = var;
+        theta[2 * d + j] = 0.5 / var;
+        lognorm -= 0.5 * log(var);
+    }
+    theta[3 * d] = lognorm;
+}
+
+static double log_lik(const void *hp, const double *theta, const double *x, double *work)
+{
+    const gd_hyper *h = hp;
+    int d = h->d;
+    const double *hp2 = theta + 2 * d;
+    double ll = theta[3 * d];
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double e = x[j] - theta[j];
+        ll -= hp2[j] * e * e;
+    }
+    return ll;
+}
+
+const mcx_family mcx_family_gaussian_diag = {
+    MCX_ABI_VERSION, "gaussian_diag",
+    hyper_size, hyper_init, work_size,
+    stats_size, stats_reset, stats_add, stats_remove,
+    log_predictive, log_marginal,
+    param_size, param_draw, log_lik
+};

@@ -1,0 +1,266 @@
+/*
+ * family_gaussian_niw.c -- multivariate Gaussian with unknown mean and
+ * covariance under the conjugate Normal-inverse-Wishart prior.
+ *
+ * Model (d = dim):
+ *   x_i | mu, Sigma ~ N_d(mu, Sigma)
+ *   mu | Sigma      ~ N_d(m0, Sigma / kappa0)
+ *   Sigma           ~ IW(nu0, Psi0)          (E[Sigma] = Psi0 / (nu0 - d - 1))
+ * For d = 1 this is the Normal-inverse-gamma model with
+ * sigma^2 ~ Inv-Gamma(shape = nu0 / 2, rate = Psi0 / 2).
+ *
+ * Hyperparameter vector (from the R constructor gaussian_niw()):
+ *   c(m0[d], kappa0, nu0, Psi0[d*d] column-major)      length d*d + d + 2
+ *
+ * Posterior after n points (Gelman et al., BDA3 sec. 3.6; Murphy 2007,
+ * "Conjugate Bayesian analysis of the Gaussian distribution", section on
+ * the Normal-inverse-Wishart prior), kept in sequential form:
+ *   kappa_n = kappa0 + n,  nu_n = nu0 + n,
+ *   mu_{n+1}  = mu_n + (x - mu_n) / (kappa_n + 1)
+ *   Psi_{n+1} = Psi_n + kappa_n / (kappa_n + 1) (x - mu_n)(x - mu_n)'       (A)
+ * and for removal of x (with w = x - mu_n):
+ *   mu_{n-1}  = mu_n - w / (kappa_n - 1)
+ *   Psi_{n-1} = Psi_n - kappa_n / (kappa_n - 1) w w'                          (B)
+ * (B follows from A since x - mu_{n-1} = kappa_n / (kappa_n - 1) w.)
+ *
+ * Posterior predictive (BDA3 sec. 3.6; Murphy 2007): multivariate Student t with
+ * nu_n - d + 1 degrees of freedom, location mu_n and scale
+ * Psi_n (kappa_n + 1) / (kappa_n (nu_n - d + 1)); with r = w' Psi_n^{-1} w,
+ *   log p(x) = lgamma((nu_n+1)/2) - lgamma((nu_n-d+1)/2) - d/2 log(pi)
+ *              - d/2 log((kappa_n+1)/kappa_n) - 1/2 log|Psi_n|
+ *              - (nu_n+1)/2 log(1 + kappa_n r / (kappa_n + 1)).
+ * Everything but the last line is cached in the stats, so log_predictive is
+ * one triangular solve with the cached Cholesky factor of Psi_n (O(d^2),
+ * no lgamma).  The factor follows (A)/(B) by rank-one update/downdate; if a
+ * downdate fails numerically it is recomputed from the stored Psi_n.
+ *
+ * Marginal likelihood (Murphy 2007, NIW section):
+ *   log p(X) = -n d/2 log(pi) + log Gamma_d(nu_n/2) - log Gamma_d(nu0/2)
+ *              + nu0/2 log|Psi0| - nu_n/2 log|Psi_n| + d/2 log(kappa0/kappa_n).
+ *
+ * Stats block (doubles): n, kappa_n, nu_n, log|Psi_n|, predictive constant,
+ *   kappa_n/(kappa_n+1), (nu_n+1)/2, mu_n[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ * Parameter vector theta (param_size = 2 d*d + d + 1):
+ *   mean[d], cov[d*d] (column-major), then a cache used by log_lik:
+ *   chol(cov)[d*d] (lower), -d/2 log(2 pi) - 1/2 log|cov|.
+ *   theta must come from param_draw (the cache must match cov).
+ */
+#include <string.h>
+#include "family_common.h"
+
+typedef struct {
+    int d;
+    double kappa0, nu0, logdet0, lmvg0;
+    double v[];     /* m0[d], Psi0[d*d], chol(Psi0)[d*d] */
+} niw_hyper;
+
+enum { S_N, S_KAPPA, S_NU, S_LOGDET, S_CONST, S_RSCALE, S_POW, S_HEAD };
+
+#define H_M0(h)   ((h)->v)
+#define H_PSI0(h) ((h)->v + (h)->d)
+#define H_L0(h)   ((h)->v + (h)->d + (size_t) (h)->d * (h)->d)
+#define S_MU(s, d)  ((s) + S_HEAD)
+#define S_PSI(s, d) ((s) + S_HEAD + (d))
+#define S_L(s, d)   ((s) + S_HEAD + (d) + (size_t) (d) * (d))
+
+static size_t hyper_size(int dim)
+{
+    return sizeof(niw_hyper) + (size_t) (dim + 2 * dim * dim) * sizeof(double);
+}
+
+static int hyper_init(void *hp, int d, const double *val, int n_val)
+{
+    niw_hyper *h = hp;
+    size_t dd = (size_t) d * d;
+    if (d < 1 || n_val != (int) (dd + d + 2)) return 1;
+    h->d = d;
+    memcpy(H_M0(h), val, d * sizeof(double));
+    h->kappa0 = val[d];
+    h->nu0 = val[d + 1];
+    memcpy(H_PSI0(h), val + d + 2, dd * sizeof(double));
+    memcpy(H_L0(h), val + d + 2, dd * sizeof(double));
+    if (!(h->kappa0 > 0) || !(h->nu0 > d - 1)) return 2;
+    if (mcx_chol(H_L0(h), d) != 0) return 3;
+    h->logdet0 = mcx_chol_logdet(H_L0(h), d);
+    h->lmvg0 = mcx_lmvgamma(0.5 * h->nu0, d);
+    return 0;
+}
+
+static size_t work_size(const void *hp)
+{
+    const niw_hyper *h = hp;
+    return 2 * (size_t) h->d * h->d + 2 * (size_t) h->d;
+}
+
+static size_t stats_size(const void *hp)
+{
+    const niw_hyper *h = hp;
+    return (S_HEAD + h->d + 2 * (size_t) h->d * h->d) * sizeof(double);
+}
+
+/* Recompute the cached predictive constants from kappa_n, nu_n, L. */
+static void refresh(const niw_hyper *h, double *s)
+{
+    int d = h->d;
+    double k = s[S_KAPPA], nu = s[S_NU];
+    s[S_LOGDET] = mcx_chol_logdet(S_L(s, d), d);
+    s[S_CONST] = lgammafn(0.5 * (nu + 1)) - lgammafn(0.5 * (nu - d + 1))
+        - 0.5 * d * MCX_LOG_PI - 0.5 * d * log((k + 1) / k) - 0.5 * s[S_LOGDET];
+    s[S_RSCALE] = k / (k + 1);
+    s[S_POW] = 0.5 * (nu + 1);
+}
+
+static void stats_reset(const void *hp, void *sp)
+{
+    const niw_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    s[S_N] = 0;
+    s[S_KAPPA] = h->kappa0;
+    s[S_NU] = h->nu0;
+    memcpy(S_MU(s, d), H_M0(h), d * sizeof(double));
+    memcpy(S_PSI(s, d), H_PSI0(h), dd * sizeof(double));
+    memcpy(S_L(s, d), H_L0(h), dd * sizeof(double));
+    refresh(h, s);
+}
+
+static void stats_add(const void *hp, void *sp, const double *x, double *work)
+{
+    const niw_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    double k = s[S_KAPPA], c = k / (k + 1);
+    double *mu = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
+    if (d == 1) {
+        double w = x[0] - mu[0];
+        psi[0] += c * w * w;
+        L[0] = sqrt(psi[0]);
+        mu[0] += w / (k + 1);
+    } else {
+        double *w = work, *u = work + d, sc = sqrt(c);
+        for (int i = 0; i < d; i++) {
+            w[i] = x[i] - mu[i];
+            u[i] = sc * w[i];
+        }
+        mcx_syr_full(psi, c, w, d);                       /* (A) */
+        mcx_chol_update(L, u, d);
+        for (int i = 0; i < d; i++) mu[i] += w[i] / (k + 1);
+    }
+    s[S_N] += 1;
+    s[S_KAPPA] = k + 1;
+    s[S_NU] += 1;
+    refresh(h, s);
+}
+
+static void stats_remove(const void *hp, void *sp, const double *x, double *work)
+{
+    const niw_hyper *h = hp;
+    double *s = sp;
+    int d = h->d;
+    if (s[S_N] <= 1) {             /* back to the empty cluster, exactly */
+        if (s[S_N] < 1) MCX_INTERNAL("removing from an empty cluster");
+        stats_reset(hp, sp);
+        return;
+    }
+    double k = s[S_KAPPA], c = k / (k - 1);
+    double *mu = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
+    if (d == 1) {
+        double w = x[0] - mu[0];
+        psi[0] -= c * w * w;
+        if (!(psi[0] > 0)) mcx_error("gaussian_niw: removing an observation left a "
+                                     "non-positive posterior scale (was it added?)");
+        L[0] = sqrt(psi[0]);
+        mu[0] -= w / (k - 1);
+    } else {
+        double *w = work, *u = work + d, sc = sqrt(c);
+        for (int i = 0; i < d; i++) {
+            w[i] = x[i] - mu[i];
+            u[i] = sc * w[i];
+        }
+        mcx_syr_full(psi, -c, w, d);                      /* (B) */
+        if (mcx_chol_downdate(L, u, d) != 0) {
+            memcpy(L, psi, (size_t) d * d * sizeof(double));
+            if (mcx_chol(L, d) != 0)
+                mcx_error("gaussian_niw: removing an observation left the posterior "
+                          "scale matrix not positive definite (was it added?)");
+        }
+        for (int i = 0; i < d; i++) mu[i] -= w[i] / (k - 1);
+    }
+    s[S_N] -= 1;
+    s[S_KAPPA] = k - 1;
+    s[S_NU] -= 1;
+    refresh(h, s);
+}
+
+static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d);
+    double r;
+    if (d == 1) {
+        double w = x[0] - mu[0];
+        r = w * w / S_PSI(s, d)[0];
+    } else {
+        for (int i = 0; i < d; i++) work[i] = x[i] - mu[i];
+        r = mcx_tri_quad(S_L(s, d), work, work, d);
+    }
+    return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
+}
+
+static double log_marginal(const void *hp, const void *sp, double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    double n = s[S_N], nu = s[S_NU];
+    (void) work;
+    if (n == 0) return 0.0;
+    return -0.5 * n * d * MCX_LOG_PI + mcx_lmvgamma(0.5 * nu, d) - h->lmvg0
+        + 0.5 * h->nu0 * h->logdet0 - 0.5 * nu * s[S_LOGDET]
+        + 0.5 * d * log(h->kappa0 / s[S_KAPPA]);
+}
+
+static size_t param_size(const void *hp)
+{
+    const niw_hyper *h = hp;
+    return 2 * (size_t) h->d * h->d + h->d + 1;
+}
+
+static void param_draw(const void *hp, const void *sp, double *theta, double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    double *mean = theta, *cov = theta + d, *Lc = theta + d + dd;
+    mcx_rinvwishart_chol(s[S_NU], S_L(s, d), d, cov, work);
+    memcpy(Lc, cov, dd * sizeof(double));
+    if (mcx_chol(Lc, d) != 0)
+        mcx_error("gaussian_niw: a covariance drawn from the posterior is numerically "
+                  "singular; the scale hyperparameter may be badly scaled");
+    mcx_rmvnorm_chol(NULL, Lc, d, mean);
+    double sk = 1.0 / sqrt(s[S_KAPPA]);
+    const double *mu = S_MU(s, d);
+    for (int i = 0; i < d; i++) mean[i] = mu[i] + sk * mean[i];
+    theta[d + 2 * dd] = -0.5 * d * MCX_LOG_2PI - 0.5 * mcx_chol_logdet(Lc, d);
+}
+
+static double log_lik(const void *hp, const double *theta, const double *x, double *work)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    for (int i = 0; i < d; i++) work[i] = x[i] - theta[i];
+    return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
+}
+
+const mcx_family mcx_family_gaussian_niw = {
+    MCX_ABI_VERSION, "gaussian_niw",
+    hyper_size, hyper_init, work_size,
+    stats_size, stats_reset, stats_add, stats_remove,
+    log_predictive, log_marginal,
+    param_size, param_draw, log_lik
+};

@@ -1,0 +1,223 @@
+/*
+ * ffi_family.c -- .Call glue for the family registry and a generic
+ * evaluation entry point that exercises any registered family (built-in or
+ * plugin) through its descriptor only.  Used by mcmix_families(), by the
+ * family unit tests and by the plugin test.
+ */
+#include <string.h>
+#include <R.h>
+#include <Rinternals.h>
+#include "mcmix_engine.h"
+#include "ffi.h"
+
+SEXP ffi_families(void)
+{
+    int n = mcx_n_families();
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++)
+        SET_STRING_ELT(out, i, Rf_mkChar(mcx_family_at(i)->name));
+    UNPROTECT(1);
+    return out;
+}
+
+/* A family bound to its parsed hyperparameters plus scratch. */
+typedef struct {
+    const mcx_family *f;
+    void *hyper;
+    double *work;
+    int dim;
+} bound_family;
+
+static void bind_family(bound_family *b, SEXP name, SEXP hyper, int dim)
+{
+    if (!Rf_isString(name) || XLENGTH(name) != 1 || !Rf_isReal(hyper))
+        MCX_INTERNAL("`name` must be a string and `hyper` a double vector");
+    b->f = mcx_get_family(CHAR(STRING_ELT(name, 0)));
+    b->dim = dim;
+    b->hyper = mcx_alloc(b->f->hyper_size(dim), 1);
+    int rc = b->f->hyper_init(b->hyper, dim, REAL(hyper), (int) XLENGTH(hyper));
+    if (rc != 0)
+        mcx_error("mcmix internal error: family '%s' refused its hyperparameter "
+                  "vector (length %d, dim %d, code %d)",
+                  b->f->name, (int) XLENGTH(hyper), dim, rc);
+    b->work = mcx_alloc(b->f->work_size(b->hyper) + 1, sizeof(double));
+}
+
+/* Row-major copy of an n x d column-major matrix. */
+static double *rows_of(SEXP x, int *n, int *d)
+{
+    SEXP dims = Rf_getAttrib(x, R_DimSymbol);
+    if (!Rf_isReal(x) || Rf_length(dims) != 2)
+        MCX_INTERNAL("`x` must be a double matrix");
+    *n = INTEGER(dims)[0];
+    *d = INTEGER(dims)[1];
+    const double *px = REAL(x);
+    double *r = mcx_alloc((size_t) *n * (size_t) *d, sizeof(double));
+    for (int i = 0; i < *n; i++)
+        for (int j = 0; j < *d; j++)
+            r[(size_t) i * *d + j] = px[i + (size_t) j * *n];
+    return r;
+}
+
+static void *new_stats(const bound_family *b)
+{
+    void *s = mcx_alloc(b->f->stats_size(b->hyper), 1);
+    b->f->stats_reset(b->hyper, s);
+    return s;
+}
+
+static void add_rows(const bound_family *b, void *s, const double *rows, int n)
+{
+    for (int i = 0; i < n; i++)
+        b->f->stats_add(b->hyper, s, rows + (size_t) i * b->dim, b->work);
+}
+
+/* Random add/remove operations on top of the stats of all rows, then undo
+ * them; see ffi_family_eval. */
+static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_ops)
+{
+    const mcx_family *f = b->f;
+    int d = b->dim, n_probe = n < 10 ? n : 10;
+    void *s = new_stats(b);
+    add_rows(b, s, rows, n);
+    double lm0 = f->log_marginal(b->hyper, s, b->work);
+    double *lp0 = mcx_alloc((size_t) n_probe, sizeof(double));
+    for (int i = 0; i < n_probe; i++)
+        lp0[i] = f->log_predictive(b->hyper, s, rows + (size_t) i * d, b->work);
+
+    /* the cluster holds the multiset {row i with multiplicity count[i]} */
+    int *count = mcx_alloc((size_t) n, sizeof(int));
+    for (int i = 0; i < n; i++) count[i] = 1;
+    double size = n, n_empty = 0, max_size = n;
+    for (int op = 0; op < n_ops; op++) {
+        if (size > 0 && unif_rand() < 0.5) {
+            /* remove a uniformly chosen member of the multiset */
+            double u = unif_rand() * size;
+            int i = 0;
+            double cum = count[0];
+            while (cum <= u && i < n - 1) cum += count[++i];
+            while (count[i] == 0) i = (i + 1) % n;
+            f->stats_remove(b->hyper, s, rows + (size_t) i * d, b->work);
+            count[i]--;
+            size--;
+            if (size == 0) n_empty++;
+        } else {
+            int i = (int) (unif_rand() * n);
+            if (i >= n) i = n - 1;
+            f->stats_add(b->hyper, s, rows + (size_t) i * d, b->work);
+            count[i]++;
+            size++;
+            if (size > max_size) max_size = size;
+        }
+    }
+    /* restore the start multiset */
+    for (int i = 0; i < n; i++) {
+        while (count[i] > 1) {
+            f->stats_remove(b->hyper, s, rows + (size_t) i * d, b->work);
+            count[i]--;
+        }
+        if (count[i] == 0) {
+            f->stats_add(b->hyper, s, rows + (size_t) i * d, b->work);
+            count[i]++;
+        }
+    }
+    double dlm = fabs(f->log_marginal(b->hyper, s, b->work) - lm0), dlp = 0.0;
+    for (int i = 0; i < n_probe; i++) {
+        double e = fabs(f->log_predictive(b->hyper, s, rows + (size_t) i * d, b->work) - lp0[i]);
+        if (e > dlp || ISNAN(e)) dlp = e;
+    }
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, 4));
+    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 4));
+    double vals[4] = { dlm, dlp, n_empty, max_size };
+    const char *names[4] = { "log_marginal", "log_predictive", "n_empty", "max_size" };
+    for (int k = 0; k < 4; k++) {
+        REAL(out)[k] = vals[k];
+        SET_STRING_ELT(nms, k, Rf_mkChar(names[k]));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, nms);
+    UNPROTECT(2);
+    return out;
+}
+
+/*
+ * ffi_family_eval(name, hyper, x, op, arg): evaluate family `name` with
+ * hyperparameter vector `hyper` on the data matrix `x` (n x dim, double).
+ *   "log_marginal"   log p(all rows of x)                      -> scalar
+ *   "log_predictive" log p(row | all rows of x) for each row of the
+ *                    matrix `arg` (m x dim)                    -> length m
+ *   "add_remove"     `arg` = number of random operations: starting from the
+ *                    stats of x, add random rows of x or remove random
+ *                    members (R's RNG), then restore the start multiset;
+ *                    returns c(log_marginal, log_predictive, n_empty,
+ *                    max_size): the absolute changes in the log marginal and
+ *                    (max over the first 10 rows) the log predictive, how
+ *                    often the cluster became empty and its largest size
+ *   "param_draw"     `arg` draws from the posterior given x (the prior when
+ *                    x has 0 rows)                     -> arg x param_size
+ *   "log_lik"        log p(row | theta = arg) for each row    -> length n
+ *   "info"           c(hyper_size, stats_size, work_size, param_size)
+ */
+SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
+{
+    int n, d;
+    if (!Rf_isString(op) || XLENGTH(op) != 1) MCX_INTERNAL("`op` must be a string");
+    const char *what = CHAR(STRING_ELT(op, 0));
+    double *rows = rows_of(x, &n, &d);
+    bound_family b;
+    bind_family(&b, name, hyper, d);
+    const mcx_family *f = b.f;
+    SEXP out = R_NilValue;
+
+    if (strcmp(what, "info") == 0) {
+        out = PROTECT(Rf_allocVector(REALSXP, 4));
+        REAL(out)[0] = (double) f->hyper_size(d);
+        REAL(out)[1] = (double) f->stats_size(b.hyper);
+        REAL(out)[2] = (double) f->work_size(b.hyper);
+        REAL(out)[3] = (double) f->param_size(b.hyper);
+    } else if (strcmp(what, "log_marginal") == 0) {
+        void *s = new_stats(&b);
+        add_rows(&b, s, rows, n);
+        out = PROTECT(Rf_ScalarReal(f->log_marginal(b.hyper, s, b.work)));
+    } else if (strcmp(what, "log_predictive") == 0) {
+        int m, d2;
+        double *newx = rows_of(arg, &m, &d2);
+        if (d2 != d) MCX_INTERNAL("`arg` must have as many columns as `x`");
+        void *s = new_stats(&b);
+        add_rows(&b, s, rows, n);
+        out = PROTECT(Rf_allocVector(REALSXP, m));
+        for (int i = 0; i < m; i++)
+            REAL(out)[i] = f->log_predictive(b.hyper, s, newx + (size_t) i * d, b.work);
+    } else if (strcmp(what, "add_remove") == 0) {
+        if (!Rf_isReal(arg) || XLENGTH(arg) != 1 || n < 1)
+            MCX_INTERNAL("`arg` must be the number of operations and `x` non-empty");
+        int n_ops = (int) REAL(arg)[0];
+        GetRNGstate();
+        out = PROTECT(add_remove(&b, rows, n, n_ops));
+        PutRNGstate();
+    } else if (strcmp(what, "param_draw") == 0) {
+        if (!Rf_isReal(arg) || XLENGTH(arg) != 1) MCX_INTERNAL("`arg` must be a count");
+        int m = (int) REAL(arg)[0];
+        size_t p = f->param_size(b.hyper);
+        void *s = new_stats(&b);
+        add_rows(&b, s, rows, n);
+        double *theta = mcx_alloc(p, sizeof(double));
+        out = PROTECT(Rf_allocMatrix(REALSXP, m, (int) p));
+        double *po = REAL(out);
+        GetRNGstate();
+        for (int i = 0; i < m; i++) {
+            f->param_draw(b.hyper, s, theta, b.work);
+            for (size_t j = 0; j < p; j++) po[i + j * (size_t) m] = theta[j];
+        }
+        PutRNGstate();
+    } else if (strcmp(what, "log_lik") == 0) {
+        if (!Rf_isReal(arg) || (size_t) XLENGTH(arg) != f->param_size(b.hyper))
+            MCX_INTERNAL("`arg` must be a parameter vector of length param_size");
+        out = PROTECT(Rf_allocVector(REALSXP, n));
+        for (int i = 0; i < n; i++)
+            REAL(out)[i] = f->log_lik(b.hyper, REAL(arg), rows + (size_t) i * d, b.work);
+    } else {
+        mcx_error("mcmix internal error: unknown family operation '%s'", what);
+    }
+    UNPROTECT(1);
+    return out;
+}
