@@ -4,4 +4,17 @@
 #include <R.h>
 #include <Rinternals.h>
 
+/* ffi_mixture.c */
+SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
+                      SEXP offset, SEXP warmup);
+SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K, SEXP n, SEXP prior, SEXP iters);
+SEXP ffi_rcrp(SEXP n, SEXP alpha, SEXP discount);
+
+/* ffi_topic.c (LDA and HDP) */
+SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
+                  SEXP theta_sum, SEXP settings);
+SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
+SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
+                  SEXP beta, SEXP settings);
+
 #endif

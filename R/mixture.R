@@ -1,0 +1,399 @@
+# Mixture models: finite Bayesian mixtures and Dirichlet process mixtures,
+# their samplers (src/mixture_finite.c, src/mixture_dp.c through
+# src/ffi_mixture.c) and the fit object they produce.
+#
+# Sampler state of one chain (a plain list, see mixture_kernel()):
+#   labels   integer vector (N), cluster of each observation, 0-based, in the
+#            INTERNAL cluster order of the C engine (continuing a chain needs
+#            exactly this order);
+#   alpha    DP concentration (current value when it has a Gamma prior);
+#   weights  finite "gibbs": last mixture weights drawn (else NULL);
+#   params   finite "gibbs" / "collapsed_weights": last component
+#            parameters drawn, a param_size x K matrix (else NULL).
+# Traces: n_clusters (occupied clusters), alpha (DP with a Gamma prior) and
+# log_lik: log p(x | z, theta) for the samplers that draw theta ("gibbs",
+# "collapsed_weights"), the collapsed log p(x | partition) = sum over
+# clusters of the family's log marginal likelihood otherwise.
+
+# ---------------------------------------------------------------------------
+# Priors on the concentration
+# ---------------------------------------------------------------------------
+
+#' Gamma prior on a concentration parameter
+#'
+#' A Gamma(shape, rate) prior (mean `shape / rate`) for the concentration
+#' `alpha` of [dp_mixture()]; `alpha` is then sampled with the
+#' auxiliary-variable update of Escobar and West (1995).
+#'
+#' @param shape,rate Positive numbers.
+#' @return An object of class `mcmix_gamma_prior`.
+#' @examples
+#' gamma_prior(2, 4)
+#' dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1))
+#' @export
+gamma_prior <- function(shape, rate) {
+  check_positive(shape, "shape")
+  check_positive(rate, "rate")
+  structure(list(shape = as.double(shape), rate = as.double(rate)),
+            class = "mcmix_gamma_prior")
+}
+
+#' @export
+print.mcmix_gamma_prior <- function(x, ...) {
+  cat(format(x), "\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+format.mcmix_gamma_prior <- function(x, ...) {
+  sprintf("Gamma(shape = %s, rate = %s)", format(x$shape), format(x$rate))
+}
+
+check_positive <- function(x, arg) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
+    stop(sprintf("`%s` must be a positive number, not %s.", arg, mix_show(x)),
+         call. = FALSE)
+  invisible(x)
+}
+
+# A short description of a bad value for error messages.
+mix_show <- function(x) {
+  if (is.null(x)) return("NULL")
+  if ((is.numeric(x) || is.logical(x) || is.character(x)) && length(x) == 1L)
+    return(if (is.character(x)) dQuote(x, FALSE) else format(x))
+  if (is.numeric(x) && length(x) <= 5L && length(x) > 0L)
+    return(paste0("c(", paste(format(x), collapse = ", "), ")"))
+  paste0("a ", class(x)[1L], " of length ", length(x))
+}
+
+check_family <- function(family) {
+  if (!inherits(family, "mcmix_family"))
+    stop(sprintf("`family` must be a component family such as gaussian_niw(), not %s.",
+                 mix_show(family)), call. = FALSE)
+  family
+}
+
+family_label <- function(family) {
+  f <- tryCatch(format(family), error = function(e) NULL)
+  if (is.character(f) && length(f) == 1L && !grepl("^list\\(", f)) return(f)
+  if (!is.null(family$name)) family$name else class(family)[1L]
+}
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+#' Finite Bayesian mixture model
+#'
+#' A mixture of `K` components from a conjugate component `family`, with
+#' mixture weights `w ~ Dirichlet(alpha / K, ..., alpha / K)` (or
+#' `Dirichlet(alpha)` when `alpha` is a vector of length `K`). Fit it with
+#' [sample_posterior()].
+#'
+#' @param family A component family, e.g. [gaussian_niw()].
+#' @param K Number of components (a whole number >= 1).
+#' @param alpha A positive number (the total concentration of a symmetric
+#'   Dirichlet prior, each weight getting `alpha / K`), or a vector of `K`
+#'   positive Dirichlet parameters.
+#' @return An object of class `mcmix_finite_mixture`.
+#' @seealso [dp_mixture()], [sample_posterior()]
+#' @examples
+#' finite_mixture(gaussian_niw(), K = 3)
+#' finite_mixture(poisson_gamma(), K = 2, alpha = c(1, 4))
+#' @export
+finite_mixture <- function(family, K, alpha = 1) {
+  check_family(family)
+  K <- check_count(K, "K", 1L)
+  if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, K)) || anyNA(alpha) ||
+      any(!is.finite(alpha)) || any(alpha <= 0))
+    stop(sprintf("`alpha` must be a positive number or a vector of K = %d positive numbers, not %s.",
+                 K, mix_show(alpha)), call. = FALSE)
+  dir <- if (length(alpha) == 1L) rep(alpha / K, K) else as.double(alpha)
+  structure(list(family = family, K = K, alpha = dir,
+                 symmetric = length(alpha) == 1L),
+            class = c("mcmix_finite_mixture", "mcmix_mixture_model", "mcmix_model"))
+}
+
+#' Dirichlet process mixture model
+#'
+#' An infinite mixture of components from a conjugate component `family`
+#' with a Dirichlet process prior of concentration `alpha` (a number, or
+#' a [gamma_prior()] under which `alpha` is sampled). Fit it with
+#' [sample_posterior()].
+#'
+#' @param family A component family, e.g. [gaussian_niw()].
+#' @param alpha A positive number, or `gamma_prior(shape, rate)`.
+#' @return An object of class `mcmix_dp_mixture`.
+#' @seealso [finite_mixture()], [sample_posterior()], [rcrp()]
+#' @examples
+#' dp_mixture(gaussian_niw(), alpha = 1)
+#' dp_mixture(poisson_gamma(), alpha = gamma_prior(2, 1))
+#' @export
+dp_mixture <- function(family, alpha = 1) {
+  check_family(family)
+  if (!inherits(alpha, "mcmix_gamma_prior")) {
+    if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) ||
+        !is.finite(alpha) || alpha <= 0)
+      stop(sprintf("`alpha` must be a positive number or gamma_prior(shape, rate), not %s.",
+                   mix_show(alpha)), call. = FALSE)
+    alpha <- as.double(alpha)
+  }
+  # discount: the Pitman-Yor discount (0 for the Dirichlet process); the
+  # engine supports it, the user-facing argument comes with Pitman-Yor.
+  structure(list(family = family, alpha = alpha, discount = 0),
+            class = c("mcmix_dp_mixture", "mcmix_mixture_model", "mcmix_model"))
+}
+
+#' @export
+print.mcmix_finite_mixture <- function(x, ...) {
+  cat("Finite mixture model with K = ", x$K, " components\n", sep = "")
+  cat("  family:  ", family_label(x$family), "\n", sep = "")
+  if (isTRUE(x$symmetric))
+    cat("  weights: symmetric Dirichlet(", format(x$alpha[1L]), ")\n", sep = "")
+  else
+    cat("  weights: Dirichlet(", paste(format(x$alpha), collapse = ", "), ")\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+print.mcmix_dp_mixture <- function(x, ...) {
+  cat(if (x$discount > 0) "Pitman-Yor" else "Dirichlet process", "mixture model\n")
+  cat("  family: ", family_label(x$family), "\n", sep = "")
+  cat("  alpha:  ", if (inherits(x$alpha, "mcmix_gamma_prior"))
+    format(x$alpha) else format(x$alpha), "\n", sep = "")
+  if (x$discount > 0) cat("  discount: ", format(x$discount), "\n", sep = "")
+  invisible(x)
+}
+
+# ---------------------------------------------------------------------------
+# The run verb
+# ---------------------------------------------------------------------------
+
+#' Sample from the posterior of a model
+#'
+#' The one verb that fits every model of the package by Markov chain Monte
+#' Carlo. Methods exist for [finite_mixture()] and [dp_mixture()] models
+#' (and for the other models of the package).
+#'
+#' @param model A model object, e.g. from [dp_mixture()].
+#' @param data The data: a numeric vector (one observation per element), a
+#'   numeric matrix or data frame (one observation per row), or what the
+#'   family needs (binary or count matrices). Missing or non-finite values,
+#'   a wrong number of columns or fewer than 2 observations are refused.
+#' @param iter Number of iterations per chain kept after burn-in (before
+#'   thinning).
+#' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).
+#' @param thin Keep every `thin`-th iteration.
+#' @param chains Number of chains.
+#' @param algorithm The sampler. Finite mixtures: `"collapsed"` (weights and
+#'   component parameters integrated out; the default), `"collapsed_weights"`
+#'   (weights integrated out, component parameters sampled) or `"gibbs"`
+#'   (assignments, weights and parameters in turn). Dirichlet process
+#'   mixtures: `"collapsed"` (Chinese restaurant process Gibbs sampler).
+#' @param init Initial clustering: `"prior"` (a draw from the prior over
+#'   partitions), `"one"` (every observation in one cluster), an integer
+#'   vector of labels (one per observation; for a finite mixture values in
+#'   `1..K` are used as the components), or a `function(chain)` returning
+#'   such a vector.
+#' @param progress Show a progress bar.
+#' @param labels Keep the cluster labels of every kept iteration (needed by
+#'   [partition_draws()]; with `FALSE` only the traces are kept).
+#' @param psm Accumulate the posterior similarity matrix while sampling.
+#' @param cores Number of cores for running chains in parallel.
+#' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
+#' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
+#'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
+#'   has a prior) and `log_lik`: for `"gibbs"` and `"collapsed_weights"` the
+#'   log-likelihood `log p(x | z, theta)` at the sampled parameters, for
+#'   `"collapsed"` the marginal log-likelihood `log p(x | partition)` with
+#'   the parameters integrated out.
+#' @seealso [partition_draws()], [extend()]
+#' @examples
+#' set.seed(1)
+#' x <- c(rnorm(30, -3), rnorm(30, 3))
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 200,
+#'                         progress = FALSE)
+#' table(fit$chains[[1]]$traces[, "n_clusters"])
+#' fit2 <- sample_posterior(finite_mixture(gaussian_niw(), K = 2), x,
+#'                          iter = 200, algorithm = "gibbs", progress = FALSE)
+#' @export
+sample_posterior <- function(model, data, ...) UseMethod("sample_posterior")
+
+#' @export
+sample_posterior.default <- function(model, data, ...) {
+  stop(sprintf("`model` must be a model object such as dp_mixture(), not %s.",
+               mix_show(model)), call. = FALSE)
+}
+
+#' @rdname sample_posterior
+#' @export
+sample_posterior.mcmix_finite_mixture <- function(
+    model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
+    algorithm = c("collapsed", "collapsed_weights", "gibbs"), init = "prior",
+    progress = interactive(), labels = TRUE, psm = FALSE,
+    cores = getOption("mcmix.cores", 1L), ...) {
+  algorithm <- check_algorithm(algorithm, c("collapsed", "collapsed_weights", "gibbs"))
+  mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
+              labels, psm, cores, call = match.call(), ...)
+}
+
+#' @rdname sample_posterior
+#' @export
+sample_posterior.mcmix_dp_mixture <- function(
+    model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
+    algorithm = "collapsed", init = "prior",
+    progress = interactive(), labels = TRUE, psm = FALSE,
+    cores = getOption("mcmix.cores", 1L), ...) {
+  algorithm <- check_algorithm(algorithm, "collapsed")
+  mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
+              labels, psm, cores, call = match.call(), ...)
+}
+
+check_algorithm <- function(algorithm, choices) {
+  if (identical(algorithm, choices)) return(choices[1L])
+  if (!is.character(algorithm) || length(algorithm) != 1L || !algorithm %in% choices)
+    stop(sprintf("`algorithm` must be one of %s, not %s.",
+                 paste(dQuote(choices, FALSE), collapse = ", "), mix_show(algorithm)),
+         call. = FALSE)
+  algorithm
+}
+
+mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
+                        progress, labels, psm, cores, call,
+                        backend = getOption("mcmix.backend", "auto"), ...) {
+  if (...length())
+    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
+                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  prepared <- family_prepare(model$family, data)
+  x <- prepared$x
+  if (!is.matrix(x) || nrow(x) < 2L)
+    stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
+         call. = FALSE)
+  kernel <- mixture_kernel(model, prepared, algorithm, init)
+  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+                    chains = chains, cores = cores, backend = backend,
+                    progress = progress, labels = labels, psm = psm,
+                    model = model, data = x, call = call)
+  prepared$x <- NULL
+  fit$family <- prepared
+  fit$N <- nrow(x)
+  fit$algorithm <- algorithm
+  fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
+  class(fit) <- c("mcmix_mixture_fit", class(fit))
+  fit
+}
+
+# The kernel of a mixture sampler (see R/chains.R for the contract).
+mixture_kernel <- function(model, prepared, algorithm, init) {
+  xt <- t(prepared$x)
+  storage.mode(xt) <- "double"
+  N <- ncol(xt)
+  is_dp <- inherits(model, "mcmix_dp_mixture")
+  random_alpha <- is_dp && inherits(model$alpha, "mcmix_gamma_prior")
+  if (random_alpha && model$discount > 0)
+    stop("a gamma_prior() on `alpha` needs `discount = 0`.", call. = FALSE)
+  spec <- list(
+    family = prepared$name, dim = as.integer(prepared$dim),
+    hyper = as.double(prepared$hyper),
+    model = if (is_dp) "dp" else "finite", algorithm = algorithm,
+    alpha = if (is_dp) numeric() else as.double(model$alpha),
+    prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
+    discount = as.double(if (is_dp) model$discount else 0),
+    K = as.integer(if (is_dp) 0L else model$K))
+  init_fun <- mixture_init(model, N, init)
+  alpha0 <- if (!is_dp) NA_real_ else if (random_alpha)
+    model$alpha$shape / model$alpha$rate else model$alpha
+  keep_extra <- !is_dp && algorithm != "collapsed"
+  trace_names <- c("n_clusters", if (random_alpha) "alpha", "log_lik")
+  new_kernel(
+    name = paste0(if (is_dp) "dp_" else "finite_", algorithm),
+    init = function(chain) {
+      list(labels = init_fun(chain, alpha0), alpha = alpha0,
+           weights = NULL, params = NULL)
+    },
+    step = function(state, n, thin, offset, warmup) {
+      r <- .Call(C_ffi_mixture_step, spec, xt, state, as.integer(n),
+                 as.integer(thin), as.integer(offset), as.logical(warmup))
+      extra <- NULL
+      if (keep_extra && nrow(r$traces)) {
+        K <- spec$K
+        extra <- lapply(seq_len(nrow(r$traces)), function(s) list(
+          weights = if (!is.null(r$weights)) r$weights[s, ],
+          params = matrix(r$params[s, ], ncol = K)))
+      }
+      list(state = r$state,
+           draws = list(traces = r$traces, labels = r$labels, extra = extra))
+    },
+    trace_names = trace_names,
+    spec = spec, N = N)
+}
+
+# function(chain, alpha0) giving initial labels (0-based, internal order).
+mixture_init <- function(model, N, init) {
+  is_dp <- inherits(model, "mcmix_dp_mixture")
+  K <- if (is_dp) N else model$K
+  check_labels <- function(z) {
+    if (!is.numeric(z) || length(z) != N || anyNA(z) || any(z != floor(z)))
+      stop(sprintf("`init` must give one whole-number label per observation (%d), not %s.",
+                   N, mix_show(z)), call. = FALSE)
+    if (is_dp) return(match(z, unique(z)) - 1L)
+    if (all(z >= 1 & z <= K)) return(as.integer(z) - 1L)
+    u <- unique(z)
+    if (length(u) > K)
+      stop(sprintf("`init` has %d distinct labels but the model has K = %d components.",
+                   length(u), K), call. = FALSE)
+    match(z, u) - 1L
+  }
+  if (is.function(init)) return(function(chain, alpha0) check_labels(init(chain)))
+  if (is.numeric(init)) {
+    z <- check_labels(init)
+    return(function(chain, alpha0) z)
+  }
+  if (!is.character(init) || length(init) != 1L || !init %in% c("prior", "one"))
+    stop(sprintf("`init` must be \"prior\", \"one\", a label vector or a function, not %s.",
+                 mix_show(init)), call. = FALSE)
+  if (init == "one") return(function(chain, alpha0) integer(N))
+  if (is_dp)
+    function(chain, alpha0) rcrp(N, alpha0, discount = model$discount) - 1L
+  else
+    function(chain, alpha0) {
+      g <- stats::rgamma(K, model$alpha)
+      w <- if (all(g == 0)) rep(1 / K, K) else g / sum(g)
+      sample.int(K, N, replace = TRUE, prob = w) - 1L
+    }
+}
+
+# ---------------------------------------------------------------------------
+# Draws of the partition
+# ---------------------------------------------------------------------------
+
+#' Posterior draws of the partition
+#'
+#' The cluster labels kept by a mixture sampler: one row per kept iteration
+#' (chains stacked in order), one column per observation. Labels are
+#' arbitrary cluster identifiers (compare partitions, not label values); in
+#' finite mixtures they are the component numbers `1..K`.
+#'
+#' @param fit A mixture fit from [sample_posterior()].
+#' @return An integer matrix, draws x observations, with attribute `chain`
+#'   (the chain of each row).
+#' @examples
+#' set.seed(2)
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), c(rnorm(10), rnorm(10, 5)),
+#'                         iter = 50, chains = 2, progress = FALSE)
+#' z <- partition_draws(fit)
+#' dim(z)
+#' @export
+partition_draws <- function(fit) {
+  if (!inherits(fit, "mcmix_fit"))
+    stop(sprintf("`fit` must be an mcmix_fit, not %s.", mix_show(fit)), call. = FALSE)
+  labs <- lapply(fit$chains, `[[`, "labels")
+  if (any(vapply(labs, is.null, logical(1))) ||
+      isFALSE(fit$settings$labels))
+    stop("`fit` has no stored cluster labels: sample with `labels = TRUE` ",
+         "(the default) to keep them.", call. = FALSE)
+  out <- do.call(rbind, labs)
+  storage.mode(out) <- "integer"
+  attr(out, "chain") <- rep(seq_along(labs), vapply(labs, nrow, integer(1)))
+  out
+}

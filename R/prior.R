@@ -1,0 +1,136 @@
+# Prior simulators for Dirichlet (and Pitman-Yor) processes; the CRP runs in
+# C (src/prior.c).
+
+check_concentration <- function(alpha, discount) {
+  if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||
+      discount < 0 || discount >= 1)
+    stop(sprintf("`discount` must be a number in [0, 1), not %s.", mix_show(discount)),
+         call. = FALSE)
+  if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) || !is.finite(alpha) ||
+      alpha <= -discount || (discount == 0 && alpha <= 0))
+    stop(sprintf("`alpha` must be a positive number%s, not %s.",
+                 if (discount > 0) " (or greater than -discount)" else "",
+                 mix_show(alpha)), call. = FALSE)
+  invisible(NULL)
+}
+
+#' Draw a partition from the Chinese restaurant process
+#'
+#' One partition of `n` items from the Chinese restaurant process with
+#' concentration `alpha` (the partition induced by a Dirichlet process), or
+#' from the two-parameter (Pitman-Yor) process when `discount > 0`: item
+#' `i + 1` joins an existing cluster of size `n_k` with probability
+#' `(n_k - discount) / (i + alpha)` and starts a new one with probability
+#' `(alpha + discount * K) / (i + alpha)`.
+#'
+#' @param n Number of items (a whole number >= 0).
+#' @param alpha Concentration: a positive number (greater than `-discount`
+#'   when `discount > 0`).
+#' @param discount Pitman-Yor discount in `[0, 1)`; 0 gives the Dirichlet
+#'   process.
+#' @return An integer vector of `n` cluster labels `1..K`, numbered in order
+#'   of first appearance.
+#' @seealso [rdp()], [rstick()]
+#' @examples
+#' set.seed(1)
+#' z <- rcrp(100, alpha = 2)
+#' table(z)
+#' max(rcrp(1000, alpha = 1, discount = 0.5))
+#' @export
+rcrp <- function(n, alpha, discount = 0) {
+  n <- check_count(n, "n", 0L)
+  check_concentration(alpha, discount)
+  .Call(C_ffi_rcrp, n, as.double(alpha), as.double(discount))
+}
+
+#' Draw from a Dirichlet process by the Polya urn
+#'
+#' `n` draws `x_1, ..., x_n` from a random distribution `G ~ DP(alpha, G0)`
+#' (G integrated out): the ties follow the Chinese restaurant process
+#' ([rcrp()]) and each cluster gets an independent value from the base
+#' distribution `G0`.
+#'
+#' @param n Number of draws.
+#' @param alpha Concentration, a positive number.
+#' @param base A function `function(n)` returning `n` independent draws
+#'   from the base distribution `G0`: a vector of length `n`, or a matrix
+#'   with `n` rows for multivariate values.
+#' @return The draws: a vector of length `n` (or a matrix with `n` rows),
+#'   with attribute `labels` (the cluster of each draw).
+#' @seealso [rcrp()], [rstick()]
+#' @examples
+#' set.seed(1)
+#' x <- rdp(50, alpha = 2, base = function(n) rnorm(n))
+#' length(unique(x))
+#' @export
+rdp <- function(n, alpha, base) {
+  n <- check_count(n, "n", 0L)
+  check_concentration(alpha, 0)
+  if (!is.function(base))
+    stop(sprintf("`base` must be a function(n) drawing n values from the base distribution, not %s.",
+                 mix_show(base)), call. = FALSE)
+  z <- rcrp(n, alpha)
+  K <- if (n) max(z) else 0L
+  v <- base(K)
+  ok <- (is.atomic(v) && is.null(dim(v)) && length(v) == K) ||
+    (is.matrix(v) && nrow(v) == K)
+  if (!ok)
+    stop(sprintf("`base(%d)` must return %d values (a vector of length %d or a matrix with %d rows), not %s.",
+                 K, K, K, K, mix_show(v)), call. = FALSE)
+  out <- if (is.matrix(v)) v[z, , drop = FALSE] else v[z]
+  attr(out, "labels") <- z
+  out
+}
+
+#' Stick-breaking weights of a Dirichlet process
+#'
+#' Weights `w_k = v_k prod_{j < k} (1 - v_j)` with `v_k ~ Beta(1 - discount,
+#' alpha + k discount)` (Sethuraman's construction; Pitman-Yor when
+#' `discount > 0`), truncated either after `n` weights or as soon as the
+#' remaining mass `1 - sum(w)` falls below `tol`.
+#'
+#' @param alpha Concentration, a positive number.
+#' @param n Number of weights (truncation by count), or `NULL`.
+#' @param tol Remaining-mass tolerance in (0, 1) (truncation by mass), or
+#'   `NULL`. When both `n` and `tol` are `NULL`, `tol = 1e-6`.
+#' @param discount Pitman-Yor discount in `[0, 1)`.
+#' @return A numeric vector of weights with attribute `remaining`, the mass
+#'   `1 - sum(w)` left after truncation.
+#' @seealso [rcrp()], [rdp()]
+#' @examples
+#' set.seed(1)
+#' w <- rstick(2, n = 10)
+#' sum(w) + attr(w, "remaining")
+#' length(rstick(2, tol = 1e-3))
+#' @export
+rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
+  check_concentration(alpha, discount)
+  if (!is.null(n) && !is.null(tol))
+    stop("give only one of `n` (truncation by count) and `tol` (by remaining mass).",
+         call. = FALSE)
+  if (is.null(n) && is.null(tol)) tol <- 1e-6
+  if (!is.null(n)) n <- check_count(n, "n", 1L)
+  if (!is.null(tol) && (!is.numeric(tol) || length(tol) != 1L || is.na(tol) ||
+                        tol <= 0 || tol >= 1))
+    stop(sprintf("`tol` must be a number in (0, 1), not %s.", mix_show(tol)),
+         call. = FALSE)
+  # Work with the log of the remaining mass, which never underflows.
+  draw <- function(k) stats::rbeta(length(k), 1 - discount, alpha + k * discount)
+  if (!is.null(n)) {
+    v <- draw(seq_len(n))
+    log_rest <- cumsum(log1p(-v))
+    w <- v * exp(c(0, log_rest[-n]))
+    return(structure(w, remaining = exp(log_rest[n])))
+  }
+  w <- numeric()
+  log_rest <- 0
+  log_tol <- log(tol)
+  k <- 0L
+  while (log_rest >= log_tol) {
+    k <- k + 1L
+    v <- draw(k)
+    w[k] <- v * exp(log_rest)
+    log_rest <- log_rest + log1p(-v)
+  }
+  structure(w, remaining = exp(log_rest))
+}

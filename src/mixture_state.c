@@ -1,0 +1,138 @@
+/*
+ * mixture_state.c -- compact cluster bookkeeping (see mixture_state.h).
+ */
+#include <string.h>
+#include "mixture_state.h"
+
+const void *mcx_family_hyper(const mcx_family *fam, int dim,
+                             const double *values, int n_values)
+{
+    void *h = mcx_alloc(fam->hyper_size(dim), 1);
+    int rc = fam->hyper_init(h, dim, values, n_values);
+    if (rc != 0)
+        mcx_error("mcmix internal error: family '%s' refused its hyperparameters "
+                  "(code %d, dim %d, %d values)", fam->name, rc, dim, n_values);
+    return h;
+}
+
+/* (Re)allocate the per-cluster buffers for `cap` clusters, keeping the
+ * first m->K clusters when old buffers exist. */
+static void set_capacity(mcx_mix *m, int cap)
+{
+    double *stats = mcx_alloc((size_t) cap * m->sstride, sizeof(double));
+    int *size = mcx_alloc((size_t) cap, sizeof(int));
+    int *head = mcx_alloc((size_t) cap, sizeof(int));
+    if (m->stats != NULL && m->K > 0) {
+        memcpy(stats, m->stats, (size_t) m->K * m->sstride * sizeof(double));
+        memcpy(size, m->size, (size_t) m->K * sizeof(int));
+        memcpy(head, m->head, (size_t) m->K * sizeof(int));
+    }
+    m->stats = stats;
+    m->size = size;
+    m->head = head;
+    m->cap = cap;
+}
+
+void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                   const double *x, int n, int dim, const int *labels, int k_min)
+{
+    memset(m, 0, sizeof *m);
+    m->fam = fam;
+    m->hyper = hyper;
+    m->n = n;
+    m->dim = dim;
+    m->x = x;
+    size_t bytes = fam->stats_size(hyper);
+    m->sstride = (bytes + sizeof(double) - 1) / sizeof(double);
+    if (m->sstride == 0) m->sstride = 1;
+    size_t ws = fam->work_size(hyper);
+    m->work = mcx_alloc(ws > 0 ? ws : 1, sizeof(double));
+    m->empty = mcx_alloc(m->sstride, sizeof(double));
+    fam->stats_reset(hyper, m->empty);
+
+    int K = k_min > 0 ? k_min : 0;
+    for (int i = 0; i < n; i++) {
+        if (labels[i] < -1 || labels[i] >= n + k_min)
+            MCX_INTERNAL("cluster label out of range");
+        if (labels[i] + 1 > K) K = labels[i] + 1;
+    }
+    int cap = 2 * K;
+    if (cap < 64) cap = 64;
+    set_capacity(m, cap);
+    m->z = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
+    m->next = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
+    m->prev = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
+    m->K = 0;
+    for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
+    for (int i = 0; i < n; i++) {
+        m->z[i] = -1;
+        m->next[i] = m->prev[i] = -1;
+        if (labels[i] >= 0) mcx_mix_add(m, i, labels[i]);
+    }
+}
+
+void mcx_mix_remove(mcx_mix *m, int i)
+{
+    int k = m->z[i];
+    if (k < 0) MCX_INTERNAL("removing an unassigned observation");
+    m->fam->stats_remove(m->hyper, mcx_mix_stats(m, k), mcx_mix_x(m, i), m->work);
+    m->size[k]--;
+    int p = m->prev[i], q = m->next[i];
+    if (p >= 0) m->next[p] = q; else m->head[k] = q;
+    if (q >= 0) m->prev[q] = p;
+    m->next[i] = m->prev[i] = -1;
+    m->z[i] = -1;
+}
+
+void mcx_mix_add(mcx_mix *m, int i, int k)
+{
+    if (m->z[i] >= 0 || k < 0 || k >= m->K) MCX_INTERNAL("bad cluster assignment");
+    m->fam->stats_add(m->hyper, mcx_mix_stats(m, k), mcx_mix_x(m, i), m->work);
+    m->size[k]++;
+    int h = m->head[k];
+    m->next[i] = h;
+    m->prev[i] = -1;
+    if (h >= 0) m->prev[h] = i;
+    m->head[k] = i;
+    m->z[i] = k;
+}
+
+int mcx_mix_new_cluster(mcx_mix *m)
+{
+    if (m->K == m->cap) set_capacity(m, 2 * m->cap);
+    int k = m->K++;
+    memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
+    m->size[k] = 0;
+    m->head[k] = -1;
+    return k;
+}
+
+void mcx_mix_delete_cluster(mcx_mix *m, int k)
+{
+    if (k < 0 || k >= m->K || m->size[k] != 0)
+        MCX_INTERNAL("deleting a cluster that is not empty");
+    int last = m->K - 1;
+    if (k != last) {
+        memcpy(mcx_mix_stats(m, k), mcx_mix_stats(m, last), m->sstride * sizeof(double));
+        m->size[k] = m->size[last];
+        m->head[k] = m->head[last];
+        for (int i = m->head[k]; i >= 0; i = m->next[i]) m->z[i] = k;
+    }
+    m->K = last;
+}
+
+int mcx_mix_n_occupied(const mcx_mix *m)
+{
+    int c = 0;
+    for (int k = 0; k < m->K; k++) c += m->size[k] > 0;
+    return c;
+}
+
+double mcx_mix_log_marginal(const mcx_mix *m)
+{
+    double s = 0.0;
+    for (int k = 0; k < m->K; k++)
+        if (m->size[k] > 0)
+            s += m->fam->log_marginal(m->hyper, mcx_mix_stats(m, k), m->work);
+    return s;
+}
