@@ -9,5 +9,11 @@ SEXP ffi_target_info(SEXP xptr);
 SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what);
 /* ffi_sampler.c */
 
+/* ffi_models.c (model-specific Gibbs samplers) */
+SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl);
+SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl);
+SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl);
+SEXP ffi_ising_energy(SEXP data, SEXP spins);
+SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl);
 
 #endif

@@ -30,6 +30,11 @@ static const R_CallMethodDef call_methods[] = {
     /* --- generic samplers and targets (ffi_sampler.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
+    CALLDEF(ffi_probit_step, 3),
+    CALLDEF(ffi_gpclass_step, 3),
+    CALLDEF(ffi_ising_step, 3),
+    CALLDEF(ffi_ising_energy, 2),
+    CALLDEF(ffi_hierlm_step, 3),
     {NULL, NULL, 0}
 };
 

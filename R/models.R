@@ -1,0 +1,140 @@
+# Shared plumbing of the model-specific Gibbs samplers (probit_gibbs(),
+# gp_classify(), ising_gibbs(), ising_swendsen_wang(), hier_lm_gibbs()).
+# Each of them prepares a fixed `data` list in R and advances its state with
+# one compiled step routine `ffi_<model>_step(data, state, ctrl)`; the state
+# is a plain list of double/integer vectors, so chunks and extend() give the
+# draws of one longer run.
+
+# A kernel over a compiled step routine.
+model_kernel <- function(name, routine, data, init, trace_names, ...) {
+  force(routine); force(data); force(trace_names)
+  step <- function(state, n, thin, offset, warmup) {
+    ctrl <- c(as.integer(n), as.integer(thin), as.integer(offset),
+              as.integer(isTRUE(warmup)))
+    r <- .Call(routine, data, state, ctrl)
+    traces <- r$traces
+    colnames(traces) <- trace_names
+    list(state = r$state, draws = list(traces = traces, labels = r$spins))
+  }
+  new_kernel(name, init = init, step = step, trace_names = trace_names, ...)
+}
+
+# Run a model kernel with the common settings of the model samplers.
+run_model <- function(kernel, iter, burnin, thin, chains, dots, model, data,
+                      call, class = NULL) {
+  args <- c(list(kernel = kernel, iter = iter, burnin = burnin, thin = thin,
+                 chains = chains, model = model, data = data, call = call),
+            dots)
+  nm <- names(dots)
+  if (is.null(nm)) nm <- rep("", length(dots))
+  bad <- nm[!nm %in% c("cores", "backend", "progress")]
+  if (length(bad))
+    stop(sprintf(paste0("unknown argument%s %s; further arguments may be ",
+                        "`cores`, `backend` and `progress`."),
+                 if (length(bad) > 1L) "s" else "",
+                 paste0("`", ifelse(bad == "", "<unnamed>", bad), "`",
+                        collapse = ", ")), call. = FALSE)
+  fit <- do.call(run_kernel, args, quote = TRUE)
+  if (!is.null(class)) class(fit) <- c(class, class(fit))
+  fit
+}
+
+# ---- argument checks -------------------------------------------------------
+
+show_value <- function(x) {
+  if ((is.numeric(x) || is.logical(x) || is.character(x)) && length(x) == 1L)
+    format(x)
+  else paste0("a ", class(x)[1L], " of length ", length(x))
+}
+
+check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
+    (if (open_lower) x > lower else x >= lower) && x <= upper
+  if (!ok) {
+    what <- if (open_lower && lower == 0) "a positive number"
+            else if (lower == 0) "a non-negative number"
+            else if (is.finite(lower) || is.finite(upper))
+              sprintf("a number in [%s, %s]", format(lower), format(upper))
+            else "a finite number"
+    stop(sprintf("`%s` must be %s, not %s.", arg, what, show_value(x)),
+         call. = FALSE)
+  }
+  as.double(x)
+}
+
+check_numeric_matrix <- function(x, arg, nrow = NULL, ncol = NULL) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
+  if (!is.numeric(x) || !is.matrix(x))
+    stop(sprintf("`%s` must be a numeric matrix, not %s.", arg, show_value(x)),
+         call. = FALSE)
+  if (any(!is.finite(x)))
+    stop(sprintf("`%s` must not contain missing or infinite values.", arg),
+         call. = FALSE)
+  if (!is.null(nrow) && nrow(x) != nrow)
+    stop(sprintf("`%s` must have %d rows, not %d.", arg, nrow, nrow(x)),
+         call. = FALSE)
+  if (!is.null(ncol) && ncol(x) != ncol)
+    stop(sprintf("`%s` must have %d columns, not %d.", arg, ncol, ncol(x)),
+         call. = FALSE)
+  storage.mode(x) <- "double"
+  x
+}
+
+# A binary response as integer 0/1 (logical, 0/1 numbers, or a two-level
+# factor whose second level is 1).
+check_binary <- function(y, arg, n = NULL) {
+  if (is.factor(y)) {
+    if (nlevels(y) != 2L)
+      stop(sprintf("`%s` must be a factor with two levels, not %d.", arg,
+                   nlevels(y)), call. = FALSE)
+    y <- as.integer(y) - 1L
+  } else if (is.logical(y)) {
+    y <- as.integer(y)
+  } else if (is.numeric(y) && all(y[!is.na(y)] %in% c(0, 1))) {
+    y <- as.integer(y)
+  } else {
+    stop(sprintf("`%s` must be binary (0/1, logical or a two-level factor).",
+                 arg), call. = FALSE)
+  }
+  if (anyNA(y))
+    stop(sprintf("`%s` must not contain missing values.", arg), call. = FALSE)
+  if (!is.null(n) && length(y) != n)
+    stop(sprintf("`%s` must have length %d (one per row of the design), not %d.",
+                 arg, n, length(y)), call. = FALSE)
+  y
+}
+
+# A covariance given as a positive number (times I), a vector of variances,
+# or a symmetric positive definite matrix.
+check_cov <- function(x, arg, p) {
+  if (is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, p) &&
+      all(is.finite(x)) && all(x > 0)) {
+    return(diag(as.double(x), p))
+  }
+  if (is.numeric(x) && is.matrix(x) && all(dim(x) == p) && all(is.finite(x)) &&
+      isSymmetric(unname(x)) &&
+      !inherits(try(chol(x), silent = TRUE), "try-error")) {
+    storage.mode(x) <- "double"
+    return(unname(x))
+  }
+  stop(sprintf(paste0("`%s` must be a positive number, a vector of %d positive ",
+                      "variances or a %d x %d symmetric positive definite matrix."),
+               arg, p, p, p), call. = FALSE)
+}
+
+check_vector <- function(x, arg, p) {
+  if (!is.numeric(x) || !(length(x) %in% c(1L, p)) || any(!is.finite(x)))
+    stop(sprintf("`%s` must be a finite number or a vector of length %d, not %s.",
+                 arg, p, show_value(x)), call. = FALSE)
+  rep_len(as.double(x), p)
+}
+
+# Column names of a design matrix, with blanks filled by `prefix` and position.
+design_names <- function(X, prefix) {
+  cn <- colnames(X)
+  if (is.null(cn)) cn <- rep("", ncol(X))
+  blank <- is.na(cn) | cn == ""
+  cn[blank] <- paste0(prefix, seq_len(ncol(X)))[blank]
+  cn
+}
