@@ -83,12 +83,13 @@ test_that("the plugin's R constructor validates its input and builds a family", 
   expect_error(ns$exponential_gamma(rate = NA), "`rate`")
 })
 
-# The families' generic evaluation entry point (src/ffi_family.c), which
-# reaches a family through its descriptor only.
-eg_eval <- function(hyper, x, op, arg = 0) {
-  x <- matrix(as.double(x), ncol = 1L)
-  if (is.numeric(arg) && !is.matrix(arg)) arg <- as.double(arg)
-  .Call(mcmix:::C_ffi_family_eval, "exponential_gamma", as.double(hyper), x, op, arg)
+# The families' generic evaluation helper (.family_eval() in R/family.R,
+# over ffi_family_eval() in src/ffi_family.c), which reaches a family
+# through its C descriptor only.  `x` is the cluster's data (any length).
+eg_eval <- function(hyper, x, op, arg = NULL) {
+  fam <- plugin_ns()$exponential_gamma(shape = hyper[1], rate = hyper[2])
+  prep <- mcmix:::family_prepare(fam, c(1, 2))
+  mcmix:::.family_eval(prep, matrix(as.double(x), ncol = 1L), op, arg)
 }
 
 # closed forms, computed independently of the C code

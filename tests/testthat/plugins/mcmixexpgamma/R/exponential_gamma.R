@@ -10,7 +10,7 @@ exponential_gamma <- function(shape = 1, rate = 1) {
   check_positive(shape, "shape")
   check_positive(rate, "rate")
   mcmix_family(name = "exponential_gamma", hyper = c(shape, rate), dim = 1L,
-               data_type = "positive")
+               data_type = "positive", param_names = "rate")
 }
 
 check_positive <- function(x, arg) {
