@@ -107,7 +107,7 @@ static inline int mcmix_register_family(const mcx_family *family)
 {
     static int (*fn)(const mcx_family *) = NULL;
     if (fn == NULL)
-        fn = (int (*)(const mcx_family *)) R_GetCCallable("mcmix", "mcx_register_family");
+        fn = (int (*)(const mcx_family *)) (void (*)(void)) R_GetCCallable("mcmix", "mcx_register_family");
     return fn(family);
 }
 
@@ -116,7 +116,7 @@ static inline const mcx_family *mcmix_find_family(const char *name)
 {
     static const mcx_family *(*fn)(const char *) = NULL;
     if (fn == NULL)
-        fn = (const mcx_family *(*)(const char *)) R_GetCCallable("mcmix", "mcx_find_family");
+        fn = (const mcx_family *(*)(const char *)) (void (*)(void)) R_GetCCallable("mcmix", "mcx_find_family");
     return fn(name);
 }
 
@@ -125,7 +125,7 @@ static inline int mcmix_abi_version(void)
 {
     static int (*fn)(void) = NULL;
     if (fn == NULL)
-        fn = (int (*)(void)) R_GetCCallable("mcmix", "mcx_abi_version");
+        fn = (int (*)(void)) (void (*)(void)) R_GetCCallable("mcmix", "mcx_abi_version");
     return fn();
 }
 
@@ -136,7 +136,7 @@ static inline SEXP mcmix_target_xptr(const mcx_target *target, SEXP prot)
 {
     static SEXP (*fn)(const mcx_target *, SEXP) = NULL;
     if (fn == NULL)
-        fn = (SEXP (*)(const mcx_target *, SEXP)) R_GetCCallable("mcmix", "mcx_target_xptr");
+        fn = (SEXP (*)(const mcx_target *, SEXP)) (void (*)(void)) R_GetCCallable("mcmix", "mcx_target_xptr");
     return fn(target, prot);
 }
 
