@@ -31,7 +31,8 @@
  *                + 1/2 log(kappa0 / kappa_n) - n/2 log(2 pi).
  *
  * Stats block (doubles): n, sum of predictive constants, then per dimension
- *   mu_n[d], b_n[d], w[d] = kappa_n / (2 b_n (kappa_n + 1)), p[d] = a_n + 1/2.
+ *   mu_n - m0[d] (relative to m0, so rounding stays at the scale of the
+ *   spread of the data), b_n[d], w[d] = kappa_n / (2 b_n (kappa_n + 1)), p[d] = a_n + 1/2.
  * Parameter vector theta (param_size = 3 d + 1):
  *   mean[d], var[d], then a cache used by log_lik: 1/(2 var)[d],
  *   -d/2 log(2 pi) - 1/2 sum log var.  theta must come from param_draw.
@@ -109,7 +110,7 @@ static void stats_reset(const void *hp, void *sp)
     double *s = sp;
     int d = h->d;
     s[S_N] = 0;
-    memcpy(S_MU(s, d), H_M0(h), d * sizeof(double));
+    memset(S_MU(s, d), 0, d * sizeof(double));
     memcpy(S_B(s, d), H_B0(h), d * sizeof(double));
     refresh(h, s);
 }
@@ -122,7 +123,7 @@ static void stats_add(const void *hp, void *sp, const double *x, double *work)
     double *mu = S_MU(s, d), *b = S_B(s, d);
     (void) work;
     for (int j = 0; j < d; j++) {
-        double k = H_K0(h)[j] + s[S_N], w = x[j] - mu[j];
+        double k = H_K0(h)[j] + s[S_N], w = x[j] - H_M0(h)[j] - mu[j];
         b[j] += 0.5 * k / (k + 1) * w * w;                         /* (A) */
         mu[j] += w / (k + 1);
     }
@@ -143,7 +144,7 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     }
     double *mu = S_MU(s, d), *b = S_B(s, d);
     for (int j = 0; j < d; j++) {
-        double k = H_K0(h)[j] + s[S_N], w = x[j] - mu[j];
+        double k = H_K0(h)[j] + s[S_N], w = x[j] - H_M0(h)[j] - mu[j];
         b[j] -= 0.5 * k / (k - 1) * w * w;                         /* (B) */
         if (b[j] < H_B0(h)[j]) b[j] = H_B0(h)[j];   /* b_n >= b0 exactly; guard rounding */
         mu[j] -= w / (k - 1);
@@ -161,7 +162,7 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     double lp = s[S_CSUM];
     (void) work;
     for (int j = 0; j < d; j++) {
-        double e = x[j] - mu[j];
+        double e = x[j] - H_M0(h)[j] - mu[j];
         lp -= p[j] * log1p(w[j] * e * e);
     }
     return lp;
@@ -201,7 +202,7 @@ static void param_draw(const void *hp, const void *sp, double *theta, double *wo
     for (int j = 0; j < d; j++) {
         double k = H_K0(h)[j] + n, a = H_A0(h)[j] + 0.5 * n;
         double var = 1.0 / mcx_rgamma(a, b[j]);
-        theta[j] = mu[j] + sqrt(var / k) * norm_rand();
+        theta[j] = H_M0(h)[j] + mu[j] + sqrt(var / k) * norm_rand();
         theta[d + j] = var;
         theta[2 * d + j] = 0.5 / var;
         lognorm -= 0.5 * log(var);

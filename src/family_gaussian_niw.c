@@ -39,7 +39,11 @@
  *              + nu0/2 log|Psi0| - nu_n/2 log|Psi_n| + d/2 log(kappa0/kappa_n).
  *
  * Stats block (doubles): n, kappa_n, nu_n, log|Psi_n|, predictive constant,
- *   kappa_n/(kappa_n+1), (nu_n+1)/2, mu_n[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ *   kappa_n/(kappa_n+1), (nu_n+1)/2, mu_n - m0[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ * The mean is stored relative to m0 so that its rounding errors stay at the
+ * scale of the spread of the data, not of their location (the statistics
+ * return to their start after many add/remove pairs even for data far from
+ * the origin).
  * Parameter vector theta (param_size = 2 d*d + d + 1):
  *   mean[d], cov[d*d] (column-major), then a cache used by log_lik:
  *   chol(cov)[d*d] (lower), -d/2 log(2 pi) - 1/2 log|cov|.
@@ -119,7 +123,7 @@ static void stats_reset(const void *hp, void *sp)
     s[S_N] = 0;
     s[S_KAPPA] = h->kappa0;
     s[S_NU] = h->nu0;
-    memcpy(S_MU(s, d), H_M0(h), d * sizeof(double));
+    memset(S_MU(s, d), 0, d * sizeof(double));
     memcpy(S_PSI(s, d), H_PSI0(h), dd * sizeof(double));
     memcpy(S_L(s, d), H_L0(h), dd * sizeof(double));
     refresh(h, s);
@@ -131,16 +135,17 @@ static void stats_add(const void *hp, void *sp, const double *x, double *work)
     double *s = sp;
     int d = h->d;
     double k = s[S_KAPPA], c = k / (k + 1);
+    const double *m0 = H_M0(h);
     double *mu = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
     if (d == 1) {
-        double w = x[0] - mu[0];
+        double w = x[0] - m0[0] - mu[0];
         psi[0] += c * w * w;
         L[0] = sqrt(psi[0]);
         mu[0] += w / (k + 1);
     } else {
         double *w = work, *u = work + d, sc = sqrt(c);
         for (int i = 0; i < d; i++) {
-            w[i] = x[i] - mu[i];
+            w[i] = x[i] - m0[i] - mu[i];
             u[i] = sc * w[i];
         }
         mcx_syr_full(psi, c, w, d);                       /* (A) */
@@ -164,9 +169,10 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
         return;
     }
     double k = s[S_KAPPA], c = k / (k - 1);
+    const double *m0 = H_M0(h);
     double *mu = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
     if (d == 1) {
-        double w = x[0] - mu[0];
+        double w = x[0] - m0[0] - mu[0];
         psi[0] -= c * w * w;
         if (!(psi[0] > 0)) mcx_error("gaussian_niw: removing an observation left a "
                                      "non-positive posterior scale (was it added?)");
@@ -175,7 +181,7 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     } else {
         double *w = work, *u = work + d, sc = sqrt(c);
         for (int i = 0; i < d; i++) {
-            w[i] = x[i] - mu[i];
+            w[i] = x[i] - m0[i] - mu[i];
             u[i] = sc * w[i];
         }
         mcx_syr_full(psi, -c, w, d);                      /* (B) */
@@ -198,13 +204,13 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     const niw_hyper *h = hp;
     const double *s = sp;
     int d = h->d;
-    const double *mu = S_MU(s, d);
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
     double r;
     if (d == 1) {
-        double w = x[0] - mu[0];
+        double w = x[0] - m0[0] - mu[0];
         r = w * w / S_PSI(s, d)[0];
     } else {
-        for (int i = 0; i < d; i++) work[i] = x[i] - mu[i];
+        for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
         r = mcx_tri_quad(S_L(s, d), work, work, d);
     }
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
@@ -243,8 +249,8 @@ static void param_draw(const void *hp, const void *sp, double *theta, double *wo
                   "singular; the scale hyperparameter may be badly scaled");
     mcx_rmvnorm_chol(NULL, Lc, d, mean);
     double sk = 1.0 / sqrt(s[S_KAPPA]);
-    const double *mu = S_MU(s, d);
-    for (int i = 0; i < d; i++) mean[i] = mu[i] + sk * mean[i];
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
+    for (int i = 0; i < d; i++) mean[i] = m0[i] + mu[i] + sk * mean[i];
     theta[d + 2 * dd] = -0.5 * d * MCX_LOG_2PI - 0.5 * mcx_chol_logdet(Lc, d);
 }
 
