@@ -27,6 +27,11 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_dp_alpha_update, 5),
     CALLDEF(ffi_rcrp, 3),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
+    CALLDEF(ffi_diag_stats, 2),
+    CALLDEF(ffi_diag_autocorr, 2),
+    CALLDEF(ffi_psm_counts, 2),
+    CALLDEF(ffi_partition_loss, 4),
+    CALLDEF(ffi_partition_greedy, 5),
     /* --- generic samplers and targets (ffi_sampler.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
