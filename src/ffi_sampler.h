@@ -8,6 +8,11 @@
 SEXP ffi_target_info(SEXP xptr);
 SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what);
 /* ffi_sampler.c */
+SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
+SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
+SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
+SEXP ffi_target_grad0(SEXP target, SEXP io, SEXP theta);
+SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state, SEXP run, SEXP spec);
 
 /* ffi_models.c (model-specific Gibbs samplers) */
 SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl);

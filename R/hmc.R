@@ -1,0 +1,108 @@
+# Hamiltonian Monte Carlo (src/sampler_hmc.c).
+
+#' Hamiltonian Monte Carlo
+#'
+#' Hamiltonian Monte Carlo with `n_steps` leapfrog steps of size
+#' `step_size` and a diagonal mass matrix. With `adapt = TRUE` the step size
+#' is tuned during burn-in by dual averaging (Hoffman and Gelman 2014,
+#' section 3.2) towards the mean acceptance probability `target_accept`,
+#' and fixed afterwards. The gradient is the target's own, or computed by
+#' central finite differences. Transitions whose energy error exceeds 1000
+#' are divergences: rejected and counted.
+#'
+#' The final state of each chain holds `n_accept`, `n_prop`,
+#' `sum_accept_prob` (kept phase), `n_divergent` (kept phase),
+#' `warmup_divergent`, and the step size (`exp(da_log_step_size_bar)` after
+#' adaptation, see [hmc_step_size()]).
+#'
+#' @inheritParams sample_mh
+#' @param step_size Leapfrog step size (the initial one when adapting).
+#' @param n_steps Number of leapfrog steps per iteration.
+#' @param adapt Adapt the step size during burn-in.
+#' @param target_accept Mean acceptance probability aimed at by adaptation.
+#' @param mass Diagonal of the mass matrix (one number or one per
+#'   coordinate); ideally the inverse posterior variances.
+#' @return An `mcmix_fit`.
+#' @seealso [sample_mh()], [target()]
+#' @examples
+#' set.seed(1)
+#' tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+#' fit <- sample_hmc(tg, init = c(1, 1), iter = 500, n_steps = 10)
+#' colMeans(fit$chains[[1]]$traces)
+#' hmc_step_size(fit)
+#' @export
+sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
+                       thin = 1, chains = 1, step_size = 0.1, n_steps = 20,
+                       adapt = TRUE, target_accept = 0.65, mass = 1,
+                       cores = getOption("mcmix.cores", 1L),
+                       backend = getOption("mcmix.backend", "auto"),
+                       progress = interactive()) {
+  call <- match.call()
+  tg <- as_target(target)
+  chains <- check_count(chains, "chains", 1L)
+  burnin <- check_count(burnin, "burnin", 0L)
+  d <- init_dim(init, tg)
+  step_size <- check_positive(step_size, "step_size")
+  n_steps <- check_count(n_steps, "n_steps", 1L)
+  adapt <- check_flag(adapt, "adapt")
+  target_accept <- check_prob(target_accept, "target_accept")
+  mass <- check_positive(mass, "mass", d)
+  init_fun <- init_function(init, tg, chains)
+  spec <- list(n_steps = as.double(n_steps), mass = mass,
+               adapt = as.double(adapt && burnin > 0L),
+               target_accept = target_accept, gamma = 0.05, t0 = 10,
+               kappa = 0.75)
+  names <- param_names(init, d)
+  kernel <- new_kernel("hmc",
+    init = function(chain) {
+      theta <- init_fun(chain)
+      logd <- target_probe(tg, theta)
+      grad <- with_target_io(d, function(io)
+        .Call(C_ffi_target_grad0, tg, io, theta))
+      list(theta = theta, logd = logd, grad = grad, iteration = 0,
+           log_step_size = log(step_size), da_mu = log(10 * step_size),
+           da_hbar = 0, da_log_step_size_bar = 0, da_m = 0,
+           n_accept = 0, n_prop = 0, sum_accept_prob = 0, n_divergent = 0,
+           warmup_divergent = 0)
+    },
+    step = function(state, n, thin, offset, warmup)
+      sampler_chunk(C_ffi_hmc_run, tg, d, state, n, thin, offset, warmup,
+                    spec, names),
+    trace_names = names)
+  if (!is.function(init)) target_probe(tg, init_fun(1L))
+  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+              model = list(type = "hmc", target = tg), call = call)
+}
+
+#' Step size and divergences of an HMC fit
+#'
+#' @param fit An `mcmix_fit` from [sample_hmc()].
+#' @return `hmc_step_size()`: the step size used after burn-in, per chain.
+#'   `hmc_divergences()`: the number of divergent transitions after burn-in,
+#'   per chain.
+#' @examples
+#' set.seed(1)
+#' fit <- sample_hmc(function(x) -x^2 / 2, init = 0, iter = 200)
+#' hmc_step_size(fit)
+#' hmc_divergences(fit)
+#' @export
+hmc_step_size <- function(fit) {
+  check_fit_type(fit, "hmc")
+  vapply(fit$chains, function(ch) {
+    s <- ch$state
+    if (s$da_m > 0) exp(s$da_log_step_size_bar) else exp(s$log_step_size)
+  }, numeric(1))
+}
+
+#' @rdname hmc_step_size
+#' @export
+hmc_divergences <- function(fit) {
+  check_fit_type(fit, "hmc")
+  vapply(fit$chains, function(ch) ch$state$n_divergent, numeric(1))
+}
+
+check_fit_type <- function(fit, type) {
+  if (!inherits(fit, "mcmix_fit") || !identical(fit$model$type, type))
+    stop(sprintf("`fit` must be an mcmix_fit from sample_%s().", type),
+         call. = FALSE)
+}

@@ -1,0 +1,313 @@
+# Metropolis-Hastings (src/sampler_mh.c): proposals, adaptation, sampler.
+
+#' Proposals for the Metropolis-Hastings sampler
+#'
+#' * `proposal_rw()`: random-walk normal proposal `theta + N(0, Sigma)`, with
+#'   `Sigma = diag(scale^2)` or `Sigma = cov` (default: `scale = 2.38 /
+#'   sqrt(d)`).
+#' * `proposal_independent()`: independence proposal, either normal with
+#'   `mean` and `cov`, or given as R functions `draw()` (no argument) and
+#'   `log_density(y)`.
+#' * `proposal_custom()`: any proposal as R functions `draw(x)` (a new
+#'   point given the current one) and `log_density(y, x)` = log q(y | x);
+#'   leave `log_density` `NULL` for a symmetric proposal.
+#' * `proposal_mixture()`: at each iteration one of `proposals` is chosen
+#'   with probability `weights` and a Metropolis-Hastings step is made with
+#'   it (a mixture of kernels, which leaves the target invariant).
+#'
+#' @param scale Standard deviation(s) of the random-walk steps (a number, or
+#'   one per coordinate).
+#' @param cov Covariance matrix of the steps (random walk) or of the
+#'   proposal (independence).
+#' @param mean Mean of the normal independence proposal.
+#' @param draw,log_density R functions, see Details.
+#' @param proposals A list of proposals.
+#' @param weights Probabilities of choosing each proposal (normalised).
+#' @return An object of class `mcmix_proposal`.
+#' @seealso [sample_mh()]
+#' @examples
+#' proposal_rw(scale = 0.5)
+#' proposal_independent(mean = c(0, 0), cov = diag(2))
+#' ring <- proposal_custom(function(x) (x + sample(c(-1, 1), 1)) %% 5)
+#' proposal_mixture(list(proposal_rw(0.1), proposal_rw(2)), weights = c(0.5, 0.5))
+#' @name proposals
+NULL
+
+#' @rdname proposals
+#' @export
+proposal_rw <- function(scale = NULL, cov = NULL) {
+  if (!is.null(scale) && !is.null(cov))
+    stop("give `scale` or `cov`, not both.", call. = FALSE)
+  if (!is.null(scale)) check_positive(scale, "scale", length(scale))
+  if (!is.null(cov)) check_cov(cov, "cov", NULL)
+  structure(list(kind = "rw", scale = scale, cov = cov), class = "mcmix_proposal")
+}
+
+#' @rdname proposals
+#' @export
+proposal_independent <- function(mean = NULL, cov = NULL, draw = NULL,
+                                 log_density = NULL) {
+  if (!is.null(draw) || !is.null(log_density)) {
+    if (!is.function(draw) || !is.function(log_density))
+      stop("`draw` and `log_density` must both be functions for an ",
+           "independence proposal given by R functions.", call. = FALSE)
+    if (!is.null(mean) || !is.null(cov))
+      stop("give either `mean` and `cov`, or `draw` and `log_density`.",
+           call. = FALSE)
+    p <- proposal_custom(function(x) draw(), function(y, x) log_density(y))
+    p$independent <- TRUE
+    return(p)
+  }
+  if (!is.numeric(mean) || !length(mean) || any(!is.finite(mean)))
+    stop(sprintf("`mean` must be a numeric vector of finite values, not %s.",
+                 describe_object(mean)), call. = FALSE)
+  if (is.null(cov)) cov <- diag(length(mean))
+  check_cov(cov, "cov", length(mean))
+  structure(list(kind = "independent", mean = as.double(mean), cov = cov),
+            class = "mcmix_proposal")
+}
+
+#' @rdname proposals
+#' @export
+proposal_custom <- function(draw, log_density = NULL) {
+  if (!is.function(draw))
+    stop(sprintf("`draw` must be a function, not %s.", describe_object(draw)),
+         call. = FALSE)
+  if (!is.null(log_density) && !is.function(log_density))
+    stop(sprintf("`log_density` must be NULL or a function, not %s.",
+                 describe_object(log_density)), call. = FALSE)
+  structure(list(kind = "custom", draw = draw, log_density = log_density),
+            class = "mcmix_proposal")
+}
+
+#' @rdname proposals
+#' @export
+proposal_mixture <- function(proposals, weights = NULL) {
+  if (!is.list(proposals) || !length(proposals) ||
+      !all(vapply(proposals, inherits, logical(1), "mcmix_proposal")))
+    stop("`proposals` must be a non-empty list of proposals (proposal_rw(), ...).",
+         call. = FALSE)
+  if (any(vapply(proposals, function(p) p$kind == "mixture", logical(1))))
+    stop("`proposals` cannot contain mixtures.", call. = FALSE)
+  if (is.null(weights)) weights <- rep(1, length(proposals))
+  if (!is.numeric(weights) || length(weights) != length(proposals) ||
+      anyNA(weights) || any(weights < 0) || sum(weights) <= 0)
+    stop(sprintf("`weights` must be %d non-negative numbers with a positive sum.",
+                 length(proposals)), call. = FALSE)
+  structure(list(kind = "mixture", proposals = proposals,
+                 weights = weights / sum(weights)), class = "mcmix_proposal")
+}
+
+#' @export
+print.mcmix_proposal <- function(x, ...) {
+  desc <- switch(x$kind,
+    rw = "random-walk normal",
+    independent = "independence normal",
+    custom = if (isTRUE(x$independent)) "independence (R functions)" else
+      "custom (R functions)",
+    mixture = sprintf("mixture of %d proposals", length(x$proposals)))
+  cat("<mcmix proposal: ", desc, ">\n", sep = "")
+  invisible(x)
+}
+
+# The C description of one (non-mixture) proposal in dimension d.
+proposal_spec <- function(p, d, weight = 1) {
+  switch(p$kind,
+    rw = {
+      L <- if (!is.null(p$cov)) check_cov(p$cov, "cov", d) else {
+        s <- if (is.null(p$scale)) 2.38 / sqrt(d) else p$scale
+        if (!length(s) %in% c(1L, d))
+          stop(sprintf("`scale` of proposal_rw() must have length 1 or %d, not %d.",
+                       d, length(s)), call. = FALSE)
+        diag(rep_len(s, d), d)
+      }
+      list(kind = 0, weight = weight, chol = as.double(L))
+    },
+    independent = {
+      if (length(p$mean) != d)
+        stop(sprintf("`mean` of proposal_independent() must have length %d, not %d.",
+                     d, length(p$mean)), call. = FALSE)
+      list(kind = 1, weight = weight, chol = as.double(check_cov(p$cov, "cov", d)),
+           mean = p$mean)
+    },
+    custom = list(kind = 2, weight = weight, draw = p$draw,
+                  log_density = p$log_density))
+}
+
+#' Adaptation of Metropolis-Hastings proposals
+#'
+#' * `adapt_none()`: the proposal is fixed.
+#' * `adapt_scale()`: the scale of a random-walk proposal is tuned by
+#'   stochastic approximation, `log s <- log s + t^-kappa (alpha -
+#'   target_accept)`, towards the acceptance rate `target_accept`.
+#' * `adapt_haario()`: the adaptive Metropolis algorithm of Haario, Saksman
+#'   and Tamminen (2001): after `start` iterations the random-walk
+#'   covariance becomes `scale * (C + eps I)`, with `C` the empirical
+#'   covariance of the states visited so far and `scale = 2.38^2 / d` by
+#'   default.
+#'
+#' With `during = "burnin"` (the default) the proposal adapts during the
+#' burn-in only and is then frozen, so the kept draws come from an ordinary
+#' Metropolis-Hastings chain. With `during = "always"` adaptation continues
+#' over the kept iterations with a vanishing effect (diminishing
+#' adaptation), which keeps the target as the limiting distribution but
+#' makes the kept draws a non-Markov sequence.
+#'
+#' @param target_accept Acceptance rate aimed at (0.234 is optimal for
+#'   random-walk proposals in high dimension; 0.44 in one dimension).
+#' @param kappa Exponent of the adaptation gain, in (0.5, 1].
+#' @param eps Small number added to the diagonal of the covariance.
+#' @param start Number of adaptation steps before the covariance is used.
+#' @param scale Multiplier of the covariance (default `2.38^2 / d`).
+#' @param during `"burnin"` or `"always"`.
+#' @return An object of class `mcmix_adapt`.
+#' @seealso [sample_mh()]
+#' @examples
+#' adapt_scale(0.3)
+#' adapt_haario(start = 200)
+#' @name adaptation
+NULL
+
+#' @rdname adaptation
+#' @export
+adapt_none <- function() {
+  structure(list(kind = "none", during = "burnin"), class = "mcmix_adapt")
+}
+
+#' @rdname adaptation
+#' @export
+adapt_scale <- function(target_accept = 0.234, kappa = 0.6,
+                        during = c("burnin", "always")) {
+  target_accept <- check_prob(target_accept, "target_accept")
+  if (!is.numeric(kappa) || length(kappa) != 1L || is.na(kappa) ||
+      kappa <= 0.5 || kappa > 1)
+    stop(sprintf("`kappa` must be a number in (0.5, 1], not %s.",
+                 describe_object(kappa)), call. = FALSE)
+  during <- match_choice(during, c("burnin", "always"), "during")
+  structure(list(kind = "scale", target_accept = target_accept, kappa = kappa,
+                 during = during), class = "mcmix_adapt")
+}
+
+#' @rdname adaptation
+#' @export
+adapt_haario <- function(start = 100, eps = 1e-6, scale = NULL,
+                         during = c("burnin", "always")) {
+  start <- check_count(start, "start", 1L)
+  eps <- check_positive(eps, "eps")
+  if (!is.null(scale)) scale <- check_positive(scale, "scale")
+  during <- match_choice(during, c("burnin", "always"), "during")
+  structure(list(kind = "haario", start = start, eps = eps, scale = scale,
+                 during = during), class = "mcmix_adapt")
+}
+
+#' @export
+print.mcmix_adapt <- function(x, ...) {
+  cat("<mcmix adaptation: ", x$kind, if (x$kind != "none")
+    paste0(", during ", x$during), ">\n", sep = "")
+  invisible(x)
+}
+
+match_choice <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || !x %in% choices)
+    stop(sprintf("`%s` must be one of %s, not %s.", arg,
+                 paste0("\"", choices, "\"", collapse = ", "), describe_object(x)),
+         call. = FALSE)
+  x
+}
+
+adapt_spec <- function(a, d) {
+  list(kind = c(none = 0, scale = 1, haario = 2)[[a$kind]],
+       always = as.double(identical(a$during, "always")),
+       target_accept = if (is.null(a$target_accept)) 0.234 else a$target_accept,
+       kappa = if (is.null(a$kappa)) 0.6 else a$kappa,
+       sd = if (is.null(a$scale)) 2.38^2 / d else a$scale,
+       eps = if (is.null(a$eps)) 1e-6 else a$eps,
+       start = as.double(if (is.null(a$start)) 0 else a$start))
+}
+
+#' Metropolis-Hastings sampler
+#'
+#' Samples a target density with the Metropolis-Hastings algorithm and a
+#' random-walk, independence, custom or mixed proposal, optionally adaptive
+#' (see [adaptation]). Runs `chains` chains through the common chain driver
+#' ([run_kernel()]): one random-number stream per chain, progress bar,
+#' interrupts, and [extend()].
+#'
+#' Acceptance counts are kept in the final state of each chain:
+#' `n_accept`/`n_prop` over the kept phase, `warmup_accept`/`warmup_prop`
+#' over the burn-in, and `proposal_accept`/`proposal_prop` per proposal of a
+#' mixture.
+#'
+#' @param target A [target()], an R function (the log density of a numeric
+#'   vector), or a compiled target (external pointer).
+#' @param init Initial values: a numeric vector, a list with one vector per
+#'   chain, or a `function(chain)` returning a vector.
+#' @param iter Number of iterations per chain after burn-in.
+#' @param burnin Number of burn-in iterations (not kept; adaptation happens
+#'   there).
+#' @param thin Keep every `thin`-th iteration.
+#' @param chains Number of chains.
+#' @param proposal A proposal, see [proposals].
+#' @param adapt An adaptation scheme, see [adaptation].
+#' @param cores,backend,progress See [run_kernel()].
+#' @return An `mcmix_fit`.
+#' @seealso [sample_slice()], [sample_hmc()], [target()]
+#' @examples
+#' S <- matrix(c(1, 0.8, 0.8, 2), 2)
+#' P <- solve(S)
+#' ld <- function(x) -0.5 * sum((x - c(1, 2)) * (P %*% (x - c(1, 2))))
+#' set.seed(1)
+#' fit <- sample_mh(ld, init = c(0, 0), iter = 2000, burnin = 500,
+#'                  proposal = proposal_rw(cov = S), adapt = adapt_scale())
+#' colMeans(fit$chains[[1]]$traces)
+#' @export
+sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
+                      thin = 1, chains = 1, proposal = proposal_rw(),
+                      adapt = adapt_none(),
+                      cores = getOption("mcmix.cores", 1L),
+                      backend = getOption("mcmix.backend", "auto"),
+                      progress = interactive()) {
+  call <- match.call()
+  tg <- as_target(target)
+  chains <- check_count(chains, "chains", 1L)
+  burnin <- check_count(burnin, "burnin", 0L)
+  if (!inherits(proposal, "mcmix_proposal"))
+    stop(sprintf("`proposal` must be a proposal (proposal_rw(), ...), not %s.",
+                 describe_object(proposal)), call. = FALSE)
+  if (!inherits(adapt, "mcmix_adapt"))
+    stop(sprintf("`adapt` must be adapt_none(), adapt_scale() or adapt_haario(), not %s.",
+                 describe_object(adapt)), call. = FALSE)
+  if (adapt$kind != "none" && proposal$kind != "rw")
+    stop("`adapt` needs a random-walk proposal (`proposal = proposal_rw()`).",
+         call. = FALSE)
+  if (adapt$kind != "none" && adapt$during == "burnin" && burnin == 0L)
+    stop("`adapt` adapts during burn-in only, but `burnin` is 0; set `burnin` ",
+         "or use `during = \"always\"`.", call. = FALSE)
+  d <- init_dim(init, tg)
+  init_fun <- init_function(init, tg, chains)
+  props <- if (proposal$kind == "mixture")
+    Map(proposal_spec, proposal$proposals, d, proposal$weights) else
+      list(proposal_spec(proposal, d))
+  spec <- list(proposals = props, adapt = adapt_spec(adapt, d))
+  names <- param_names(init, d)
+  K <- length(props)
+  kernel <- new_kernel("mh",
+    init = function(chain) {
+      theta <- init_fun(chain)
+      list(theta = theta, logd = target_probe(tg, theta),
+           iteration = 0, n_accept = 0, n_prop = 0,
+           warmup_accept = 0, warmup_prop = 0,
+           proposal_accept = double(K), proposal_prop = double(K),
+           log_scale = 0, adapt_t = 0, adapt_mean = double(d),
+           adapt_m2 = double(d * d))
+    },
+    step = function(state, n, thin, offset, warmup)
+      sampler_chunk(C_ffi_mh_run, tg, d, state, n, thin, offset, warmup,
+                    spec, names),
+    trace_names = names)
+  if (!is.function(init)) target_probe(tg, init_fun(1L))
+  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+              model = list(type = "mh", target = tg, proposal = proposal,
+                           adapt = adapt), call = call)
+}

@@ -1,0 +1,79 @@
+# Slice sampling (src/sampler_slice.c).
+
+#' Slice sampler
+#'
+#' Coordinate-wise slice sampling with stepping out and shrinkage (Neal
+#' 2003). Coordinates listed in `discrete` take integer values and are
+#' updated by the integer version of the algorithm (stepping out and
+#' shrinkage over the integers, through a continuous auxiliary variable whose
+#' density is the target at its integer part).
+#'
+#' The number of evaluations of the log density is kept in the final state
+#' of each chain (`n_eval`).
+#'
+#' @inheritParams sample_mh
+#' @param width Initial width of the slice interval: one number, or one per
+#'   coordinate.
+#' @param max_steps Maximum number of stepping-out steps (Neal's `m`).
+#' @param discrete `FALSE`, `TRUE` (all coordinates are integers), or the
+#'   indices of the integer-valued coordinates.
+#' @return An `mcmix_fit`.
+#' @seealso [sample_mh()]
+#' @examples
+#' set.seed(1)
+#' fit <- sample_slice(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 500)
+#' colMeans(fit$chains[[1]]$traces)
+#' # a distribution on 0..4
+#' p <- c(0.1, 0.1, 0.4, 0.2, 0.1)
+#' ld <- function(k) if (k < 0 || k > 4) -Inf else log(p[k + 1])
+#' fit <- sample_slice(ld, init = 2, iter = 500, discrete = TRUE)
+#' table(fit$chains[[1]]$traces)
+#' @export
+sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
+                         thin = 1, chains = 1, width = 1, max_steps = 100,
+                         discrete = FALSE,
+                         cores = getOption("mcmix.cores", 1L),
+                         backend = getOption("mcmix.backend", "auto"),
+                         progress = interactive()) {
+  call <- match.call()
+  tg <- as_target(target)
+  chains <- check_count(chains, "chains", 1L)
+  d <- init_dim(init, tg)
+  width <- check_positive(width, "width", d)
+  max_steps <- check_count(max_steps, "max_steps", 1L)
+  disc <- if (is.logical(discrete) && length(discrete) == 1L && !is.na(discrete)) {
+    rep(discrete, d)
+  } else if (is.numeric(discrete) && length(discrete) && !anyNA(discrete) &&
+             all(discrete == floor(discrete)) && all(discrete >= 1 & discrete <= d) &&
+             !anyDuplicated(discrete)) {
+    seq_len(d) %in% discrete
+  } else {
+    stop(sprintf(paste0("`discrete` must be TRUE, FALSE or indices of ",
+                        "coordinates between 1 and %d, not %s."),
+                 d, describe_object(discrete)), call. = FALSE)
+  }
+  init_fun0 <- init_function(init, tg, chains)
+  init_fun <- function(chain) {
+    v <- init_fun0(chain)
+    if (any(disc) && any(v[disc] != floor(v[disc])))
+      stop("`init` must be whole numbers in the `discrete` coordinates.",
+           call. = FALSE)
+    v
+  }
+  spec <- list(width = width, discrete = as.integer(disc),
+               max_steps = as.double(max_steps))
+  names <- param_names(init, d)
+  kernel <- new_kernel("slice",
+    init = function(chain) {
+      theta <- init_fun(chain)
+      list(theta = theta, logd = target_probe(tg, theta), iteration = 0,
+           n_eval = 0)
+    },
+    step = function(state, n, thin, offset, warmup)
+      sampler_chunk(C_ffi_slice_run, tg, d, state, n, thin, offset, warmup,
+                    spec, names),
+    trace_names = names)
+  if (!is.function(init)) target_probe(tg, init_fun(1L))
+  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+              model = list(type = "slice", target = tg), call = call)
+}

@@ -1,0 +1,169 @@
+/*
+ * sampler_mh.c -- Metropolis-Hastings with random-walk, independence,
+ * custom and mixed proposals, and adaptive random-walk proposals.
+ *
+ * Mixtures.  With several proposals, each iteration chooses proposal k with
+ * probability weight[k] (independently of the state) and makes one MH step
+ * with it: a mixture of MH kernels, each of which leaves the target
+ * invariant, so the mixture does too.
+ *
+ * Adaptation (random-walk proposal only):
+ *  - SCALE: Robbins-Monro on the log scale, log s <- log s + t^-kappa
+ *    (alpha - target_accept), with alpha the acceptance probability of the
+ *    step (Andrieu & Thoms 2008, Algorithm 4 with a scalar scale).
+ *  - HAARIO: the adaptive Metropolis algorithm (Haario, Saksman & Tamminen
+ *    2001): after `start` adaptation steps the proposal covariance is
+ *    s_d (C_t + eps I) with C_t the empirical covariance of the states
+ *    visited while adapting (Welford updates of mean and M2).
+ * By default adaptation happens during burn-in only and the proposal is
+ * then frozen, so the kept draws come from a proper Markov chain; with
+ * `always` it continues with a vanishing effect (t^-kappa gains; for
+ * HAARIO the 1/t weight of a new state), which keeps the target as the
+ * limiting distribution (diminishing adaptation, Roberts & Rosenthal 2007).
+ */
+#include <string.h>
+#include "mcmix_engine.h"
+#include "sampler.h"
+
+int mcx_run_kept(int n, int thin, long offset, int warmup)
+{
+    if (warmup) return 0;
+    return (int) ((offset + n) / thin - offset / thin);
+}
+
+/* log N(y; mean, L L') up to the constant -d/2 log(2 pi). */
+static double lognorm_chol(const double *y, const double *mean, const double *L,
+                           double logdet, int d, double *work)
+{
+    for (int j = 0; j < d; j++) work[j] = y[j] - mean[j];
+    mcx_trsv_lower(L, work, d);
+    double q = 0.0;
+    for (int j = 0; j < d; j++) q += work[j] * work[j];
+    return -0.5 * q - 0.5 * logdet;
+}
+
+/* y = x + scale * L z */
+static void rw_draw(const double *x, const double *L, double scale, int d,
+                    double *y, double *z)
+{
+    for (int j = 0; j < d; j++) z[j] = norm_rand();
+    for (int i = 0; i < d; i++) {
+        double s = 0.0;
+        for (int j = 0; j <= i; j++) s += L[i + j * d] * z[j];
+        y[i] = x[i] + scale * s;
+    }
+}
+
+/* Haario proposal factor from the running moments: L = chol(sd (C + eps I)),
+ * falling back on L0 before `start` steps or when C is not positive definite. */
+static void haario_factor(const mcx_mh_adapt *ad, const mcx_mh_state *s,
+                          const double *L0, int d, double *L)
+{
+    double t = *s->adapt_t;
+    if (t > ad->start && t > 1) {
+        for (int i = 0; i < d * d; i++) L[i] = ad->sd * s->adapt_m2[i] / (t - 1.0);
+        for (int j = 0; j < d; j++) L[j + j * d] += ad->sd * ad->eps;
+        if (mcx_chol(L, d) == 0) return;
+    }
+    memcpy(L, L0, (size_t) d * d * sizeof(double));
+}
+
+/* Welford update of the running mean and M2 with the state x. */
+static void haario_update(mcx_mh_state *s, const double *x, int d, double *delta)
+{
+    double t = *s->adapt_t + 1.0;
+    for (int j = 0; j < d; j++) {
+        delta[j] = x[j] - s->adapt_mean[j];
+        s->adapt_mean[j] += delta[j] / t;
+    }
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++)
+            s->adapt_m2[i + j * d] += delta[i] * (x[j] - s->adapt_mean[j]);
+    *s->adapt_t = t;
+}
+
+static int choose_prop(const mcx_mh_prop *props, int n_props)
+{
+    if (n_props == 1) return 0;
+    double u = unif_rand(), c = 0.0;
+    for (int k = 0; k < n_props - 1; k++) {
+        c += props[k].weight;
+        if (u < c) return k;
+    }
+    return n_props - 1;
+}
+
+void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
+                const mcx_mh_adapt *ad, mcx_mh_state *s, mcx_run *run)
+{
+    int d = h->dim;
+    double *y = (double *) mcx_alloc((size_t) d, sizeof(double));
+    double *z = (double *) mcx_alloc((size_t) d, sizeof(double));
+    double *Lcur = NULL;
+    if (ad->kind != MCX_ADAPT_NONE && props[0].kind != MCX_PROP_RW)
+        MCX_INTERNAL("adaptation needs a random-walk proposal");
+    if (ad->kind == MCX_ADAPT_HAARIO) {
+        Lcur = (double *) mcx_alloc((size_t) d * d, sizeof(double));
+        haario_factor(ad, s, props[0].L, d, Lcur);
+    }
+    int adapting = ad->kind != MCX_ADAPT_NONE && (run->warmup || ad->always);
+    int row = 0;
+    for (int i = 0; i < run->n; i++) {
+        long g = run->offset + i + 1;
+        *s->iteration += 1.0;
+        h->iter = (long) *s->iteration;
+        int k = choose_prop(props, n_props);
+        const mcx_mh_prop *p = &props[k];
+        double log_q_ratio = 0.0;
+        switch (p->kind) {
+        case MCX_PROP_RW: {
+            const double *L = Lcur != NULL ? Lcur : p->L;
+            double sc = ad->kind == MCX_ADAPT_SCALE ? exp(*s->log_scale) : 1.0;
+            rw_draw(s->theta, L, sc, d, y, z);
+            break;
+        }
+        case MCX_PROP_INDEP:
+            for (int j = 0; j < d; j++) z[j] = norm_rand();
+            for (int r = 0; r < d; r++) {
+                double acc = 0.0;
+                for (int j = 0; j <= r; j++) acc += p->L[r + j * d] * z[j];
+                y[r] = p->mean[r] + acc;
+            }
+            log_q_ratio = lognorm_chol(s->theta, p->mean, p->L, p->logdet, d, z) -
+                lognorm_chol(y, p->mean, p->L, p->logdet, d, z);
+            break;
+        default:
+            p->draw(s->theta, y, p->ctx);
+            if (p->logq != NULL)
+                log_q_ratio = p->logq(s->theta, y, p->ctx) - p->logq(y, s->theta, p->ctx);
+            break;
+        }
+        double ly = mcx_tgt_logd(h, y);
+        double log_r = ly - *s->logd + log_q_ratio;
+        if (isnan(log_r)) log_r = -INFINITY;  /* -Inf - -Inf cannot happen: logd finite */
+        double alpha = log_r >= 0 ? 1.0 : exp(log_r);
+        int accept = log(unif_rand()) < log_r;
+        if (accept) {
+            memcpy(s->theta, y, (size_t) d * sizeof(double));
+            *s->logd = ly;
+        }
+        if (run->warmup) { *s->w_prop += 1; *s->w_accept += accept; }
+        else { *s->n_prop += 1; *s->n_accept += accept; }
+        s->comp_prop[k] += 1;
+        s->comp_accept[k] += accept;
+        if (adapting) {
+            if (ad->kind == MCX_ADAPT_SCALE) {
+                *s->adapt_t += 1.0;
+                *s->log_scale += pow(*s->adapt_t, -ad->kappa) * (alpha - ad->target_accept);
+            } else {
+                haario_update(s, s->theta, d, z);
+                haario_factor(ad, s, props[0].L, d, Lcur);
+            }
+        }
+        if (!run->warmup && g % run->thin == 0) {
+            for (int j = 0; j < d; j++) run->out[row + (size_t) j * run->n_kept] = s->theta[j];
+            row++;
+        }
+    }
+    if (row != run->n_kept) MCX_INTERNAL("kept rows mismatch");
+}
