@@ -42,12 +42,12 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
                           burnin = 500, thin = 1, chains = 1, ...) {
   call <- match.call()
-  X <- check_numeric_matrix(X, "X")
+  X <- mdl_matrix(X, "X")
   N <- nrow(X)
   p <- ncol(X)
   if (N < 1L || p < 1L)
     stop("`X` must have at least one row and one column.", call. = FALSE)
-  colnames(X) <- design_names(X, "x")
+  colnames(X) <- mdl_design_names(X, "x")
   if (!is.numeric(y) || length(y) != N || any(!is.finite(y)))
     stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
          call. = FALSE)
@@ -56,16 +56,16 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
-  mu0 <- check_vector(mu0, "mu0", p)
-  V0 <- check_cov(V0, "V0", p)
+  mu0 <- mdl_vector(mu0, "mu0", p)
+  V0 <- mdl_cov(V0, "V0", p)
   if (is.null(eta0)) eta0 <- p + 2
-  eta0 <- check_number(eta0, "eta0")
+  eta0 <- mdl_number(eta0, "eta0")
   if (eta0 <= p - 1)
     stop(sprintf("`eta0` must be greater than p - 1 = %d, not %s.", p - 1L, format(eta0)),
          call. = FALSE)
-  S0 <- check_cov(S0, "S0", p)
-  nu0 <- check_number(nu0, "nu0", 0, open_lower = TRUE)
-  s0sq <- check_number(s0sq, "s0sq", 0, open_lower = TRUE)
+  S0 <- mdl_cov(S0, "S0", p)
+  nu0 <- mdl_number(nu0, "nu0", 0, open_lower = TRUE)
+  s0sq <- mdl_number(s0sq, "s0sq", 0, open_lower = TRUE)
   keep_beta <- check_flag(keep_beta, "keep_beta")
 
   gi <- as.integer(group)

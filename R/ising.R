@@ -78,7 +78,7 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
     if (!is.list(evidence) || !all(c("y", "sigma") %in% names(evidence)))
       stop("`evidence` must be NULL or a list with elements `y` (a matrix) and `sigma`.",
            call. = FALSE)
-    y_ev <- check_numeric_matrix(evidence$y, "evidence$y")
+    y_ev <- mdl_matrix(evidence$y, "evidence$y")
     if (missing(nrow)) nrow <- base::nrow(y_ev)
     if (missing(ncol)) ncol <- base::ncol(y_ev)
   } else if (missing(nrow) || missing(ncol)) {
@@ -92,18 +92,18 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
   if (periodic && (nrow < 3L || ncol < 3L))
     stop(sprintf("`periodic = TRUE` needs `nrow` and `ncol` of at least 3, not %d x %d.",
                  nrow, ncol), call. = FALSE)
-  J <- check_number(J, "J", lower = if (method == 1L) 0 else -Inf)
+  J <- mdl_number(J, "J", lower = if (method == 1L) 0 else -Inf)
   keep_spins <- check_flag(keep_spins, "keep_spins")
   N <- nrow * ncol
   if (is.numeric(h) && is.null(dim(h)) && length(h) == 1L && is.finite(h)) {
     field <- rep(as.double(h), N)
   } else {
-    field <- as.double(check_numeric_matrix(h, "h", nrow = nrow, ncol = ncol))
+    field <- as.double(mdl_matrix(h, "h", nrow = nrow, ncol = ncol))
   }
   if (!is.null(y_ev)) {
     if (base::nrow(y_ev) != nrow || base::ncol(y_ev) != ncol)
       stop(sprintf("`evidence$y` must be a %d x %d matrix.", nrow, ncol), call. = FALSE)
-    sigma <- check_number(evidence$sigma, "evidence$sigma", 0, open_lower = TRUE)
+    sigma <- mdl_number(evidence$sigma, "evidence$sigma", 0, open_lower = TRUE)
     field <- field + as.double(y_ev) / sigma^2
   }
   data_c <- list(nrow = nrow, ncol = ncol, periodic = as.integer(periodic),

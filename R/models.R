@@ -41,13 +41,13 @@ run_model <- function(kernel, iter, burnin, thin, chains, dots, model, data,
 
 # ---- argument checks -------------------------------------------------------
 
-show_value <- function(x) {
+mdl_show <- function(x) {
   if ((is.numeric(x) || is.logical(x) || is.character(x)) && length(x) == 1L)
     format(x)
   else paste0("a ", class(x)[1L], " of length ", length(x))
 }
 
-check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE) {
+mdl_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE) {
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     (if (open_lower) x > lower else x >= lower) && x <= upper
   if (!ok) {
@@ -56,17 +56,17 @@ check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE) 
             else if (is.finite(lower) || is.finite(upper))
               sprintf("a number in [%s, %s]", format(lower), format(upper))
             else "a finite number"
-    stop(sprintf("`%s` must be %s, not %s.", arg, what, show_value(x)),
+    stop(sprintf("`%s` must be %s, not %s.", arg, what, mdl_show(x)),
          call. = FALSE)
   }
   as.double(x)
 }
 
-check_numeric_matrix <- function(x, arg, nrow = NULL, ncol = NULL) {
+mdl_matrix <- function(x, arg, nrow = NULL, ncol = NULL) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
   if (!is.numeric(x) || !is.matrix(x))
-    stop(sprintf("`%s` must be a numeric matrix, not %s.", arg, show_value(x)),
+    stop(sprintf("`%s` must be a numeric matrix, not %s.", arg, mdl_show(x)),
          call. = FALSE)
   if (any(!is.finite(x)))
     stop(sprintf("`%s` must not contain missing or infinite values.", arg),
@@ -83,7 +83,7 @@ check_numeric_matrix <- function(x, arg, nrow = NULL, ncol = NULL) {
 
 # A binary response as integer 0/1 (logical, 0/1 numbers, or a two-level
 # factor whose second level is 1).
-check_binary <- function(y, arg, n = NULL) {
+mdl_binary <- function(y, arg, n = NULL) {
   if (is.factor(y)) {
     if (nlevels(y) != 2L)
       stop(sprintf("`%s` must be a factor with two levels, not %d.", arg,
@@ -107,7 +107,7 @@ check_binary <- function(y, arg, n = NULL) {
 
 # A covariance given as a positive number (times I), a vector of variances,
 # or a symmetric positive definite matrix.
-check_cov <- function(x, arg, p) {
+mdl_cov <- function(x, arg, p) {
   if (is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, p) &&
       all(is.finite(x)) && all(x > 0)) {
     return(diag(as.double(x), p))
@@ -123,15 +123,15 @@ check_cov <- function(x, arg, p) {
                arg, p, p, p), call. = FALSE)
 }
 
-check_vector <- function(x, arg, p) {
+mdl_vector <- function(x, arg, p) {
   if (!is.numeric(x) || !(length(x) %in% c(1L, p)) || any(!is.finite(x)))
     stop(sprintf("`%s` must be a finite number or a vector of length %d, not %s.",
-                 arg, p, show_value(x)), call. = FALSE)
+                 arg, p, mdl_show(x)), call. = FALSE)
   rep_len(as.double(x), p)
 }
 
 # Column names of a design matrix, with blanks filled by `prefix` and position.
-design_names <- function(X, prefix) {
+mdl_design_names <- function(X, prefix) {
   cn <- colnames(X)
   if (is.null(cn)) cn <- rep("", ncol(X))
   blank <- is.na(cn) | cn == ""

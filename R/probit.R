@@ -49,8 +49,8 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     X <- stats::model.matrix(attr(mf, "terms"), mf)
     y_arg <- "the response"
   } else {
-    X <- check_numeric_matrix(x, "x")
-    colnames(X) <- design_names(X, "beta")
+    X <- mdl_matrix(x, "x")
+    colnames(X) <- mdl_design_names(X, "beta")
     y_arg <- "y"
   }
   n <- nrow(X)
@@ -58,9 +58,9 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   if (n < 1L || p < 1L)
     stop("`x` must give a design matrix with at least one row and one column.",
          call. = FALSE)
-  y <- check_binary(y, if (y_arg == "y") "y" else "response", n)
-  b0 <- check_vector(prior_mean, "prior_mean", p)
-  B0 <- check_cov(prior_cov, "prior_cov", p)
+  y <- mdl_binary(y, if (y_arg == "y") "y" else "response", n)
+  b0 <- mdl_vector(prior_mean, "prior_mean", p)
+  B0 <- mdl_cov(prior_cov, "prior_cov", p)
   P0 <- solve(B0)
   data_c <- list(n = n, p = p, X = unname(X * 1.0), y = y,
                  prior_prec = P0, prior_lin = as.double(P0 %*% b0))

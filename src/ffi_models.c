@@ -13,45 +13,7 @@
 #include <string.h>
 #include "models.h"
 #include "ffi.h"
-
-static SEXP get_elt(SEXP list, const char *name)
-{
-    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
-    if (TYPEOF(list) != VECSXP || names == R_NilValue)
-        mcx_error("mcmix internal error: expected a named list for '%s'", name);
-    for (R_xlen_t i = 0; i < XLENGTH(list); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
-            return VECTOR_ELT(list, i);
-    mcx_error("mcmix internal error: element '%s' missing", name);
-}
-
-static const double *real_elt(SEXP list, const char *name, R_xlen_t len)
-{
-    SEXP x = get_elt(list, name);
-    if (TYPEOF(x) != REALSXP || (len >= 0 && XLENGTH(x) != len))
-        mcx_error("mcmix internal error: '%s' must be a double vector of length %ld",
-                  name, (long) len);
-    return REAL(x);
-}
-
-static const int *int_elt(SEXP list, const char *name, R_xlen_t len)
-{
-    SEXP x = get_elt(list, name);
-    if (TYPEOF(x) != INTSXP || (len >= 0 && XLENGTH(x) != len))
-        mcx_error("mcmix internal error: '%s' must be an integer vector of length %ld",
-                  name, (long) len);
-    return INTEGER(x);
-}
-
-static int int_scalar(SEXP list, const char *name)
-{
-    return int_elt(list, name, 1)[0];
-}
-
-static double real_scalar(SEXP list, const char *name)
-{
-    return real_elt(list, name, 1)[0];
-}
+#include "ffi_list.h"
 
 typedef struct { int n, thin, offset, warmup, n_kept; } step_ctrl;
 
@@ -70,48 +32,32 @@ static step_ctrl read_ctrl(SEXP ctrl)
 /* A copy of state element `name` (double), to be advanced in place. */
 static SEXP copy_real(SEXP state, const char *name, R_xlen_t len)
 {
-    real_elt(state, name, len);
-    return Rf_duplicate(get_elt(state, name));
+    mcx_list_real(state, name, len);
+    return Rf_duplicate(mcx_list_elt(state, name));
 }
 
 static SEXP copy_int(SEXP state, const char *name, R_xlen_t len)
 {
-    int_elt(state, name, len);
-    return Rf_duplicate(get_elt(state, name));
+    mcx_list_int(state, name, len);
+    return Rf_duplicate(mcx_list_elt(state, name));
 }
 
 /* list(state = state, traces = traces, spins = spins) */
 static SEXP step_result(SEXP state, SEXP traces, SEXP spins)
 {
-    const char *nms[] = {"state", "traces", "spins", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, nms));
-    SET_VECTOR_ELT(out, 0, state);
-    SET_VECTOR_ELT(out, 1, traces);
-    SET_VECTOR_ELT(out, 2, spins);
-    UNPROTECT(1);
-    return out;
-}
-
-/* Replace element `name` of the (fresh) list `state`. */
-static void set_elt(SEXP state, const char *name, SEXP value)
-{
-    SEXP names = Rf_getAttrib(state, R_NamesSymbol);
-    for (R_xlen_t i = 0; i < XLENGTH(state); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0) {
-            SET_VECTOR_ELT(state, i, value);
-            return;
-        }
-    MCX_INTERNAL("state element missing");
+    const char *nms[] = {"state", "traces", "spins", NULL};
+    const SEXP vals[] = {state, traces, spins};
+    return mcx_named_list(nms, vals);
 }
 
 SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl)
 {
     step_ctrl c = read_ctrl(ctrl);
-    int n = int_scalar(data, "n"), p = int_scalar(data, "p");
-    mcx_probit_data d = {n, p, real_elt(data, "X", (R_xlen_t) n * p),
-                         int_elt(data, "y", n),
-                         real_elt(data, "prior_prec", (R_xlen_t) p * p),
-                         real_elt(data, "prior_lin", p)};
+    int n = mcx_list_count(data, "n"), p = mcx_list_count(data, "p");
+    mcx_probit_data d = {n, p, mcx_list_real(data, "X", (R_xlen_t) n * p),
+                         mcx_list_int(data, "y", n),
+                         mcx_list_real(data, "prior_prec", (R_xlen_t) p * p),
+                         mcx_list_real(data, "prior_lin", p)};
     SEXP st = PROTECT(Rf_shallow_duplicate(state));
     SEXP beta = PROTECT(copy_real(state, "beta", p));
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, c.n_kept, p));
@@ -119,7 +65,7 @@ SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl)
     mcx_probit_run(&d, REAL(beta), c.n, c.thin, c.offset, c.warmup,
                    REAL(traces), c.n_kept);
     PutRNGstate();
-    set_elt(st, "beta", beta);
+    mcx_list_set(st, "beta", beta);
     SEXP out = step_result(st, traces, R_NilValue);
     UNPROTECT(3);
     return out;
@@ -128,12 +74,12 @@ SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl)
 SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl)
 {
     step_ctrl c = read_ctrl(ctrl);
-    int n = int_scalar(data, "n"), m = int_scalar(data, "m");
-    mcx_gpclass_data d = {n, m, int_elt(data, "y", n),
-                          real_elt(data, "A", (R_xlen_t) n * n),
-                          real_elt(data, "S", (R_xlen_t) n * n),
-                          real_elt(data, "W", (R_xlen_t) n * m),
-                          real_elt(data, "pred_sd", m)};
+    int n = mcx_list_count(data, "n"), m = mcx_list_count(data, "m");
+    mcx_gpclass_data d = {n, m, mcx_list_int(data, "y", n),
+                          mcx_list_real(data, "A", (R_xlen_t) n * n),
+                          mcx_list_real(data, "S", (R_xlen_t) n * n),
+                          mcx_list_real(data, "W", (R_xlen_t) n * m),
+                          mcx_list_real(data, "pred_sd", m)};
     SEXP st = PROTECT(Rf_shallow_duplicate(state));
     SEXP z = PROTECT(copy_real(state, "z", n));
     SEXP f = PROTECT(copy_real(state, "f", n));
@@ -144,11 +90,11 @@ SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl)
     mcx_gpclass_run(&d, REAL(z), REAL(f), REAL(ps), c.n, c.thin, c.offset,
                     c.warmup, REAL(traces), c.n_kept, work);
     PutRNGstate();
-    set_elt(st, "z", z);
-    set_elt(st, "f", f);
-    set_elt(st, "prob_sum", ps);
-    SEXP nk = PROTECT(Rf_ScalarInteger(int_scalar(state, "n_pred") + c.n_kept));
-    set_elt(st, "n_pred", nk);
+    mcx_list_set(st, "z", z);
+    mcx_list_set(st, "f", f);
+    mcx_list_set(st, "prob_sum", ps);
+    SEXP nk = PROTECT(Rf_ScalarInteger(mcx_list_count(state, "n_pred") + c.n_kept));
+    mcx_list_set(st, "n_pred", nk);
     SEXP out = step_result(st, traces, R_NilValue);
     UNPROTECT(6);
     return out;
@@ -157,11 +103,11 @@ SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl)
 SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
 {
     step_ctrl c = read_ctrl(ctrl);
-    int nrow = int_scalar(data, "nrow"), ncol = int_scalar(data, "ncol");
-    int method = int_scalar(data, "method"), keep = int_scalar(data, "keep_spins");
+    int nrow = mcx_list_count(data, "nrow"), ncol = mcx_list_count(data, "ncol");
+    int method = mcx_list_count(data, "method"), keep = mcx_list_count(data, "keep_spins");
     R_xlen_t N = (R_xlen_t) nrow * ncol;
-    mcx_ising_data d = {nrow, ncol, int_scalar(data, "periodic"),
-                        real_scalar(data, "J"), real_elt(data, "h", N)};
+    mcx_ising_data d = {nrow, ncol, mcx_list_count(data, "periodic"),
+                        mcx_list_num(data, "J"), mcx_list_real(data, "h", N)};
     if (method != 0 && method != 1) MCX_INTERNAL("unknown Ising method");
     SEXP st = PROTECT(Rf_shallow_duplicate(state));
     SEXP spins = PROTECT(copy_int(state, "spins", N));
@@ -172,8 +118,8 @@ SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
     mcx_ising_run(&d, method, INTEGER(spins), REAL(sum), c.n, c.thin, c.offset,
                   c.warmup, REAL(traces), keep ? INTEGER(out_sp) : NULL, c.n_kept);
     PutRNGstate();
-    set_elt(st, "spins", spins);
-    set_elt(st, "spin_sum", sum);
+    mcx_list_set(st, "spins", spins);
+    mcx_list_set(st, "spin_sum", sum);
     SEXP out = step_result(st, traces, out_sp);
     UNPROTECT(5);
     return out;
@@ -181,10 +127,10 @@ SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
 
 SEXP ffi_ising_energy(SEXP data, SEXP spins)
 {
-    int nrow = int_scalar(data, "nrow"), ncol = int_scalar(data, "ncol");
+    int nrow = mcx_list_count(data, "nrow"), ncol = mcx_list_count(data, "ncol");
     R_xlen_t N = (R_xlen_t) nrow * ncol;
-    mcx_ising_data d = {nrow, ncol, int_scalar(data, "periodic"),
-                        real_scalar(data, "J"), real_elt(data, "h", N)};
+    mcx_ising_data d = {nrow, ncol, mcx_list_count(data, "periodic"),
+                        mcx_list_num(data, "J"), mcx_list_real(data, "h", N)};
     if (TYPEOF(spins) != INTSXP || XLENGTH(spins) % (N > 0 ? N : 1) != 0)
         MCX_INTERNAL("spins must be an integer matrix with N columns");
     R_xlen_t k = N > 0 ? XLENGTH(spins) / N : 0;
@@ -201,16 +147,16 @@ SEXP ffi_ising_energy(SEXP data, SEXP spins)
 SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl)
 {
     step_ctrl c = read_ctrl(ctrl);
-    int p = int_scalar(data, "p"), m = int_scalar(data, "m");
-    int keep_beta = int_scalar(data, "keep_beta");
+    int p = mcx_list_count(data, "p"), m = mcx_list_count(data, "m");
+    int keep_beta = mcx_list_count(data, "keep_beta");
     R_xlen_t pp = (R_xlen_t) p * p;
-    mcx_hierlm_data d = {p, m, real_scalar(data, "n_total"),
-                         real_elt(data, "XtX", pp * m),
-                         real_elt(data, "Xty", (R_xlen_t) p * m),
-                         real_elt(data, "yty", m),
-                         real_elt(data, "mu0", p), real_elt(data, "V0inv", pp),
-                         real_scalar(data, "eta0"), real_elt(data, "S0", pp),
-                         real_scalar(data, "nu0"), real_scalar(data, "s0sq")};
+    mcx_hierlm_data d = {p, m, mcx_list_num(data, "n_total"),
+                         mcx_list_real(data, "XtX", pp * m),
+                         mcx_list_real(data, "Xty", (R_xlen_t) p * m),
+                         mcx_list_real(data, "yty", m),
+                         mcx_list_real(data, "mu0", p), mcx_list_real(data, "V0inv", pp),
+                         mcx_list_num(data, "eta0"), mcx_list_real(data, "S0", pp),
+                         mcx_list_num(data, "nu0"), mcx_list_num(data, "s0sq")};
     int n_col = p + p * (p + 1) / 2 + 1 + (keep_beta ? p * m : 0);
     SEXP st = PROTECT(Rf_shallow_duplicate(state));
     SEXP beta = PROTECT(copy_real(state, "beta", (R_xlen_t) p * m));
@@ -222,10 +168,10 @@ SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl)
     mcx_hierlm_run(&d, REAL(beta), REAL(mu), REAL(Sigma), REAL(s2), c.n, c.thin,
                    c.offset, c.warmup, keep_beta, REAL(traces), c.n_kept);
     PutRNGstate();
-    set_elt(st, "beta", beta);
-    set_elt(st, "mu", mu);
-    set_elt(st, "Sigma", Sigma);
-    set_elt(st, "sigma2", s2);
+    mcx_list_set(st, "beta", beta);
+    mcx_list_set(st, "mu", mu);
+    mcx_list_set(st, "Sigma", Sigma);
+    mcx_list_set(st, "sigma2", s2);
     SEXP out = step_result(st, traces, R_NilValue);
     UNPROTECT(6);
     return out;

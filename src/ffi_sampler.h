@@ -21,4 +21,9 @@ SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl);
 SEXP ffi_ising_energy(SEXP data, SEXP spins);
 SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl);
 
+/* ffi_smc.c (SMC, AIS, simulated annealing) */
+SEXP ffi_smc_run(SEXP targets, SEXP io, SEXP theta0, SEXP spec);
+SEXP ffi_ais_run(SEXP targets, SEXP io, SEXP theta0, SEXP spec);
+SEXP ffi_anneal_run(SEXP target, SEXP io, SEXP theta0, SEXP spec);
+
 #endif

@@ -45,6 +45,9 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_ising_step, 3),
     CALLDEF(ffi_ising_energy, 2),
     CALLDEF(ffi_hierlm_step, 3),
+    CALLDEF(ffi_smc_run, 4),
+    CALLDEF(ffi_ais_run, 4),
+    CALLDEF(ffi_anneal_run, 4),
     {NULL, NULL, 0}
 };
 

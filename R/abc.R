@@ -1,0 +1,101 @@
+#' Rejection approximate Bayesian computation
+#'
+#' Draws parameters from the prior, simulates a data set for each, and keeps
+#' the parameters whose simulated summary statistics are within `tolerance`
+#' of the observed ones (Pritchard et al. 1999). With sufficient summaries
+#' and `tolerance = 0` on discrete data the kept draws are exact posterior
+#' draws. Alternatively `quantile` keeps that fraction of the draws with the
+#' smallest distances. The cost is dominated by the user's simulator, so
+#' the loop is in R.
+#'
+#' @param prior_sampler `function(n)` returning `n` prior draws (vector, or
+#'   matrix with one row per draw).
+#' @param simulator `function(theta)` simulating a data set from one
+#'   parameter vector.
+#' @param observed The observed data (passed through `summary`).
+#' @param summary `function(data)` returning the numeric vector of summary
+#'   statistics (default: the data themselves).
+#' @param distance `function(s_sim, s_obs)` returning a non-negative number;
+#'   the default is the Euclidean distance.
+#' @param tolerance Keep draws with distance `<= tolerance`.
+#' @param quantile Instead of `tolerance`: keep this fraction of the draws
+#'   (those with the smallest distances).
+#' @param n Number of prior draws (simulations).
+#' @return An object of class `mcmix_abc`: `accepted` (matrix of kept
+#'   parameters, one row per draw), `distances` (all `n` distances),
+#'   `tolerance` (used), `acceptance_rate`, `n`.
+#' @references Pritchard, J. K. et al. (1999). Population growth of human
+#'   Y chromosomes. *Mol. Biol. Evol.* 16, 1791-1798.
+#' @examples
+#' # coin: 7 heads in 10 tosses, uniform prior; exact posterior Beta(8, 4)
+#' set.seed(1)
+#' r <- sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
+#'                 observed = 7, tolerance = 0, n = 5000)
+#' r
+#' mean(r$accepted)   # about 8 / 12
+#' @export
+sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
+                       distance = NULL, tolerance = NULL, quantile = NULL,
+                       n = 10000) {
+  call <- match.call()
+  if (!is.function(simulator))
+    stop(sprintf("`simulator` must be a function of theta, not %s.",
+                 describe_object(simulator)), call. = FALSE)
+  if (is.null(summary)) summary <- function(x) x
+  if (!is.function(summary))
+    stop(sprintf("`summary` must be NULL or a function, not %s.",
+                 describe_object(summary)), call. = FALSE)
+  if (is.null(distance)) distance <- function(a, b) sqrt(sum((a - b)^2))
+  if (!is.function(distance))
+    stop(sprintf("`distance` must be NULL or a function, not %s.",
+                 describe_object(distance)), call. = FALSE)
+  if (is.null(tolerance) == is.null(quantile))
+    stop("exactly one of `tolerance` and `quantile` must be given.", call. = FALSE)
+  if (!is.null(tolerance)) tolerance <- mdl_number(tolerance, "tolerance", 0)
+  if (!is.null(quantile)) {
+    quantile <- mdl_number(quantile, "quantile", 0, 1, open_lower = TRUE)
+  }
+  n <- check_count(n, "n", 1L)
+  s_obs <- summary(observed)
+  if (!is.numeric(s_obs) || !length(s_obs) || anyNA(s_obs))
+    stop("`summary(observed)` must be a numeric vector without missing values.",
+         call. = FALSE)
+  pd <- prior_draws(prior_sampler, n)
+  theta <- pd$theta
+  dist <- numeric(n)
+  for (i in seq_len(n)) {
+    s <- summary(simulator(theta[, i]))
+    if (!is.numeric(s) || length(s) != length(s_obs) || anyNA(s))
+      stop(sprintf(paste0("`summary(simulator(theta))` must be a numeric vector of ",
+                          "length %d like `summary(observed)`; draw %d gave %s."),
+                   length(s_obs), i, describe_object(s)), call. = FALSE)
+    dd <- distance(s, s_obs)
+    if (!is.numeric(dd) || length(dd) != 1L || is.na(dd) || dd < 0)
+      stop(sprintf("`distance` must return one non-negative number; draw %d gave %s.",
+                   i, describe_object(dd)), call. = FALSE)
+    dist[i] <- dd
+  }
+  if (!is.null(quantile)) {
+    k <- max(1L, floor(quantile * n))
+    tolerance <- sort(dist, partial = k)[k]
+  }
+  keep <- dist <= tolerance
+  accepted <- t(theta[, keep, drop = FALSE])
+  colnames(accepted) <- pd$names
+  structure(list(accepted = accepted, distances = dist, tolerance = tolerance,
+                 acceptance_rate = mean(keep), n = n, call = call),
+            class = "mcmix_abc")
+}
+
+#' @export
+print.mcmix_abc <- function(x, digits = 4, ...) {
+  cat("Rejection ABC: ", nrow(x$accepted), " of ", x$n, " draws accepted (rate ",
+      format(x$acceptance_rate, digits = 3), ", tolerance ",
+      format(x$tolerance, digits = digits), ")\n", sep = "")
+  if (nrow(x$accepted)) {
+    s <- rbind(mean = colMeans(x$accepted),
+               sd = apply(x$accepted, 2L, stats::sd))
+    print(t(s), digits = digits)
+  }
+  invisible(x)
+}

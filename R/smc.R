@@ -1,0 +1,313 @@
+# Population methods on targets: tempered sequential Monte Carlo, annealed
+# importance sampling and the harmonic mean estimator of the evidence
+# (src/sampler_smc.c, glue src/ffi_smc.c).
+
+# Draws from `prior_sampler(n)` as a d x n matrix (particles in columns),
+# with the parameter names.
+prior_draws <- function(prior_sampler, n, arg = "prior_sampler") {
+  if (!is.function(prior_sampler))
+    stop(sprintf("`%s` must be a function of n returning n draws, not %s.",
+                 arg, describe_object(prior_sampler)), call. = FALSE)
+  x <- prior_sampler(n)
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
+  if (!is.numeric(x) || !is.matrix(x) || nrow(x) != n || ncol(x) < 1L)
+    stop(sprintf(paste0("`%s(%d)` must return %d draws: a numeric vector of ",
+                        "length %d or a matrix with %d rows, not %s."),
+                 arg, n, n, n, n, describe_object(x)), call. = FALSE)
+  if (any(!is.finite(x)))
+    stop(sprintf("`%s` returned missing or infinite values.", arg), call. = FALSE)
+  nm <- colnames(x)
+  d <- ncol(x)
+  if (is.null(nm) || any(!nzchar(nm)))
+    nm <- if (d == 1L) "theta" else sprintf("theta[%d]", seq_len(d))
+  list(theta = t(unname(x)) * 1.0, names = nm, d = d)
+}
+
+# The likelihood and prior as targets of dimension d.
+target_pair <- function(log_lik, log_prior, d) {
+  lik <- as_target(log_lik, "log_lik")
+  prior <- as_target(log_prior, "log_prior")
+  for (p in list(list(lik, "log_lik"), list(prior, "log_prior")))
+    if (!is.na(p[[1]]$dim) && p[[1]]$dim != d)
+      stop(sprintf("`%s` has dimension %d, but `prior_sampler` draws vectors of length %d.",
+                   p[[2]], p[[1]]$dim, d), call. = FALSE)
+  list(lik, prior)
+}
+
+# Proposal scale factor: a positive number (NULL gives 2.38 / sqrt(d)).
+proposal_scale <- function(scale, d) {
+  if (is.null(scale)) return(2.38 / sqrt(d))
+  mdl_number(scale, "scale", 0, open_lower = TRUE)
+}
+
+#' Tempered sequential Monte Carlo
+#'
+#' Samples the posterior \eqn{\pi(\theta) \propto p(\theta) L(\theta)} by
+#' moving a population of particles from the prior through the tempered
+#' densities \eqn{\pi_\beta \propto p(\theta) L(\theta)^\beta},
+#' \eqn{0 = \beta_0 < \beta_1 < \dots < \beta_T = 1}, and estimates the log
+#' evidence \eqn{\log p(y) = \log \int p(\theta) L(\theta) d\theta}. At each
+#' stage the particles are reweighted by \eqn{L^{\beta_t - \beta_{t-1}}}
+#' (the log evidence gains the log of the weighted mean of these factors),
+#' resampled (systematic resampling) when the effective sample size falls
+#' below `resample_threshold * n_particles`, and moved by `n_moves`
+#' random-walk Metropolis steps that leave \eqn{\pi_{\beta_t}} invariant,
+#' with proposal covariance `scale^2` times the weighted covariance of the
+#' particles.
+#'
+#' With `schedule = "adaptive"` the next temperature is found by bisection
+#' so that the conditional effective sample size of the step is `cess`
+#' times the number of particles (Zhou, Johansen and Aston 2016).
+#'
+#' The result is not a Markov chain: it is an object of class `mcmix_smc`
+#' holding the weighted particles (use `summary()` for weighted moments, or
+#' resample with `sample.int(n, replace = TRUE, prob = x$weights)`).
+#' Compiled targets run at C speed: the whole loop is compiled and calls
+#' the targets through the engine.
+#'
+#' @param log_lik Log likelihood \eqn{\log L(\theta)}: an R function of the
+#'   parameter vector, a [target()], or a compiled target.
+#' @param log_prior Log prior density \eqn{\log p(\theta)}, normalised (the
+#'   evidence estimate is only meaningful then), in the same forms.
+#' @param prior_sampler `function(n)` returning `n` prior draws: a vector
+#'   (one parameter) or a matrix with one row per draw (its column names
+#'   name the parameters).
+#' @param n_particles Number of particles.
+#' @param schedule `"adaptive"`, or an increasing numeric vector of
+#'   temperatures from 0 to 1.
+#' @param cess Target conditional ESS fraction of the adaptive schedule,
+#'   in (0, 1).
+#' @param resample_threshold Resample when the ESS is below this fraction
+#'   of `n_particles` (in \[0, 1\]; 1 resamples at every stage).
+#' @param n_moves Number of Metropolis moves per particle and stage.
+#' @param scale Proposal scale factor (default \eqn{2.38/\sqrt{d}}).
+#' @param max_stages Largest number of adaptive stages.
+#' @return An object of class `mcmix_smc`: `particles` (matrix, one row per
+#'   particle), `weights` (normalised), `log_weights`, `log_lik`,
+#'   `log_evidence`, `schedule`, `ess` (after each reweighting), `accept`
+#'   (acceptance rate of the moves per stage), `resampled` (logical per
+#'   stage), `log_evidence_increments`.
+#' @references Del Moral, P., Doucet, A. and Jasra, A. (2006). Sequential
+#'   Monte Carlo samplers. *JRSS B* 68, 411-436. Zhou, Y., Johansen, A. M.
+#'   and Aston, J. A. D. (2016). Toward automatic model comparison. *JCGS*
+#'   25, 701-726.
+#' @seealso [ais()] for annealed importance sampling.
+#' @examples
+#' # normal mean with known variance, normal prior
+#' set.seed(1)
+#' y <- rnorm(20, 1)
+#' res <- sample_smc(function(th) sum(dnorm(y, th, 1, log = TRUE)),
+#'                   function(th) dnorm(th, 0, 2, log = TRUE),
+#'                   function(n) rnorm(n, 0, 2), n_particles = 200)
+#' res
+#' @export
+sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
+                       schedule = "adaptive", cess = 0.9,
+                       resample_threshold = 0.5, n_moves = 5, scale = NULL,
+                       max_stages = 1000) {
+  call <- match.call()
+  n_particles <- check_count(n_particles, "n_particles", 2L)
+  adaptive <- identical(schedule, "adaptive")
+  if (!adaptive) {
+    if (!is.numeric(schedule) || length(schedule) < 2L || anyNA(schedule) ||
+        schedule[1L] != 0 || schedule[length(schedule)] != 1 ||
+        any(diff(schedule) <= 0))
+      stop(sprintf(paste0("`schedule` must be \"adaptive\" or an increasing vector ",
+                          "of temperatures from 0 to 1, not %s."),
+                   describe_object(schedule)), call. = FALSE)
+  }
+  cess <- mdl_number(cess, "cess", 0, 1, open_lower = TRUE)
+  if (cess >= 1) stop("`cess` must be below 1.", call. = FALSE)
+  resample_threshold <- mdl_number(resample_threshold, "resample_threshold", 0, 1)
+  n_moves <- check_count(n_moves, "n_moves", 0L)
+  max_stages <- check_count(max_stages, "max_stages", 1L)
+  pd <- prior_draws(prior_sampler, n_particles)
+  scale <- proposal_scale(scale, pd$d)
+  targets <- target_pair(log_lik, log_prior, pd$d)
+  spec <- list(schedule = if (adaptive) double() else as.double(schedule),
+               cess = cess, resample_threshold = resample_threshold,
+               n_moves = n_moves, scale = scale, max_stages = max_stages)
+  r <- with_target_io(pd$d, function(io)
+    .Call(C_ffi_smc_run, targets, io, pd$theta, spec))
+  particles <- t(r$theta)
+  colnames(particles) <- pd$names
+  structure(list(particles = particles, weights = exp(r$log_weights),
+                 log_weights = r$log_weights, log_lik = r$log_lik,
+                 log_prior = r$log_prior, log_evidence = r$log_evidence,
+                 schedule = r$schedule, ess = r$ess, accept = r$accept,
+                 resampled = as.logical(r$resampled),
+                 log_evidence_increments = r$log_evidence_increments,
+                 n_particles = n_particles, call = call),
+            class = "mcmix_smc")
+}
+
+# Weighted mean, sd and quantiles of the columns of x.
+weighted_summary <- function(x, w) {
+  w <- w / sum(w)
+  t(apply(x, 2L, function(v) {
+    m <- sum(w * v)
+    o <- order(v)
+    cw <- cumsum(w[o])
+    q <- vapply(c(0.025, 0.5, 0.975), function(p) v[o][min(which(cw >= p))], 0)
+    c(mean = m, sd = sqrt(sum(w * (v - m)^2)), `2.5%` = q[1L], `50%` = q[2L],
+      `97.5%` = q[3L])
+  }))
+}
+
+#' @export
+print.mcmix_smc <- function(x, digits = 4, ...) {
+  cat("Tempered SMC: ", x$n_particles, " particles, ", length(x$schedule) - 1L,
+      " stages, ", sum(x$resampled), " resampling steps\n", sep = "")
+  cat("log evidence: ", format(x$log_evidence, digits = digits + 2), "\n", sep = "")
+  cat("final ESS: ", format(1 / sum(x$weights^2), digits = digits),
+      "; mean move acceptance: ", format(mean(x$accept), digits = 3), "\n", sep = "")
+  print(weighted_summary(x$particles, x$weights), digits = digits)
+  invisible(x)
+}
+
+#' @export
+summary.mcmix_smc <- function(object, ...) {
+  structure(list(stats = weighted_summary(object$particles, object$weights),
+                 log_evidence = object$log_evidence,
+                 ess = 1 / sum(object$weights^2),
+                 stages = length(object$schedule) - 1L),
+            class = "summary.mcmix_smc")
+}
+
+#' @export
+print.summary.mcmix_smc <- function(x, digits = 4, ...) {
+  cat("log evidence ", format(x$log_evidence, digits = digits + 2), " (",
+      x$stages, " stages, ESS ", format(x$ess, digits = digits), ")\n", sep = "")
+  print(x$stats, digits = digits)
+  invisible(x)
+}
+
+#' Annealed importance sampling for the marginal likelihood
+#'
+#' Estimates \eqn{\log p(y) = \log \int p(\theta) L(\theta) d\theta} by
+#' annealed importance sampling (Neal 2001): each of `n_runs` independent
+#' runs starts from a prior draw and passes through the tempered densities
+#' \eqn{\pi_k \propto p(\theta) L(\theta)^{\beta_k}},
+#' \eqn{0 = \beta_0 < \dots < \beta_K = 1}, accumulating the log weight
+#' \eqn{\sum_k (\beta_k - \beta_{k-1}) \log L(\theta_{k-1})} and making
+#' `n_moves` random-walk Metropolis moves that leave \eqn{\pi_k} invariant
+#' at each temperature. The estimate is the log of the mean weight, and its
+#' standard error by the delta method is
+#' \eqn{\mathrm{sd}(w) / (\sqrt{n}\, \bar w)}.
+#'
+#' By default the random-walk covariance at each temperature is `scale^2`
+#' times the covariance of the runs' current points (the runs then interact
+#' slightly, as in SMC samplers); give `proposal_cov` to use a fixed
+#' proposal and keep the runs independent.
+#'
+#' @inheritParams sample_smc
+#' @param temperatures The number \eqn{K} of steps (the schedule is then
+#'   \eqn{\beta_k = (k/K)^4}, dense near the prior), or an increasing vector
+#'   from 0 to 1.
+#' @param n_runs Number of independent annealing runs.
+#' @param n_moves Metropolis moves per run and temperature.
+#' @param proposal_cov `NULL` (adaptive, see Details), or a fixed proposal
+#'   covariance: a positive number (times the identity), variances, or a
+#'   matrix.
+#' @return An object of class `mcmix_ais`: `log_evidence`, `se` (its
+#'   standard error), `log_weights`, `particles` (final points, one row per
+#'   run), `ess` of the weights, `accept` per temperature, `temperatures`.
+#' @references Neal, R. M. (2001). Annealed importance sampling.
+#'   *Statistics and Computing* 11, 125-139.
+#' @examples
+#' set.seed(1)
+#' y <- rnorm(10, 1)
+#' a <- ais(function(th) sum(dnorm(y, th, 1, log = TRUE)),
+#'          function(th) dnorm(th, 0, 2, log = TRUE),
+#'          function(n) rnorm(n, 0, 2), temperatures = 50, n_runs = 50)
+#' a
+#' @export
+ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
+                n_runs = 100, n_moves = 2, scale = NULL, proposal_cov = NULL) {
+  call <- match.call()
+  if (is.numeric(temperatures) && length(temperatures) == 1L) {
+    K <- check_count(temperatures, "temperatures", 1L)
+    temperatures <- (seq_len(K + 1L) - 1)^4 / K^4
+  } else if (!is.numeric(temperatures) || length(temperatures) < 2L ||
+             anyNA(temperatures) || temperatures[1L] != 0 ||
+             temperatures[length(temperatures)] != 1 || any(diff(temperatures) <= 0)) {
+    stop(sprintf(paste0("`temperatures` must be a number of steps or an increasing ",
+                        "vector from 0 to 1, not %s."), describe_object(temperatures)),
+         call. = FALSE)
+  }
+  n_runs <- check_count(n_runs, "n_runs", 2L)
+  n_moves <- check_count(n_moves, "n_moves", 0L)
+  pd <- prior_draws(prior_sampler, n_runs)
+  d <- pd$d
+  targets <- target_pair(log_lik, log_prior, d)
+  if (is.null(proposal_cov)) {
+    spec <- list(temperatures = as.double(temperatures), n_moves = n_moves,
+                 scale = proposal_scale(scale, d), chol = diag(d))
+  } else {
+    if (!is.null(scale))
+      stop("`scale` and `proposal_cov` cannot both be given.", call. = FALSE)
+    S <- mdl_cov(proposal_cov, "proposal_cov", d)
+    spec <- list(temperatures = as.double(temperatures), n_moves = n_moves,
+                 scale = -1, chol = t(chol(S)))
+  }
+  r <- with_target_io(d, function(io)
+    .Call(C_ffi_ais_run, targets, io, pd$theta, spec))
+  lw <- r$log_weights
+  mx <- max(lw)
+  if (!is.finite(mx))
+    stop("every AIS run ended with weight zero (log weight -Inf).", call. = FALSE)
+  w <- exp(lw - mx)
+  particles <- t(r$theta)
+  colnames(particles) <- pd$names
+  structure(list(log_evidence = mx + log(mean(w)),
+                 se = stats::sd(w) / (sqrt(length(w)) * mean(w)),
+                 log_weights = lw, particles = particles, log_lik = r$log_lik,
+                 ess = sum(w)^2 / sum(w^2), accept = r$accept,
+                 temperatures = temperatures, n_runs = n_runs, call = call),
+            class = "mcmix_ais")
+}
+
+#' @export
+print.mcmix_ais <- function(x, digits = 4, ...) {
+  cat("Annealed importance sampling: ", x$n_runs, " runs, ",
+      length(x$temperatures) - 1L, " temperatures\n", sep = "")
+  cat("log evidence: ", format(x$log_evidence, digits = digits + 2),
+      " (s.e. ", format(x$se, digits = 3), ")\n", sep = "")
+  cat("ESS of the weights: ", format(x$ess, digits = digits),
+      "; mean move acceptance: ", format(mean(x$accept), digits = 3), "\n", sep = "")
+  invisible(x)
+}
+
+#' Harmonic mean estimate of the evidence
+#'
+#' The harmonic mean estimator (Newton and Raftery 1994)
+#' \eqn{\hat p(y) = (S^{-1} \sum_s 1 / L(\theta_s))^{-1}} from posterior draws
+#' \eqn{\theta_s}, computed in logs. **Do not rely on it**: its variance is
+#' usually infinite (the estimate is dominated by the rare draws with the
+#' smallest likelihood, converges extremely slowly and overestimates the
+#' evidence). It is provided for comparison with [sample_smc()] and [ais()];
+#' a warning says so at every call.
+#'
+#' @param log_lik_draws Numeric vector of log-likelihood values
+#'   \eqn{\log L(\theta_s)} at posterior draws.
+#' @return The estimate of the log evidence (a number).
+#' @examples
+#' set.seed(1)
+#' y <- rnorm(10, 1)
+#' post <- rnorm(2000, sum(y) / (10 + 1/4), sqrt(1 / (10 + 1/4)))
+#' ll <- vapply(post, function(m) sum(dnorm(y, m, 1, log = TRUE)), 0)
+#' suppressWarnings(harmonic_mean_evidence(ll))
+#' @export
+harmonic_mean_evidence <- function(log_lik_draws) {
+  if (!is.numeric(log_lik_draws) || !length(log_lik_draws) ||
+      anyNA(log_lik_draws) || any(log_lik_draws == Inf))
+    stop(sprintf(paste0("`log_lik_draws` must be a numeric vector of log-likelihood ",
+                        "values (no NA or +Inf), not %s."), describe_object(log_lik_draws)),
+         call. = FALSE)
+  warning("the harmonic mean estimator usually has infinite variance and is ",
+          "unreliable; prefer sample_smc() or ais().", call. = FALSE)
+  a <- -log_lik_draws
+  mx <- max(a)
+  -(mx + log(mean(exp(a - mx))))
+}

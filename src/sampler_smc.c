@@ -1,0 +1,190 @@
+/*
+ * sampler_smc.c -- tempered sequential Monte Carlo and annealed importance
+ * sampling on a prior and a likelihood target (reference 000, section
+ * 9.5.4; reference 002, sections 24.6.2 and 24.7.3).
+ *
+ * SMC sampler (Del Moral, Doucet and Jasra 2006) on the path
+ * pi_beta ~ p(theta) L(theta)^beta, 0 = beta_0 < ... < beta_T = 1:
+ *   reweight   W_i <- W_i L(theta_i)^(beta_t - beta_{t-1}), normalised; the
+ *              log evidence gains log sum_i W_i L_i^(beta_t - beta_{t-1});
+ *   resample   (systematic) when ESS = 1 / sum W_i^2 < threshold * N;
+ *   move       MH moves leaving pi_{beta_t} invariant (random walk with the
+ *              covariance of the weighted particles).
+ * The adaptive schedule picks beta_t by bisection so that the conditional
+ * ESS of the step (Zhou, Johansen and Aston 2016) is a fixed fraction of N.
+ *
+ * AIS (Neal 2001) runs the same path without resampling: each run carries
+ * log w = sum_t (beta_t - beta_{t-1}) log L(theta_{t-1}) and
+ * Z = E[w].  The stage loop lives in the glue (ffi_smc.c), which checks for
+ * interrupts between stages.
+ */
+#include <string.h>
+#include <float.h>
+#include "sampler_smc.h"
+
+int mcx_tempered_rw_move(mcx_tgt *lik, mcx_tgt *prior, double beta,
+                         const double *L, int d, double *theta, double *ll,
+                         double *lp, double *work)
+{
+    double *y = work;
+    for (int j = 0; j < d; j++) y[j] = norm_rand();
+    /* y = theta + L z, computed from the last row up (L lower triangular) */
+    for (int j = d - 1; j >= 0; j--) {
+        double s = 0.0;
+        for (int k = 0; k <= j; k++) s += L[j + (size_t) k * d] * y[k];
+        y[j] = theta[j] + s;
+    }
+    double lpy = mcx_tgt_logd(prior, y);
+    if (!isfinite(lpy)) return 0;
+    double lly = mcx_tgt_logd(lik, y);
+    double log_r;
+    if (beta == 0.0) log_r = lpy - *lp;               /* 0 * (-Inf) is 0 here */
+    else if (!isfinite(lly)) return 0;
+    else log_r = beta * (lly - *ll) + (lpy - *lp);
+    if (isnan(log_r)) log_r = INFINITY;                /* from ll = -Inf at theta */
+    if (log(unif_rand()) < log_r) {
+        memcpy(theta, y, (size_t) d * sizeof(double));
+        *ll = lly;
+        *lp = lpy;
+        return 1;
+    }
+    return 0;
+}
+
+double mcx_ess_log(const double *logW, int N)
+{
+    double s2 = 0.0;
+    for (int i = 0; i < N; i++) s2 += exp(2.0 * logW[i]);
+    return s2 > 0.0 ? 1.0 / s2 : 0.0;
+}
+
+/* dbeta * ll with 0 * (-Inf) = 0 (a step of zero changes nothing). */
+static double step_term(double dbeta, double ll)
+{
+    return dbeta == 0.0 ? 0.0 : dbeta * ll;
+}
+
+double mcx_smc_reweight(double *logW, const double *ll, int N, double dbeta)
+{
+    double mx = -INFINITY;
+    for (int i = 0; i < N; i++) {
+        logW[i] += step_term(dbeta, ll[i]);
+        if (logW[i] > mx) mx = logW[i];
+    }
+    if (!isfinite(mx)) return -INFINITY;
+    double s = 0.0;
+    for (int i = 0; i < N; i++) s += exp(logW[i] - mx);
+    double lse = mx + log(s);          /* = log sum W_i^old w_i, W^old normalised */
+    for (int i = 0; i < N; i++) logW[i] -= lse;
+    return lse;
+}
+
+/* conditional ESS fraction of a step dbeta; work: N doubles */
+static double cess_frac(const double *logW, const double *ll, int N,
+                        double dbeta, double *work)
+{
+    double mx = -INFINITY;
+    for (int i = 0; i < N; i++) {
+        work[i] = step_term(dbeta, ll[i]);
+        if (isfinite(logW[i]) && work[i] > mx) mx = work[i];
+    }
+    if (!isfinite(mx)) return 0.0;
+    double a = 0.0, b = 0.0;
+    for (int i = 0; i < N; i++) {
+        if (!isfinite(logW[i])) continue;
+        double W = exp(logW[i]), w = exp(work[i] - mx);
+        a += W * w;
+        b += W * w * w;
+    }
+    return b > 0.0 ? a * a / b : 0.0;   /* fraction of N: sum W = 1 */
+}
+
+double mcx_smc_next_step(const double *logW, const double *ll, int N,
+                         double beta, double cess, double *work)
+{
+    double hi = 1.0 - beta;
+    if (hi <= 0.0) return 0.0;
+    if (cess_frac(logW, ll, N, hi, work) >= cess) return hi;
+    double lo = 0.0;
+    for (int it = 0; it < 60 && hi - lo > 1e-12 * (1.0 + hi); it++) {
+        double mid = 0.5 * (lo + hi);
+        if (cess_frac(logW, ll, N, mid, work) >= cess) lo = mid;
+        else hi = mid;
+    }
+    /* never stall: a tiny positive step at least */
+    return lo > 0.0 ? lo : hi;
+}
+
+void mcx_resample_systematic(const double *logW, int N, int *idx, double *work)
+{
+    double *W = work, total = 0.0;
+    for (int i = 0; i < N; i++) {
+        W[i] = exp(logW[i]);
+        total += W[i];
+    }
+    if (!(total > 0.0)) MCX_INTERNAL("all particle weights are zero");
+    double u = unif_rand() / N, cum = W[0] / total;
+    int j = 0;
+    for (int i = 0; i < N; i++) {
+        double pos = u + (double) i / N;
+        while (pos > cum && j < N - 1) cum += W[++j] / total;
+        idx[i] = j;
+    }
+}
+
+void mcx_particle_chol(const double *theta, const double *logW, int d, int N,
+                       double scale, double *L, double *work)
+{
+    double *mean = work, *W = work + d;
+    double total = 0.0;
+    for (int i = 0; i < N; i++) {
+        W[i] = logW != NULL ? exp(logW[i]) : 1.0;
+        total += W[i];
+    }
+    for (int j = 0; j < d; j++) {
+        double s = 0.0;
+        for (int i = 0; i < N; i++) s += W[i] * theta[j + (size_t) i * d];
+        mean[j] = s / total;
+    }
+    for (int a = 0; a < d; a++)
+        for (int b = 0; b <= a; b++) {
+            double s = 0.0;
+            for (int i = 0; i < N; i++)
+                s += W[i] * (theta[a + (size_t) i * d] - mean[a]) *
+                     (theta[b + (size_t) i * d] - mean[b]);
+            s = scale * scale * s / total;
+            L[a + (size_t) b * d] = s;
+            L[b + (size_t) a * d] = s;
+        }
+    /* ridge: relative to the diagonal, or absolute when it is all zero */
+    double dmax = 0.0;
+    for (int a = 0; a < d; a++) if (L[a + (size_t) a * d] > dmax) dmax = L[a + (size_t) a * d];
+    double ridge = dmax > 0.0 ? 1e-10 * dmax : 1e-8 * scale * scale;
+    double *C = (double *) mcx_alloc((size_t) d * d, sizeof(double));
+    for (int tries = 0; tries < 30; tries++) {
+        memcpy(C, L, (size_t) d * d * sizeof(double));
+        for (int a = 0; a < d; a++) C[a + (size_t) a * d] += tries ? ridge : 0.0;
+        if (mcx_chol(C, d) == 0) {
+            memcpy(L, C, (size_t) d * d * sizeof(double));
+            return;
+        }
+        if (tries) ridge *= 10.0;
+    }
+    MCX_INTERNAL("particle covariance is not positive definite");
+}
+
+double mcx_ais_stage(mcx_tgt *lik, mcx_tgt *prior, double beta_prev,
+                     double beta, const double *L, int n_moves, int d, int N,
+                     double *theta, double *ll, double *lp, double *logw,
+                     double *work)
+{
+    double acc = 0.0, db = beta - beta_prev;
+    for (int i = 0; i < N; i++) {
+        logw[i] += step_term(db, ll[i]);
+        for (int m = 0; m < n_moves; m++)
+            acc += mcx_tempered_rw_move(lik, prior, beta, L, d,
+                                        theta + (size_t) i * d, ll + i, lp + i,
+                                        work);
+    }
+    return acc;
+}
