@@ -85,7 +85,12 @@ mcmix_family <- function(name, hyper, dim = NULL,
     stop(sprintf("`hyper` must be a numeric vector of finite values, not %s.",
                  fam_fmt(hyper)), call. = FALSE)
   if (!is.null(dim)) fam_check_count(dim, "dim")
-  data_type <- match.arg(data_type)
+  types <- eval(formals(sys.function())$data_type)
+  if (!is.character(data_type) || length(data_type) < 1L || !data_type[1L] %in% types)
+    stop(sprintf("`data_type` must be one of %s, not %s.",
+                 paste0("\"", types, "\"", collapse = ", "), fam_fmt(data_type)),
+         call. = FALSE)
+  data_type <- data_type[1L]
   if (!is.null(param_names) &&
       (!is.character(param_names) || anyNA(param_names) || length(param_names) == 0L))
     stop(sprintf("`param_names` must be a character vector, not %s.",
@@ -320,7 +325,8 @@ fam_numeric_matrix <- function(data) {
 fam_categorical_matrix <- function(data, K = NULL, levels = NULL) {
   if (is.data.frame(data) && ncol(data) == 1L && !is.numeric(data[[1L]]))
     data <- data[[1L]]
-  if (is.character(data)) data <- factor(data, levels = levels)
+  if (is.character(data))
+    data <- if (is.null(levels)) factor(data) else factor(data, levels = unique(c(levels, data)))
   if (is.factor(data)) {
     if (!is.null(levels) && !identical(levels(data), levels)) {
       bad <- setdiff(levels(data)[table(data) > 0], levels)
@@ -468,6 +474,7 @@ fam_check_count <- function(x, arg) {
 # A vector of finite numbers (positive ones if `positive`), recycled later.
 fam_check_vector <- function(x, arg, positive = FALSE) {
   what <- if (positive) "positive numbers" else "finite numbers"
+  if (is.logical(x) && length(x) && all(is.na(x))) x <- as.double(x)
   if (!fam_is_num(x) || length(x) < 1L || !is.null(dim(x)) && length(dim(x)) > 1L &&
       min(dim(x)) > 1L)
     stop(sprintf("`%s` must be a number or a vector of %s, not %s.", arg, what,
@@ -487,7 +494,7 @@ fam_check_vector <- function(x, arg, positive = FALSE) {
 
 # A symmetric positive-definite matrix, or a positive number s (meaning s I).
 fam_check_spd <- function(x, arg) {
-  if (fam_is_num(x) && length(x) == 1L) {
+  if (length(x) == 1L && (fam_is_num(x) || is.atomic(x) && is.na(x))) {
     if (is.na(x) || !is.finite(x) || x <= 0)
       stop(sprintf("`%s` must be a positive number or a symmetric positive-definite matrix, not %s.",
                    arg, fam_fmt(as.vector(x))), call. = FALSE)
