@@ -1,0 +1,273 @@
+# Hierarchical Dirichlet process mixtures (src/model_hdp.c through
+# src/ffi_topic.c): Gibbs sampling in the direct-assignment representation
+# of Teh, Jordan, Beal and Blei (2006, section 5.3).
+#
+# Sampler state of one chain (a plain list):
+#   z      integer vector (N), cluster of each observation in the overall
+#          order of the data, 0-based, in the INTERNAL cluster order of the
+#          C engine (continuing a chain needs exactly this order);
+#   beta   global weights of the K represented clusters, then the weight
+#          beta_u of all unrepresented ones (length K + 1, sums to 1);
+#   gamma, alpha  current concentrations.
+# The table counts m_jk are redrawn from scratch every sweep, so they are
+# not part of the state. Traces: n_clusters, gamma, alpha and log_lik, the
+# collapsed log p(x | partition) (sum over clusters of the family's log
+# marginal likelihood). Labels (1-based, internal order) per kept draw.
+
+#' Hierarchical Dirichlet process mixture model
+#'
+#' A mixture model for grouped data (Teh, Jordan, Beal and Blei 2006):
+#' \deqn{G_0 \sim DP(\gamma, H), \quad G_j \sim DP(\alpha, G_0), \quad
+#'   \theta_{ji} \sim G_j, \quad x_{ji} \sim F(\theta_{ji}),}
+#' for groups \eqn{j = 1, \ldots, J}, with \eqn{F} and \eqn{H} given by a
+#' conjugate component `family`. The groups share one set of clusters
+#' (the atoms of \eqn{G_0}) but each group has its own cluster weights, so
+#' a cluster may appear in several groups or in one only. Fit it with
+#' [sample_posterior()] and see which clusters are shared with
+#' [shared_clusters()].
+#'
+#' @param family A component family, e.g. [gaussian_niw()].
+#' @param gamma Concentration of the top-level DP: a positive number, or
+#'   [gamma_prior()] under which it is sampled (Escobar and West 1995).
+#' @param alpha Concentration of the group-level DPs (one for all groups):
+#'   a positive number, or [gamma_prior()] under which it is sampled
+#'   (Teh et al. 2006, appendix A).
+#' @return An object of class `mcmix_hdp`.
+#' @seealso [sample_posterior.mcmix_hdp()], [shared_clusters()]
+#' @examples
+#' hdp_mixture(gaussian_mean(cov = 1), gamma = 1, alpha = gamma_prior(1, 1))
+#' @export
+hdp_mixture <- function(family, gamma = 1, alpha = 1) {
+  check_family(family)
+  gamma <- hdp_check_conc(gamma, "gamma")
+  alpha <- hdp_check_conc(alpha, "alpha")
+  structure(list(family = family, gamma = gamma, alpha = alpha),
+            class = c("mcmix_hdp", "mcmix_model"))
+}
+
+hdp_check_conc <- function(x, arg) {
+  if (inherits(x, "mcmix_gamma_prior")) return(x)
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
+    stop(sprintf("`%s` must be a positive number or gamma_prior(shape, rate), not %s.",
+                 arg, mix_show(x)), call. = FALSE)
+  as.double(x)
+}
+
+#' @export
+print.mcmix_hdp <- function(x, ...) {
+  show <- function(v) if (inherits(v, "mcmix_gamma_prior")) format(v) else format(v)
+  cat("Hierarchical Dirichlet process mixture\n")
+  cat("  family: ", family_label(x$family), "\n", sep = "")
+  cat("  gamma:  ", show(x$gamma), "\n", sep = "")
+  cat("  alpha:  ", show(x$alpha), "\n", sep = "")
+  invisible(x)
+}
+
+#' Fit a hierarchical Dirichlet process mixture
+#'
+#' Gibbs sampling in the direct-assignment representation of Teh et al.
+#' (2006, section 5.3): each sweep reassigns every observation given the
+#' global weights \eqn{\beta}, draws the table counts by the auxiliary
+#' (Antoniak) method, then the concentrations (when they have Gamma priors)
+#' and \eqn{\beta \mid m \sim Dirichlet(m_{\cdot 1}, \ldots, m_{\cdot K},
+#' \gamma)}.
+#'
+#' @param model An [hdp_mixture()].
+#' @param data The observations: a list of groups (each a vector, matrix or
+#'   data frame the family accepts, one observation per element or row),
+#'   or all observations together with `group` giving the group of each.
+#' @param group When `data` is not a list of groups: a vector (factor,
+#'   character or integer) with the group of every observation.
+#' @param iter Number of kept-phase iterations per chain.
+#' @param burnin Number of warm-up iterations (default `iter / 2`).
+#' @param thin Keep every `thin`-th iteration.
+#' @param chains Number of chains.
+#' @param init `"one"` (all observations in one cluster) or a vector of
+#'   initial cluster labels, one per observation.
+#' @param progress Show a progress bar.
+#' @param labels Keep the cluster labels of every kept draw.
+#' @param cores Number of cores for running chains in parallel.
+#' @param ... Unused; unknown arguments are refused.
+#' @return An `mcmix_fit` of class `mcmix_hdp_fit` with traces
+#'   `n_clusters`, `gamma`, `alpha` and `log_lik` (the marginal
+#'   log-likelihood of the data given the partition) and, with `labels`,
+#'   the cluster of every observation (in the overall order of the data:
+#'   groups of a list one after the other) for every kept draw.
+#' @examples
+#' set.seed(1)
+#' groups <- list(a = c(rnorm(20, -4), rnorm(20)), b = c(rnorm(20), rnorm(20, 4)))
+#' fit <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1, prior_cov = 25)),
+#'                         groups, iter = 100, progress = FALSE)
+#' shared_clusters(fit)
+#' @export
+sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
+                                       burnin = floor(iter / 2), thin = 1,
+                                       chains = 1, init = "one",
+                                       progress = interactive(), labels = TRUE,
+                                       cores = getOption("mcmix.cores", 1L), ...) {
+  dots <- list(...)
+  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
+  dots$backend <- NULL
+  if (length(dots))
+    stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
+                 paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
+  grouped <- hdp_grouped_data(model$family, data, group)
+  labels <- check_flag(labels, "labels")
+  kernel <- hdp_kernel(model, grouped, init)
+  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+                    chains = chains, cores = cores, backend = backend,
+                    progress = progress, labels = labels, psm = FALSE,
+                    model = model, data = grouped$prepared$x, call = match.call())
+  grouped$prepared$x <- NULL
+  fit$family <- grouped$prepared
+  fit$group <- grouped$group
+  fit$N <- length(grouped$group)
+  class(fit) <- c("mcmix_hdp_fit", class(fit))
+  fit
+}
+
+# Data and groups: list(prepared = family_prepare(), group = factor).
+hdp_grouped_data <- function(family, data, group) {
+  check_family(family)
+  if (is.list(data) && !is.data.frame(data)) {
+    if (!is.null(group))
+      stop("`group` must be NULL when `data` is a list of groups.", call. = FALSE)
+    if (length(data) < 1L)
+      stop("`data` must hold at least one group.", call. = FALSE)
+    sizes <- vapply(data, NROW, integer(1))
+    if (any(sizes < 1L))
+      stop(sprintf("`data` must not hold empty groups (group %d is empty).",
+                   which(sizes < 1L)[1L]), call. = FALSE)
+    nms <- names(data)
+    if (is.null(nms) || anyNA(nms) || any(!nzchar(nms))) nms <- as.character(seq_along(data))
+    is_vec <- vapply(data, function(d) is.null(dim(d)), logical(1))
+    pooled <- if (all(is_vec)) do.call(c, unname(data)) else
+      do.call(rbind, lapply(unname(data), function(d) if (is.null(dim(d))) matrix(d, ncol = 1L) else d))
+    group <- factor(rep.int(nms, sizes), levels = unique(nms))
+    prepared <- family_prepare(family, pooled)
+  } else {
+    if (is.null(group))
+      stop("`group` must give the group of every observation when `data` is not a list of groups.",
+           call. = FALSE)
+    prepared <- family_prepare(family, data)
+    if (!is.atomic(group) || is.matrix(group) || length(group) != nrow(prepared$x) || anyNA(group))
+      stop(sprintf("`group` must be a vector without missing values with one entry per observation (%d), not %s.",
+                   nrow(prepared$x), mix_show(group)), call. = FALSE)
+    group <- droplevels(as.factor(group))
+  }
+  list(prepared = prepared, group = group)
+}
+
+# One chunk of the compiled sampler: see src/ffi_topic.c.
+hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
+                       keep_labels = TRUE) {
+  settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
+                spec$J, n, thin, offset, as.double(warmup), as.double(keep_labels))
+  .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
+        state$beta, as.double(settings))
+}
+
+# Settings of the compiled sampler: c(fixed, shape, rate) per concentration.
+hdp_spec <- function(model, prepared, J) {
+  pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(0, v$shape, v$rate) else c(1, 0, 0)
+  list(family = prepared$name, hyper = as.double(prepared$hyper), J = J,
+       gamma_prior = pr(model$gamma), alpha_prior = pr(model$alpha))
+}
+
+hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
+
+hdp_kernel <- function(model, grouped, init) {
+  xt <- t(grouped$prepared$x)
+  storage.mode(xt) <- "double"
+  N <- ncol(xt)
+  group0 <- as.integer(grouped$group) - 1L
+  spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group))
+  if (is.numeric(init)) {
+    if (length(init) != N || anyNA(init) || any(init != floor(init)))
+      stop(sprintf("`init` must give one whole-number label per observation (%d), not %s.",
+                   N, mix_show(init)), call. = FALSE)
+    z0 <- match(init, unique(init)) - 1L
+  } else if (identical(init, "one")) {
+    z0 <- integer(N)
+  } else {
+    stop(sprintf("`init` must be \"one\" or a label vector, not %s.", mix_show(init)),
+         call. = FALSE)
+  }
+  g0 <- hdp_initial_conc(model$gamma)
+  a0 <- hdp_initial_conc(model$alpha)
+  K0 <- max(z0) + 1L
+  new_kernel(
+    name = "hdp_direct",
+    init = function(chain) {
+      # beta from its conditional given one table per cluster
+      g <- stats::rgamma(K0 + 1L, c(rep(1, K0), g0))
+      list(z = z0, beta = if (all(g == 0)) rep(1 / (K0 + 1), K0 + 1L) else g / sum(g),
+           gamma = g0, alpha = a0)
+    },
+    step = function(state, n, thin, offset, warmup) {
+      r <- hdp_step_c(spec, xt, group0, state, n, thin, offset, warmup)
+      tr <- r$traces
+      colnames(tr) <- c("n_clusters", "gamma", "alpha", "log_lik")
+      list(state = list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha),
+           draws = list(traces = tr, labels = r$labels))
+    },
+    trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),
+    spec = spec, N = N)
+}
+
+#' @export
+print.mcmix_hdp_fit <- function(x, ...) {
+  s <- x$settings
+  cat("HDP mixture fit: ", x$N, " observations in ", nlevels(x$group), " groups\n",
+      sep = "")
+  cat("  family: ", family_label(x$model$family), "\n", sep = "")
+  cat("  ", s$chains, " chain", if (s$chains > 1L) "s", ", ", s$iter,
+      " iterations after ", s$burnin, " burn-in (thin ", s$thin, ")\n", sep = "")
+  tr <- do.call(rbind, lapply(x$chains, function(ch) ch$traces))
+  if (!is.null(tr) && nrow(tr)) {
+    cat("  posterior mean of n_clusters: ", format(mean(tr[, "n_clusters"]), digits = 3),
+        ", gamma: ", format(mean(tr[, "gamma"]), digits = 3),
+        ", alpha: ", format(mean(tr[, "alpha"]), digits = 3), "\n", sep = "")
+  }
+  invisible(x)
+}
+
+#' Clusters shared across groups
+#'
+#' Cross-tabulates the clusters of an HDP fit against the groups: the number
+#' of observations of each group in each cluster, for the last state of a
+#' chain or for a partition you supply (e.g. a point estimate computed from
+#' the kept labels).
+#'
+#' @param fit A fit from [sample_posterior()] on an [hdp_mixture()].
+#' @param labels Optional cluster labels, one per observation in the
+#'   overall order of the data; by default the final state of `chain`.
+#' @param chain Which chain's final state to use.
+#' @return A contingency table (class `table`), clusters in rows (numbered
+#'   by first appearance), groups in columns, with attribute `shared`: a
+#'   logical vector telling which clusters occur in two or more groups.
+#' @examples
+#' set.seed(2)
+#' groups <- list(a = c(rnorm(15, -4), rnorm(15)), b = c(rnorm(15), rnorm(15, 4)))
+#' fit <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1, prior_cov = 25)),
+#'                         groups, iter = 50, progress = FALSE)
+#' tab <- shared_clusters(fit)
+#' tab
+#' attr(tab, "shared")
+#' @export
+shared_clusters <- function(fit, labels = NULL, chain = 1) {
+  if (!inherits(fit, "mcmix_hdp_fit"))
+    stop(sprintf("`fit` must be an HDP fit from sample_posterior(hdp_mixture(...)), not %s.",
+                 mix_show(fit)), call. = FALSE)
+  if (is.null(labels)) {
+    chain <- check_count(chain, "chain", 1L, length(fit$chains))
+    labels <- fit$chains[[chain]]$state$z
+  } else if (!is.atomic(labels) || length(labels) != fit$N || anyNA(labels)) {
+    stop(sprintf("`labels` must hold one cluster label per observation (%d), not %s.",
+                 fit$N, mix_show(labels)), call. = FALSE)
+  }
+  cl <- factor(match(labels, unique(labels)))
+  tab <- table(cluster = cl, group = fit$group)
+  attr(tab, "shared") <- stats::setNames(rowSums(tab > 0) >= 2L, rownames(tab))
+  tab
+}

@@ -1,0 +1,290 @@
+# Latent Dirichlet allocation by collapsed Gibbs sampling
+# (src/model_lda.c through src/ffi_topic.c).
+#
+# Corpus representation handed to C: `word` (integer word ids, 0-based, the
+# tokens of document 1, then of document 2, ...) and `doc_start` (D + 1
+# offsets into `word`).
+#
+# Sampler state of one chain (a plain list):
+#   z          integer vector, the topic of every token, 0-based;
+#   phi_sum    K x W matrix, running sum over kept draws of the posterior
+#              mean of the topic-word distributions given z,
+#              (n_wk + beta) / (n_k + W beta);
+#   theta_sum  D x K matrix, running sum over kept draws of
+#              (n_dk + alpha) / (n_d + K alpha);
+#   n_draws    number of kept draws summed so far.
+# The counts are rebuilt from z at the start of every chunk. The posterior
+# means reported by topic_word() and doc_topic() are phi_sum / n_draws and
+# theta_sum / n_draws (Rao-Blackwellised: the conditional expectations given
+# z are averaged, not the counts). Trace: log_lik = log p(w, z), the joint
+# probability of the words and topic assignments with theta and phi
+# integrated out.
+
+#' Latent Dirichlet allocation
+#'
+#' A topic model (Blei, Ng and Jordan 2003) with `K` topics: each document
+#' has topic proportions \eqn{\theta_d \sim Dirichlet(\alpha, \ldots,
+#' \alpha)}, each topic a distribution over words \eqn{\phi_k \sim
+#' Dirichlet(\beta, \ldots, \beta)}, and every token draws a topic from
+#' \eqn{\theta_d} and then a word from that topic. Fit it with
+#' [sample_posterior()], which runs the collapsed Gibbs sampler of Griffiths
+#' and Steyvers (2004) (\eqn{\theta} and \eqn{\phi} integrated out).
+#'
+#' @param K Number of topics (a whole number >= 1).
+#' @param alpha Symmetric Dirichlet parameter of the document-topic
+#'   proportions (a positive number; default `50 / K` as in Griffiths and
+#'   Steyvers 2004).
+#' @param beta Symmetric Dirichlet parameter of the topic-word
+#'   distributions (a positive number).
+#' @return An object of class `mcmix_lda`.
+#' @seealso [sample_posterior.mcmix_lda()], [top_terms()], [topic_word()],
+#'   [doc_topic()]
+#' @examples
+#' lda_model(K = 3)
+#' lda_model(K = 10, alpha = 0.1, beta = 0.01)
+#' @export
+lda_model <- function(K, alpha = 50 / K, beta = 0.01) {
+  K <- check_count(K, "K", 1L)
+  check_positive(alpha, "alpha")
+  check_positive(beta, "beta")
+  structure(list(K = K, alpha = as.double(alpha), beta = as.double(beta)),
+            class = c("mcmix_lda", "mcmix_model"))
+}
+
+#' @export
+print.mcmix_lda <- function(x, ...) {
+  cat("Latent Dirichlet allocation with K = ", x$K, " topics\n", sep = "")
+  cat("  alpha = ", format(x$alpha), ", beta = ", format(x$beta), "\n", sep = "")
+  invisible(x)
+}
+
+#' Fit an LDA topic model
+#'
+#' Collapsed Gibbs sampling for [lda_model()] (Griffiths and Steyvers 2004):
+#' every sweep redraws the topic of each token from its full conditional
+#' \eqn{P(z = k) \propto (n_{dk} + \alpha)(n_{wk} + \beta)/(n_k + W\beta)}.
+#'
+#' @param model An [lda_model()].
+#' @param data The documents: a list of integer vectors of word ids
+#'   (`1..W`, one vector per document, the tokens in any order), or a
+#'   document-term matrix (documents in rows, words in columns, whole-number
+#'   counts; its column names are used as the vocabulary).
+#' @param vocab Optional character vector of the `W` words (for a list of
+#'   documents; `W` is then `length(vocab)`, else the largest word id).
+#' @param iter Number of kept-phase iterations per chain.
+#' @param burnin Number of warm-up iterations (default `iter / 2`).
+#' @param thin Keep every `thin`-th iteration.
+#' @param chains Number of chains. Topics are not matched across chains;
+#'   the accessors take a `chain` argument.
+#' @param progress Show a progress bar.
+#' @param cores Number of cores for running chains in parallel.
+#' @param ... Unused; unknown arguments are refused.
+#' @return An `mcmix_fit` of class `mcmix_lda_fit`. Its trace `log_lik` is
+#'   \eqn{\log p(w, z)} with \eqn{\theta, \phi} integrated out. The
+#'   posterior means of \eqn{\phi} and \eqn{\theta} over the kept draws are
+#'   read with [topic_word()] and [doc_topic()], the most probable words of
+#'   each topic with [top_terms()].
+#' @examples
+#' set.seed(1)
+#' docs <- list(c(1, 1, 2, 2, 1), c(3, 4, 4, 3), c(1, 2, 3, 4, 1, 2))
+#' fit <- sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1), docs,
+#'                         vocab = c("a", "b", "c", "d"), iter = 100,
+#'                         progress = FALSE)
+#' top_terms(fit, n = 2)
+#' @export
+sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
+                                       burnin = floor(iter / 2), thin = 1,
+                                       chains = 1, progress = interactive(),
+                                       cores = getOption("mcmix.cores", 1L), ...) {
+  dots <- list(...)
+  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
+  dots$backend <- NULL
+  if (length(dots))
+    stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
+                 paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
+  corpus <- lda_corpus(data, vocab)
+  kernel <- lda_kernel(model, corpus)
+  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+                    chains = chains, cores = cores, backend = backend,
+                    progress = progress, labels = FALSE, psm = FALSE,
+                    model = model, data = corpus, call = match.call())
+  class(fit) <- c("mcmix_lda_fit", class(fit))
+  fit
+}
+
+# Validate the documents and flatten them into (word, doc_start, W, vocab).
+lda_corpus <- function(data, vocab) {
+  if (!is.null(vocab) && (!is.character(vocab) || !length(vocab) || anyNA(vocab)))
+    stop(sprintf("`vocab` must be a character vector of words, not %s.",
+                 mix_show(vocab)), call. = FALSE)
+  if (is.matrix(data) && (is.numeric(data) || is.logical(data))) {
+    if (!nrow(data) || !ncol(data) || anyNA(data) || any(data < 0) ||
+        any(data != floor(data)))
+      stop("`data` must be a document-term matrix of non-negative whole-number counts.",
+           call. = FALSE)
+    if (!is.null(vocab) && length(vocab) != ncol(data))
+      stop(sprintf("`vocab` must have one word per column of `data` (%d), not %d.",
+                   ncol(data), length(vocab)), call. = FALSE)
+    W <- ncol(data)
+    if (is.null(vocab)) vocab <- colnames(data)
+    D <- nrow(data)
+    counts <- t(data)                       # W x D: column d = document d
+    len <- as.integer(colSums(counts))
+    word <- rep.int(rep.int(seq_len(W), D), as.vector(counts)) - 1L
+    doc_names <- rownames(data)
+  } else if (is.list(data) && !is.data.frame(data)) {
+    if (!length(data))
+      stop("`data` must hold at least one document.", call. = FALSE)
+    ok <- vapply(data, function(d) (is.numeric(d) && !is.matrix(d)) && !anyNA(d) &&
+                   all(d == floor(d)) && all(d >= 1) && all(is.finite(d)), logical(1))
+    if (!all(ok))
+      stop(sprintf(paste0("`data` must be a list of vectors of word ids (whole numbers >= 1); ",
+                          "document %d is not."), which(!ok)[1L]), call. = FALSE)
+    len <- lengths(data)
+    word <- as.integer(unlist(data, use.names = FALSE)) - 1L
+    W <- if (length(word)) max(word) + 1L else 0L
+    if (!is.null(vocab)) {
+      if (W > length(vocab))
+        stop(sprintf("`data` uses word id %d but `vocab` has only %d words.",
+                     W, length(vocab)), call. = FALSE)
+      W <- length(vocab)
+    }
+    D <- length(data)
+    doc_names <- names(data)
+  } else {
+    stop(sprintf(paste0("`data` must be a list of word-id vectors or a document-term ",
+                        "matrix, not %s."), mix_show(data)), call. = FALSE)
+  }
+  if (!length(word))
+    stop("`data` must contain at least one word.", call. = FALSE)
+  if (length(word) > .Machine$integer.max - 1)
+    stop("`data` has too many tokens.", call. = FALSE)
+  list(word = as.integer(word), doc_start = c(0L, cumsum(as.integer(len))),
+       W = as.integer(W), D = as.integer(D), vocab = vocab, doc_names = doc_names)
+}
+
+# One chunk of the compiled sampler: see src/ffi_topic.c.
+lda_step_c <- function(model, corpus, state, n, thin, offset, warmup) {
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, n, thin, offset,
+                as.double(warmup))
+  r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
+             state$phi_sum, state$theta_sum, as.double(settings))
+  list(z = r$z, phi_sum = r$phi_sum, theta_sum = r$theta_sum,
+       n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik)
+}
+
+# log p(w, z) of topics `z` (0-based), with theta and phi integrated out.
+lda_log_joint <- function(model, corpus, z) {
+  .Call(C_ffi_lda_log_joint, corpus$word, corpus$doc_start, as.integer(z),
+        as.double(c(model$K, corpus$W, model$alpha, model$beta)))
+}
+
+lda_kernel <- function(model, corpus) {
+  K <- model$K
+  N <- length(corpus$word)
+  new_kernel(
+    name = "lda_collapsed",
+    init = function(chain) {
+      list(z = sample.int(K, N, replace = TRUE) - 1L,
+           phi_sum = matrix(0, K, corpus$W), theta_sum = matrix(0, corpus$D, K),
+           n_draws = 0)
+    },
+    step = function(state, n, thin, offset, warmup) {
+      r <- lda_step_c(model, corpus, state, n, thin, offset, warmup)
+      tr <- matrix(r$log_lik, ncol = 1L, dimnames = list(NULL, "log_lik"))
+      r$log_lik <- NULL
+      list(state = r, draws = list(traces = tr))
+    },
+    trace_names = "log_lik")
+}
+
+#' @export
+print.mcmix_lda_fit <- function(x, ...) {
+  s <- x$settings
+  cat("LDA fit: K = ", x$model$K, " topics, ", x$data$D, " documents, ",
+      length(x$data$word), " tokens, vocabulary of ", x$data$W, " words\n", sep = "")
+  cat("  ", s$chains, " chain", if (s$chains > 1L) "s", ", ", s$iter,
+      " iterations after ", s$burnin, " burn-in (thin ", s$thin, ")\n", sep = "")
+  if (x$chains[[1L]]$state$n_draws > 0) {
+    cat("Top terms (chain 1):\n")
+    print(noquote(top_terms(x, n = min(5L, x$data$W))))
+  }
+  invisible(x)
+}
+
+lda_chain_state <- function(fit, chain) {
+  if (!inherits(fit, "mcmix_lda_fit"))
+    stop(sprintf("`fit` must be an LDA fit from sample_posterior(lda_model(...)), not %s.",
+                 mix_show(fit)), call. = FALSE)
+  chain <- check_count(chain, "chain", 1L, length(fit$chains))
+  st <- fit$chains[[chain]]$state
+  if (!(st$n_draws > 0))
+    stop("`fit` holds no kept draws yet (run extend()).", call. = FALSE)
+  st
+}
+
+lda_topic_names <- function(K) paste0("topic", seq_len(K))
+
+#' Posterior means of the LDA topics and document proportions
+#'
+#' `topic_word()` gives the posterior mean of the topic-word distributions
+#' \eqn{\phi} (topics in rows, words in columns; rows sum to 1);
+#' `doc_topic()` the posterior mean of the document-topic proportions
+#' \eqn{\theta} (documents in rows, topics in columns). Both average, over
+#' the kept draws of one chain, the conditional means given the topic
+#' assignments: \eqn{(n_{wk} + \beta)/(n_k + W\beta)} and
+#' \eqn{(n_{dk} + \alpha)/(n_d + K\alpha)}.
+#'
+#' @param fit A fit from [sample_posterior()] on an [lda_model()].
+#' @param chain Which chain (topics are not matched across chains).
+#' @return A numeric matrix.
+#' @examples
+#' set.seed(2)
+#' docs <- list(c(1, 1, 2, 1), c(3, 3, 4), c(4, 3, 3, 1))
+#' fit <- sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1), docs,
+#'                         iter = 100, progress = FALSE)
+#' topic_word(fit)
+#' doc_topic(fit)
+#' @export
+topic_word <- function(fit, chain = 1) {
+  st <- lda_chain_state(fit, chain)
+  out <- st$phi_sum / st$n_draws
+  dimnames(out) <- list(lda_topic_names(nrow(out)), fit$data$vocab)
+  out
+}
+
+#' @rdname topic_word
+#' @export
+doc_topic <- function(fit, chain = 1) {
+  st <- lda_chain_state(fit, chain)
+  out <- st$theta_sum / st$n_draws
+  dimnames(out) <- list(fit$data$doc_names, lda_topic_names(ncol(out)))
+  out
+}
+
+#' Most probable words of each topic
+#'
+#' @param fit A fit from [sample_posterior()] on an [lda_model()].
+#' @param n Number of words per topic.
+#' @param chain Which chain.
+#' @return A character matrix with `n` rows (words in decreasing posterior
+#'   mean probability) and one column per topic. Without a vocabulary the
+#'   word ids are shown.
+#' @examples
+#' set.seed(3)
+#' docs <- list(c(1, 1, 2, 1), c(3, 3, 4), c(4, 3, 3, 1))
+#' fit <- sample_posterior(lda_model(K = 2), docs, vocab = c("w", "x", "y", "z"),
+#'                         iter = 100, progress = FALSE)
+#' top_terms(fit, n = 2)
+#' @export
+top_terms <- function(fit, n = 10, chain = 1) {
+  phi <- topic_word(fit, chain)
+  n <- check_count(n, "n", 1L)
+  n <- min(n, ncol(phi))
+  words <- if (is.null(fit$data$vocab)) as.character(seq_len(ncol(phi))) else fit$data$vocab
+  out <- vapply(seq_len(nrow(phi)), function(k)
+    words[order(phi[k, ], decreasing = TRUE)[seq_len(n)]], character(n))
+  out <- matrix(out, nrow = n)
+  colnames(out) <- rownames(phi)
+  out
+}

@@ -1,0 +1,226 @@
+/*
+ * model_hdp.c -- hierarchical Dirichlet process mixture, Gibbs sampling in
+ * the direct-assignment representation (Teh, Jordan, Beal and Blei 2006,
+ * "Hierarchical Dirichlet processes", JASA, section 5.3 and appendix A;
+ * reference 000, section 10.4.1 for the model).
+ *
+ *   G_0 ~ DP(gamma, H),  G_j ~ DP(alpha, G_0),  theta_ji ~ G_j,
+ *   x_ji ~ F(theta_ji),  H conjugate to F (an mcx_family).
+ *
+ * State: the cluster z_ji of every observation, the global weights
+ * beta = (beta_1 .. beta_K, beta_u) of the K represented clusters and of the
+ * unrepresented rest, and the concentrations gamma and alpha.  One sweep:
+ *
+ * 1. for every observation in overall order (eq. 32 of Teh et al.):
+ *      P(z_ji = k | rest) propto (n_jk^-i + alpha beta_k) f_k^-i(x_ji),
+ *      P(z_ji = new)      propto alpha beta_u f_new(x_ji),
+ *    f the family's collapsed predictive.  A new cluster takes
+ *    beta_new = b beta_u, beta_u <- (1 - b) beta_u with b ~ Beta(1, gamma);
+ *    a cluster left empty is dropped and its weight returns to beta_u.
+ * 2. table counts (eq. 40; Antoniak 1974): m_jk = sum_{l=1}^{n_jk}
+ *    Bernoulli(alpha beta_k / (alpha beta_k + l - 1)), which draws m_jk from
+ *    P(m_jk = m | ...) propto s(n_jk, m) (alpha beta_k)^m (unsigned Stirling
+ *    numbers of the first kind) without computing them.
+ * 3. gamma | m, K (beta integrated out): Escobar and West (1995) with m_..
+ *    "observations" and K clusters: eta ~ Beta(gamma + 1, m_..), then gamma
+ *    from a two-component Gamma mixture with odds
+ *    (a + K - 1) / (m_.. (b - log eta)).
+ * 4. beta | m, gamma ~ Dir(m_.1, .., m_.K, gamma) (eq. 36).
+ * 5. alpha | m, n (Teh et al., appendix A, one alpha for all groups):
+ *    w_j ~ Beta(alpha + 1, n_j), s_j ~ Bernoulli(n_j / (n_j + alpha)),
+ *    alpha ~ Gamma(a + m_.. - sum_j s_j, b - sum_j log w_j).
+ * Steps 3-4 are a blocked update of (gamma, beta) given m.
+ *
+ * Cluster bookkeeping reuses mcx_mix (mixture_state.h); the per-cluster
+ * arrays here (group counts, table counts, weights) follow its compaction:
+ * deleting cluster k moves cluster K-1 into slot k.
+ */
+#include <string.h>
+#include <Rmath.h>
+#include "model_topic.h"
+
+/* Grow the per-cluster arrays to the capacity of the mixture state. */
+static void hdp_capacity(mcx_hdp *h)
+{
+    int cap = h->mix.cap, J = h->J;
+    if (cap <= h->cap) return;
+    int *njk = mcx_alloc((size_t) cap * J, sizeof(int));
+    int *mk = mcx_alloc((size_t) cap, sizeof(int));
+    double *beta = mcx_alloc((size_t) cap + 1, sizeof(double));
+    double *logw = mcx_alloc((size_t) cap + 1, sizeof(double));
+    memset(njk, 0, (size_t) cap * J * sizeof(int));
+    memset(mk, 0, (size_t) cap * sizeof(int));
+    if (h->njk != NULL) {
+        memcpy(njk, h->njk, (size_t) h->cap * J * sizeof(int));
+        memcpy(beta, h->beta, ((size_t) h->mix.K + 1) * sizeof(double));
+    }
+    h->njk = njk;
+    h->mk = mk;
+    h->beta = beta;
+    h->logw = logw;
+    h->cap = cap;
+}
+
+void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
+                   const double *x, int n, int dim, const int *group, int J,
+                   const int *labels, const double *beta, double gamma,
+                   double alpha, mcx_hdp_prior gamma_prior,
+                   mcx_hdp_prior alpha_prior)
+{
+    memset(h, 0, sizeof *h);
+    for (int i = 0; i < n; i++)
+        if (labels[i] < 0 || group[i] < 0 || group[i] >= J)
+            MCX_INTERNAL("label or group out of range");
+    mcx_mix_build(&h->mix, fam, hyper, x, n, dim, labels, 0);
+    h->J = J;
+    h->group = group;
+    h->gamma = gamma;
+    h->alpha = alpha;
+    h->gamma_prior = gamma_prior;
+    h->alpha_prior = alpha_prior;
+    h->n_j = mcx_alloc((size_t) J, sizeof(int));
+    memset(h->n_j, 0, (size_t) J * sizeof(int));
+    hdp_capacity(h);
+    int K = h->mix.K;
+    for (int k = 0; k < K; k++)
+        if (h->mix.size[k] == 0) MCX_INTERNAL("empty cluster in the HDP state");
+    for (int i = 0; i < n; i++) {
+        h->njk[(size_t) labels[i] * J + group[i]]++;
+        h->n_j[group[i]]++;
+    }
+    double s = 0.0;
+    for (int k = 0; k <= K; k++) {
+        if (!(beta[k] >= 0.0)) MCX_INTERNAL("negative global weight");
+        h->beta[k] = beta[k];
+        s += beta[k];
+    }
+    if (!(s > 0.0)) MCX_INTERNAL("global weights sum to zero");
+    for (int k = 0; k <= K; k++) h->beta[k] /= s;
+}
+
+/* Drop the empty cluster k: its weight joins beta_u and cluster K-1 moves
+ * into slot k, as in mcx_mix_delete_cluster. */
+static void hdp_drop_cluster(mcx_hdp *h, int k)
+{
+    int last = h->mix.K - 1, J = h->J;
+    double bu = h->beta[last + 1] + h->beta[k];
+    if (k != last) {
+        h->beta[k] = h->beta[last];
+        memcpy(h->njk + (size_t) k * J, h->njk + (size_t) last * J, (size_t) J * sizeof(int));
+    }
+    memset(h->njk + (size_t) last * J, 0, (size_t) J * sizeof(int));
+    h->beta[last] = bu;
+    mcx_mix_delete_cluster(&h->mix, k);
+}
+
+/* Step 1: reassign every observation. */
+static void hdp_assign(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    const mcx_family *f = m->fam;
+    const int J = h->J;
+    for (int i = 0; i < m->n; i++) {
+        int j = h->group[i], k = m->z[i];
+        const double *xi = mcx_mix_x(m, i);
+        mcx_mix_remove(m, i);
+        h->njk[(size_t) k * J + j]--;
+        if (m->size[k] == 0) hdp_drop_cluster(h, k);
+        int K = m->K;
+        double *lw = h->logw;
+        for (int c = 0; c < K; c++)
+            lw[c] = log(h->njk[(size_t) c * J + j] + h->alpha * h->beta[c])
+                + f->log_predictive(m->hyper, mcx_mix_stats(m, c), xi, m->work);
+        lw[K] = log(h->alpha * h->beta[K])
+            + f->log_predictive(m->hyper, m->empty, xi, m->work);
+        k = mcx_rcat_log(lw, K + 1);
+        if (k == K) {
+            double bu = h->beta[K], b = mcx_rbeta(1.0, h->gamma);
+            mcx_mix_new_cluster(m);
+            hdp_capacity(h);
+            h->beta[K] = b * bu;
+            h->beta[K + 1] = (1.0 - b) * bu;
+            memset(h->njk + (size_t) K * J, 0, (size_t) J * sizeof(int));
+        }
+        mcx_mix_add(m, i, k);
+        h->njk[(size_t) k * J + j]++;
+    }
+}
+
+/* Step 2: table counts by the Antoniak auxiliary draws. */
+static void hdp_tables(mcx_hdp *h)
+{
+    const int K = h->mix.K, J = h->J;
+    h->m_total = 0;
+    for (int k = 0; k < K; k++) {
+        double ab = h->alpha * h->beta[k];
+        int mk = 0;
+        for (int j = 0; j < J; j++) {
+            int njk = h->njk[(size_t) k * J + j];
+            for (int l = 0; l < njk; l++)
+                mk += unif_rand() * (ab + l) < ab;
+        }
+        h->mk[k] = mk;
+        h->m_total += mk;
+    }
+}
+
+/* Escobar and West (1995) update of a DP concentration with a Gamma(a, b)
+ * prior, given k clusters among n draws. */
+static double escobar_west(double conc, int k, int n, double a, double b)
+{
+    if (n < 1) return mcx_rgamma(a, b);
+    double eta = mcx_rbeta(conc + 1.0, (double) n);
+    double rate = b - log(eta);
+    double odds = (a + k - 1.0) / (n * rate);
+    double shape = (unif_rand() * (1.0 + odds) < odds) ? a + k : a + k - 1.0;
+    return mcx_rgamma(shape, rate);
+}
+
+/* Steps 3-5. */
+static void hdp_concentrations(mcx_hdp *h)
+{
+    const int K = h->mix.K, J = h->J;
+    if (!h->gamma_prior.fixed)
+        h->gamma = escobar_west(h->gamma, K, h->m_total,
+                                h->gamma_prior.shape, h->gamma_prior.rate);
+    for (int k = 0; k < K; k++) h->logw[k] = h->mk[k];
+    h->logw[K] = h->gamma;
+    mcx_rdirichlet(h->logw, K + 1, h->beta);
+    if (!h->alpha_prior.fixed) {
+        double shape = h->alpha_prior.shape + h->m_total, rate = h->alpha_prior.rate;
+        for (int j = 0; j < J; j++) {
+            int nj = h->n_j[j];
+            if (nj == 0) continue;
+            rate -= log(mcx_rbeta(h->alpha + 1.0, (double) nj));
+            if (unif_rand() * (nj + h->alpha) < nj) shape -= 1.0;
+        }
+        h->alpha = mcx_rgamma(shape, rate);
+    }
+}
+
+void mcx_hdp_sweep(mcx_hdp *h)
+{
+    hdp_assign(h);
+    hdp_tables(h);
+    hdp_concentrations(h);
+}
+
+void mcx_hdp_run(mcx_hdp *h, int n_iter, int thin, int offset, int warmup,
+                 double *traces, int *labels_out, int n_kept)
+{
+    int r = 0, n = h->mix.n;
+    for (int it = 1; it <= n_iter; it++) {
+        mcx_hdp_sweep(h);
+        int g = offset + it;
+        if (warmup || g % thin != 0) continue;
+        if (r >= n_kept) MCX_INTERNAL("more kept draws than allocated");
+        traces[r] = h->mix.K;
+        traces[r + (size_t) n_kept] = h->gamma;
+        traces[r + 2 * (size_t) n_kept] = h->alpha;
+        traces[r + 3 * (size_t) n_kept] = mcx_mix_log_marginal(&h->mix);
+        if (labels_out != NULL)
+            for (int i = 0; i < n; i++)
+                labels_out[r + (size_t) i * n_kept] = h->mix.z[i] + 1;
+        r++;
+    }
+}

@@ -1,0 +1,147 @@
+/*
+ * model_lda.c -- latent Dirichlet allocation by collapsed Gibbs sampling
+ * (Griffiths and Steyvers 2004; reference 000, section 10.5, eq. 10.13).
+ *
+ * Model: theta_d ~ Dir(alpha 1_K), phi_k ~ Dir(beta 1_W), z_dt | theta_d ~
+ * Cat(theta_d), w_dt | z_dt = k ~ Cat(phi_k).  theta and phi are integrated
+ * out; the state is the topic z of every token, and the full conditional of
+ * one token (eq. 10.13) is
+ *   P(z_dt = k | rest) propto (n_dk^- + alpha) (n_wk^- + beta) / (n_k^- + W beta),
+ * where the counts exclude the token itself.
+ *
+ * Speed: the counts are integers laid out so that the K counts of one word
+ * (and of one document) are contiguous; 1 / (n_k + W beta) is kept up to date
+ * for the two topics that change per token, so the token loop does K
+ * multiply-adds and no division or allocation.  Counts are rebuilt from z at
+ * the start of every call (chunk), so nothing drifts and the R state is just z.
+ */
+#include <string.h>
+#include <Rmath.h>
+#include "model_topic.h"
+
+void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
+                   const int *word, const int *doc_start, int *z)
+{
+    memset(m, 0, sizeof *m);
+    m->K = K;
+    m->W = W;
+    m->D = D;
+    m->N = doc_start[D];
+    m->alpha = alpha;
+    m->beta = beta;
+    m->word = word;
+    m->doc_start = doc_start;
+    m->z = z;
+    m->nwk = mcx_alloc((size_t) W * K, sizeof(int));
+    m->ndk = mcx_alloc((size_t) D * K, sizeof(int));
+    m->nk = mcx_alloc((size_t) K, sizeof(int));
+    m->inv_den = mcx_alloc((size_t) K, sizeof(double));
+    m->cum = mcx_alloc((size_t) K, sizeof(double));
+    memset(m->nwk, 0, (size_t) W * K * sizeof(int));
+    memset(m->ndk, 0, (size_t) D * K * sizeof(int));
+    memset(m->nk, 0, (size_t) K * sizeof(int));
+    for (int d = 0; d < D; d++) {
+        if (doc_start[d + 1] < doc_start[d]) MCX_INTERNAL("document offsets decrease");
+        for (int t = doc_start[d]; t < doc_start[d + 1]; t++) {
+            int k = z[t], w = word[t];
+            if (k < 0 || k >= K || w < 0 || w >= W)
+                MCX_INTERNAL("topic or word id out of range");
+            m->nwk[(size_t) w * K + k]++;
+            m->ndk[(size_t) d * K + k]++;
+            m->nk[k]++;
+        }
+    }
+    double wb = W * beta;
+    for (int k = 0; k < K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
+}
+
+/* One systematic scan over all tokens, documents in order (eq. 10.13). */
+void mcx_lda_sweep(mcx_lda *m)
+{
+    const int K = m->K, D = m->D;
+    const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
+    const int *word = m->word, *start = m->doc_start;
+    int *z = m->z, *nk = m->nk;
+    double *inv = m->inv_den, *cum = m->cum;
+    for (int d = 0; d < D; d++) {
+        int *nd = m->ndk + (size_t) d * K;
+        for (int t = start[d]; t < start[d + 1]; t++) {
+            int *nw = m->nwk + (size_t) word[t] * K;
+            int k = z[t];
+            nd[k]--;
+            nw[k]--;
+            inv[k] = 1.0 / (--nk[k] + wb);
+            double total = 0.0;
+            for (int j = 0; j < K; j++) {
+                total += (nd[j] + alpha) * (nw[j] + beta) * inv[j];
+                cum[j] = total;
+            }
+            double u = unif_rand() * total;
+            k = 0;
+            while (k < K - 1 && cum[k] <= u) k++;
+            z[t] = k;
+            nd[k]++;
+            nw[k]++;
+            inv[k] = 1.0 / (++nk[k] + wb);
+        }
+    }
+}
+
+/*
+ * log p(w, z) with theta and phi integrated out (Griffiths and Steyvers
+ * 2004, eqs. 2-3):
+ *   log p(w | z) = sum_k [ lgamma(W beta) - lgamma(n_k + W beta)
+ *                          + sum_w (lgamma(n_wk + beta) - lgamma(beta)) ]
+ *   log p(z)     = sum_d [ lgamma(K alpha) - lgamma(n_d + K alpha)
+ *                          + sum_k (lgamma(n_dk + alpha) - lgamma(alpha)) ]
+ * Zero counts contribute nothing to the inner sums and are skipped.
+ */
+double mcx_lda_log_joint(const mcx_lda *m)
+{
+    const int K = m->K, W = m->W, D = m->D;
+    const double a = m->alpha, b = m->beta;
+    const double lga = lgammafn(a), lgb = lgammafn(b);
+    double s = K * lgammafn(W * b) + D * lgammafn(K * a);
+    for (int k = 0; k < K; k++) s -= lgammafn(m->nk[k] + W * b);
+    for (size_t i = 0; i < (size_t) W * K; i++)
+        if (m->nwk[i] > 0) s += lgammafn(m->nwk[i] + b) - lgb;
+    for (int d = 0; d < D; d++) {
+        s -= lgammafn(m->doc_start[d + 1] - m->doc_start[d] + K * a);
+        const int *nd = m->ndk + (size_t) d * K;
+        for (int k = 0; k < K; k++)
+            if (nd[k] > 0) s += lgammafn(nd[k] + a) - lga;
+    }
+    return s;
+}
+
+/* E[phi_kw | z, w] = (n_wk + beta) / (n_k + W beta) and
+ * E[theta_dk | z] = (n_dk + alpha) / (n_d + K alpha), added to the sums. */
+void mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum)
+{
+    const int K = m->K, W = m->W, D = m->D;
+    for (int w = 0; w < W; w++) {
+        const int *nw = m->nwk + (size_t) w * K;
+        double *ps = phi_sum + (size_t) w * K;
+        for (int k = 0; k < K; k++) ps[k] += (nw[k] + m->beta) * m->inv_den[k];
+    }
+    for (int d = 0; d < D; d++) {
+        const int *nd = m->ndk + (size_t) d * K;
+        double den = 1.0 / (m->doc_start[d + 1] - m->doc_start[d] + K * m->alpha);
+        for (int k = 0; k < K; k++)
+            theta_sum[d + (size_t) k * D] += (nd[k] + m->alpha) * den;
+    }
+}
+
+void mcx_lda_run(mcx_lda *m, int n_iter, int thin, int offset, int warmup,
+                 double *log_joint, double *phi_sum, double *theta_sum)
+{
+    int r = 0;
+    for (int it = 1; it <= n_iter; it++) {
+        mcx_lda_sweep(m);
+        int g = offset + it;
+        if (!warmup && g % thin == 0) {
+            log_joint[r++] = mcx_lda_log_joint(m);
+            mcx_lda_accumulate(m, phi_sum, theta_sum);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/*
+ * model_topic.h -- SEXP-free engines of the grouped-data models:
+ * latent Dirichlet allocation (model_lda.c) and the hierarchical Dirichlet
+ * process mixture (model_hdp.c).  Glue: ffi_topic.c.
+ *
+ * Conventions shared with the other model engines: a call runs iterations
+ * offset + 1 .. offset + n_iter; unless `warmup`, iteration g is kept iff
+ * g %% thin == 0.  State arrays are updated in place and hold everything
+ * needed to continue, so running in chunks equals one longer run.
+ */
+#ifndef MCMIX_MODEL_TOPIC_H
+#define MCMIX_MODEL_TOPIC_H
+
+#include "mcmix_engine.h"
+#include "mixture_state.h"
+
+/* Number of kept iterations among offset + 1 .. offset + n. */
+static inline int mcx_topic_n_kept(int n, int thin, int offset, int warmup)
+{
+    if (warmup || thin < 1) return 0;
+    return (offset + n) / thin - offset / thin;
+}
+
+/* ---- LDA, collapsed Gibbs (Griffiths and Steyvers 2004) ---------------- */
+typedef struct mcx_lda {
+    int K, W, D, N;           /* topics, vocabulary, documents, tokens */
+    double alpha, beta;       /* symmetric Dirichlet parameters */
+    const int *word;          /* N word ids in 0 .. W-1, documents in order */
+    const int *doc_start;     /* D + 1 offsets into word[] */
+    int *z;                   /* N topics in 0 .. K-1 (the state) */
+    int *nwk;                 /* W x K: nwk[w * K + k] tokens of word w in topic k */
+    int *ndk;                 /* D x K: ndk[d * K + k] tokens of document d in topic k */
+    int *nk;                  /* K: tokens in topic k */
+    double *inv_den;          /* K: 1 / (nk[k] + W beta) */
+    double *cum;              /* K: scratch for the cumulative weights */
+} mcx_lda;
+
+/* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
+void   mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
+                     const int *word, const int *doc_start, int *z);
+void   mcx_lda_sweep(mcx_lda *m);
+double mcx_lda_log_joint(const mcx_lda *m);
+/* phi_sum (K x W, column-major) += posterior mean of phi given z;
+ * theta_sum (D x K, column-major) += posterior mean of theta given z. */
+void   mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum);
+/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r. */
+void   mcx_lda_run(mcx_lda *m, int n_iter, int thin, int offset, int warmup,
+                   double *log_joint, double *phi_sum, double *theta_sum);
+
+/* ---- HDP mixture, direct assignment (Teh et al. 2006, sec. 5.3) -------- */
+typedef struct mcx_hdp_prior {
+    int    fixed;             /* 1: the value is fixed */
+    double shape, rate;       /* Gamma(shape, rate) prior otherwise */
+} mcx_hdp_prior;
+
+typedef struct mcx_hdp {
+    mcx_mix mix;              /* clusters (observations in overall order) */
+    int J;                    /* groups */
+    const int *group;         /* n: group of each observation, 0 .. J-1 */
+    int *n_j;                 /* J: group sizes */
+    int cap;                  /* capacity of the per-cluster arrays below */
+    int *njk;                 /* cap x J: njk[k * J + j] */
+    int *mk;                  /* cap: tables serving dish k (m_.k) */
+    double *beta;             /* cap + 1: global weights, beta[K] = beta_u */
+    double *logw;             /* cap + 1: scratch */
+    double gamma, alpha;
+    mcx_hdp_prior gamma_prior, alpha_prior;
+    int m_total;              /* m_.. after the last table draw */
+} mcx_hdp;
+
+/* labels: n values in 0 .. K-1 (internal order); beta: K + 1 weights. */
+void   mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
+                     const double *x, int n, int dim, const int *group, int J,
+                     const int *labels, const double *beta, double gamma,
+                     double alpha, mcx_hdp_prior gamma_prior,
+                     mcx_hdp_prior alpha_prior);
+void   mcx_hdp_sweep(mcx_hdp *h);
+/* traces: n_kept x 4 (n_clusters, gamma, alpha, log_lik); labels_out:
+ * n_kept x n (1-based, column-major) or NULL. */
+void   mcx_hdp_run(mcx_hdp *h, int n_iter, int thin, int offset, int warmup,
+                   double *traces, int *labels_out, int n_kept);
+
+#endif
