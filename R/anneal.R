@@ -30,7 +30,7 @@
 #' # a bimodal density with its higher mode at (2, 2)
 #' f <- function(x) log(0.3 * exp(-sum((x + 2)^2)) + 0.7 * exp(-sum((x - 2)^2)))
 #' set.seed(1)
-#' a <- anneal(f, init = c(-2, -2), n_iter = 3000, scale = 1)
+#' a <- anneal(f, init = c(-2, -2), n_iter = 5000, t0 = 5, scale = 1.5)
 #' a$par
 #' @export
 anneal <- function(target, init, n_iter = 1000, t0 = 1, t_final = 1e-3,
