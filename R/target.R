@@ -173,9 +173,14 @@ with_target_io <- function(dim, f) {
 
 # Evaluate the target at `theta` with the samplers' checks, and require a
 # finite value (the starting point must be inside the support).
-target_probe <- function(tg, theta, arg = "init") {
-  v <- with_target_io(length(theta), function(io)
-    .Call(C_ffi_target_eval, tg, as.double(theta), io, 0L))
+target_probe <- function(tg, theta, arg = "init", label = "log_density") {
+  v <- tryCatch(with_target_io(length(theta), function(io)
+    .Call(C_ffi_target_eval, tg, as.double(theta), io, 0L)),
+    error = function(e) {
+      if (label == "log_density") stop(e)
+      stop(gsub("`log_density`", paste0("`", label, "`"), conditionMessage(e),
+                fixed = TRUE), call. = FALSE)
+    })
   if (!is.finite(v))
     stop(sprintf(paste0("`%s` is outside the support of the target: the log ",
                         "density at (%s) is -Inf."), arg,

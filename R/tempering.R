@@ -80,8 +80,8 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
   probe <- function(th) {
     ll <- lp <- double(K)
     for (k in seq_len(K)) {
-      lp[k] <- target_probe(prior, th[, k], "init")
-      ll[k] <- target_probe(lik, th[, k], "init")
+      lp[k] <- target_probe(prior, th[, k], "init", "log_prior")
+      ll[k] <- target_probe(lik, th[, k], "init", "log_lik")
     }
     list(ll = ll, lp = lp)
   }

@@ -1,0 +1,29 @@
+# Install a plugin package from tests/testthat/plugins/<name> into a
+# temporary library (once per session) and load its namespace. Skips when
+# not possible (on CRAN, no compiler, mcmix installed without its header).
+plugin_cache <- new.env(parent = emptyenv())
+
+install_test_plugin <- function(name) {
+  if (!is.null(plugin_cache[[name]])) return(plugin_cache[[name]])
+  testthat::skip_on_cran()
+  header <- base::system.file("include", "mcmix.h", package = "mcmix")
+  if (!nzchar(header)) testthat::skip("mcmix is installed without its header")
+  if (!nzchar(Sys.which("make"))) testthat::skip("`make` not found")
+  tmp <- tempfile(paste0(name, "-"))
+  dir.create(tmp)
+  file.copy(testthat::test_path("plugins", name), tmp, recursive = TRUE)
+  lib <- file.path(tmp, "lib")
+  dir.create(lib)
+  libs <- paste(c(lib, .libPaths()), collapse = .Platform$path.sep)
+  out <- suppressWarnings(system2(
+    file.path(R.home("bin"), "R"),
+    c("CMD", "INSTALL", "--no-test-load", paste0("--library=", shQuote(lib)),
+      shQuote(file.path(tmp, name))),
+    stdout = TRUE, stderr = TRUE, env = paste0("R_LIBS=", shQuote(libs))))
+  status <- attr(out, "status")
+  if (!is.null(status) && status != 0L)
+    stop("installing the plugin package ", name, " failed:\n",
+         paste(out, collapse = "\n"))
+  plugin_cache[[name]] <- loadNamespace(name, lib.loc = lib)
+  plugin_cache[[name]]
+}

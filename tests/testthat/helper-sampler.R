@@ -1,0 +1,32 @@
+# Exact targets and Monte Carlo error helpers for the sampler tests.
+gauss_mu <- c(1, 2)
+gauss_S <- matrix(c(1, 0.8, 0.8, 2), 2)
+gauss_P <- solve(gauss_S)
+gauss_ld <- function(x) -0.5 * sum((x - gauss_mu) * (gauss_P %*% (x - gauss_mu)))
+gauss_gr <- function(x) -as.vector(gauss_P %*% (x - gauss_mu))
+
+# Batch-means standard error of the mean of x (n^(1/2) batches).
+bm_se <- function(x) {
+  n <- length(x)
+  b <- floor(sqrt(n))
+  m <- floor(n / b)
+  means <- colMeans(matrix(x[seq_len(m * b)], b))
+  sqrt(stats::var(means) / m)
+}
+
+# Means, variances and covariance of the draws agree with the exact
+# moments of the 2-D Gaussian within 5 batch-means standard errors.
+expect_gauss_moments <- function(tr, k = 5) {
+  for (j in 1:2) {
+    x <- tr[, j]
+    testthat::expect_lt(abs(mean(x) - gauss_mu[j]), k * bm_se(x))
+    v <- (x - gauss_mu[j])^2
+    testthat::expect_lt(abs(mean(v) - gauss_S[j, j]), k * bm_se(v))
+  }
+  cxy <- (tr[, 1] - gauss_mu[1]) * (tr[, 2] - gauss_mu[2])
+  testthat::expect_lt(abs(mean(cxy) - gauss_S[1, 2]), k * bm_se(cxy))
+}
+
+five_p <- c(0.1, 0.1, 0.4, 0.2, 0.1)
+five_pi <- five_p / sum(five_p)
+five_ld <- function(k) if (k < 0 || k > 4) -Inf else log(five_p[k + 1])

@@ -1,0 +1,14 @@
+# A bivariate normal N(mean, cov) as a compiled target (with gradient).
+gauss2_target <- function(mean = c(1, 2), cov = matrix(c(1, 0.8, 0.8, 2), 2)) {
+  P <- solve(cov)
+  .Call(C_gauss2_xptr, as.double(mean), as.double(P))
+}
+
+# The banana density exp(-x1^2 / (2 a^2) - (x2 - b x1^2 + a^2 b)^2 / 2)
+# (no gradient: samplers use finite differences).
+banana_target <- function(a = 1, b = 0.5) {
+  .Call(C_banana_xptr, as.double(a), as.double(b))
+}
+
+# A target returning NaN for x1 > 1 (to test the checks of compiled targets).
+bad_target <- function() .Call(C_bad_xptr)

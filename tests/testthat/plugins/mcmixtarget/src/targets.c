@@ -1,0 +1,99 @@
+/* Compiled targets handed to mcmix through mcmix_target_xptr() (mcmix.h).
+ * The parameterised targets keep their descriptor and parameters in a raw
+ * vector that the external pointer keeps alive (`prot`). */
+#include <string.h>
+#include <math.h>
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+#include <mcmix.h>
+
+typedef struct gauss2 {
+    mcx_target desc;
+    double mu[2], P[4];
+} gauss2;
+
+static double gauss2_logd(const double *x, void *ctx)
+{
+    const gauss2 *g = (const gauss2 *) ctx;
+    double a = x[0] - g->mu[0], b = x[1] - g->mu[1];
+    return -0.5 * (g->P[0] * a * a + 2.0 * g->P[1] * a * b + g->P[3] * b * b);
+}
+
+static void gauss2_grad(const double *x, double *grad, void *ctx)
+{
+    const gauss2 *g = (const gauss2 *) ctx;
+    double a = x[0] - g->mu[0], b = x[1] - g->mu[1];
+    grad[0] = -(g->P[0] * a + g->P[2] * b);
+    grad[1] = -(g->P[1] * a + g->P[3] * b);
+}
+
+static SEXP gauss2_xptr(SEXP mu, SEXP P)
+{
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(gauss2)));
+    gauss2 *g = (gauss2 *) RAW(raw);
+    g->desc.abi_version = MCX_ABI_VERSION;
+    g->desc.dim = 2;
+    g->desc.log_density = gauss2_logd;
+    g->desc.gradient = gauss2_grad;
+    g->desc.ctx = g;
+    memcpy(g->mu, REAL(mu), 2 * sizeof(double));
+    memcpy(g->P, REAL(P), 4 * sizeof(double));
+    SEXP out = mcmix_target_xptr(&g->desc, raw);
+    UNPROTECT(1);
+    return out;
+}
+
+typedef struct banana {
+    mcx_target desc;
+    double a, b;
+} banana;
+
+static double banana_logd(const double *x, void *ctx)
+{
+    const banana *p = (const banana *) ctx;
+    double u = x[0] / p->a, v = x[1] - p->b * x[0] * x[0] + p->a * p->a * p->b;
+    return -0.5 * (u * u + v * v);
+}
+
+static SEXP banana_xptr(SEXP a, SEXP b)
+{
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(banana)));
+    banana *p = (banana *) RAW(raw);
+    p->desc.abi_version = MCX_ABI_VERSION;
+    p->desc.dim = 2;
+    p->desc.log_density = banana_logd;
+    p->desc.gradient = NULL;
+    p->desc.ctx = p;
+    p->a = REAL(a)[0];
+    p->b = REAL(b)[0];
+    SEXP out = mcmix_target_xptr(&p->desc, raw);
+    UNPROTECT(1);
+    return out;
+}
+
+static double bad_logd(const double *x, void *ctx)
+{
+    (void) ctx;
+    return x[0] > 1 ? NAN : -0.5 * (x[0] * x[0] + x[1] * x[1]);
+}
+
+static const mcx_target bad_desc = { MCX_ABI_VERSION, 2, bad_logd, NULL, NULL };
+
+static SEXP bad_xptr(void)
+{
+    return mcmix_target_xptr(&bad_desc, R_NilValue);
+}
+
+static const R_CallMethodDef calls[] = {
+    {"gauss2_xptr", (DL_FUNC) &gauss2_xptr, 2},
+    {"banana_xptr", (DL_FUNC) &banana_xptr, 2},
+    {"bad_xptr", (DL_FUNC) &bad_xptr, 0},
+    {NULL, NULL, 0}
+};
+
+void R_init_mcmixtarget(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, calls, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+}

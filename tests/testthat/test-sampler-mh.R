@@ -1,0 +1,115 @@
+test_that("sample_mh reproduces the moments of a correlated 2-D Gaussian for every proposal", {
+  skip_on_cran()
+  props <- list(
+    rw_cov = list(proposal_rw(cov = gauss_S), adapt_none()),
+    rw_scale = list(proposal_rw(scale = 1), adapt_none()),
+    adapt_scale = list(proposal_rw(scale = 0.1), adapt_scale()),
+    adapt_scale_always = list(proposal_rw(scale = 0.1), adapt_scale(during = "always")),
+    haario = list(proposal_rw(scale = 0.1), adapt_haario(start = 200)),
+    haario_always = list(proposal_rw(scale = 0.1), adapt_haario(start = 200, during = "always")),
+    independent = list(proposal_independent(gauss_mu, 2 * gauss_S), adapt_none()),
+    independent_r = list(proposal_independent(
+      draw = function() gauss_mu + rnorm(2) * 2,
+      log_density = function(y) sum(dnorm(y, gauss_mu, 2, log = TRUE))), adapt_none()),
+    custom_asym = list(proposal_custom(
+      draw = function(x) x + c(0.3, 0) + rnorm(2),
+      log_density = function(y, x) sum(dnorm(y - x - c(0.3, 0), log = TRUE))), adapt_none()),
+    mixture = list(proposal_mixture(list(proposal_rw(0.2), proposal_rw(cov = 3 * gauss_S),
+                                         proposal_independent(gauss_mu, 2 * gauss_S)),
+                                    c(0.3, 0.5, 0.2)), adapt_none()))
+  for (nm in names(props)) {
+    set.seed(11)
+    n <- if (grepl("_r$|custom", nm)) 8000 else 30000
+    fit <- sample_mh(gauss_ld, init = c(0, 0), iter = n, burnin = 2000,
+                     proposal = props[[nm]][[1]], adapt = props[[nm]][[2]])
+    tr <- fit$chains[[1]]$traces
+    expect_equal(dim(tr), c(n, 2))
+    expect_gauss_moments(tr)
+    st <- fit$chains[[1]]$state
+    expect_equal(st$n_prop, n)
+    expect_gt(st$n_accept, 0)
+  }
+})
+
+test_that("scale adaptation reaches the target acceptance rate", {
+  skip_on_cran()
+  set.seed(2)
+  fit <- sample_mh(gauss_ld, c(0, 0), iter = 20000, burnin = 5000,
+                   proposal = proposal_rw(scale = 0.01), adapt = adapt_scale(0.3))
+  st <- fit$chains[[1]]$state
+  rate <- st$n_accept / st$n_prop
+  expect_lt(abs(rate - 0.3), 0.03)
+})
+
+test_that("MH with a ring proposal samples the five-state distribution with detailed balance", {
+  skip_on_cran()
+  ring <- proposal_custom(function(x) (x + sample(c(-1, 1), 1)) %% 5)
+  set.seed(5)
+  n <- 40000
+  fit <- sample_mh(five_ld, init = 2, iter = n, burnin = 100, proposal = ring)
+  x <- fit$chains[[1]]$traces[, 1]
+  expect_true(all(x %in% 0:4))
+  for (k in 0:4) {
+    ind <- as.numeric(x == k)
+    expect_lt(abs(mean(ind) - five_pi[k + 1]), 5 * bm_se(ind))
+  }
+  # transition counts: N(i -> j) against the exact pi_i P_ij, and N(i->j) ~ N(j->i)
+  from <- x[-n]
+  to <- x[-1]
+  for (i in 0:4) {
+    j <- (i + 1) %% 5
+    pij <- 0.5 * min(1, five_pi[j + 1] / five_pi[i + 1])
+    ind_ij <- as.numeric(from == i & to == j)
+    ind_ji <- as.numeric(from == j & to == i)
+    expect_lt(abs(mean(ind_ij) - five_pi[i + 1] * pij), 5 * bm_se(ind_ij))
+    nij <- sum(ind_ij)
+    nji <- sum(ind_ji)
+    expect_lt(abs(nij - nji), 5 * sqrt(nij + nji))
+  }
+})
+
+test_that("extend() equals one longer run, also for adaptive MH", {
+  for (ad in list(adapt_none(), adapt_scale(during = "always"),
+                  adapt_haario(start = 20, during = "always"), adapt_haario(start = 20))) {
+    set.seed(3)
+    f1 <- sample_mh(gauss_ld, c(0, 0), iter = 150, burnin = 50, thin = 3,
+                    chains = 2, proposal = proposal_rw(0.5), adapt = ad)
+    f1 <- extend(f1, 150)
+    set.seed(3)
+    f2 <- sample_mh(gauss_ld, c(0, 0), iter = 300, burnin = 50, thin = 3,
+                    chains = 2, proposal = proposal_rw(0.5), adapt = ad)
+    for (c in 1:2) {
+      expect_identical(f1$chains[[c]]$traces, f2$chains[[c]]$traces)
+      expect_identical(f1$chains[[c]]$state, f2$chains[[c]]$state)
+    }
+  }
+})
+
+test_that("sample_mh refuses bad tuning arguments with messages naming them", {
+  expect_error(sample_mh(gauss_ld, c(0, 0), proposal = "rw"), "`proposal`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), adapt = 1), "`adapt`")
+  expect_error(proposal_rw(scale = -1), "`scale`")
+  expect_error(proposal_rw(cov = matrix(c(1, 2, 2, 1), 2)), "`cov`")
+  expect_error(proposal_rw(cov = matrix(1:6, 2)), "`cov`")
+  expect_error(proposal_mixture(list(proposal_rw()), weights = -1), "`weights`")
+  expect_error(proposal_mixture(list(1)), "`proposals`")
+  expect_error(proposal_custom(3), "`draw`")
+  expect_error(adapt_scale(target_accept = 1.5), "`target_accept`")
+  expect_error(adapt_scale(kappa = 2), "`kappa`")
+  expect_error(adapt_haario(during = "sometimes"), "`during`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), burnin = 0, adapt = adapt_scale()), "`burnin`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), adapt = adapt_scale(),
+                         proposal = proposal_independent(c(0, 0))), "random-walk")
+  expect_error(sample_mh(gauss_ld, c(0, NA)), "`init`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), iter = 0), "`iter`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), thin = 1.5), "`thin`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), chains = -1), "`chains`")
+  expect_error(sample_mh(gauss_ld, c(0, 0), proposal = proposal_rw(scale = c(1, 1, 1))),
+               "`scale`")
+  expect_error(sample_mh(gauss_ld, list(c(0, 0)), chains = 2), "`init`")
+  expect_error(sample_mh(function(x) "a", c(0, 0)), "character string")
+  expect_error(sample_mh(function(x) -Inf, c(0, 0)), "outside the support")
+  bad_draw <- proposal_custom(function(x) c(x, 1))
+  expect_error(sample_mh(gauss_ld, c(0, 0), proposal = bad_draw, iter = 5, burnin = 0),
+               "`draw` must return a numeric vector of length 2.*iteration 1")
+})

@@ -1,0 +1,40 @@
+test_that("parallel tempering gets the mode masses of a well-separated bimodal mixture", {
+  skip_on_cran()
+  ll <- function(x) log(0.3 * dnorm(x, -10) + 0.7 * dnorm(x, 10))
+  lp <- function(x) dnorm(x, 0, 100, log = TRUE)
+  set.seed(51)
+  fit <- sample_tempering(ll, lp, init = -10, temperatures = 0.5^(0:7),
+                          iter = 30000, burnin = 2000)
+  x <- fit$chains[[1]]$traces[, 1]
+  ind <- as.numeric(x > 0)
+  expect_lt(abs(mean(ind) - 0.7), 5 * bm_se(ind))
+  # within the right mode: N(10, 1)
+  xr <- x[x > 0]
+  expect_lt(abs(mean(xr) - 10), 0.05)
+  sr <- swap_rates(fit)
+  expect_equal(nrow(sr), 7)
+  expect_true(all(sr$rate > 0.2 & sr$rate <= 1))
+  expect_equal(sum(sr$proposed), 30000)
+  expect_length(attr(sr, "move_rates"), 8)
+  # a plain random walk started in the left mode never leaves it
+  set.seed(51)
+  f0 <- sample_mh(function(x) ll(x) + lp(x), -10, iter = 5000, proposal = proposal_rw(1))
+  expect_true(all(f0$chains[[1]]$traces < 0))
+})
+
+test_that("tempering: extend() equals one longer run; bad arguments are refused", {
+  ll <- function(x) -sum(x^2) / 2
+  lp <- function(x) 0
+  set.seed(7)
+  f1 <- extend(sample_tempering(ll, lp, c(0, 0), c(1, 0.5, 0.2), iter = 40, burnin = 10), 30)
+  set.seed(7)
+  f2 <- sample_tempering(ll, lp, c(0, 0), c(1, 0.5, 0.2), iter = 70, burnin = 10)
+  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
+  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  expect_error(sample_tempering(ll, lp, 0, c(0.5, 1)), "`temperatures`")
+  expect_error(sample_tempering(ll, lp, 0, c(1, 0)), "`temperatures`")
+  expect_error(sample_tempering(ll, lp, 0, c(1, 0.5), scale = c(1, 2, 3)), "`scale`")
+  expect_error(sample_tempering(3, lp, 0, c(1, 0.5)), "`log_lik`")
+  expect_error(sample_tempering(ll, function(x) NaN, 0, c(1, 0.5)), "`log_prior` returned NaN")
+  expect_error(sample_tempering(ll, lp, matrix(0, 1, 3), c(1, 0.5)), "`init`")
+})
