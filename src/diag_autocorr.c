@@ -76,7 +76,7 @@ static int direct_limit(int n)
 {
     int lg = 0, lim;
     while ((1 << lg) < n) lg++;
-    lim = 6 * lg + 16;
+    lim = 20 * lg + 16;
     return lim < n ? lim : n;
 }
 
@@ -90,18 +90,22 @@ void mcx_acov_init(mcx_acov *a, const double *xc, int n, int m)
     a->work = NULL;
 }
 
-static double lag_sum(const double *x, int n, int k)
+/* out[j] += sum_t x[t] x[t + k + j], j = 0..LAG_BLOCK-1 (lags k.. of one
+ * chain in one pass over x: eight independent accumulators). */
+#define LAG_BLOCK 8
+static void lag_block(const double *x, int n, int k, double *out)
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int t = 0, stop = n - k;
-    for (; t + 3 < stop; t += 4) {
-        s0 += x[t] * x[t + k];
-        s1 += x[t + 1] * x[t + 1 + k];
-        s2 += x[t + 2] * x[t + 2 + k];
-        s3 += x[t + 3] * x[t + 3 + k];
+    double s[LAG_BLOCK] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int t, j, stop = n - k - (LAG_BLOCK - 1);
+    for (t = 0; t < stop; t++) {
+        const double a = x[t], *b = x + t + k;
+        s[0] += a * b[0]; s[1] += a * b[1]; s[2] += a * b[2]; s[3] += a * b[3];
+        s[4] += a * b[4]; s[5] += a * b[5]; s[6] += a * b[6]; s[7] += a * b[7];
     }
-    for (; t < stop; t++) s0 += x[t] * x[t + k];
-    return (s0 + s1) + (s2 + s3);
+    /* the last LAG_BLOCK - 1 values of t, where some lags run out */
+    for (t = stop > 0 ? stop : 0; t < n - k; t++)
+        for (j = 0; j < LAG_BLOCK && t + k + j < n; j++) s[j] += x[t] * x[t + k + j];
+    for (j = 0; j < LAG_BLOCK; j++) out[j] += s[j];
 }
 
 /* Make mean[0..lag] available (mean over chains of the autocovariances). */
@@ -111,14 +115,15 @@ void mcx_acov_need(mcx_acov *a, int lag)
     if (lag < a->have) return;
     if (lag >= n) MCX_INTERNAL("lag out of range");
     if (lag < direct_limit(n)) {
-        int upto = 2 * a->have > lag + 1 ? 2 * a->have : lag + 1;
+        int upto = 2 * a->have > lag + 1 ? 2 * a->have : lag + 1, j;
+        double blk[LAG_BLOCK];
         if (upto > direct_limit(n)) upto = direct_limit(n);
-        for (k = a->have; k < upto; k++) {
-            double s = 0.0;
-            for (c = 0; c < m; c++) s += lag_sum(a->x + (size_t) c * n, n, k) / n;
-            a->mean[k] = s / m;
+        for (k = a->have; k < upto; k += LAG_BLOCK) {
+            for (j = 0; j < LAG_BLOCK; j++) blk[j] = 0.0;
+            for (c = 0; c < m; c++) lag_block(a->x + (size_t) c * n, n, k, blk);
+            for (j = 0; j < LAG_BLOCK && k + j < n; j++) a->mean[k + j] = blk[j] / n / m;
         }
-        a->have = upto;
+        a->have = k < n ? k : n;
         return;
     }
     {

@@ -143,9 +143,21 @@ static const double *ctx_ztail(diag_ctx *d)
         double *f = (double *) mcx_alloc(d->len, sizeof(double));
         double *z = (double *) mcx_alloc(d->len, sizeof(double));
         int *o = (int *) mcx_alloc(d->len, sizeof(int));
-        size_t i;
+        const int *ox = ctx_order(d);
+        size_t i, h = 0, k;
+        long lo, hi;
         for (i = 0; i < d->len; i++) f[i] = fabs(d->x[i] - med);
-        mcx_sort_index(f, d->len, o);
+        /* the folded values in increasing order merge two sorted runs of
+         * the sorted draws: below the median walking down, above it up */
+        while (h < d->len && d->x[ox[h]] < med) h++;
+        lo = (long) h - 1;
+        hi = (long) h;
+        for (k = 0; k < d->len; k++) {
+            if (hi >= (long) d->len || (lo >= 0 && f[ox[lo]] <= f[ox[hi]]))
+                o[k] = ox[lo--];
+            else
+                o[k] = ox[hi++];
+        }
         mcx_rank_normal(f, d->len, o, d->skip, z);
         d->ztail = (double *) mcx_alloc((size_t) d->k * 2 * d->m, sizeof(double));
         to_split(d, z, d->ztail);
