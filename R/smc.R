@@ -121,7 +121,7 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
   if (cess >= 1) stop("`cess` must be below 1.", call. = FALSE)
   resample_threshold <- mdl_number(resample_threshold, "resample_threshold", 0, 1)
   n_moves <- check_count(n_moves, "n_moves", 0L)
-  max_stages <- check_count(max_stages, "max_stages", 1L)
+  max_stages <- check_count(max_stages, "max_stages", 1L, 1000000L)
   pd <- prior_draws(prior_sampler, n_particles)
   scale <- proposal_scale(scale, pd$d)
   targets <- target_pair(log_lik, log_prior, pd$d)

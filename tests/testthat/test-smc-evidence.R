@@ -59,7 +59,7 @@ test_that("sample_smc with a fixed schedule and a 2-D prior", {
     stats::dnorm(th[2], 1, 3, log = TRUE)
   rp <- function(n) cbind(a = stats::rnorm(n, 0, 1.5), b = stats::rnorm(n, 1, 3))
   est <- vapply(1:10, function(r)
-    sample_smc(ll, lp, rp, n_particles = 300, schedule = seq(0, 1, length.out = 40)^3,
+    sample_smc(ll, lp, rp, n_particles = 200, schedule = seq(0, 1, length.out = 30)^3,
                n_moves = 3)$log_evidence, 0)
   expect_lt(abs(mean(est) - exact), 4 * stats::sd(est) / sqrt(10) + stats::var(est))
   res <- sample_smc(ll, lp, rp, n_particles = 50, schedule = c(0, 0.5, 1))
