@@ -9,7 +9,12 @@
 #   alpha    DP concentration (current value when it has a Gamma prior);
 #   weights  finite "gibbs": last mixture weights drawn (else NULL);
 #   params   finite "gibbs" / "collapsed_weights": last component
-#            parameters drawn, a param_size x K matrix (else NULL).
+#            parameters drawn, a param_size x K matrix (else NULL);
+#   stats    the clusters' sufficient-statistics blocks as raw bytes (in the
+#            family's own layout), so the next chunk continues bit for bit;
+#            NULL in a fresh state (computed from the labels). The engine
+#            recomputes them from scratch every 64 sweeps (numerical
+#            stability; a rule on the iteration number, not on chunks).
 # Traces: n_clusters (occupied clusters), alpha (DP with a Gamma prior) and
 # log_lik: log p(x | z, theta) for the samplers that draw theta ("gibbs",
 # "collapsed_weights"), the collapsed log p(x | partition) = sum over
@@ -309,7 +314,7 @@ mixture_kernel <- function(model, prepared, algorithm, init) {
     name = paste0(if (is_dp) "dp_" else "finite_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0,
-           weights = NULL, params = NULL)
+           weights = NULL, params = NULL, stats = NULL)
     },
     step = function(state, n, thin, offset, warmup) {
       r <- .Call(C_ffi_mixture_step, spec, xt, state, as.integer(n),

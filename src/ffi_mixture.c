@@ -8,8 +8,10 @@
  * of one chain: it rebuilds the engine state from `state` (labels in the
  * internal cluster order, 0-based; concentration), runs the sweeps
  * offset + 1 .. offset + n, keeps sweep g iff !warmup && g %% thin == 0, and
- * returns
- *   list(state  = list(labels, alpha, weights, params),
+ * (`stats`: the clusters' stats blocks as raw bytes, so that the next chunk
+ * continues bit for bit; NULL in a fresh state, then they are computed from
+ * the labels) and returns
+ *   list(state  = list(labels, alpha, weights, params, stats),
  *        traces = matrix (kept x p): n_clusters, [alpha,] log_lik,
  *        labels = integer matrix (kept x N), 1-based internal labels,
  *        weights = matrix (kept x K) or NULL,      (finite "gibbs")
@@ -72,6 +74,10 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     int is_dp = strcmp(scalar_str(spec, "model"), "dp") == 0;
     const char *alg = scalar_str(spec, "algorithm");
     SEXP lab_ = need(state, "labels", INTSXP, N);
+    SEXP stats_ = list_elt(state, "stats");
+    if (stats_ != R_NilValue && TYPEOF(stats_) != RAWSXP)
+        mcx_error("mcmix internal error: state$stats must be a raw vector");
+    const void *stats_in = stats_ == R_NilValue ? NULL : RAW(stats_);
     const void *hyper = mcx_family_hyper(fam, dim, REAL(hyper_), (int) XLENGTH(hyper_));
 
     mcx_finite fs;
@@ -115,6 +121,8 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
             memcpy(fs.theta, REAL(p0), (size_t) K * psize * sizeof(double));
     }
 
+    if (stats_in != NULL) mcx_mix_restore_stats(&m, stats_in, (size_t) XLENGTH(stats_));
+
     int n_keep = 0;
     if (!warmup)
         for (int g = offset + 1; g <= offset + n_iter; g++) n_keep += g % thin == 0;
@@ -134,6 +142,7 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     for (int g = offset + 1; g <= offset + n_iter; g++) {
         if (is_dp) mcx_dp_collapsed_sweep(&m, &ds);
         else mcx_finite_sweep(&m, &fs);
+        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&m);
         if (!warmup && g % thin == 0) {
             tr[r] = is_dp ? m.K : mcx_mix_n_occupied(&m);
             if (alpha_col) tr[r + n_keep] = ds.alpha;
@@ -163,14 +172,17 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     Rf_setAttrib(traces, R_DimNamesSymbol, dn);
 
     /* the new state, labels in the internal cluster order */
-    SEXP st = PROTECT(Rf_allocVector(VECSXP, 4)); nprot++;
-    SEXP stn = PROTECT(Rf_allocVector(STRSXP, 4)); nprot++;
-    const char *snames[] = {"labels", "alpha", "weights", "params"};
-    for (int j = 0; j < 4; j++) SET_STRING_ELT(stn, j, Rf_mkChar(snames[j]));
+    SEXP st = PROTECT(Rf_allocVector(VECSXP, 5)); nprot++;
+    SEXP stn = PROTECT(Rf_allocVector(STRSXP, 5)); nprot++;
+    const char *snames[] = {"labels", "alpha", "weights", "params", "stats"};
+    for (int j = 0; j < 5; j++) SET_STRING_ELT(stn, j, Rf_mkChar(snames[j]));
     Rf_setAttrib(st, R_NamesSymbol, stn);
     SEXP nl = Rf_allocVector(INTSXP, N);
     SET_VECTOR_ELT(st, 0, nl);
     memcpy(INTEGER(nl), m.z, (size_t) N * sizeof(int));
+    SEXP sb = Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&m));
+    SET_VECTOR_ELT(st, 4, sb);
+    memcpy(RAW(sb), m.stats, mcx_mix_stats_bytes(&m));
     if (is_dp) {
         SET_VECTOR_ELT(st, 1, Rf_ScalarReal(ds.alpha));
     } else {

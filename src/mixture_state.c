@@ -21,15 +21,12 @@ static void set_capacity(mcx_mix *m, int cap)
 {
     double *stats = mcx_alloc((size_t) cap * m->sstride, sizeof(double));
     int *size = mcx_alloc((size_t) cap, sizeof(int));
-    int *head = mcx_alloc((size_t) cap, sizeof(int));
     if (m->stats != NULL && m->K > 0) {
         memcpy(stats, m->stats, (size_t) m->K * m->sstride * sizeof(double));
         memcpy(size, m->size, (size_t) m->K * sizeof(int));
-        memcpy(head, m->head, (size_t) m->K * sizeof(int));
     }
     m->stats = stats;
     m->size = size;
-    m->head = head;
     m->cap = cap;
 }
 
@@ -60,15 +57,28 @@ void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
     if (cap < 64) cap = 64;
     set_capacity(m, cap);
     m->z = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
-    m->next = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
-    m->prev = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
     m->K = 0;
     for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
     for (int i = 0; i < n; i++) {
         m->z[i] = -1;
-        m->next[i] = m->prev[i] = -1;
         if (labels[i] >= 0) mcx_mix_add(m, i, labels[i]);
     }
+}
+
+void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t bytes)
+{
+    if (bytes != mcx_mix_stats_bytes(m))
+        MCX_INTERNAL("exported stats do not match the labels");
+    memcpy(m->stats, stats, bytes);
+}
+
+void mcx_mix_refresh(mcx_mix *m)
+{
+    for (int k = 0; k < m->K; k++)
+        memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
+    for (int i = 0; i < m->n; i++)
+        if (m->z[i] >= 0)
+            m->fam->stats_add(m->hyper, mcx_mix_stats(m, m->z[i]), mcx_mix_x(m, i), m->work);
 }
 
 void mcx_mix_remove(mcx_mix *m, int i)
@@ -77,10 +87,6 @@ void mcx_mix_remove(mcx_mix *m, int i)
     if (k < 0) MCX_INTERNAL("removing an unassigned observation");
     m->fam->stats_remove(m->hyper, mcx_mix_stats(m, k), mcx_mix_x(m, i), m->work);
     m->size[k]--;
-    int p = m->prev[i], q = m->next[i];
-    if (p >= 0) m->next[p] = q; else m->head[k] = q;
-    if (q >= 0) m->prev[q] = p;
-    m->next[i] = m->prev[i] = -1;
     m->z[i] = -1;
 }
 
@@ -89,11 +95,6 @@ void mcx_mix_add(mcx_mix *m, int i, int k)
     if (m->z[i] >= 0 || k < 0 || k >= m->K) MCX_INTERNAL("bad cluster assignment");
     m->fam->stats_add(m->hyper, mcx_mix_stats(m, k), mcx_mix_x(m, i), m->work);
     m->size[k]++;
-    int h = m->head[k];
-    m->next[i] = h;
-    m->prev[i] = -1;
-    if (h >= 0) m->prev[h] = i;
-    m->head[k] = i;
     m->z[i] = k;
 }
 
@@ -103,7 +104,6 @@ int mcx_mix_new_cluster(mcx_mix *m)
     int k = m->K++;
     memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
     m->size[k] = 0;
-    m->head[k] = -1;
     return k;
 }
 
@@ -114,9 +114,13 @@ void mcx_mix_delete_cluster(mcx_mix *m, int k)
     int last = m->K - 1;
     if (k != last) {
         memcpy(mcx_mix_stats(m, k), mcx_mix_stats(m, last), m->sstride * sizeof(double));
-        m->size[k] = m->size[last];
-        m->head[k] = m->head[last];
-        for (int i = m->head[k]; i >= 0; i = m->next[i]) m->z[i] = k;
+        int left = m->size[k] = m->size[last];
+        int *z = m->z;
+        for (int i = 0; left > 0 && i < m->n; i++)
+            if (z[i] == last) {
+                z[i] = k;
+                left--;
+            }
     }
     m->K = last;
 }

@@ -7,20 +7,25 @@
  *   size[k]       the number of observations in cluster k,
  *   stats block k the family's sufficient statistics of cluster k, all
  *                 blocks in ONE contiguous buffer (stride `sstride` doubles),
- *   head[k], next[i], prev[i]
- *                 a doubly linked list of the members of each cluster, so
- *                 that relabelling one cluster costs O(its size), not O(n).
  * Clusters 0 .. K-1 are always the ones in use (no holes): deleting cluster
  * k moves the last cluster K-1 into slot k (its stats block, its size, and
  * the label of its members).  Creating a cluster appends slot K.
+ * Relabelling the members of the moved cluster scans z until all size[K-1]
+ * of them are found.  That is O(n) per deletion, but a deletion needs a
+ * singleton, and the singletons of a sweep number O(K), so the total stays
+ * within the O(n K) cost of a sweep; per-cluster member lists were measured
+ * slower (their random-access updates cost a cache miss on every move).
  *
  * The internal order of the clusters matters for reproducibility (the
- * categorical draws are taken over clusters in this order), so a state
- * exported with its labels in internal order and rebuilt with
- * mcx_mix_build() continues exactly as the original.  Building recomputes
- * every stats block from scratch, adding observations in index order, which
- * also keeps long runs numerically stable (no drift accumulates across
- * chunks).
+ * categorical draws are taken over clusters in this order), so a state is
+ * exported with its labels in internal order AND its stats blocks (as raw
+ * bytes): rebuilding from both continues bit for bit as the original run,
+ * whereas stats recomputed from the labels would differ in the last bits
+ * from the incrementally updated ones.  To keep long runs numerically
+ * stable, the samplers' drivers call mcx_mix_refresh() (stats recomputed
+ * from scratch, observations added in index order) after every sweep g
+ * with g %% MCX_REFRESH_EVERY == 0 -- a rule that depends on the iteration
+ * number only, never on how the run is cut into chunks.
  *
  * All memory comes from mcx_alloc() (R_alloc) when the state is built; the
  * buffers only grow (doubling) when more than `cap` clusters are needed,
@@ -31,6 +36,16 @@
 
 #include "mcmix_engine.h"
 
+/* Prefetch hint for scans in random order (a no-op without GCC/clang). */
+#if defined(__GNUC__)
+#define MCX_PREFETCH(p) __builtin_prefetch((const void *) (p))
+#else
+#define MCX_PREFETCH(p) ((void) 0)
+#endif
+#define MCX_PREFETCH_AHEAD 8
+/* Sweeps between recomputations of the stats from scratch. */
+#define MCX_REFRESH_EVERY 64
+
 typedef struct mcx_mix {
     const mcx_family *fam;
     const void *hyper;
@@ -40,9 +55,7 @@ typedef struct mcx_mix {
     size_t sstride;       /* doubles per stats block */
     double *stats;        /* cap blocks */
     int *size;            /* cap */
-    int *head;            /* cap; -1 for an empty member list */
     int *z;               /* n; -1 while an observation is unassigned */
-    int *next, *prev;     /* n; member lists, -1 terminated */
     double *empty;        /* the stats of an empty cluster (copied on creation) */
     double *work;         /* family scratch, work_size(hyper) doubles */
 } mcx_mix;
@@ -54,9 +67,20 @@ const void *mcx_family_hyper(const mcx_family *fam, int dim,
 /* Build the state from labels in 0 .. K-1 (every value in 0 .. max used as
  * a cluster; K = max(labels) + 1, at least k_min clusters, which may be
  * empty -- the finite mixtures keep empty components).  Labels equal to
- * -1 leave an observation unassigned. */
+ * -1 leave an observation unassigned.  The stats are computed from the
+ * labels; mcx_mix_restore_stats() then installs exported ones. */
 void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *labels, int k_min);
+/* Bytes of the K stats blocks (m->stats, exported as they are). */
+static inline size_t mcx_mix_stats_bytes(const mcx_mix *m)
+{
+    return (size_t) m->K * m->sstride * sizeof(double);
+}
+/* Replace the stats computed by mcx_mix_build() by the exported blocks of
+ * the same state (`bytes` must equal mcx_mix_stats_bytes(m)). */
+void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t bytes);
+/* Recompute every stats block from scratch (observations in index order). */
+void mcx_mix_refresh(mcx_mix *m);
 
 static inline double *mcx_mix_stats(const mcx_mix *m, int k)
 {
