@@ -14,6 +14,25 @@ test_that("probit_gibbs agrees with the exact posterior of a one-observation mod
   expect_lt(abs(mean(b < 0) - 0.25), 5 * batch_se(as.numeric(b < 0)))
 })
 
+test_that("probit_gibbs agrees with numerical integration of a one-coefficient posterior", {
+  # p(beta | y) propto N(beta; 0.5, 2^2) prod_i Phi((2 y_i - 1) x_i beta)
+  x <- c(-1, 0.5, 1, 2, -0.3, 1.5, -2)
+  y <- c(0, 1, 0, 1, 1, 1, 0)
+  post <- function(b) stats::dnorm(b, 0.5, 2) *
+    vapply(b, function(bb) prod(stats::pnorm((2 * y - 1) * x * bb)), 0)
+  Z <- stats::integrate(post, -Inf, Inf)$value
+  m1 <- stats::integrate(function(b) b * post(b), -Inf, Inf)$value / Z
+  m2 <- stats::integrate(function(b) b^2 * post(b), -Inf, Inf)$value / Z
+  p0 <- stats::integrate(post, -Inf, 0)$value / Z
+  set.seed(102)
+  fit <- probit_gibbs(matrix(x), y, prior_mean = 0.5, prior_cov = 4,
+                      iter = 20000, burnin = 200, progress = FALSE)
+  b <- fit$chains[[1]]$traces[, 1]
+  expect_lt(abs(mean(b) - m1), 5 * batch_se(b))
+  expect_lt(abs(mean(b^2) - m2), 5 * batch_se(b^2))
+  expect_lt(abs(mean(b < 0) - p0), 5 * batch_se(as.numeric(b < 0)))
+})
+
 test_that("probit_gibbs is calibrated (simulation-based calibration)", {
   skip_on_cran()
   set.seed(2024)
