@@ -1,0 +1,205 @@
+# HDP mixture (R/hdp.R, src/model_hdp.c): exact log_lik, Geweke
+# joint-distribution test, recovery of shared clusters, extend(), bad input.
+
+# Collapsed log p(x | partition) for gaussian_mean in 1-D: within a cluster
+# x ~ N(m0 1, s2 I + s0 11').
+hdp_log_marginal_r <- function(x, z, s2, m0, s0) {
+  sum(vapply(split(x, z), function(v) {
+    n <- length(v)
+    S <- diag(s2, n) + s0
+    L <- chol(S)
+    q <- backsolve(L, v - m0, transpose = TRUE)
+    -0.5 * n * log(2 * pi) - sum(log(diag(L))) - 0.5 * sum(q^2)
+  }, numeric(1)))
+}
+
+test_that("the HDP log_lik trace is the collapsed marginal of the partition", {
+  set.seed(3)
+  g <- list(a = c(-2.1, -1.7, 0.3, 2), b = c(0.1, 2.4, 1.9))
+  fam <- gaussian_mean(cov = 0.5, prior_mean = 0.2, prior_cov = 3)
+  fit <- sample_posterior(hdp_mixture(fam, gamma = 1.5, alpha = gamma_prior(2, 1)), g,
+                          iter = 30, burnin = 0, progress = FALSE)
+  lab <- fit$chains[[1]]$labels
+  tr <- fit$chains[[1]]$traces
+  x <- unlist(g)
+  for (s in c(1, 10, 30))
+    expect_equal(unname(tr[s, "log_lik"]), hdp_log_marginal_r(x, lab[s, ], 0.5, 0.2, 3),
+                 tolerance = 1e-10)
+  expect_equal(unname(tr[, "n_clusters"]), apply(lab, 1, function(l) length(unique(l))))
+  expect_true(all(tr[, "gamma"] == 1.5))
+  expect_true(all(tr[, "alpha"] > 0) && length(unique(tr[, "alpha"])) > 1)
+  st <- fit$chains[[1]]$state
+  expect_equal(length(st$beta), max(st$z) + 2L)
+  expect_equal(sum(st$beta), 1)
+})
+
+# Geweke (2004): the successive-conditional simulator alternates one Gibbs
+# sweep (z, table counts, gamma, beta, alpha | x) with a draw of x | z from
+# the collapsed predictive. The statistics seen right after the sweep must
+# follow their prior law, obtained by forward simulation of the Chinese
+# restaurant franchise. Compared: the number of clusters (chi-square), gamma
+# and alpha (Kolmogorov-Smirnov) and the within-cluster sum of squares of x
+# (Kolmogorov-Smirnov), which couples the partition with the data. The
+# chain is thinned so that successive kept draws are nearly independent.
+test_that("the HDP sampler passes a Geweke joint-distribution test", {
+  skip_on_cran()
+  set.seed(101)
+  s2 <- 1; m0 <- 0; s0 <- 4
+  sizes <- c(3L, 3L)
+  grp <- rep(seq_along(sizes), sizes)
+  N <- sum(sizes)
+  a_g <- 3; b_g <- 2; a_a <- 3; b_a <- 2
+  model <- hdp_mixture(gaussian_mean(cov = s2, prior_mean = m0, prior_cov = s0),
+                       gamma = gamma_prior(a_g, b_g), alpha = gamma_prior(a_a, b_a))
+  draw_x <- function(z) {               # x | z, cluster by cluster
+    x <- numeric(N)
+    for (k in unique(z)) {
+      idx <- which(z == k); sum_x <- 0; n <- 0
+      for (i in idx) {
+        prec <- 1 / s0 + n / s2
+        mu <- (m0 / s0 + sum_x / s2) / prec
+        x[i] <- stats::rnorm(1, mu, sqrt(s2 + 1 / prec))
+        sum_x <- sum_x + x[i]; n <- n + 1
+      }
+    }
+    x
+  }
+  wss <- function(x, z) sum((x - stats::ave(x, z))^2)
+  crf <- function(gamma, alpha) {        # forward simulation of the partition
+    dish_tables <- integer(); z <- integer(N)
+    for (j in seq_along(sizes)) {
+      table_dish <- integer(); table_n <- integer()
+      for (i in which(grp == j)) {
+        t <- sample.int(length(table_n) + 1L, 1, prob = c(table_n, alpha))
+        if (t > length(table_n)) {
+          d <- sample.int(length(dish_tables) + 1L, 1, prob = c(dish_tables, gamma))
+          if (d > length(dish_tables)) dish_tables <- c(dish_tables, 0L)
+          dish_tables[d] <- dish_tables[d] + 1L
+          table_dish <- c(table_dish, d); table_n <- c(table_n, 0L)
+        }
+        table_n[t] <- table_n[t] + 1L
+        z[i] <- table_dish[t]
+      }
+    }
+    z
+  }
+  n_fwd <- 20000
+  fwd <- t(replicate(n_fwd, {
+    gm <- stats::rgamma(1, a_g, b_g); al <- stats::rgamma(1, a_a, b_a)
+    z <- crf(gm, al); x <- draw_x(z)
+    c(length(unique(z)), gm, al, wss(x, z))
+  }))
+
+  grouped <- mcmix:::hdp_grouped_data(model$family, rnorm(N), factor(grp))
+  spec <- mcmix:::hdp_spec(model, grouped$prepared, 2L)
+  group0 <- as.integer(grp) - 1L
+  state <- list(z = integer(N), beta = c(0.5, 0.5), gamma = a_g / b_g, alpha = a_a / b_a)
+  x <- draw_x(state$z)
+  thin <- 10; n_keep <- 2500
+  sc <- matrix(0, n_keep, 4)
+  for (g in seq_len(n_keep * thin)) {
+    r <- mcmix:::hdp_step_c(spec, matrix(x, nrow = 1), group0, state, 1L, 1L,
+                            g - 1L, TRUE, keep_labels = FALSE)
+    state <- r[c("z", "beta", "gamma", "alpha")]
+    if (g %% thin == 0)
+      sc[g / thin, ] <- c(length(unique(state$z)), state$gamma, state$alpha,
+                          wss(x, state$z))
+    x <- draw_x(state$z)
+  }
+  lv <- 1:N
+  tab <- rbind(table(factor(sc[, 1], lv)), table(factor(fwd[, 1], lv)))
+  tab <- tab[, colSums(tab) >= 20, drop = FALSE]
+  # 4 comparisons, each at level 0.001
+  expect_gt(suppressWarnings(stats::chisq.test(tab)$p.value), 1e-3)
+  for (j in 2:4)
+    expect_gt(suppressWarnings(stats::ks.test(sc[, j], fwd[, j])$p.value), 1e-3)
+})
+
+test_that("the HDP recovers clusters shared across groups", {
+  skip_on_cran()
+  set.seed(42)
+  n <- 40
+  groups <- list(g1 = c(rnorm(n, -5), rnorm(n, 0)),
+                 g2 = c(rnorm(n, 0), rnorm(n, 5)),
+                 g3 = c(rnorm(n, -5), rnorm(n, 5)))
+  truth <- rep(c(-5, 0, 0, 5, -5, 5), each = n)
+  fit <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1, prior_mean = 0, prior_cov = 25),
+                                      gamma = gamma_prior(1, 1), alpha = gamma_prior(1, 1)),
+                          groups, iter = 300, progress = FALSE)
+  tab <- shared_clusters(fit)
+  expect_equal(colnames(tab), c("g1", "g2", "g3"))
+  expect_equal(sum(tab), 6 * n)
+  lab <- as.integer(factor(match(fit$chains[[1]]$state$z, unique(fit$chains[[1]]$state$z))))
+  # each true cluster lies (>= 95%) in one estimated cluster, all distinct
+  main <- vapply(c(-5, 0, 5), function(m) {
+    t <- table(lab[truth == m]); as.integer(names(t)[which.max(t)])
+  }, integer(1))
+  share <- vapply(c(-5, 0, 5), function(m) max(table(lab[truth == m])) / sum(truth == m),
+                  numeric(1))
+  expect_true(all(share >= 0.95))
+  expect_equal(length(unique(main)), 3L)
+  # and is shared by exactly the two groups that use it
+  used <- tab[main, , drop = FALSE] >= 0.9 * n
+  expect_equal(unname(used * 1), rbind(c(1, 0, 1), c(1, 1, 0), c(0, 1, 1)))
+  expect_true(all(attr(tab, "shared")[main]))
+  # grouping factor instead of a list: same data, same result with the same seed
+  set.seed(42)
+  x <- unlist(groups)
+  f <- factor(rep(c("g1", "g2", "g3"), each = 2 * n))
+  set.seed(7)
+  a <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1)), groups, iter = 20,
+                        progress = FALSE)
+  set.seed(7)
+  b <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1)), x, group = f, iter = 20,
+                        progress = FALSE)
+  expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
+  expect_identical(unname(shared_clusters(a)), unname(shared_clusters(b)))
+})
+
+test_that("extend() equals a longer run", {
+  set.seed(9)
+  g <- list(c(rnorm(10, -2), rnorm(5, 2)), rnorm(8, 2))
+  m <- hdp_mixture(gaussian_niw(), gamma = gamma_prior(2, 2), alpha = gamma_prior(2, 1))
+  set.seed(10)
+  a <- sample_posterior(m, g, iter = 20, burnin = 5, thin = 3, chains = 2, progress = FALSE)
+  a <- extend(a, 25, progress = FALSE)
+  set.seed(10)
+  b <- sample_posterior(m, g, iter = 45, burnin = 5, thin = 3, chains = 2, progress = FALSE)
+  # The draws are identical; log_lik may differ in the last bits because
+  # the family's cached statistics are rebuilt at chunk boundaries.
+  for (c in 1:2) {
+    expect_equal(a$chains[[c]]$traces, b$chains[[c]]$traces, tolerance = 1e-12)
+    expect_identical(a$chains[[c]]$labels, b$chains[[c]]$labels)
+    expect_identical(a$chains[[c]]$state, b$chains[[c]]$state)
+  }
+})
+
+test_that("bad input is refused with messages naming the argument", {
+  fam <- gaussian_mean(cov = 1)
+  expect_error(hdp_mixture("gaussian"), "`family`")
+  expect_error(hdp_mixture(fam, gamma = -1), "`gamma`")
+  expect_error(hdp_mixture(fam, gamma = c(1, 2)), "`gamma`")
+  expect_error(hdp_mixture(fam, alpha = "a"), "`alpha`")
+  expect_error(hdp_mixture(fam, alpha = 0), "`alpha`")
+  m <- hdp_mixture(fam)
+  x <- c(0.1, 0.5, 1.2, 3)
+  expect_error(sample_posterior(m, x, progress = FALSE), "`group`")
+  expect_error(sample_posterior(m, x, group = c(1, 2), progress = FALSE), "`group`")
+  expect_error(sample_posterior(m, x, group = c(1, NA, 2, 2), progress = FALSE), "`group`")
+  expect_error(sample_posterior(m, list(x, x), group = 1:8, progress = FALSE), "`group`")
+  expect_error(sample_posterior(m, list(x, numeric()), progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, list(x, c(1, NA)), progress = FALSE), "data")
+  expect_error(sample_posterior(m, list(x, x), init = "random", progress = FALSE), "`init`")
+  expect_error(sample_posterior(m, list(x, x), init = 1:3, progress = FALSE), "`init`")
+  expect_error(sample_posterior(m, list(x, x), iter = -1, progress = FALSE), "`iter`")
+  expect_error(sample_posterior(m, list(x, x), bogus = 1, progress = FALSE), "`bogus`")
+  set.seed(1)
+  fit <- sample_posterior(m, list(a = x, b = x + 1), iter = 5, progress = FALSE)
+  expect_error(shared_clusters(list()), "`fit`")
+  expect_error(shared_clusters(fit, labels = 1:3), "`labels`")
+  expect_error(shared_clusters(fit, chain = 2), "`chain`")
+  tab <- shared_clusters(fit, labels = rep(1:2, 4))
+  expect_equal(unname(unclass(tab)[, ]), matrix(2, 2, 2))
+  expect_output(print(fit), "HDP mixture fit")
+  expect_output(print(m), "Hierarchical")
+})

@@ -1,0 +1,189 @@
+# LDA (R/lda.R, src/model_lda.c): exact log joint, topic recovery,
+# Geweke joint-distribution test, extend(), accessors and bad input.
+
+# log p(w, z) computed directly from the Dirichlet-multinomial formulas.
+lda_log_joint_r <- function(docs, z, K, W, alpha, beta) {
+  word <- unlist(docs)
+  doc <- rep(seq_along(docs), lengths(docs))
+  nwk <- table(factor(z, 1:K), factor(word, 1:W))
+  ndk <- table(factor(doc, seq_along(docs)), factor(z, 1:K))
+  lw <- sum(lgamma(W * beta) - lgamma(rowSums(nwk) + W * beta) +
+              rowSums(lgamma(nwk + beta) - lgamma(beta)))
+  lz <- sum(lgamma(K * alpha) - lgamma(rowSums(ndk) + K * alpha) +
+              rowSums(lgamma(ndk + alpha) - lgamma(alpha)))
+  lw + lz
+}
+
+test_that("the log_lik trace is the exact collapsed log p(w, z)", {
+  set.seed(11)
+  docs <- list(c(1, 2, 2, 3), c(3, 3), c(1, 4, 4, 4, 2))
+  m <- lda_model(K = 3, alpha = 0.7, beta = 0.3)
+  corpus <- mcmix:::lda_corpus(docs, NULL)
+  for (r in 1:5) {
+    z <- sample.int(3, length(corpus$word), replace = TRUE)
+    expect_equal(mcmix:::lda_log_joint(m, corpus, z - 1L),
+                 lda_log_joint_r(docs, z, 3, 4, 0.7, 0.3), tolerance = 1e-10)
+  }
+  fit <- sample_posterior(m, docs, iter = 20, burnin = 0, progress = FALSE)
+  st <- fit$chains[[1]]$state
+  expect_equal(unname(fit$chains[[1]]$traces[20, "log_lik"]),
+               lda_log_joint_r(docs, st$z + 1L, 3, 4, 0.7, 0.3), tolerance = 1e-10)
+  # posterior means are distributions
+  expect_equal(unname(rowSums(topic_word(fit))), rep(1, 3), tolerance = 1e-12)
+  expect_equal(unname(rowSums(doc_topic(fit))), rep(1, 3), tolerance = 1e-12)
+})
+
+test_that("a document-term matrix gives the same corpus as word-id vectors", {
+  dtm <- matrix(c(2, 1, 1, 0, 3, 1), nrow = 2, byrow = TRUE,
+                dimnames = list(c("d1", "d2"), c("a", "b", "c")))
+  cp <- mcmix:::lda_corpus(dtm, NULL)
+  expect_equal(cp$word + 1L, c(1L, 1L, 2L, 3L, 2L, 2L, 2L, 3L))
+  expect_equal(cp$doc_start, c(0L, 4L, 8L))
+  expect_equal(cp$vocab, c("a", "b", "c"))
+  cl <- mcmix:::lda_corpus(list(c(1, 1, 2, 3), c(2, 2, 2, 3)), c("a", "b", "c"))
+  expect_equal(cl[c("word", "doc_start", "W", "D", "vocab")],
+               cp[c("word", "doc_start", "W", "D", "vocab")])
+})
+
+test_that("LDA recovers the topics of synthetic data", {
+  skip_on_cran()
+  set.seed(2024)
+  W <- 5; K <- 3
+  phi <- rbind(c(0.60, 0.30, 0.05, 0.03, 0.02),
+               c(0.02, 0.08, 0.60, 0.25, 0.05),
+               c(0.05, 0.02, 0.03, 0.30, 0.60))
+  docs <- lapply(1:100, function(d) {
+    th <- stats::rgamma(K, 1); th <- th / sum(th)
+    z <- sample.int(K, 50, replace = TRUE, prob = th)
+    vapply(z, function(k) sample.int(W, 1, prob = phi[k, ]), integer(1))
+  })
+  fit <- sample_posterior(lda_model(K, alpha = 1, beta = 1), docs,
+                          vocab = letters[1:5], iter = 400, burnin = 200,
+                          progress = FALSE)
+  est <- topic_word(fit)
+  perms <- rbind(c(1, 2, 3), c(1, 3, 2), c(2, 1, 3), c(2, 3, 1), c(3, 1, 2), c(3, 2, 1))
+  err <- apply(perms, 1, function(p) max(abs(est[p, ] - phi)))
+  # Each topic has ~1700 tokens, but with W = 5 words topics and document
+  # proportions trade off: over repeated data sets the largest error of the
+  # 15 entries ranges 0.02-0.06 (posterior sd ~0.02 per entry), so 0.1 is
+  # about 4 sd; a sampler that does not learn (z uniform) errs by ~0.4.
+  expect_lt(min(err), 0.1)
+  best <- perms[which.min(err), ]
+  tt <- top_terms(fit, n = 2)
+  expect_equal(dim(tt), c(2L, 3L))
+  expect_equal(tt[1, ], letters[apply(phi[order(best), ], 1, which.max)],
+               ignore_attr = TRUE)
+})
+
+# Geweke (2004) successive-conditional simulator on a tiny corpus: alternate
+# one Gibbs sweep of z given w with a draw of w from p(w | z) (Polya urn per
+# topic). The pairs (z, w) seen right after the Gibbs sweep must follow the
+# joint prior. Statistics: the number of tokens in topic 1 (exact
+# distribution: a sum of independent beta-binomials) and the number of
+# tokens of word 1 in topic 1 (compared with forward simulation).
+test_that("LDA passes a Geweke joint-distribution test", {
+  skip_on_cran()
+  set.seed(77)
+  K <- 2; W <- 3; alpha <- 0.8; beta <- 0.6
+  len <- c(4L, 3L, 5L)
+  doc <- rep(seq_along(len), len)
+  N <- sum(len)
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  draw_z <- function() unlist(lapply(len, function(n) {
+    th <- stats::rgamma(K, alpha); sample.int(K, n, replace = TRUE, prob = th)
+  }))
+  draw_w <- function(z) {               # sequential Polya urn given z
+    cnt <- matrix(0, K, W); w <- integer(N)
+    for (t in seq_len(N)) {
+      p <- cnt[z[t], ] + beta
+      w[t] <- sample.int(W, 1, prob = p)
+      cnt[z[t], w[t]] <- cnt[z[t], w[t]] + 1
+    }
+    w
+  }
+  stats_of <- function(z, w) c(sum(z == 1), sum(z == 1 & w == 1))
+  # forward (marginal-conditional) simulation
+  n_fwd <- 20000
+  fwd <- t(replicate(n_fwd, { z <- draw_z(); stats_of(z, draw_w(z)) }))
+  # exact distribution of the number of tokens in topic 1
+  bb <- function(n) {
+    k <- 0:n
+    exp(lchoose(n, k) + lbeta(k + alpha, n - k + alpha) - lbeta(alpha, alpha))
+  }
+  exact <- Reduce(function(a, b) stats::convolve(a, rev(b), type = "open"),
+                  lapply(len, bb))
+  # successive-conditional chain
+  thin <- 5; n_keep <- 3000
+  z <- draw_z(); w <- draw_w(z)
+  state <- list(z = z - 1L, phi_sum = matrix(0, K, W), theta_sum = matrix(0, 3, K),
+                n_draws = 0)
+  sc <- matrix(0, n_keep, 2)
+  for (g in seq_len(n_keep * thin)) {
+    corpus <- list(word = w - 1L, doc_start = c(0L, cumsum(len)), W = W, D = 3L)
+    state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE)
+    if (g %% thin == 0) sc[g / thin, ] <- stats_of(state$z + 1L, w)
+    w <- draw_w(state$z + 1L)
+  }
+  # topic-1 counts against the exact law (chi-square, sparse cells pooled)
+  obs <- tabulate(sc[, 1] + 1L, N + 1L)
+  pool <- function(o, p) {
+    g <- integer(length(p)); acc <- 0; id <- 1L
+    for (i in seq_along(p)) { g[i] <- id; acc <- acc + p[i]
+      if (acc * n_keep >= 20) { id <- id + 1L; acc <- 0 } }
+    g[g == id & id > 1L] <- id - 1L
+    list(o = tapply(o, g, sum), p = tapply(p, g, sum))
+  }
+  pp <- pool(obs, exact)
+  chi <- sum((pp$o - n_keep * pp$p)^2 / (n_keep * pp$p))
+  expect_gt(stats::pchisq(chi, length(pp$o) - 1L, lower.tail = FALSE), 1e-3)
+  # the forward simulator agrees with the exact law too (checks the test)
+  expect_lt(max(abs(tabulate(fwd[, 1] + 1L, N + 1L) / n_fwd - exact)), 0.02)
+  # word-1-in-topic-1 counts: two-sample chi-square, chain vs forward
+  lv <- 0:N
+  tab <- rbind(table(factor(sc[, 2], lv)), table(factor(fwd[, 2], lv)))
+  tab <- tab[, colSums(tab) > 0, drop = FALSE]
+  keep <- colSums(tab) >= 30
+  tab <- cbind(tab[, keep, drop = FALSE], rest = rowSums(tab[, !keep, drop = FALSE]))
+  tab <- tab[, colSums(tab) > 0, drop = FALSE]
+  expect_gt(suppressWarnings(stats::chisq.test(tab)$p.value), 1e-3)
+})
+
+test_that("extend() equals a longer run", {
+  docs <- list(c(1, 2, 2, 3, 1), c(3, 3, 4), c(1, 4, 4, 2))
+  m <- lda_model(K = 2, alpha = 0.5, beta = 0.2)
+  set.seed(5)
+  a <- sample_posterior(m, docs, iter = 30, burnin = 10, thin = 2, progress = FALSE)
+  a <- extend(a, 40, progress = FALSE)
+  set.seed(5)
+  b <- sample_posterior(m, docs, iter = 70, burnin = 10, thin = 2, progress = FALSE)
+  expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
+  expect_identical(a$chains[[1]]$state, b$chains[[1]]$state)
+  expect_equal(topic_word(a), topic_word(b))
+})
+
+test_that("bad input is refused with messages naming the argument", {
+  expect_error(lda_model(0), "`K`")
+  expect_error(lda_model(2.5), "`K`")
+  expect_error(lda_model(3, alpha = -1), "`alpha`")
+  expect_error(lda_model(3, beta = 0), "`beta`")
+  expect_error(lda_model(3, beta = c(1, 2)), "`beta`")
+  m <- lda_model(2)
+  expect_error(sample_posterior(m, list(c(1, 2.5)), progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, list(c(1, 0)), progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, list(integer()), progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, "text", progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, matrix(c(1, -1), 1), progress = FALSE), "`data`")
+  expect_error(sample_posterior(m, list(c(1, 3)), vocab = c("a", "b"),
+                                progress = FALSE), "`vocab`")
+  expect_error(sample_posterior(m, matrix(1, 2, 2), vocab = "a",
+                                progress = FALSE), "`vocab`")
+  expect_error(sample_posterior(m, list(1:2), iter = 0, progress = FALSE), "`iter`")
+  expect_error(sample_posterior(m, list(1:2), bogus = 1, progress = FALSE), "`bogus`")
+  set.seed(1)
+  fit <- sample_posterior(m, list(1:3, c(1, 1)), iter = 5, progress = FALSE)
+  expect_error(top_terms(fit, n = 0), "`n`")
+  expect_error(topic_word(fit, chain = 2), "`chain`")
+  expect_error(doc_topic(list()), "`fit`")
+  expect_output(print(fit), "LDA fit")
+  expect_output(print(m), "K = 2")
+})
