@@ -32,7 +32,8 @@
  * Everything but the last line is cached in the stats, so log_predictive is
  * one triangular solve with the cached Cholesky factor of Psi_n (O(d^2),
  * no lgamma).  The factor follows (A)/(B) by rank-one update/downdate; if a
- * downdate fails numerically it is recomputed from the stored Psi_n.
+ * downdate fails numerically it is recomputed from the stored Psi_n (see
+ * refactor()).
  *
  * Marginal likelihood (Murphy 2007, NIW section):
  *   log p(X) = -n d/2 log(pi) + log Gamma_d(nu_n/2) - log Gamma_d(nu0/2)
@@ -158,6 +159,28 @@ static void stats_add(const void *hp, void *sp, const double *x, double *work)
     refresh(h, s);
 }
 
+/* Fallback after a failed downdate: refactor the stored Psi_n.  When
+ * rounding has made it indefinite (possible only after removing an outlier
+ * many orders of magnitude away, whose rank-one term swamped Psi_n), add
+ * t Psi0 with the smallest t in 1e-14, 1e-12, ... that restores positive
+ * definiteness (Psi_n >= Psi0 holds exactly, so the error is within the
+ * rounding of that outlier's term). */
+static void refactor(const niw_hyper *h, double *psi, double *L)
+{
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    double t = 0.0;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        if (t > 0)
+            for (size_t i = 0; i < dd; i++) psi[i] += t * H_PSI0(h)[i];
+        memcpy(L, psi, dd * sizeof(double));
+        if (mcx_chol(L, d) == 0) return;
+        t = t == 0 ? 1e-14 : 99 * t;    /* cumulative additions grow by 100x */
+    }
+    mcx_error("gaussian_niw: removing an observation left the posterior scale matrix "
+              "not positive definite (was the observation added?)");
+}
+
 static void stats_remove(const void *hp, void *sp, const double *x, double *work)
 {
     const niw_hyper *h = hp;
@@ -174,8 +197,7 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     if (d == 1) {
         double w = x[0] - m0[0] - mu[0];
         psi[0] -= c * w * w;
-        if (!(psi[0] > 0)) mcx_error("gaussian_niw: removing an observation left a "
-                                     "non-positive posterior scale (was it added?)");
+        if (!(psi[0] >= H_PSI0(h)[0])) psi[0] = H_PSI0(h)[0];  /* Psi_n >= Psi0 exactly */
         L[0] = sqrt(psi[0]);
         mu[0] -= w / (k - 1);
     } else {
@@ -185,12 +207,7 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
             u[i] = sc * w[i];
         }
         mcx_syr_full(psi, -c, w, d);                      /* (B) */
-        if (mcx_chol_downdate(L, u, d) != 0) {
-            memcpy(L, psi, (size_t) d * d * sizeof(double));
-            if (mcx_chol(L, d) != 0)
-                mcx_error("gaussian_niw: removing an observation left the posterior "
-                          "scale matrix not positive definite (was it added?)");
-        }
+        if (mcx_chol_downdate(L, u, d) != 0) refactor(h, psi, L);
         for (int i = 0; i < d; i++) mu[i] -= w[i] / (k - 1);
     }
     s[S_N] -= 1;

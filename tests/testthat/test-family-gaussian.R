@@ -222,6 +222,17 @@ test_that("gaussian_niw statistics return to their start after 10000 add/removes
   expect_add_remove_exact(gaussian_niw(), x)
 })
 
+test_that("gaussian_niw survives removing an outlier that swamps the scale matrix", {
+  set.seed(28)
+  f <- gaussian_niw(prior_mean = 0, kappa = 0.01, df = 4, scale = diag(2))
+  x <- rbind(matrix(rnorm(20), 10), c(1e8, 1e8 + 1))
+  r <- fam_eval(f, x, "add_remove", 2000)   # no error: the factor is rebuilt
+  expect_true(all(is.finite(r)))
+  # a moderate outlier keeps the statistics accurate
+  x <- rbind(matrix(rnorm(20), 10), c(1e3, -1e3))
+  expect_add_remove_exact(f, x, tol = 1e-6)
+})
+
 test_that("gaussian_niw posterior and prior draws have the right moments", {
   skip_on_cran()
   set.seed(25)
