@@ -1,0 +1,136 @@
+# print() and summary() of fits.
+
+# One line describing the model of a fit.
+fit_model_label <- function(fit) {
+  m <- fit$model
+  if (is.null(m)) return(NULL)
+  out <- tryCatch(utils::capture.output(print(m)), error = function(e) character())
+  out <- trimws(out[nzchar(trimws(out))])
+  if (!length(out)) return(class(m)[1L])
+  paste(out, collapse = "; ")
+}
+
+fit_draw_counts <- function(fit) vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+
+format_seconds <- function(s) {
+  if (is.na(s)) return("NA")
+  if (s < 60) return(sprintf("%.2f s", s))
+  if (s < 3600) return(sprintf("%.1f min", s / 60))
+  sprintf("%.2f h", s / 3600)
+}
+
+fit_header <- function(fit) {
+  s <- fit$settings
+  kept <- fit_draw_counts(fit)
+  cat("mcmix fit:", fit$kernel$name, "\n")
+  if (!is.null(fit$call))
+    cat("Call:      ", paste(deparse(fit$call, width.cutoff = 70L), collapse = "\n           "),
+        "\n", sep = "")
+  lab <- fit_model_label(fit)
+  if (!is.null(lab)) cat("Model:     ", lab, "\n", sep = "")
+  if (!is.null(fit$N)) cat("Data:      ", fit$N, " observations\n", sep = "")
+  cat("Chains:    ", s$chains, "\n", sep = "")
+  cat("Iterations:", " burn-in ", s$burnin, ", sampling ", s$iter, ", thin ", s$thin,
+      "\n", sep = "")
+  cat("Kept draws:", if (length(unique(kept)) == 1L)
+    paste0(" ", kept[1L], " per chain (", sum(kept), " in all)")
+  else paste0(" ", paste(kept, collapse = ", "), " (chains differ: interrupted run)"),
+  "\n", sep = "")
+  cat("Time:      ", format_seconds(fit$timing[["elapsed"]]), "\n", sep = "")
+  if (isTRUE(fit$interrupted))
+    cat("The run was interrupted; extend(fit, iter = 0) completes it.\n")
+}
+
+#' Print and summarise a fit
+#'
+#' `print()` shows the sampler, model, chains, iterations and run time.
+#' `summary()` adds, for every trace, the posterior mean, standard deviation,
+#' 2.5%, 50% and 97.5% quantiles (pooled over chains), the rank-normalised
+#' R-hat and the bulk and tail effective sample sizes ([rhat()], [ess()]);
+#' for mixtures also the posterior distribution of the number of clusters.
+#'
+#' @param x,object An `mcmix_fit`.
+#' @param probs Quantiles to report.
+#' @param digits Significant digits to show.
+#' @param ... Unused.
+#' @return `print()` returns `x` invisibly; `summary()` an object of class
+#'   `summary.mcmix_fit`: a list with `table` (a data frame with one row per
+#'   trace), `n_clusters` (a proportion table, mixtures only) and
+#'   information on the run.
+#' @examples
+#' k <- new_kernel("iid_normal",
+#'   init = function(chain) list(),
+#'   step = function(state, n, thin, offset, warmup) {
+#'     keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
+#'     list(state = state, draws = list(traces = matrix(stats::rnorm(length(keep)),
+#'       ncol = 1, dimnames = list(NULL, "x"))))
+#'   }, trace_names = "x")
+#' set.seed(1)
+#' fit <- run_kernel(k, iter = 300, chains = 2)
+#' fit
+#' summary(fit)
+#' @name summary.mcmix_fit
+#' @export
+print.mcmix_fit <- function(x, ...) {
+  fit_header(x)
+  cat("Traces:    ", paste(fit_trace_names(x), collapse = ", "), "\n", sep = "")
+  cat("Use summary() for posterior summaries and convergence diagnostics.\n")
+  invisible(x)
+}
+
+#' @rdname summary.mcmix_fit
+#' @export
+summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
+  if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
+    stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  q <- diag_input(object)
+  codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")
+  tab <- vapply(q, function(m) .Call(C_ffi_diag_stats, m, unname(diag_codes[codes])),
+                numeric(length(codes)))
+  tab <- matrix(tab, nrow = length(codes), dimnames = list(codes, names(q)))
+  qs <- vapply(q, function(m) stats::quantile(m, probs, names = FALSE, na.rm = TRUE),
+               numeric(length(probs)))
+  qs <- matrix(qs, nrow = length(probs))
+  df <- data.frame(mean = tab["mean", ], sd = tab["sd", ], row.names = names(q))
+  for (i in seq_along(probs)) df[[paste0(format(100 * probs[i]), "%")]] <- qs[i, ]
+  df$rhat <- tab["rhat", ]
+  df$ess_bulk <- tab["ess_bulk", ]
+  df$ess_tail <- tab["ess_tail", ]
+  k <- NULL
+  if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q))
+    k <- prop.table(table(n_clusters = as.integer(q[["n_clusters"]])))
+  structure(list(table = df, n_clusters = k, fit = object[c("kernel", "model", "call",
+    "settings", "timing", "interrupted", "N")],
+    draws = fit_draw_counts(object)),
+    class = "summary.mcmix_fit")
+}
+
+#' @rdname summary.mcmix_fit
+#' @export
+print.summary.mcmix_fit <- function(x, digits = 3, ...) {
+  hdr <- x$fit
+  hdr$chains <- lapply(x$draws, function(n) list(traces = matrix(0, n, 0)))
+  fit_header(hdr)
+  cat("\n")
+  tab <- x$table
+  out <- tab
+  num <- setdiff(names(tab), c("rhat", "ess_bulk", "ess_tail"))
+  for (v in num) out[[v]] <- formatC(tab[[v]], digits = digits, format = "g")
+  out$rhat <- formatC(tab$rhat, digits = 3, format = "f")
+  out$ess_bulk <- formatC(round(tab$ess_bulk), format = "d", big.mark = "")
+  out$ess_tail <- formatC(round(tab$ess_tail), format = "d", big.mark = "")
+  out$ess_bulk[is.na(tab$ess_bulk)] <- "NA"
+  out$ess_tail[is.na(tab$ess_tail)] <- "NA"
+  print(out, right = TRUE, quote = FALSE)
+  bad <- !is.na(tab$rhat) & tab$rhat > 1.01
+  if (any(bad))
+    cat("\nR-hat above 1.01 for: ", paste(rownames(tab)[bad], collapse = ", "),
+        " (chains disagree; run longer).\n", sep = "")
+  if (!is.null(x$n_clusters)) {
+    cat("\nPosterior distribution of the number of clusters:\n")
+    p <- x$n_clusters
+    print(structure(formatC(as.numeric(p), digits = 3, format = "f"),
+                    names = names(p)), quote = FALSE)
+  }
+  invisible(x)
+}
