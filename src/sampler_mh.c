@@ -142,7 +142,8 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         double log_r = ly - *s->logd + log_q_ratio;
         if (isnan(log_r)) log_r = -INFINITY;  /* -Inf - -Inf cannot happen: logd finite */
         double alpha = log_r >= 0 ? 1.0 : exp(log_r);
-        int accept = log(unif_rand()) < log_r;
+        /* no uniform is needed when the move is certainly accepted */
+        int accept = log_r >= 0 || log(unif_rand()) < log_r;
         if (accept) {
             memcpy(s->theta, y, (size_t) d * sizeof(double));
             *s->logd = ly;

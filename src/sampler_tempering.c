@@ -31,7 +31,7 @@ void mcx_pt_run(mcx_tgt *lik, mcx_tgt *prior, const double *temps, int K,
             double lly = isfinite(lpy) ? mcx_tgt_logd(lik, y) : -INFINITY;
             double log_r = isfinite(lpy) && isfinite(lly) ?
                 temps[k] * (lly - s->ll[k]) + (lpy - s->lp[k]) : -INFINITY;
-            int accept = log(unif_rand()) < log_r;
+            int accept = log_r >= 0 || log(unif_rand()) < log_r;
             if (accept) {
                 memcpy(x, y, (size_t) d * sizeof(double));
                 s->ll[k] = lly;
@@ -43,7 +43,7 @@ void mcx_pt_run(mcx_tgt *lik, mcx_tgt *prior, const double *temps, int K,
             int k = (int) floor(unif_rand() * (K - 1));
             if (k > K - 2) k = K - 2;
             double log_r = (temps[k] - temps[k + 1]) * (s->ll[k + 1] - s->ll[k]);
-            int accept = log(unif_rand()) < log_r;
+            int accept = log_r >= 0 || log(unif_rand()) < log_r;
             if (accept) {
                 double *a = s->theta + (size_t) k * d, *b = a + d, t;
                 memcpy(tmp, a, (size_t) d * sizeof(double));

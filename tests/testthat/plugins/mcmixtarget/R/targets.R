@@ -12,3 +12,6 @@ banana_target <- function(a = 1, b = 0.5) {
 
 # A target returning NaN for x1 > 1 (to test the checks of compiled targets).
 bad_target <- function() .Call(C_bad_xptr)
+
+# Normal data `y` with unknown mean and log standard deviation (flat priors).
+normal_data_target <- function(y) .Call(C_normal_data_xptr, as.double(y))

@@ -72,6 +72,43 @@ static SEXP banana_xptr(SEXP a, SEXP b)
     return out;
 }
 
+/* Normal data y_1..y_n with unknown mean mu and log standard deviation
+ * eta = log sigma, flat priors: log p = -n eta - sum (y_i - mu)^2 / (2 e^{2 eta}).
+ * Loops over the data like the R version does (no sufficient statistics). */
+typedef struct normal_data {
+    mcx_target desc;
+    int n;
+    double y[];   /* n values */
+} normal_data;
+
+static double normal_data_logd(const double *x, void *ctx)
+{
+    const normal_data *p = (const normal_data *) ctx;
+    double mu = x[0], eta = x[1], ss = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double r = p->y[i] - mu;
+        ss += r * r;
+    }
+    return -p->n * eta - 0.5 * ss * exp(-2.0 * eta);
+}
+
+static SEXP normal_data_xptr(SEXP y)
+{
+    int n = LENGTH(y);
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(normal_data) + (size_t) n * sizeof(double)));
+    normal_data *p = (normal_data *) RAW(raw);
+    p->desc.abi_version = MCX_ABI_VERSION;
+    p->desc.dim = 2;
+    p->desc.log_density = normal_data_logd;
+    p->desc.gradient = NULL;
+    p->desc.ctx = p;
+    p->n = n;
+    memcpy(p->y, REAL(y), (size_t) n * sizeof(double));
+    SEXP out = mcmix_target_xptr(&p->desc, raw);
+    UNPROTECT(1);
+    return out;
+}
+
 static double bad_logd(const double *x, void *ctx)
 {
     (void) ctx;
@@ -89,6 +126,7 @@ static const R_CallMethodDef calls[] = {
     {"gauss2_xptr", (DL_FUNC) &gauss2_xptr, 2},
     {"banana_xptr", (DL_FUNC) &banana_xptr, 2},
     {"bad_xptr", (DL_FUNC) &bad_xptr, 0},
+    {"normal_data_xptr", (DL_FUNC) &normal_data_xptr, 1},
     {NULL, NULL, 0}
 };
 
