@@ -80,3 +80,23 @@ test_that("probit_gibbs refuses bad input, naming the argument", {
   expect_error(probit_gibbs(X, c(0, 1, 0, 1), thin = 1.5), "`thin`")
   expect_error(probit_gibbs(X, c(0, 1, 0, 1), bogus = 1), "`bogus`")
 })
+
+test_that("model samplers give the same draws on a future backend", {
+  skip_on_cran()
+  skip_if_not_installed("future.apply")
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  X <- cbind(1, 1:6)
+  y <- c(0, 0, 1, 0, 1, 1)
+  set.seed(21)
+  a <- probit_gibbs(X, y, iter = 20, chains = 2, backend = "future", progress = FALSE)
+  set.seed(21)
+  b <- probit_gibbs(X, y, iter = 20, chains = 2, backend = "sequential", progress = FALSE)
+  expect_identical(a$chains[[2]]$traces, b$chains[[2]]$traces)
+  set.seed(22)
+  a <- ising_swendsen_wang(4, 4, J = 0.5, iter = 20, chains = 2, backend = "future",
+                           progress = FALSE)
+  set.seed(22)
+  b <- ising_swendsen_wang(4, 4, J = 0.5, iter = 20, chains = 2, progress = FALSE)
+  expect_identical(ising_mean(a), ising_mean(b))
+})
