@@ -1,0 +1,114 @@
+# Posterior similarity (co-clustering) matrices (src/diag_psm.c).
+
+#' Posterior similarity matrix
+#'
+#' The posterior probability that observations `i` and `j` are in the same
+#' cluster, estimated by the proportion of kept draws in which they are.
+#' It is computed in C from the stored cluster labels of a fit (or from a
+#' label matrix), or read from the counts accumulated during sampling with
+#' `psm = TRUE` (then labels need not be stored).
+#'
+#' A dense `N x N` matrix takes `8 N^2` bytes. Beyond
+#' `getOption("mcmix.psm_max_bytes", 1e9)` bytes `psm()` refuses and names
+#' the alternatives: raise the option, use a `subset` of the observations,
+#' or accumulate online during sampling with `psm = TRUE`.
+#'
+#' @param x An `mcmix_fit` with stored labels or online counts, or an
+#'   integer matrix of labels with one row per draw and one column per
+#'   observation (any integer coding; only equality matters).
+#' @param subset Optional indices of the observations to keep.
+#' @param ... Unused.
+#' @return A symmetric numeric `N x N` matrix with unit diagonal, with
+#'   attribute `n_draws`.
+#' @seealso [partition()], [plot_coclustering()]
+#' @examples
+#' labels <- rbind(c(1, 1, 2, 2), c(1, 1, 1, 2), c(3, 3, 1, 1))
+#' psm(labels)
+#' @export
+psm <- function(x, subset = NULL, ...) {
+  if (inherits(x, "mcmix_fit")) {
+    labs <- fit_labels(x, need = FALSE)
+    if (is.null(labs)) {
+      acc <- lapply(x$chains, `[[`, "psm")
+      if (any(vapply(acc, is.null, logical(1))))
+        stop("`x` has neither stored labels nor online co-clustering counts: ",
+             "sample with `labels = TRUE` or `psm = TRUE`.", call. = FALSE)
+      n <- sum(vapply(x$chains, function(ch) as.numeric(ch$psm_n), numeric(1)))
+      N <- nrow(acc[[1L]])
+      idx <- check_subset(subset, N)
+      psm_check_budget(length(idx), N)
+      out <- Reduce(`+`, lapply(acc, function(a) a[idx, idx, drop = FALSE])) / n
+      return(structure(out, n_draws = n))
+    }
+  } else {
+    labs <- check_label_matrix(x, "x")
+  }
+  N <- ncol(labs)
+  idx <- check_subset(subset, N)
+  psm_check_budget(length(idx), N)
+  if (length(idx) < N) labs <- labs[, idx, drop = FALSE]
+  counts <- .Call(C_ffi_psm_counts, labs, NULL)
+  structure(counts / nrow(labs), n_draws = nrow(labs))
+}
+
+# Online accumulation used by the chain driver (R/chains.R).
+psm_accumulate_c <- function(acc, labels) {
+  storage.mode(labels) <- "integer"
+  if (!is.null(acc)) storage.mode(acc) <- "double"
+  .Call(C_ffi_psm_counts, labels, acc)
+}
+
+psm_check_budget <- function(n, N) {
+  budget <- getOption("mcmix.psm_max_bytes", 1e9)
+  bytes <- 8 * as.numeric(n)^2
+  if (bytes > budget)
+    stop(sprintf(paste0(
+      "A dense %d x %d similarity matrix needs %s, more than the budget of %s ",
+      "(option `mcmix.psm_max_bytes`). Alternatives: raise the budget with ",
+      "options(mcmix.psm_max_bytes = %.3g); use a subset of the observations, ",
+      "psm(fit, subset = idx); or accumulate the matrix while sampling with ",
+      "`psm = TRUE` (labels need not be stored)."),
+      n, n, format_bytes(bytes), format_bytes(budget), bytes * 1.01), call. = FALSE)
+  invisible(TRUE)
+}
+
+format_bytes <- function(b) {
+  u <- c("bytes", "kB", "MB", "GB", "TB")
+  i <- max(1L, min(length(u), floor(log(max(b, 1), 1000)) + 1L))
+  sprintf("%.3g %s", b / 1000^(i - 1L), u[i])
+}
+
+check_subset <- function(subset, N) {
+  if (is.null(subset)) return(seq_len(N))
+  if (is.logical(subset) && length(subset) == N && !anyNA(subset)) return(which(subset))
+  if (!is.numeric(subset) || anyNA(subset) || any(subset != floor(subset)) ||
+      any(subset < 1 | subset > N) || anyDuplicated(subset) || !length(subset))
+    stop(sprintf("`subset` must be distinct indices between 1 and %d.", N), call. = FALSE)
+  as.integer(subset)
+}
+
+# All stored labels of a fit (draws of every chain, one after another).
+fit_labels <- function(fit, need = TRUE) {
+  labs <- lapply(fit$chains, `[[`, "labels")
+  if (any(vapply(labs, is.null, logical(1)))) {
+    if (need)
+      stop("`x` has no stored cluster labels: sample with `labels = TRUE` (the default).",
+           call. = FALSE)
+    return(NULL)
+  }
+  out <- do.call(rbind, labs)
+  storage.mode(out) <- "integer"
+  out
+}
+
+check_label_matrix <- function(x, arg) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, nrow = 1L)
+  if (!is.matrix(x) || !is.numeric(x) || !length(x) || anyNA(x) ||
+      any(x != round(x)) || any(abs(x) > .Machine$integer.max))
+    stop(sprintf(paste0("`%s` must be an mcmix fit or a matrix of integer cluster ",
+                        "labels (one row per draw, one column per observation)."), arg),
+         call. = FALSE)
+  storage.mode(x) <- "integer"
+  x
+}
