@@ -518,6 +518,26 @@ fam_check_spd <- function(x, arg) {
   invisible(x)
 }
 
+# Arguments that fix the dimension must agree with each other: `args` is a
+# named list of checked hyperparameters (NULL = default, a number = any
+# dimension, a longer vector = its length, a matrix = its order).
+fam_check_same_dim <- function(args) {
+  dims <- vapply(args, function(v) {
+    if (is.null(v) || length(v) == 1L) NA_integer_
+    else if (is.matrix(v)) nrow(v) else length(v)
+  }, integer(1))
+  fixed <- which(!is.na(dims))
+  if (length(fixed) > 1L && any(dims[fixed] != dims[fixed[1L]])) {
+    i <- fixed[1L]
+    j <- fixed[dims[fixed] != dims[i]][1L]
+    what <- function(k) if (is.matrix(args[[k]]))
+      sprintf("is a %d x %d matrix", dims[k], dims[k]) else sprintf("has length %d", dims[k])
+    stop(sprintf("`%s` %s but `%s` %s; they must have the same dimension.",
+                 names(args)[j], what(j), names(args)[i], what(i)), call. = FALSE)
+  }
+  invisible(args)
+}
+
 # Expand a checked spd argument to a D x D matrix.
 fam_as_spd <- function(x, D, arg) {
   if (length(x) == 1L) return(diag(as.vector(x), D))

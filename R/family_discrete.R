@@ -23,6 +23,7 @@
 bernoulli_beta <- function(a = 1, b = 1) {
   fam_check_vector(a, "a", positive = TRUE)
   fam_check_vector(b, "b", positive = TRUE)
+  fam_check_same_dim(list(a = a, b = b))
   new_builtin_family("bernoulli_beta", list(a = a, b = b), data_type = "binary")
 }
 
@@ -80,6 +81,7 @@ categorical_dirichlet <- function(alpha = 1) {
 poisson_gamma <- function(shape = 1, rate = 1) {
   fam_check_vector(shape, "shape", positive = TRUE)
   fam_check_vector(rate, "rate", positive = TRUE)
+  fam_check_same_dim(list(shape = shape, rate = rate))
   new_builtin_family("poisson_gamma", list(shape = shape, rate = rate),
                      data_type = "count")
 }

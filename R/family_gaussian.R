@@ -35,6 +35,7 @@ gaussian_mean <- function(cov = NULL, prior_mean = NULL, prior_cov = NULL) {
   if (!is.null(cov)) fam_check_spd(cov, "cov")
   if (!is.null(prior_mean)) fam_check_vector(prior_mean, "prior_mean")
   if (!is.null(prior_cov)) fam_check_spd(prior_cov, "prior_cov")
+  fam_check_same_dim(list(cov = cov, prior_mean = prior_mean, prior_cov = prior_cov))
   new_builtin_family("gaussian_mean",
                      list(cov = cov, prior_mean = prior_mean, prior_cov = prior_cov),
                      data_type = "real")
@@ -81,6 +82,7 @@ gaussian_niw <- function(prior_mean = NULL, kappa = 0.01, df = NULL, scale = NUL
   fam_check_positive(kappa, "kappa")
   if (!is.null(df)) fam_check_positive(df, "df")
   if (!is.null(scale)) fam_check_spd(scale, "scale")
+  fam_check_same_dim(list(prior_mean = prior_mean, scale = scale))
   new_builtin_family("gaussian_niw",
                      list(prior_mean = prior_mean, kappa = kappa, df = df, scale = scale),
                      data_type = "real")
@@ -92,7 +94,7 @@ gaussian_niw <- function(prior_mean = NULL, kappa = 0.01, df = NULL, scale = NUL
 #' each with the conjugate Normal-inverse-gamma prior:
 #' \deqn{x_{ij} \mid \mu_j, \sigma_j^2 \sim N(\mu_j, \sigma_j^2), \quad
 #'   \mu_j \mid \sigma_j^2 \sim N(m_j, \sigma_j^2 / \kappa_j), \quad
-#'   \sigma_j^2 \sim \mathrm{Inv\mbox{-}Gamma}(a_j, b_j)}
+#'   \sigma_j^2 \sim \mathrm{InvGamma}(a_j, b_j)}
 #' (shape \eqn{a_j}, rate \eqn{b_j}). Every argument is a number (used for
 #' all dimensions) or a vector with one value per column of the data.
 #'
@@ -120,6 +122,7 @@ gaussian_diag <- function(prior_mean = NULL, kappa = 0.01, shape = 2, rate = NUL
   fam_check_vector(kappa, "kappa", positive = TRUE)
   fam_check_vector(shape, "shape", positive = TRUE)
   if (!is.null(rate)) fam_check_vector(rate, "rate", positive = TRUE)
+  fam_check_same_dim(list(prior_mean = prior_mean, kappa = kappa, shape = shape, rate = rate))
   new_builtin_family("gaussian_diag",
                      list(prior_mean = prior_mean, kappa = kappa, shape = shape, rate = rate),
                      data_type = "real")

@@ -57,6 +57,17 @@ test_that("hyperparameters of the wrong dimension are refused when the data are 
                "`df` must be greater than 2")
 })
 
+test_that("hyperparameters that disagree on the dimension are refused at construction", {
+  expect_error(gaussian_niw(prior_mean = c(0, 0), scale = diag(3)),
+               "`scale` is a 3 x 3 matrix but `prior_mean` has length 2; they must have the same dimension.",
+               fixed = TRUE)
+  expect_error(gaussian_mean(cov = diag(2), prior_cov = diag(3)), "`prior_cov` is a 3 x 3 matrix")
+  expect_error(gaussian_diag(kappa = c(1, 2), rate = c(1, 2, 3)), "`rate` has length 3 but `kappa` has length 2")
+  expect_error(bernoulli_beta(a = c(1, 2), b = c(1, 2, 3)), "`b` has length 3")
+  expect_error(poisson_gamma(shape = c(1, 2), rate = 1:3), "`rate` has length 3")
+  expect_s3_class(gaussian_niw(prior_mean = 0, scale = diag(3)), "mcmix_family")
+})
+
 test_that("bad data are refused, saying what is wrong and where", {
   x <- matrix(rnorm(20), 10)
   x[3, 2] <- NA
