@@ -87,9 +87,9 @@ check_cov <- function(x, arg, d) {
 sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
                           spec, names) {
   run <- as.integer(c(n, thin, offset, warmup))
+  spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     .Call(fn, targets, io, state, run, spec))
-  colnames(res$traces) <- names
   list(state = res$state, draws = list(traces = res$traces))
 }
 

@@ -20,7 +20,7 @@ reps <- 5L
 tmp <- tempfile("bench-")
 lib <- file.path(tmp, "lib")
 dir.create(lib, recursive = TRUE)
-file.copy("tests/testthat/plugins/mcmixtarget", tmp, recursive = TRUE)
+invisible(file.copy("tests/testthat/plugins/mcmixtarget", tmp, recursive = TRUE))
 out <- system2(file.path(R.home("bin"), "R"),
                c("CMD", "INSTALL", "--no-test-load", paste0("--library=", lib),
                  file.path(tmp, "mcmixtarget")), stdout = TRUE, stderr = TRUE)

@@ -58,6 +58,20 @@ static SEXP run_open(SEXP run_, int dim, mcx_run *run)
     return out;
 }
 
+/* Set the column names of the traces from spec$names (when present). */
+static void name_traces(SEXP traces, SEXP spec)
+{
+    SEXP names = Rf_getAttrib(spec, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < XLENGTH(spec); i++)
+        if (strcmp(CHAR(STRING_ELT(names, i)), "names") == 0) {
+            SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2));
+            SET_VECTOR_ELT(dn, 1, VECTOR_ELT(spec, i));
+            Rf_setAttrib(traces, R_DimNamesSymbol, dn);
+            UNPROTECT(1);
+            return;
+        }
+}
+
 static SEXP result(SEXP state, SEXP traces)
 {
     SEXP res = PROTECT(Rf_allocVector(VECSXP, 2));
@@ -176,6 +190,7 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_mh_run(&h, props, K, &ad, &s, &run);
     PutRNGstate();
+    name_traces(traces, spec);
     SEXP res = result(state, traces);
     UNPROTECT(nprot);
     return res;
@@ -204,6 +219,7 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_slice_run(&h, width, INTEGER(disc), max_steps, &s, &run);
     PutRNGstate();
+    name_traces(traces, spec);
     SEXP res = result(state, traces);
     UNPROTECT(nprot);
     return res;
@@ -247,6 +263,7 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     if (!isfinite(*s.logd)) MCX_INTERNAL("HMC state outside the support");
     mcx_hmc_run(&h, &c, &s, &run);
     PutRNGstate();
+    name_traces(traces, spec);
     SEXP res = result(state, traces);
     UNPROTECT(nprot);
     return res;
@@ -295,6 +312,7 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_pt_run(&lik, &prior, temps, K, scales, &s, &run);
     PutRNGstate();
+    name_traces(traces, spec);
     SEXP res = result(state, traces);
     UNPROTECT(nprot);
     return res;

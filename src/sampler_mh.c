@@ -134,8 +134,14 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
             break;
         default:
             p->draw(s->theta, y, p->ctx);
-            if (p->logq != NULL)
-                log_q_ratio = p->logq(s->theta, y, p->ctx) - p->logq(y, s->theta, p->ctx);
+            if (p->logq != NULL) {
+                double fwd = p->logq(y, s->theta, p->ctx);
+                if (fwd == -INFINITY)
+                    mcx_error("the proposal's `log_density` is -Inf at a point "
+                              "drawn by its `draw` (iteration %ld): the two "
+                              "functions do not agree.", h->iter);
+                log_q_ratio = p->logq(s->theta, y, p->ctx) - fwd;
+            }
             break;
         }
         double ly = mcx_tgt_logd(h, y);

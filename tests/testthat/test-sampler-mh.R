@@ -85,6 +85,21 @@ test_that("extend() equals one longer run, also for adaptive MH", {
   }
 })
 
+test_that("extend() equals one longer run with proposals drawn by R functions", {
+  # the R functions use R's generator inside the compiled loop
+  prop <- proposal_mixture(list(
+    proposal_custom(function(x) x + rnorm(2, sd = 0.5)),
+    proposal_independent(draw = function() gauss_mu + rnorm(2) * 2,
+                         log_density = function(y) sum(dnorm(y, gauss_mu, 2, log = TRUE)))))
+  set.seed(8)
+  f1 <- extend(sample_mh(gauss_ld, c(0, 0), iter = 60, burnin = 10, proposal = prop), 40)
+  set.seed(8)
+  f2 <- sample_mh(gauss_ld, c(0, 0), iter = 100, burnin = 10, proposal = prop)
+  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
+  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  expect_equal(sum(f2$chains[[1]]$state$proposal_prop), 110)
+})
+
 test_that("sample_mh refuses bad tuning arguments with messages naming them", {
   expect_error(sample_mh(gauss_ld, c(0, 0), proposal = "rw"), "`proposal`")
   expect_error(sample_mh(gauss_ld, c(0, 0), adapt = 1), "`adapt`")
@@ -109,6 +124,12 @@ test_that("sample_mh refuses bad tuning arguments with messages naming them", {
   expect_error(sample_mh(gauss_ld, list(c(0, 0)), chains = 2), "`init`")
   expect_error(sample_mh(function(x) "a", c(0, 0)), "character string")
   expect_error(sample_mh(function(x) -Inf, c(0, 0)), "outside the support")
+  inconsistent <- proposal_custom(function(x) x + 1, function(y, x) -Inf)
+  expect_error(sample_mh(gauss_ld, c(0, 0), proposal = inconsistent, iter = 5, burnin = 0),
+               "do not agree")
+  nan_q <- proposal_custom(function(x) x + 1, function(y, x) NaN)
+  expect_error(sample_mh(gauss_ld, c(0, 0), proposal = nan_q, iter = 5, burnin = 0),
+               "proposal's `log_density` returned NaN")
   bad_draw <- proposal_custom(function(x) c(x, 1))
   expect_error(sample_mh(gauss_ld, c(0, 0), proposal = bad_draw, iter = 5, burnin = 0),
                "`draw` must return a numeric vector of length 2.*iteration 1")
