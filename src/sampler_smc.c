@@ -104,6 +104,12 @@ double mcx_smc_next_step(const double *logW, const double *ll, int N,
 {
     double hi = 1.0 - beta;
     if (hi <= 0.0) return 0.0;
+    /* Particles with log likelihood -Inf drop out at any positive step, so
+     * the conditional ESS cannot exceed the weight f0 of the others: aim at
+     * cess * f0 (otherwise the schedule would stall on hard constraints). */
+    double f0 = 0.0;
+    for (int i = 0; i < N; i++) if (ll[i] > -INFINITY) f0 += exp(logW[i]);
+    if (f0 < 1.0) cess *= f0;
     if (cess_frac(logW, ll, N, hi, work) >= cess) return hi;
     double lo = 0.0;
     for (int it = 0; it < 60 && hi - lo > 1e-12 * (1.0 + hi); it++) {

@@ -31,7 +31,8 @@ double mcx_smc_reweight(double *logW, const double *ll, int N, double dbeta);
 
 /* Largest step dbeta in (0, 1 - beta] whose conditional ESS
  * (sum W_i w_i)^2 / sum W_i w_i^2, w_i = exp(dbeta ll_i), is at least
- * cess * N (bisection; 1 - beta when the last step qualifies). */
+ * cess * f0 * N, f0 the weight of the particles with a finite log
+ * likelihood (bisection; 1 - beta when the last step qualifies). */
 double mcx_smc_next_step(const double *logW, const double *ll, int N,
                          double beta, double cess, double *work);
 

@@ -67,6 +67,20 @@ test_that("sample_smc with a fixed schedule and a 2-D prior", {
   expect_length(res$ess, 2L)
 })
 
+test_that("sample_smc handles a hard constraint (log likelihood -Inf)", {
+  # L(theta) = 1{theta > 0.3}, theta ~ N(0, 1): Z = 1 - Phi(0.3); every
+  # particle inside keeps weight one, so Z-hat is a binomial proportion
+  set.seed(11)
+  N <- 2000
+  res <- sample_smc(function(th) if (th > 0.3) 0 else -Inf,
+                    function(th) stats::dnorm(th, log = TRUE),
+                    function(n) stats::rnorm(n), n_particles = N)
+  p <- 1 - stats::pnorm(0.3)
+  expect_lt(abs(exp(res$log_evidence) - p), 4 * sqrt(p * (1 - p) / N))
+  expect_true(all(res$particles > 0.3))
+  expect_lt(abs(mean(res$particles) - stats::dnorm(0.3) / p), 0.05)
+})
+
 test_that("ais recovers the exact log evidence within its standard error", {
   skip_on_cran()
   cd <- conj_data
