@@ -81,10 +81,12 @@ test_that("LDA recovers the topics of synthetic data", {
 # joint prior. Statistics: the number of tokens in topic 1 (exact
 # distribution: a sum of independent beta-binomials) and the number of
 # tokens of word 1 in topic 1 (compared with forward simulation).
+# Power: the same test run with the sampler's alpha or beta off by a factor
+# 1.6 (data simulated with the true values) fails.
 test_that("LDA passes a Geweke joint-distribution test", {
   skip_on_cran()
   set.seed(77)
-  K <- 2; W <- 3; alpha <- 0.8; beta <- 0.6
+  K <- 2; W <- 3; alpha <- 0.8; beta <- 0.25
   len <- c(4L, 3L, 5L)
   doc <- rep(seq_along(len), len)
   N <- sum(len)
@@ -101,7 +103,10 @@ test_that("LDA passes a Geweke joint-distribution test", {
     }
     w
   }
-  stats_of <- function(z, w) c(sum(z == 1), sum(z == 1 & w == 1))
+  # topic-1 tokens, word-1 tokens in topic 1, and the concentrations
+  # sum n_kw^2 (words within topics) and sum n_dk^2 (topics within documents)
+  stats_of <- function(z, w) c(sum(z == 1), sum(z == 1 & w == 1),
+                               sum(table(z, w)^2), sum(table(doc, z)^2))
   # forward (marginal-conditional) simulation
   n_fwd <- 20000
   fwd <- t(replicate(n_fwd, { z <- draw_z(); stats_of(z, draw_w(z)) }))
@@ -117,7 +122,7 @@ test_that("LDA passes a Geweke joint-distribution test", {
   z <- draw_z(); w <- draw_w(z)
   state <- list(z = z - 1L, phi_sum = matrix(0, K, W), theta_sum = matrix(0, 3, K),
                 n_draws = 0)
-  sc <- matrix(0, n_keep, 2)
+  sc <- matrix(0, n_keep, 4)
   for (g in seq_len(n_keep * thin)) {
     corpus <- list(word = w - 1L, doc_start = c(0L, cumsum(len)), W = W, D = 3L)
     state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE)
@@ -146,6 +151,14 @@ test_that("LDA passes a Geweke joint-distribution test", {
   tab <- cbind(tab[, keep, drop = FALSE], rest = rowSums(tab[, !keep, drop = FALSE]))
   tab <- tab[, colSums(tab) > 0, drop = FALSE]
   expect_gt(suppressWarnings(stats::chisq.test(tab)$p.value), 1e-3)
+  # concentrations: means compared with a z-score, the chain's standard
+  # error from batch means (batches of 100 kept draws) to allow for the
+  # remaining autocorrelation
+  for (j in 3:4) {
+    bm <- colMeans(matrix(sc[, j], 100))
+    se <- sqrt(stats::var(bm) / length(bm) + stats::var(fwd[, j]) / n_fwd)
+    expect_lt(abs(mean(sc[, j]) - mean(fwd[, j])) / se, 4)
+  }
 })
 
 test_that("extend() equals a longer run", {
