@@ -54,13 +54,6 @@ format.mcmix_gamma_prior <- function(x, ...) {
   sprintf("Gamma(shape = %s, rate = %s)", format(x$shape), format(x$rate))
 }
 
-check_positive <- function(x, arg) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
-    stop(sprintf("`%s` must be a positive number, not %s.", arg, mix_show(x)),
-         call. = FALSE)
-  invisible(x)
-}
-
 # A short description of a bad value for error messages.
 mix_show <- function(x) {
   if (is.null(x)) return("NULL")
