@@ -119,7 +119,7 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     const double *l1 = S_L1(s, d), *l0 = S_L0(s, d);
     double lp = 0.0;
     (void) work;
-    for (int j = 0; j < d; j++) lp += x[j] > 0.5 ? l1[j] : l0[j];
+    for (int j = 0; j < d; j++) lp += l0[j] + x[j] * (l1[j] - l0[j]);   /* x in {0, 1} */
     return lp;
 }
 
@@ -164,7 +164,8 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     int d = h->d;
     double ll = 0.0;
     (void) work;
-    for (int j = 0; j < d; j++) ll += x[j] > 0.5 ? theta[d + j] : theta[2 * d + j];
+    for (int j = 0; j < d; j++)                                         /* x in {0, 1} */
+        ll += theta[2 * d + j] + x[j] * (theta[d + j] - theta[2 * d + j]);
     return ll;
 }
 
@@ -173,5 +174,6 @@ const mcx_family mcx_family_bernoulli_beta = {
     hyper_size, hyper_init, work_size,
     stats_size, stats_reset, stats_add, stats_remove,
     log_predictive, log_marginal,
-    param_size, param_draw, log_lik
+    param_size, param_draw, log_lik,
+    NULL /* param_update: conjugate */
 };

@@ -50,10 +50,13 @@ static inline double mcx_log_nb_coef(double a, double x)
 {
     if (x <= 0.0) return 0.0;
     if (x <= MCX_SMALL_COUNT && a < 1e15) {
-        double p = 1.0;
+        double num = a, den = 1.0;      /* a (a+1) ... (a+x-1) and x! */
         int m = (int) x;
-        for (int i = 0; i < m; i++) p *= (a + i) / (i + 1.0);
-        return log(p);
+        for (int i = 1; i < m; i++) {
+            num *= a + i;
+            den *= i + 1.0;
+        }
+        return log(num / den);
     }
     return lgammafn(a + x) - lgammafn(a) - lgammafn(x + 1.0);
 }
