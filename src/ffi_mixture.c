@@ -66,6 +66,8 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         mcx_error("mcmix internal error: bad chunk arguments");
 
     const mcx_family *fam = mcx_get_family(scalar_str(spec, "family"));
+    if (!mcx_family_conjugate(fam))   /* non-conjugate: DP "neal8" only (ffi_mixture_dp.c) */
+        mcx_error("mcmix internal error: family '%s' is not conjugate", fam->name);
     int dim = scalar_int(list_elt(spec, "dim"), "dim");
     SEXP hyper_ = need(spec, "hyper", REALSXP, -1);
     if (TYPEOF(xt) != REALSXP || dim < 1 || XLENGTH(xt) % dim != 0)
@@ -73,6 +75,12 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     int N = (int) (XLENGTH(xt) / dim);
     int is_dp = strcmp(scalar_str(spec, "model"), "dp") == 0;
     const char *alg = scalar_str(spec, "algorithm");
+    /* every sampler of this file needs a conjugate family (closed-form
+     * predictive and marginal; param_draw an exact posterior draw) */
+    if (fam->log_predictive == NULL || fam->log_marginal == NULL)
+        mcx_error("the family '%s' is not conjugate; the %s mixture algorithm '%s' "
+                  "needs a conjugate family (for Dirichlet process mixtures use "
+                  "algorithm = \"neal8\")", fam->name, is_dp ? "DP" : "finite", alg);
     SEXP lab_ = need(state, "labels", INTSXP, N);
     SEXP stats_ = list_elt(state, "stats");
     if (stats_ != R_NilValue && TYPEOF(stats_) != RAWSXP)
@@ -155,11 +163,9 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
                     REAL(kp)[r + j * n_keep] = fs.theta[j];
             r++;
         }
-        if (g < offset + n_iter) {
-            PutRNGstate();            /* an interrupt must not lose the stream */
-            R_CheckUserInterrupt();
-            GetRNGstate();
-        }
+        /* An interrupt abandons the chunk: the driver keeps the chain's
+         * state and stream from before it, so no PutRNGstate() is needed. */
+        if (g < offset + n_iter) R_CheckUserInterrupt();
     }
     PutRNGstate();
 

@@ -64,22 +64,43 @@ void mcx_dp_collapsed_sweep(mcx_mix *m, mcx_dp *s)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
+    size_t sbytes = m->sstride * sizeof(double);
     double d = s->discount;
     int n = m->n;
     mcx_rperm(s->perm, n);
     for (int t = 0; t < n; t++) {
         int i = s->perm[t];
         const double *xi = mcx_mix_x(m, i);
-        int k = m->z[i];
-        mcx_mix_remove(m, i);
-        if (m->size[k] == 0) mcx_mix_delete_cluster(m, k);
+        if (t + MCX_PREFETCH_AHEAD < n) {   /* the scan order is random: */
+            int j = s->perm[t + MCX_PREFETCH_AHEAD];   /* hide the cache misses */
+            MCX_PREFETCH(m->z + j);
+            MCX_PREFETCH(s->prior_pred + j);
+            MCX_PREFETCH(mcx_mix_x(m, j));
+        }
+        /* Leave x_i out.  A singleton's cluster is deleted at once; otherwise
+         * the cluster without x_i is formed in scratch, so that when x_i
+         * stays where it was (the common case) nothing has to be undone. */
+        int own = m->z[i];
+        if (m->size[own] == 1) {
+            mcx_mix_remove(m, i);
+            mcx_mix_delete_cluster(m, own);
+            own = -1;
+        } else {
+            memcpy(m->scratch, mcx_mix_stats(m, own), sbytes);
+            f->stats_remove(hyper, m->scratch, xi, m->work);
+        }
         int K = m->K;
         double *logw = s->logw;
-        for (int c = 0; c < K; c++)
-            logw[c] = s->log_count[m->size[c]] +
-                f->log_predictive(hyper, mcx_mix_stats(m, c), xi, m->work);
+        for (int c = 0; c < K; c++) {
+            int mine = c == own;
+            logw[c] = s->log_count[m->size[c] - mine] +
+                f->log_predictive(hyper, mine ? m->scratch : mcx_mix_stats(m, c),
+                                  xi, m->work);
+        }
         logw[K] = (K > 0 ? log(s->alpha + d * K) : 0.0) + s->prior_pred[i];
         int c = mcx_rcat_log(logw, K + 1);
+        if (c == own) continue;
+        if (own >= 0) mcx_mix_detach(m, i, m->scratch);
         if (c == K) mcx_mix_new_cluster(m);
         mcx_mix_add(m, i, c);
     }

@@ -94,15 +94,25 @@ static void sweep_collapsed(mcx_mix *m, mcx_finite *s)
 {
     const mcx_family *f = m->fam;
     int K = s->K, n = m->n;
+    size_t sbytes = m->sstride * sizeof(double);
     mcx_rperm(s->perm, n);
     for (int t = 0; t < n; t++) {
         int i = s->perm[t];
         const double *xi = mcx_mix_x(m, i);
-        mcx_mix_remove(m, i);
-        for (int k = 0; k < K; k++)
-            s->logw[k] = log(m->size[k] + s->alpha[k]) +
-                f->log_predictive(m->hyper, mcx_mix_stats(m, k), xi, m->work);
-        mcx_mix_add(m, i, mcx_rcat_log(s->logw, K));
+        /* the component without x_i is formed in scratch (see mixture_dp.c) */
+        int own = m->z[i];
+        memcpy(m->scratch, mcx_mix_stats(m, own), sbytes);
+        f->stats_remove(m->hyper, m->scratch, xi, m->work);
+        for (int k = 0; k < K; k++) {
+            int mine = k == own;
+            s->logw[k] = log(m->size[k] - mine + s->alpha[k]) +
+                f->log_predictive(m->hyper, mine ? m->scratch : mcx_mix_stats(m, k),
+                                  xi, m->work);
+        }
+        int c = mcx_rcat_log(s->logw, K);
+        if (c == own) continue;
+        mcx_mix_detach(m, i, m->scratch);
+        mcx_mix_add(m, i, c);
     }
     s->log_lik = mcx_mix_log_marginal(m);
 }

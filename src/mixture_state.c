@@ -45,6 +45,7 @@ void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
     size_t ws = fam->work_size(hyper);
     m->work = mcx_alloc(ws > 0 ? ws : 1, sizeof(double));
     m->empty = mcx_alloc(m->sstride, sizeof(double));
+    m->scratch = mcx_alloc(m->sstride, sizeof(double));
     fam->stats_reset(hyper, m->empty);
 
     int K = k_min > 0 ? k_min : 0;
@@ -86,6 +87,15 @@ void mcx_mix_remove(mcx_mix *m, int i)
     int k = m->z[i];
     if (k < 0) MCX_INTERNAL("removing an unassigned observation");
     m->fam->stats_remove(m->hyper, mcx_mix_stats(m, k), mcx_mix_x(m, i), m->work);
+    m->size[k]--;
+    m->z[i] = -1;
+}
+
+void mcx_mix_detach(mcx_mix *m, int i, const double *without)
+{
+    int k = m->z[i];
+    if (k < 0) MCX_INTERNAL("removing an unassigned observation");
+    memcpy(mcx_mix_stats(m, k), without, m->sstride * sizeof(double));
     m->size[k]--;
     m->z[i] = -1;
 }

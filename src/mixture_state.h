@@ -58,6 +58,7 @@ typedef struct mcx_mix {
     int *z;               /* n; -1 while an observation is unassigned */
     double *empty;        /* the stats of an empty cluster (copied on creation) */
     double *work;         /* family scratch, work_size(hyper) doubles */
+    double *scratch;      /* one stats block of scratch for the samplers */
 } mcx_mix;
 
 /* Parse the hyperparameter vector of `fam` into a block from mcx_alloc. */
@@ -93,6 +94,9 @@ static inline const double *mcx_mix_x(const mcx_mix *m, int i)
 
 /* Remove observation i from its cluster (z[i] becomes -1). */
 void mcx_mix_remove(mcx_mix *m, int i);
+/* Remove observation i from its cluster k when `without` already holds the
+ * stats of k without x_i (computed on a scratch copy): they are copied in. */
+void mcx_mix_detach(mcx_mix *m, int i, const double *without);
 /* Add unassigned observation i to cluster k. */
 void mcx_mix_add(mcx_mix *m, int i, int k);
 /* Append an empty cluster; returns its index (the old K). */
