@@ -66,8 +66,6 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         mcx_error("mcmix internal error: bad chunk arguments");
 
     const mcx_family *fam = mcx_get_family(scalar_str(spec, "family"));
-    if (!mcx_family_conjugate(fam))   /* non-conjugate: DP "neal8" only (ffi_mixture_dp.c) */
-        mcx_error("mcmix internal error: family '%s' is not conjugate", fam->name);
     int dim = scalar_int(list_elt(spec, "dim"), "dim");
     SEXP hyper_ = need(spec, "hyper", REALSXP, -1);
     if (TYPEOF(xt) != REALSXP || dim < 1 || XLENGTH(xt) % dim != 0)
