@@ -12,7 +12,7 @@ suppressPackageStartupMessages({
     stop("install mcmc first: Rscript tools/install-deps.R bench")
 })
 args <- commandArgs(trailingOnly = TRUE)
-n <- if (length(args)) as.integer(args[[1]]) else 200000L
+n <- if (length(args)) as.integer(args[[1]]) else 50000L
 reps <- 5L
 
 
@@ -34,13 +34,37 @@ P <- solve(S)
 # Model 2: normal data (n = 200) with unknown mean and log sd, flat priors.
 set.seed(2)
 y <- rnorm(200, 3, 2)
+# Model 3: GARCH(1,1) likelihood of n = 200 returns; the variance recursion
+# needs a loop in R (cannot be vectorised).
+r <- local({
+  s2 <- 1; out <- double(200); prev <- 0
+  for (t in 1:200) {
+    s2 <- 0.1 + 0.1 * prev^2 + 0.8 * s2
+    out[t] <- prev <- rnorm(1, 0, sqrt(s2))
+  }
+  out
+})
+v0 <- var(r)
+garch_ld <- function(x) {
+  omega <- x[1]; alpha <- x[2]; beta <- x[3]
+  if (omega <= 0 || alpha < 0 || beta < 0 || alpha + beta >= 1) return(-Inf)
+  s2 <- v0
+  ll <- 0
+  for (t in seq_along(r)) {
+    if (t > 1) s2 <- omega + alpha * r[t - 1]^2 + beta * s2
+    ll <- ll - 0.5 * (log(s2) + r[t]^2 / s2)
+  }
+  ll
+}
 models <- list(
   gauss2d = list(ld = function(x) -0.5 * sum((x - mu) * (P %*% (x - mu))),
                  xp = plugin$gauss2_target(mu, S), init = c(0, 0), scale = 1),
   normal_data = list(ld = function(x) -length(y) * x[2] -
                        0.5 * sum((y - x[1])^2) * exp(-2 * x[2]),
                      xp = plugin$normal_data_target(y), init = c(3, log(2)),
-                     scale = 0.1))
+                     scale = 0.1),
+  garch = list(ld = garch_ld, xp = plugin$garch_target(r), init = c(0.1, 0.1, 0.8),
+               scale = 0.02))
 
 time_it <- function(f) {
   t <- replicate(reps, {
@@ -52,6 +76,7 @@ time_it <- function(f) {
 }
 
 bench_model <- function(m) {
+  stopifnot(abs(target_eval(m$ld, m$init) - target_eval(m$xp, m$init)) < 1e-8)
   set.seed(1)
   t_metrop <- time_it(function() mcmc::metrop(m$ld, initial = m$init, nbatch = n,
                                               scale = m$scale))

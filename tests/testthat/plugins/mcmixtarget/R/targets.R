@@ -15,3 +15,6 @@ bad_target <- function() .Call(C_bad_xptr)
 
 # Normal data `y` with unknown mean and log standard deviation (flat priors).
 normal_data_target <- function(y) .Call(C_normal_data_xptr, as.double(y))
+
+# GARCH(1,1) likelihood of returns `y` (parameters omega, alpha, beta).
+garch_target <- function(y) .Call(C_garch_xptr, as.double(y), stats::var(y))

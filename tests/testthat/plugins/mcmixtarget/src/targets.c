@@ -109,6 +109,45 @@ static SEXP normal_data_xptr(SEXP y)
     return out;
 }
 
+/* GARCH(1,1) log likelihood of returns y_1..y_n (flat prior on the region
+ * omega > 0, alpha >= 0, beta >= 0, alpha + beta < 1):
+ *   s2_1 = var(y),  s2_t = omega + alpha y_{t-1}^2 + beta s2_{t-1},
+ *   log p = -1/2 sum_t (log s2_t + y_t^2 / s2_t).
+ * The recursion cannot be vectorised in R: the case where a compiled target
+ * pays off most. */
+static double garch_logd(const double *x, void *ctx)
+{
+    const normal_data *p = (const normal_data *) ctx;
+    double omega = x[0], alpha = x[1], beta = x[2];
+    if (omega <= 0 || alpha < 0 || beta < 0 || alpha + beta >= 1) return -INFINITY;
+    int n = p->n - 1;               /* y[n] holds var(y) */
+    const double *y = p->y;
+    double s2 = y[n], ll = 0.0;
+    for (int t = 0; t < n; t++) {
+        if (t > 0) s2 = omega + alpha * y[t - 1] * y[t - 1] + beta * s2;
+        ll -= 0.5 * (log(s2) + y[t] * y[t] / s2);
+    }
+    return ll;
+}
+
+static SEXP garch_xptr(SEXP y, SEXP v0)
+{
+    int n = LENGTH(y);
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(normal_data) + (size_t) (n + 1) * sizeof(double)));
+    normal_data *p = (normal_data *) RAW(raw);
+    p->desc.abi_version = MCX_ABI_VERSION;
+    p->desc.dim = 3;
+    p->desc.log_density = garch_logd;
+    p->desc.gradient = NULL;
+    p->desc.ctx = p;
+    p->n = n + 1;
+    memcpy(p->y, REAL(y), (size_t) n * sizeof(double));
+    p->y[n] = REAL(v0)[0];
+    SEXP out = mcmix_target_xptr(&p->desc, raw);
+    UNPROTECT(1);
+    return out;
+}
+
 static double bad_logd(const double *x, void *ctx)
 {
     (void) ctx;
@@ -127,6 +166,7 @@ static const R_CallMethodDef calls[] = {
     {"banana_xptr", (DL_FUNC) &banana_xptr, 2},
     {"bad_xptr", (DL_FUNC) &bad_xptr, 0},
     {"normal_data_xptr", (DL_FUNC) &normal_data_xptr, 1},
+    {"garch_xptr", (DL_FUNC) &garch_xptr, 2},
     {NULL, NULL, 0}
 };
 
