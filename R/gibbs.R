@@ -66,6 +66,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
   call <- match.call()
+  iter <- check_count(iter, "iter", 1L)
   scan <- match_choice(scan, c("systematic", "random"), "scan")
   chains <- check_count(chains, "chains", 1L)
   free <- structure(list(dim = NA_integer_), class = "mcmix_target")

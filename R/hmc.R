@@ -38,6 +38,7 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                        backend = getOption("mcmix.backend", "auto"),
                        progress = interactive()) {
   call <- match.call()
+  iter <- check_count(iter, "iter", 1L)
   tg <- as_target(target)
   chains <- check_count(chains, "chains", 1L)
   burnin <- check_count(burnin, "burnin", 0L)

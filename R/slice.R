@@ -36,6 +36,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
   call <- match.call()
+  iter <- check_count(iter, "iter", 1L)
   tg <- as_target(target)
   chains <- check_count(chains, "chains", 1L)
   d <- init_dim(init, tg)

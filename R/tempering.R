@@ -38,6 +38,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive()) {
   call <- match.call()
+  iter <- check_count(iter, "iter", 1L)
   lik <- as_target(log_lik, "log_lik")
   prior <- as_target(log_prior, "log_prior")
   chains <- check_count(chains, "chains", 1L)

@@ -147,7 +147,6 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         double ly = mcx_tgt_logd(h, y);
         double log_r = ly - *s->logd + log_q_ratio;
         if (isnan(log_r)) log_r = -INFINITY;  /* -Inf - -Inf cannot happen: logd finite */
-        double alpha = log_r >= 0 ? 1.0 : exp(log_r);
         /* no uniform is needed when the move is certainly accepted */
         int accept = log_r >= 0 || log(unif_rand()) < log_r;
         if (accept) {
@@ -160,6 +159,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         s->comp_accept[k] += accept;
         if (adapting) {
             if (ad->kind == MCX_ADAPT_SCALE) {
+                double alpha = log_r >= 0 ? 1.0 : exp(log_r);
                 *s->adapt_t += 1.0;
                 *s->log_scale += pow(*s->adapt_t, -ad->kappa) * (alpha - ad->target_accept);
             } else {
