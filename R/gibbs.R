@@ -38,7 +38,8 @@ mh_step <- function(log_density, scale = 1) {
 #' chosen uniformly at random.
 #'
 #' The acceptance counts of the MH steps are kept in the final state of each
-#' chain (`mh_accept`, `mh_prop`, one per block; kept phase).
+#' chain (`n_accept`, `n_prop`, one per block, zero for blocks drawn from
+#' their full conditional; kept phase), read by [acceptance()].
 #'
 #' @inheritParams sample_mh
 #' @param init Initial values (a numeric vector, named for named traces), a
@@ -135,8 +136,8 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
       acc <- log(stats::runif(1)) < ly - ld(th)
       if (acc) th <- y
       if (adapt_count) {
-        state$mh_prop[b] <- state$mh_prop[b] + 1
-        state$mh_accept[b] <- state$mh_accept[b] + acc
+        state$n_prop[b] <- state$n_prop[b] + 1
+        state$n_accept[b] <- state$n_accept[b] + acc
       }
     }
     state$theta <- th
@@ -147,8 +148,8 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
       theta <- init_fun(chain)
       if (length(theta) != length(names) || any(unlist(blocks) > length(theta)))
         stop("`init` does not match `blocks`.", call. = FALSE)
-      list(theta = theta, iteration = 0, mh_accept = double(B),
-           mh_prop = double(B))
+      counts <- stats::setNames(double(B), paste0("block", seq_len(B)))
+      list(theta = theta, iteration = 0, n_accept = counts, n_prop = counts)
     },
     step = function(state, n, thin, offset, warmup) {
       keep <- if (warmup) integer() else

@@ -93,8 +93,9 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
     init = function(chain) {
       th <- init_fun(chain)
       p <- probe(th)
+      counts <- stats::setNames(double(K), paste0("t=", format(temperatures)))
       list(theta = th, log_lik = p$ll, log_prior = p$lp, iteration = 0,
-           n_accept = double(K), n_prop = double(K),
+           n_accept = counts, n_prop = counts,
            swap_accept = double(K - 1L), swap_prop = double(K - 1L))
     },
     step = function(state, n, thin, offset, warmup)

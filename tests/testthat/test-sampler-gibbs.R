@@ -24,8 +24,8 @@ test_that("MH-within-Gibbs steps and blocks", {
   fit <- sample_gibbs(c(0, 0), cond, iter = 15000, burnin = 500)
   expect_gauss_moments(fit$chains[[1]]$traces)
   st <- fit$chains[[1]]$state
-  expect_equal(st$mh_prop, c(0, 15000))
-  expect_gt(st$mh_accept[2], 0)
+  expect_equal(unname(st$n_prop), c(0, 15000))
+  expect_gt(st$n_accept[[2]], 0)
   # one block of both coordinates, drawn jointly
   L <- t(chol(gauss_S))
   fit <- sample_gibbs(c(0, 0), list(function(th) gauss_mu + as.vector(L %*% rnorm(2))),

@@ -39,6 +39,7 @@ test_that("scale adaptation reaches the target acceptance rate", {
   st <- fit$chains[[1]]$state
   rate <- st$n_accept / st$n_prop
   expect_lt(abs(rate - 0.3), 0.03)
+  expect_equal(acceptance(fit)[[1, 1]], rate)
 })
 
 test_that("MH with a ring proposal samples the five-state distribution with detailed balance", {
