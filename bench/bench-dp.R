@@ -9,9 +9,11 @@
 ##
 ## Data: four well-separated bivariate normal clusters (means (+-4, 0),
 ## (0, +-4), unit covariance), N points, seed 1; alpha = 1; init = "prior".
-## "sweep_s" = engine time per sweep (one chunk of `sweeps` sweeps, user+sys
-## CPU time / sweeps); "run_s" = sample_posterior() CPU time per iteration
-## including the chunked driver and keeping every label; "peak_mb" = VmHWM
+## "sweep_s" = engine time per sweep (one chunk of `sweeps` sweeps after 50
+## warm-up sweeps, user+sys CPU time / sweeps; K_engine = mean number of
+## clusters during those sweeps); "run_s" = sample_posterior() CPU time per iteration
+## including the chunked driver and keeping every label (10 warm-up
+## sweeps from a prior draw, so K_run is larger); "peak_mb" = VmHWM
 ## of the process (Linux). CPU rather than wall time, so that other jobs on
 ## the machine do not count (peers: wall time of their fitting call).
 
@@ -46,16 +48,17 @@ one <- function(N) {
   set.seed(2)
   k <- mcmix:::mixture_kernel(model, prep, "collapsed", "prior")
   st <- k$init(1)
-  st <- k$step(st, 10, 1, 0, TRUE)$state
-  t_engine <- cpu(r <- k$step(st, sweeps, 1, 0, TRUE))
+  st <- k$step(st, 50, 1, 0, TRUE)$state
+  t_engine <- cpu(r <- k$step(st, sweeps, 1, 50, FALSE))
+  K_engine <- mean(r$draws$traces[, "n_clusters"])
   # the whole run verb (chunked driver, labels kept)
   set.seed(3)
   t_run <- cpu(fit <- sample_posterior(model, x, iter = sweeps, burnin = 10,
                                        progress = FALSE)) / (sweeps + 10)
   K <- mean(fit$chains[[1]]$traces[, "n_clusters"])
   out <- data.frame(package = "mcmix", N = N, sweeps = sweeps,
-                    sweep_s = t_engine / sweeps, run_s = t_run, mean_K = K,
-                    peak_mb = peak_mb())
+                    sweep_s = t_engine / sweeps, K_engine = K_engine,
+                    run_s = t_run, K_run = K, peak_mb = peak_mb())
   peers <- list(
     BNPmix = function() {
       n_it <- max(10, sweeps %/% 10)
@@ -75,7 +78,7 @@ one <- function(N) {
     if (p == "dirichletprocess" && N > 1e4) next        # far too slow
     s <- tryCatch(peers[[p]](), error = function(e) NA_real_)
     out <- rbind(out, data.frame(package = p, N = N, sweeps = NA, sweep_s = NA,
-                                 run_s = s, mean_K = NA, peak_mb = NA))
+                                 K_engine = NA, run_s = s, K_run = NA, peak_mb = NA))
   }
   out
 }
@@ -89,8 +92,8 @@ if (length(args) >= 2L && args[[1L]] == "--one") {
   rows <- lapply(c(1e3, 1e4, 1e5), function(N) {
     l <- system2(rs, c(me, "--one", format(N, scientific = FALSE)), stdout = TRUE)
     utils::read.csv(text = l, header = FALSE,
-                    col.names = c("package", "N", "sweeps", "sweep_s", "run_s",
-                                  "mean_K", "peak_mb"))
+                    col.names = c("package", "N", "sweeps", "sweep_s", "K_engine",
+                                  "run_s", "K_run", "peak_mb"))
   })
   res <- do.call(rbind, rows)
   cat("DP mixture, collapsed Gibbs, gaussian_niw, D = 2 (", format(Sys.time()), ")\n",

@@ -97,7 +97,9 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         double alpha = REAL(need(state, "alpha", REALSXP, 1))[0];
         double discount = REAL(need(spec, "discount", REALSXP, 1))[0];
         int random = XLENGTH(prior) == 2;
-        mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), 0);
+        if (stats_in) mcx_mix_build_restore(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), 0,
+                                            stats_in, (size_t) XLENGTH(stats_));
+        else mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), 0);
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0)
                 mcx_error("mcmix internal error: DP state with an empty cluster");
@@ -114,7 +116,9 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         for (int i = 0; i < N; i++)
             if (INTEGER(lab_)[i] < 0 || INTEGER(lab_)[i] >= K)
                 mcx_error("mcmix internal error: finite mixture label out of range");
-        mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), K);
+        if (stats_in) mcx_mix_build_restore(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), K,
+                                            stats_in, (size_t) XLENGTH(stats_));
+        else mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, INTEGER(lab_), K);
         mcx_finite_setup(&fs, &m, a, K, REAL(alpha));
         psize = (int) fs.psize;
         keep_w = a == MCX_FINITE_GIBBS;
@@ -127,7 +131,6 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
             memcpy(fs.theta, REAL(p0), (size_t) K * psize * sizeof(double));
     }
 
-    if (stats_in != NULL) mcx_mix_restore_stats(&m, stats_in, (size_t) XLENGTH(stats_));
 
     int n_keep = 0;
     if (!warmup)

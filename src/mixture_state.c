@@ -30,8 +30,11 @@ static void set_capacity(mcx_mix *m, int cap)
     m->cap = cap;
 }
 
-void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
-                   const double *x, int n, int dim, const int *labels, int k_min)
+/* Build; with stats == NULL the stats are computed from the labels, else
+ * only the sizes are counted and the exported blocks copied in. */
+static void build(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                  const double *x, int n, int dim, const int *labels, int k_min,
+                  const void *stats, size_t nbytes)
 {
     memset(m, 0, sizeof *m);
     m->fam = fam;
@@ -60,17 +63,38 @@ void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
     m->z = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
     m->K = 0;
     for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
-    for (int i = 0; i < n; i++) {
-        m->z[i] = -1;
-        if (labels[i] >= 0) mcx_mix_add(m, i, labels[i]);
+    if (stats == NULL) {
+        for (int i = 0; i < n; i++) {
+            m->z[i] = -1;
+            if (labels[i] >= 0) mcx_mix_add(m, i, labels[i]);
+        }
+        return;
     }
+    for (int i = 0; i < n; i++) {
+        m->z[i] = labels[i];
+        if (labels[i] >= 0) m->size[labels[i]]++;
+    }
+    mcx_mix_restore_stats(m, stats, nbytes);
 }
 
-void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t bytes)
+void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t nbytes)
 {
-    if (bytes != mcx_mix_stats_bytes(m))
+    if (nbytes != mcx_mix_stats_bytes(m))
         MCX_INTERNAL("exported stats do not match the labels");
-    memcpy(m->stats, stats, bytes);
+    memcpy(m->stats, stats, nbytes);
+}
+
+void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                   const double *x, int n, int dim, const int *labels, int k_min)
+{
+    build(m, fam, hyper, x, n, dim, labels, k_min, NULL, 0);
+}
+
+void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                           const double *x, int n, int dim, const int *labels,
+                           int k_min, const void *stats, size_t bytes)
+{
+    build(m, fam, hyper, x, n, dim, labels, k_min, stats, bytes);
 }
 
 void mcx_mix_refresh(mcx_mix *m)

@@ -69,7 +69,7 @@ const void *mcx_family_hyper(const mcx_family *fam, int dim,
  * a cluster; K = max(labels) + 1, at least k_min clusters, which may be
  * empty -- the finite mixtures keep empty components).  Labels equal to
  * -1 leave an observation unassigned.  The stats are computed from the
- * labels; mcx_mix_restore_stats() then installs exported ones. */
+ * labels (see mcx_mix_build_restore() to install exported ones). */
 void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *labels, int k_min);
 /* Bytes of the K stats blocks (m->stats, exported as they are). */
@@ -77,8 +77,14 @@ static inline size_t mcx_mix_stats_bytes(const mcx_mix *m)
 {
     return (size_t) m->K * m->sstride * sizeof(double);
 }
-/* Replace the stats computed by mcx_mix_build() by the exported blocks of
- * the same state (`bytes` must equal mcx_mix_stats_bytes(m)). */
+/* Like mcx_mix_build(), but the stats are the exported blocks of the same
+ * state (`bytes` of them, mcx_mix_stats_bytes() of the rebuilt state),
+ * copied in instead of recomputed. */
+void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                           const double *x, int n, int dim, const int *labels,
+                           int k_min, const void *stats, size_t bytes);
+/* Replace the stats of a built state by exported blocks of the same state
+ * (`bytes` must equal mcx_mix_stats_bytes(m)). */
 void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t bytes);
 /* Recompute every stats block from scratch (observations in index order). */
 void mcx_mix_refresh(mcx_mix *m);
