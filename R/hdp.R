@@ -113,7 +113,7 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                  paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
-  kernel <- hdp_kernel(model, grouped, init)
+  kernel <- hdp_kernel(model, grouped, init, labels)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = FALSE,
@@ -176,7 +176,7 @@ hdp_spec <- function(model, prepared, J) {
 
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
 
-hdp_kernel <- function(model, grouped, init) {
+hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
   xt <- t(grouped$prepared$x)
   storage.mode(xt) <- "double"
   N <- ncol(xt)
@@ -205,7 +205,7 @@ hdp_kernel <- function(model, grouped, init) {
            gamma = g0, alpha = a0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- hdp_step_c(spec, xt, group0, state, n, thin, offset, warmup)
+      r <- hdp_step_c(spec, xt, group0, state, n, thin, offset, warmup, keep_labels)
       tr <- r$traces
       colnames(tr) <- c("n_clusters", "gamma", "alpha", "log_lik")
       list(state = list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha),
