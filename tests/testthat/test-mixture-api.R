@@ -175,3 +175,26 @@ test_that("the engine state survives a save and reload (deleting clusters keeps 
   b <- extend(back, 20, progress = FALSE)
   expect_identical(a$chains[[1]]$labels, b$chains[[1]]$labels)
 })
+
+test_that("the cached statistics do not drift over a long run", {
+  skip_on_cran()
+  set.seed(6)
+  x <- c(stats::rnorm(100, -2), stats::rnorm(100, 2))
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
+  fit <- sample_posterior(dp_mixture(fam, alpha = 1), x, iter = 1500, burnin = 0,
+                          thin = 1, progress = FALSE)
+  tr <- fit$chains[[1]]$traces
+  for (s in c(1000, 1500)) {                 # 1000 is not a multiple of 64
+    z <- fit$chains[[1]]$labels[s, ]
+    ll <- sum(vapply(split(x, z), function(v)
+      mx_lml_niw(matrix(v), 0, 0.5, 3, matrix(1)), numeric(1)))
+    expect_equal(tr[[s, "log_lik"]], ll, tolerance = 1e-9)
+  }
+  # finite "collapsed" as well
+  fit <- sample_posterior(finite_mixture(fam, K = 3), x, iter = 1000, burnin = 0,
+                          progress = FALSE)
+  z <- fit$chains[[1]]$labels[1000, ]
+  ll <- sum(vapply(split(x, z), function(v)
+    mx_lml_niw(matrix(v), 0, 0.5, 3, matrix(1)), numeric(1)))
+  expect_equal(fit$chains[[1]]$traces[[1000, "log_lik"]], ll, tolerance = 1e-9)
+})
