@@ -198,3 +198,22 @@ test_that("the cached statistics do not drift over a long run", {
     mx_lml_niw(matrix(v), 0, 0.5, 3, matrix(1)), numeric(1)))
   expect_equal(fit$chains[[1]]$traces[[1000, "log_lik"]], ll, tolerance = 1e-9)
 })
+
+test_that("the cluster buffers grow when the number of clusters exceeds their capacity", {
+  set.seed(7)
+  x <- stats::rnorm(300)
+  # from one cluster with a huge alpha: K jumps far beyond the initial capacity (64)
+  run <- function(iter) {
+    set.seed(8)
+    sample_posterior(dp_mixture(gaussian_niw(), alpha = 500), x, iter = iter, burnin = 0,
+                     init = "one", progress = FALSE)
+  }
+  a <- run(6)
+  K <- a$chains[[1]]$traces[, "n_clusters"]
+  expect_gt(max(K), 64)
+  z <- partition_draws(a)
+  expect_equal(unname(K), apply(z, 1L, function(v) length(unique(v))))
+  expect_true(all(apply(z, 1L, function(v) all(sort(unique(v)) == seq_along(unique(v))))))
+  expect_identical(extend(run(3), 3, progress = FALSE)$chains[[1]]$labels,
+                   a$chains[[1]]$labels)
+})
