@@ -33,6 +33,69 @@ test_that("the HDP log_lik trace is the collapsed marginal of the partition", {
   expect_equal(sum(st$beta), 1)
 })
 
+# Exact posterior over partitions for fixed concentrations. The prior
+# probability of a partition z of grouped data under the Chinese restaurant
+# franchise sums over the table counts m_jk in 1..n_jk (Teh et al. 2006;
+# Antoniak 1974):
+#   p(z) = sum_m prod_j [alpha^{m_j.} Gamma(alpha) / Gamma(alpha + n_j)]
+#          prod_jk s(n_jk, m_jk) gamma^K Gamma(gamma) / Gamma(gamma + m_..)
+#          prod_k Gamma(m_.k),
+# s the unsigned Stirling numbers of the first kind.
+set_partitions <- function(n) {
+  out <- list(1L)
+  for (i in seq_len(n - 1L) + 1L) {
+    nxt <- list()
+    for (p in out) for (k in seq_len(max(p) + 1L)) nxt[[length(nxt) + 1L]] <- c(p, k)
+    out <- nxt
+  }
+  out
+}
+stirling1 <- function(n, m) {
+  S <- matrix(0, n + 1, n + 1); S[1, 1] <- 1
+  for (i in seq_len(n)) for (j in seq_len(i))
+    S[i + 1, j + 1] <- S[i, j] + (i - 1) * S[i, j + 1]
+  S[n + 1, m + 1]
+}
+hdp_log_prior_r <- function(z, grp, gamma, alpha) {
+  K <- max(z); J <- max(grp)
+  njk <- table(factor(grp, 1:J), factor(z, 1:K))
+  cells <- which(njk > 0)
+  grid <- as.matrix(expand.grid(lapply(cells, function(c) seq_len(njk[c]))))
+  lps <- apply(grid, 1, function(g) {
+    m <- matrix(0, J, K); m[cells] <- g
+    sum(log(mapply(stirling1, njk[cells], m[cells]))) +
+      sum(rowSums(m) * log(alpha) + lgamma(alpha) - lgamma(alpha + rowSums(njk))) +
+      K * log(gamma) + lgamma(gamma) - lgamma(gamma + sum(m)) + sum(lgamma(colSums(m)))
+  })
+  max(lps) + log(sum(exp(lps - max(lps))))
+}
+
+test_that("the HDP sampler reproduces the exact posterior over partitions", {
+  skip_on_cran()
+  grp <- c(1, 1, 1, 2, 2)
+  parts <- set_partitions(5)
+  # the prior over the 52 partitions is a distribution (checks the formula)
+  expect_equal(sum(exp(vapply(parts, hdp_log_prior_r, 0, grp = grp, gamma = 0.7,
+                              alpha = 1.3))), 1, tolerance = 1e-10)
+  x <- c(-1, -0.6, 1.2, 1, -0.8)
+  lp <- vapply(parts, function(z) hdp_log_prior_r(z, grp, 0.7, 1.3) +
+                 hdp_log_marginal_r(x, z, 0.5, 0, 2), 0)
+  post <- exp(lp - max(lp)); post <- post / sum(post)
+  key <- vapply(parts, paste, "", collapse = "")
+  set.seed(1)
+  fit <- sample_posterior(hdp_mixture(gaussian_mean(cov = 0.5, prior_mean = 0, prior_cov = 2),
+                                      gamma = 0.7, alpha = 1.3),
+                          x, group = grp, iter = 50000, burnin = 1000, progress = FALSE)
+  lab <- fit$chains[[1]]$labels
+  canon <- apply(lab, 1, function(l) paste(match(l, unique(l)), collapse = ""))
+  freq <- as.numeric(table(factor(canon, key))) / nrow(lab)
+  # twice the expected total-variation error of n / 4 independent draws
+  # (allows for autocorrelation); a sampler with alpha = 2.5 instead of 1.3
+  # gives 0.12
+  n_eff <- nrow(lab) / 4
+  expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / n_eff)))
+})
+
 # Geweke (2004): the successive-conditional simulator alternates one Gibbs
 # sweep (z, table counts, gamma, beta, alpha | x) with a draw of x | z from
 # the collapsed predictive. The statistics seen right after the sweep must
