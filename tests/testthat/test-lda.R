@@ -33,6 +33,30 @@ test_that("the log_lik trace is the exact collapsed log p(w, z)", {
   expect_equal(unname(rowSums(doc_topic(fit))), rep(1, 3), tolerance = 1e-12)
 })
 
+test_that("the sampler reproduces the exact posterior of z on a tiny corpus", {
+  skip_on_cran()
+  docs <- list(c(1, 2, 1), c(2, 3))
+  K <- 2; alpha <- 0.6; beta <- 0.4
+  zs <- as.matrix(expand.grid(rep(list(1:K), 5)))      # all 32 assignments
+  lp <- apply(zs, 1, function(z) lda_log_joint_r(docs, z, K, 3, alpha, beta))
+  post <- exp(lp - max(lp)); post <- post / sum(post)
+  set.seed(8)
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  corpus <- mcmix:::lda_corpus(docs, NULL)
+  state <- list(z = integer(5), phi_sum = matrix(0, K, 3), theta_sum = matrix(0, 2, K),
+                n_draws = 0)
+  n <- 50000
+  key <- integer(n)
+  for (g in seq_len(n)) {
+    state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE)
+    key[g] <- sum(state$z * 2^(0:4)) + 1L     # row of zs (z - 1 in base 2)
+  }
+  freq <- tabulate(key, 32) / n
+  # twice the expected total-variation error of n / 4 independent draws
+  # (about 0.043; a sampler using 1.5 alpha gives about 0.07)
+  expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / (n / 4))))
+})
+
 test_that("a document-term matrix gives the same corpus as word-id vectors", {
   dtm <- matrix(c(2, 1, 1, 0, 3, 1), nrow = 2, byrow = TRUE,
                 dimnames = list(c("d1", "d2"), c("a", "b", "c")))
