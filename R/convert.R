@@ -58,6 +58,7 @@ fit_mcmc_start <- function(fit) fit$settings$burnin + fit$settings$thin
 #' coda::gelman.diag(ml)
 #' coda::effectiveSize(as.mcmc(fit))
 #' @name as.mcmc.list.mcmix_fit
+#' @method as.mcmc.list mcmix_fit
 #' @export
 as.mcmc.list.mcmix_fit <- function(x, ...) {
   mats <- fit_trace_matrices(x)
@@ -66,6 +67,7 @@ as.mcmc.list.mcmix_fit <- function(x, ...) {
 }
 
 #' @rdname as.mcmc.list.mcmix_fit
+#' @method as.mcmc mcmix_fit
 #' @export
 as.mcmc.mcmix_fit <- function(x, chain = NULL, ...) {
   nch <- length(x$chains)

@@ -47,15 +47,15 @@ psm <- function(x, subset = NULL, ...) {
   idx <- check_subset(subset, N)
   psm_check_budget(length(idx), N)
   if (length(idx) < N) labs <- labs[, idx, drop = FALSE]
-  counts <- .Call(C_ffi_psm_counts, labs, NULL)
-  structure(counts / nrow(labs), n_draws = nrow(labs))
+  out <- .Call(C_ffi_psm_counts, labs, NULL, 1 / nrow(labs))
+  structure(out, n_draws = nrow(labs))
 }
 
 # Online accumulation used by the chain driver (R/chains.R).
 psm_accumulate_c <- function(acc, labels) {
   storage.mode(labels) <- "integer"
   if (!is.null(acc)) storage.mode(acc) <- "double"
-  .Call(C_ffi_psm_counts, labels, acc)
+  .Call(C_ffi_psm_counts, labels, acc, 1)
 }
 
 psm_check_budget <- function(n, N) {

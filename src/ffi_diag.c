@@ -57,11 +57,14 @@ SEXP ffi_diag_autocorr(SEXP x, SEXP lag_max)
     return out;
 }
 
-/* acc + co-clustering counts of the S x N integer label matrix. */
-SEXP ffi_psm_counts(SEXP labels, SEXP acc)
+/* (acc + co-clustering counts of the S x N integer label matrix) * scale;
+ * scaled in place, so the N x N result is the only large allocation. */
+SEXP ffi_psm_counts(SEXP labels, SEXP acc, SEXP scale)
 {
     SEXP out;
     int S, N;
+    double sc = Rf_asReal(scale);
+    size_t i;
     check_matrix(labels, INTSXP, "labels");
     S = Rf_nrows(labels);
     N = Rf_ncols(labels);
@@ -75,6 +78,8 @@ SEXP ffi_psm_counts(SEXP labels, SEXP acc)
         memcpy(REAL(out), REAL(acc), sizeof(double) * (size_t) N * N);
     }
     mcx_psm_counts(INTEGER(labels), S, N, REAL(out));
+    if (sc != 1.0)
+        for (i = 0; i < (size_t) N * N; i++) REAL(out)[i] *= sc;
     UNPROTECT(1);
     return out;
 }

@@ -7,7 +7,7 @@
 /* ffi_diag.c */
 SEXP ffi_diag_stats(SEXP x, SEXP what);
 SEXP ffi_diag_autocorr(SEXP x, SEXP lag_max);
-SEXP ffi_psm_counts(SEXP labels, SEXP acc);
+SEXP ffi_psm_counts(SEXP labels, SEXP acc, SEXP scale);
 SEXP ffi_partition_loss(SEXP cands, SEXP labels, SEXP psm, SEXP loss);
 SEXP ffi_partition_greedy(SEXP start, SEXP labels, SEXP psm, SEXP loss, SEXP max_sweeps);
 #endif

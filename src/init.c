@@ -33,7 +33,7 @@ static const R_CallMethodDef call_methods[] = {
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),
-    CALLDEF(ffi_psm_counts, 2),
+    CALLDEF(ffi_psm_counts, 3),
     CALLDEF(ffi_partition_loss, 4),
     CALLDEF(ffi_partition_greedy, 5),
     /* --- generic samplers and targets (ffi_sampler.c) --- */
