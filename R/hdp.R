@@ -39,6 +39,9 @@
 #' @export
 hdp_mixture <- function(family, gamma = 1, alpha = 1) {
   check_family(family)
+  if (isTRUE(family$nonconjugate))
+    stop(sprintf("`family` must be a conjugate family (such as gaussian_niw()); %s is not.",
+                 family_label(family)), call. = FALSE)
   gamma <- hdp_check_conc(gamma, "gamma")
   alpha <- hdp_check_conc(alpha, "alpha")
   structure(list(family = family, gamma = gamma, alpha = alpha),

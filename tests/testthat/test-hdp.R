@@ -242,6 +242,8 @@ test_that("extend() equals a longer run", {
 test_that("bad input is refused with messages naming the argument", {
   fam <- gaussian_mean(cov = 1)
   expect_error(hdp_mixture("gaussian"), "`family`")
+  fake <- structure(list(name = "nc", nonconjugate = TRUE), class = "mcmix_family")
+  expect_error(hdp_mixture(fake), "`family`")
   expect_error(hdp_mixture(fam, gamma = -1), "`gamma`")
   expect_error(hdp_mixture(fam, gamma = c(1, 2)), "`gamma`")
   expect_error(hdp_mixture(fam, alpha = "a"), "`alpha`")
