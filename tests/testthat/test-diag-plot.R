@@ -39,7 +39,7 @@ test_that("the 1-D predictive density of a mixture fit integrates to one", {
   x <- c(rnorm(30, -3), rnorm(30, 3))
   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 60, chains = 2,
                           progress = FALSE)
-  grid <- seq(-400, 400, length.out = 80001)
+  grid <- seq(-400, 400, length.out = 8001)
   pd <- mcmix:::predictive_density_1d(fit, x, grid, draws = 20)
   expect_equal(sum(pd$mean) * diff(grid[1:2]), 1, tolerance = 2e-3)
   expect_true(all(pd$lower <= pd$mean + 1e-12 & pd$mean <= pd$upper + 1e-12))
