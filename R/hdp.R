@@ -58,11 +58,10 @@ hdp_check_conc <- function(x, arg) {
 
 #' @export
 print.mcmix_hdp <- function(x, ...) {
-  show <- function(v) if (inherits(v, "mcmix_gamma_prior")) format(v) else format(v)
   cat("Hierarchical Dirichlet process mixture\n")
   cat("  family: ", family_label(x$family), "\n", sep = "")
-  cat("  gamma:  ", show(x$gamma), "\n", sep = "")
-  cat("  alpha:  ", show(x$alpha), "\n", sep = "")
+  cat("  gamma:  ", format(x$gamma), "\n", sep = "")
+  cat("  alpha:  ", format(x$alpha), "\n", sep = "")
   invisible(x)
 }
 
