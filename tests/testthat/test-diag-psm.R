@@ -89,7 +89,12 @@ test_that("partition recovers a planted partition from a similarity matrix", {
     p <- partition(P, loss = l)
     expect_equal(p$labels, truth)
   }
-  expect_equal(partition(P, "VI")$loss_type, "VI lower bound")
+  p <- partition(P, "VI")
+  expect_equal(p$loss_type, "VI lower bound")
+  # Wade and Ghahramani (2018), eq. 11, computed directly
+  same <- outer(p$labels, p$labels, "==")
+  lb <- mean(log2(rowSums(same)) - 2 * log2(rowSums(same * P)) + log2(rowSums(P)))
+  expect_equal(p$loss, lb, tolerance = 1e-10)
 })
 
 test_that("partition is never worse in expected VI than the best sampled partition", {
@@ -113,4 +118,16 @@ test_that("partition works on fits and checks its arguments", {
   expect_error(partition(fit, loss = "x"))
   expect_error(partition(fit, restarts = 0), "`restarts`")
   expect_error(partition(list()), "`x`")
+})
+
+test_that("partition of a fit with online counts only uses the similarity matrix", {
+  set.seed(6)
+  k <- diag_label_kernel(N = 18, K = 3, noise = 0.1)
+  fit <- run_kernel(k, iter = 80, chains = 2, psm = TRUE, labels = FALSE, progress = FALSE)
+  p <- partition(fit)
+  expect_equal(p$loss_type, "VI lower bound")
+  expect_equal(p$labels, match(k$truth, unique(k$truth)))
+  pb <- partition(fit, loss = "binder")
+  expect_equal(pb$labels, match(k$truth, unique(k$truth)))
+  expect_equal(pb$loss, naive_binder(pb$labels, unclass(psm(fit))), tolerance = 1e-10)
 })
