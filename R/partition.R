@@ -19,7 +19,11 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' sampled partition) and `restarts - 1` other sampled partitions drawn at
 #' random. When there are many distinct sampled partitions
 #' (`distinct x draws x N > 2e9`) only an evenly spaced subset of them is
-#' scored. From a similarity matrix alone, the expected VI is not
+#' scored. When the per-draw contingency tables of the search would exceed
+#' about 100 MB, moves are scored on an evenly thinned subset of the draws;
+#' the reported loss is still exact over all draws, and the estimate is
+#' still never worse than the best sampled partition scored. From a
+#' similarity matrix alone, the expected VI is not
 #' available; the search then minimises the lower bound of Wade and
 #' Ghahramani (2018, eq. 11) and reports it as `"VI lower bound"`, starting
 #' from cuts of an average-linkage tree of `1 - psm`. Binder's loss is

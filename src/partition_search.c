@@ -46,10 +46,11 @@ static int greedy_vi(int *cl, int N, const int *labels, int S, int Kcap,
     int *T, *n, *rowl;
     double *fl, *gain;
     for (u = 0; u < (size_t) S * N; u++) if (labels[u] > Lmax) Lmax = labels[u];
-    /* at most ~1e8 table cells: thin the draws used for scoring moves */
+    /* at most 2.5e7 table cells (100 MB): thin the draws used for scoring
+     * moves (the loss reported by R is recomputed over all draws) */
     cell = (size_t) Kcap * Lmax;
     stride = 1;
-    while ((size_t) ((S + stride - 1) / stride) * cell > (size_t) 100000000) stride++;
+    while ((size_t) ((S + stride - 1) / stride) * cell > (size_t) 25000000) stride++;
     Suse = (S + stride - 1) / stride;
     T = (int *) mcx_alloc((size_t) Suse * cell, sizeof(int));
     memset(T, 0, sizeof(int) * (size_t) Suse * cell);
