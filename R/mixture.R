@@ -119,26 +119,39 @@ finite_mixture <- function(family, K, alpha = 1) {
 #' a [gamma_prior()] under which `alpha` is sampled). Fit it with
 #' [sample_posterior()].
 #'
-#' @param family A component family, e.g. [gaussian_niw()].
-#' @param alpha A positive number, or `gamma_prior(shape, rate)`.
+#' With `discount > 0` the prior is the two-parameter Pitman-Yor process:
+#' a new observation joins cluster k with probability proportional to
+#' `n_k - discount` and opens a new one with probability proportional to
+#' `alpha + discount * K`. A [beta_prior()] on the discount makes it random
+#' (sampled by slice sampling on its conditional given the partition).
+#'
+#' @param family A component family, e.g. [gaussian_niw()], a non-conjugate
+#'   [gaussian_nonconj()] or an [r_family()] (these two with
+#'   `algorithm = "neal8"` only).
+#' @param alpha A positive number, or `gamma_prior(shape, rate)` (then
+#'   `discount` must be 0). With a fixed `discount > 0`, any number greater
+#'   than `-discount`; with a random discount, a positive number.
+#' @param discount The Pitman-Yor discount: a number in `[0, 1)` (0, the
+#'   default, is the Dirichlet process) or `beta_prior(a, b)`.
 #' @return An object of class `mcmix_dp_mixture`.
 #' @seealso [finite_mixture()], [sample_posterior()], [rcrp()]
 #' @examples
 #' dp_mixture(gaussian_niw(), alpha = 1)
 #' dp_mixture(poisson_gamma(), alpha = gamma_prior(2, 1))
+#' dp_mixture(gaussian_niw(), alpha = 1, discount = 0.25)
+#' dp_mixture(gaussian_niw(), alpha = 1, discount = beta_prior(1, 3))
 #' @export
-dp_mixture <- function(family, alpha = 1) {
+dp_mixture <- function(family, alpha = 1, discount = 0) {
   check_family(family)
-  if (!inherits(alpha, "mcmix_gamma_prior")) {
+  discount <- check_discount(discount, alpha)   # R/mixture_dp.R
+  if (!inherits(alpha, "mcmix_gamma_prior") && !(is.numeric(discount) && discount > 0)) {
     if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) ||
         !is.finite(alpha) || alpha <= 0)
       stop(sprintf("`alpha` must be a positive number or gamma_prior(shape, rate), not %s.",
                    mix_show(alpha)), call. = FALSE)
     alpha <- as.double(alpha)
   }
-  # discount: the Pitman-Yor discount (0 for the Dirichlet process); the
-  # engine supports it, the user-facing argument comes with Pitman-Yor.
-  structure(list(family = family, alpha = alpha, discount = 0),
+  structure(list(family = family, alpha = alpha, discount = discount),
             class = c("mcmix_dp_mixture", "mcmix_mixture_model", "mcmix_model"))
 }
 
@@ -155,11 +168,12 @@ print.mcmix_finite_mixture <- function(x, ...) {
 
 #' @export
 print.mcmix_dp_mixture <- function(x, ...) {
-  cat(if (x$discount > 0) "Pitman-Yor" else "Dirichlet process", "mixture model\n")
+  py <- !is.numeric(x$discount) || x$discount > 0
+  cat(if (py) "Pitman-Yor" else "Dirichlet process", "mixture model\n")
   cat("  family: ", family_label(x$family), "\n", sep = "")
   cat("  alpha:  ", if (inherits(x$alpha, "mcmix_gamma_prior"))
     format(x$alpha) else format(x$alpha), "\n", sep = "")
-  if (x$discount > 0) cat("  discount: ", format(x$discount), "\n", sep = "")
+  if (py) cat("  discount: ", format(x$discount), "\n", sep = "")
   invisible(x)
 }
 
@@ -187,7 +201,14 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   component parameters integrated out; the default), `"collapsed_weights"`
 #'   (weights integrated out, component parameters sampled) or `"gibbs"`
 #'   (assignments, weights and parameters in turn). Dirichlet process
-#'   mixtures: `"collapsed"` (Chinese restaurant process Gibbs sampler).
+#'   mixtures: `"collapsed"` (Chinese restaurant process Gibbs sampler),
+#'   `"neal8"` (Neal's algorithm 8 with auxiliary components; the one for
+#'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
+#'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
+#'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
+#'   Gibbs scans); see [dp_control()] for their settings.
+#' @param control For Dirichlet process mixtures, settings of the
+#'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
 #'   partitions), `"one"` (every observation in one cluster), an integer
 #'   vector of labels (one per observation; for a finite mixture values in
@@ -239,12 +260,15 @@ sample_posterior.mcmix_finite_mixture <- function(
 #' @export
 sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    algorithm = "collapsed", init = "prior",
+    algorithm = c("collapsed", "neal8", "slice", "split_merge"), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), ...) {
-  algorithm <- check_algorithm(algorithm, "collapsed")
+    cores = getOption("mcmix.cores", 1L), control = dp_control(), ...) {
+  algorithm <- check_algorithm(algorithm, c("collapsed", "neal8", "slice", "split_merge"))
+  if (!inherits(control, "mcmix_dp_control"))
+    stop(sprintf("`control` must come from dp_control(), not %s.", mix_show(control)),
+         call. = FALSE)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
-              labels, psm, cores, call = match.call(), ...)
+              labels, psm, cores, call = match.call(), control = control, ...)
 }
 
 check_algorithm <- function(algorithm, choices) {
@@ -258,16 +282,18 @@ check_algorithm <- function(algorithm, choices) {
 
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
-                        backend = getOption("mcmix.backend", "auto"), ...) {
+                        backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {
   if (...length())
     stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
                  paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data)
   x <- prepared$x
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
          call. = FALSE)
-  kernel <- mixture_kernel(model, prepared, algorithm, init)
+  kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
+            else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,

@@ -196,5 +196,6 @@ const mcx_family mcx_family_poisson_gamma = {
     hyper_size, hyper_init, work_size,
     stats_size, stats_reset, stats_add, stats_remove,
     log_predictive, log_marginal,
-    param_size, param_draw, log_lik
+    param_size, param_draw, log_lik,
+    NULL /* param_update: conjugate */
 };

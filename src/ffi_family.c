@@ -167,6 +167,11 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
     bind_family(&b, name, hyper, d);
     const mcx_family *f = b.f;
     SEXP out = R_NilValue;
+    if (!mcx_family_conjugate(f) && (strcmp(what, "log_marginal") == 0 ||
+                                     strcmp(what, "log_predictive") == 0 ||
+                                     strcmp(what, "add_remove") == 0))
+        mcx_error("family '%s' is not conjugate: it has no closed-form marginal "
+                  "likelihood or predictive", f->name);
 
     if (strcmp(what, "info") == 0) {
         out = PROTECT(Rf_allocVector(REALSXP, 4));

@@ -10,6 +10,12 @@ SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
 SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K, SEXP n, SEXP prior, SEXP iters);
 SEXP ffi_rcrp(SEXP n, SEXP alpha, SEXP discount);
 
+/* ffi_mixture_dp.c (further DP samplers, predictive) */
+SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
+                  SEXP offset, SEXP warmup, SEXP rfam);
+SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
+                         SEXP weights, SEXP newx, SEXP est);
+
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings);

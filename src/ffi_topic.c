@@ -139,6 +139,9 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
         MCX_INTERNAL("bad HDP settings");
 
     const mcx_family *fam = mcx_get_family(CHAR(STRING_ELT(family, 0)));
+    if (!mcx_family_conjugate(fam))
+        mcx_error("family '%s' is not conjugate: the HDP sampler needs a conjugate family",
+                  fam->name);
     const void *hy = mcx_family_hyper(fam, dim, REAL(hyper), (int) XLENGTH(hyper));
     int n_kept = mcx_topic_n_kept(n_iter, thin, offset, warmup);
 

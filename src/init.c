@@ -26,6 +26,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mixture_step, 7),
     CALLDEF(ffi_dp_alpha_update, 5),
     CALLDEF(ffi_rcrp, 3),
+    CALLDEF(ffi_dpx_step, 8),
+    CALLDEF(ffi_mixture_predict, 8),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 6),
     CALLDEF(ffi_lda_log_joint, 4),

@@ -26,9 +26,12 @@ int mcx_register_family(const mcx_family *f)
                   "but this mcmix supports versions %d to %d; rebuild the plugin "
                   "package against the installed mcmix",
                   f->name, f->abi_version, MCX_ABI_MIN_VERSION, MCX_ABI_VERSION);
+    /* v1 descriptors end before param_update: never read it from them */
+    int nonconj = mcx_family_param_update(f) != NULL;
     if (!f->hyper_size || !f->hyper_init || !f->work_size || !f->stats_size ||
-        !f->stats_reset || !f->stats_add || !f->stats_remove || !f->log_predictive ||
-        !f->log_marginal || !f->param_size || !f->param_draw || !f->log_lik)
+        !f->stats_reset || !f->stats_add || !f->stats_remove ||
+        (!nonconj && (!f->log_predictive || !f->log_marginal)) ||
+        !f->param_size || !f->param_draw || !f->log_lik)
         mcx_error("mcmix: family '%s' leaves a required function slot empty", f->name);
     for (int i = 0; i < n_families; i++) {
         if (strcmp(families[i]->name, f->name) == 0) {
@@ -77,4 +80,5 @@ void mcx_register_builtin_families(void)
     mcx_register_family(&mcx_family_bernoulli_beta);
     mcx_register_family(&mcx_family_categorical_dirichlet);
     mcx_register_family(&mcx_family_poisson_gamma);
+    mcx_register_family(&mcx_family_gaussian_nonconj);
 }

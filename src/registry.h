@@ -18,5 +18,20 @@ extern const mcx_family mcx_family_gaussian_diag;
 extern const mcx_family mcx_family_bernoulli_beta;
 extern const mcx_family mcx_family_categorical_dirichlet;
 extern const mcx_family mcx_family_poisson_gamma;
+extern const mcx_family mcx_family_gaussian_nonconj;
 void mcx_register_builtin_families(void);
+
+/* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a
+ * version-1 descriptor, which ends before the slot. */
+typedef void (*mcx_param_update_fn)(const void *hyper, const void *stats, double *theta,
+                                    const double *x, int n, double *work);
+static inline mcx_param_update_fn mcx_family_param_update(const mcx_family *f)
+{
+    return f->abi_version >= 2 ? f->param_update : NULL;
+}
+/* Conjugate: the collapsed predictive and marginal likelihood exist. */
+static inline int mcx_family_conjugate(const mcx_family *f)
+{
+    return f->log_predictive != NULL && f->log_marginal != NULL;
+}
 #endif

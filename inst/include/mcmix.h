@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define MCX_ABI_VERSION 1
+#define MCX_ABI_VERSION 2
 #define MCX_ABI_MIN_VERSION 1
 
 /* ------------------------------------------------------------------ */
@@ -82,6 +82,19 @@ typedef struct mcx_family {
     void   (*param_draw)(const void *hyper, const void *stats, double *theta, double *work);
     /* log p(x | theta) */
     double (*log_lik)(const void *hyper, const double *theta, const double *x, double *work);
+
+    /* ---- ABI version >= 2 (read only when abi_version >= 2) ---- */
+    /* Optional (NULL for conjugate families, whose param_draw is exact):
+     * one Markov move of theta (param_size doubles, updated in place) that
+     * leaves p(theta | the cluster's data) invariant.  x holds the n
+     * members of the cluster (dim x n, column-major) and stats their
+     * sufficient statistics.  A family with param_update may leave
+     * log_predictive and log_marginal NULL (a non-conjugate family): it is
+     * then accepted only by samplers that instantiate the component
+     * parameters (the DP sampler "neal8"); param_draw must still draw from
+     * the prior when the cluster is empty. */
+    void   (*param_update)(const void *hyper, const void *stats, double *theta,
+                           const double *x, int n, double *work);
 } mcx_family;
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,105 @@
+# Posterior predictive of mixture fits (src/ffi_mixture_dp.c,
+# ffi_mixture_predict()): densities at new points with a pointwise credible
+# band, and co-clustering probabilities of new points with the clusters of
+# the point estimate of the partition.
+
+#' Predictions from a mixture fit
+#'
+#' `type = "density"`: the posterior predictive density at each new point.
+#' For every kept draw of the partition \eqn{z}, the predictive density
+#' given the partition is, for a Dirichlet process (`discount` \eqn{d = 0})
+#' or Pitman-Yor mixture with \eqn{K} clusters,
+#' \deqn{p(x_{new} \mid x, z) = \sum_{k=1}^K \frac{n_k - d}{\alpha + N}
+#'   p(x_{new} \mid x_k) + \frac{\alpha + d K}{\alpha + N} p(x_{new}),}
+#' with \eqn{p(x_{new} \mid x_k)} the family's collapsed predictive given the
+#' members of cluster k and \eqn{p(x_{new})} its prior predictive (for a
+#' finite mixture of \eqn{K} components with symmetric Dirichlet
+#' \eqn{(\alpha/K)} weights: \eqn{(n_k + \alpha/K)/(\alpha + N)} on each
+#' component). The estimate is the average over draws, and the band holds
+#' the pointwise `(1 - level) / 2` and `(1 + level) / 2` quantiles over draws.
+#'
+#' `type = "membership"`: for each new point and each cluster \eqn{c} of the
+#' point estimate [partition()]`(fit)`, the posterior probability that the
+#' new point belongs to the same cluster as a member of \eqn{c} (averaged
+#' over the members and the draws), where in each draw the new point joins
+#' cluster k with probability proportional to the k-th term above.
+#'
+#' Needs a fit with stored labels and a conjugate family (the collapsed
+#' predictive has a closed form).
+#'
+#' @param object A mixture fit from [sample_posterior()].
+#' @param newdata New observations, in the form of the fitted data (a
+#'   vector for one-dimensional data, else a matrix or data frame).
+#' @param type `"density"` or `"membership"`.
+#' @param level Credible level of the band, in (0, 1).
+#' @param ... Unused.
+#' @return `"density"`: a data frame with columns `density` (posterior
+#'   mean), `lower` and `upper` (the band), one row per new point, and
+#'   attribute `draws` (the draws x points matrix of densities).
+#'   `"membership"`: a matrix, new points x estimated clusters, of
+#'   co-clustering probabilities (rows sum to at most 1; the rest is the
+#'   probability of a new cluster), with attribute `partition` (the
+#'   estimate).
+#' @examples
+#' set.seed(1)
+#' x <- c(rnorm(30, -3), rnorm(30, 3))
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 200,
+#'                         progress = FALSE)
+#' grid <- seq(-6, 6, length.out = 5)
+#' predict(fit, grid)
+#' predict(fit, c(-3, 0, 3), type = "membership")
+#' @export
+predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "membership"),
+                                      level = 0.95, ...) {
+  if (identical(type, c("density", "membership"))) type <- "density"
+  if (!is.character(type) || length(type) != 1L || !type %in% c("density", "membership"))
+    stop(sprintf("`type` must be \"density\" or \"membership\", not %s.", mix_show(type)),
+         call. = FALSE)
+  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1)
+    stop(sprintf("`level` must be a number in (0, 1), not %s.", mix_show(level)),
+         call. = FALSE)
+  if (missing(newdata))
+    stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
+  prep <- object$family
+  if (!family_is_conjugate(prep$family))
+    stop(sprintf("`object` was fitted with the non-conjugate family %s: predictive ",
+                 family_label(prep$family)),
+         "densities need a conjugate family (closed-form predictive).", call. = FALSE)
+  z <- partition_draws(object)
+  newx <- fam_convert_with(prep, newdata, min_rows = 1L)
+  S <- nrow(z)
+  tr <- do.call(rbind, lapply(object$chains, `[[`, "traces"))
+  model <- object$model
+  if (identical(object$mixture, "finite")) {
+    if (!isTRUE(model$symmetric))
+      stop("`object` is a finite mixture with an asymmetric Dirichlet prior on the ",
+           "weights: predictions need the symmetric one.", call. = FALSE)
+    w <- cbind(sum(model$alpha), 0, model$K)
+  } else {
+    alpha <- if ("alpha" %in% colnames(tr)) tr[, "alpha"] else as.double(model$alpha)
+    d <- if ("discount" %in% colnames(tr)) tr[, "discount"] else as.double(model$discount)
+    w <- cbind(alpha, d, 0)
+  }
+  w <- matrix(as.double(w), S, 3L, byrow = nrow(w) == 1L)
+  if (nrow(w) != S) w <- w[rep_len(seq_len(nrow(w)), S), , drop = FALSE]
+  xt <- t(object$data)
+  storage.mode(xt) <- "double"
+  nt <- t(newx)
+  storage.mode(nt) <- "double"
+  if (type == "density") {
+    dens <- .Call(C_ffi_mixture_predict, prep$name, as.integer(prep$dim),
+                  as.double(prep$hyper), xt, z, w, nt, NULL)
+    probs <- c((1 - level) / 2, (1 + level) / 2)
+    q <- apply(dens, 2L, stats::quantile, probs = probs, names = FALSE)
+    out <- data.frame(density = colMeans(dens), lower = q[1L, ], upper = q[2L, ])
+    attr(out, "draws") <- dens
+    return(out)
+  }
+  est <- partition(object)
+  lab <- as.integer(est$labels)
+  out <- .Call(C_ffi_mixture_predict, prep$name, as.integer(prep$dim),
+               as.double(prep$hyper), xt, z, w, nt, lab)
+  colnames(out) <- paste0("cluster", seq_len(ncol(out)))
+  attr(out, "partition") <- est
+  out
+}

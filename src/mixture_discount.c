@@ -1,0 +1,68 @@
+/*
+ * mixture_discount.c -- updates of the Pitman-Yor prior parameters given
+ * the partition (mixture_dpx.h).
+ *
+ * The exchangeable partition probability function of the two-parameter
+ * Poisson-Dirichlet (Pitman-Yor) process with concentration alpha and
+ * discount d, for K clusters of sizes n_1..n_K among n items, is
+ *   p(partition | alpha, d) = prod_{j=1}^{K-1} (alpha + j d) / (alpha + 1)_{n-1}
+ *                             * prod_k (1 - d)_{n_k - 1}
+ * (Pitman 2006, Combinatorial Stochastic Processes, eq. 3.6), where
+ * (a)_m = Gamma(a + m) / Gamma(a).  With alpha fixed and a Beta(da, db)
+ * prior on d, the conditional of d given the partition is therefore
+ *   p(d | K, n) prop. to  d^(da-1) (1-d)^(db-1) prod_{j=1}^{K-1} (alpha + j d)
+ *                         prod_k Gamma(n_k - d) / Gamma(1 - d),
+ * on alpha + d > 0, i.e. d in (max(0, -alpha), 1).  It is updated by one
+ * univariate slice-sampling step (Neal 2003, "Slice sampling", sec. 4):
+ * the support is bounded, so the interval starts as the whole support and
+ * shrinks towards the current point after each rejection.
+ */
+#include <Rmath.h>
+#include "mixture_dpx.h"
+
+double mcx_py_discount_logpost(double d, double alpha, const int *size, int nslots,
+                               double da, double db)
+{
+    if (!(d > 0.0 && d < 1.0) || !(alpha + d > 0.0)) return R_NegInf;
+    double lp = (da - 1.0) * log(d) + (db - 1.0) * log1p(-d);
+    double lg1 = lgammafn(1.0 - d);
+    int K = 0;
+    for (int k = 0; k < nslots; k++) {
+        if (size[k] <= 0) continue;            /* empty slots (slice sticks) */
+        if (K > 0) lp += log(alpha + K * d);   /* j = 1 .. K - 1 */
+        K++;
+        if (size[k] > 1) lp += lgammafn(size[k] - d) - lg1;
+    }
+    return lp;
+}
+
+double mcx_py_discount_update(double d, double alpha, const int *size, int nslots,
+                              double da, double db)
+{
+    double lo = alpha < 0.0 ? -alpha : 0.0, hi = 1.0;
+    double y = mcx_py_discount_logpost(d, alpha, size, nslots, da, db) - exp_rand();
+    if (!(y > R_NegInf)) MCX_INTERNAL("discount outside its support");
+    for (int tries = 0; tries < 10000; tries++) {
+        double prop = lo + (hi - lo) * unif_rand();
+        if (mcx_py_discount_logpost(prop, alpha, size, nslots, da, db) > y) return prop;
+        if (prop < d) lo = prop; else hi = prop;
+    }
+    return d;    /* the interval collapsed onto d (numerically) */
+}
+
+void mcx_py_prior_update(mcx_py_prior *p, const mcx_mix *m, mcx_dp *dp)
+{
+    if (p->alpha_random)
+        p->alpha = mcx_dp_alpha_update(p->alpha, mcx_mix_n_occupied(m), m->n,
+                                       p->shape, p->rate);
+    if (p->discount_random)
+        p->discount = mcx_py_discount_update(p->discount, p->alpha, m->size, m->K,
+                                             p->da, p->db);
+    if (dp != NULL) {
+        dp->alpha = p->alpha;
+        if (dp->discount != p->discount) {
+            dp->discount = p->discount;
+            for (int j = 1; j <= m->n; j++) dp->log_count[j] = log(j - p->discount);
+        }
+    }
+}

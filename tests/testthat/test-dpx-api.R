@@ -1,0 +1,180 @@
+# The further DP samplers: exact continuation (extend() equals one longer
+# run), predictive densities against closed forms, and refusal of bad input.
+
+dpx_data <- function() {
+  set.seed(10)
+  c(rnorm(12, -3), rnorm(12, 3))
+}
+
+test_that("extend() equals one longer run for every new algorithm", {
+  x <- dpx_data()
+  fam_r <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, 1, log = TRUE),
+                    log_prior = function(theta) stats::dnorm(theta, 0, 3, log = TRUE),
+                    prior_draw = function() stats::rnorm(1, 0, 3), dim_param = 1)
+  cases <- list(
+    list(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)), "neal8", 200),
+    list(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)), "slice", 200),
+    list(dp_mixture(gaussian_niw(), alpha = 1, discount = 0.3), "slice", 200),
+    list(dp_mixture(gaussian_niw(), alpha = 1, discount = 0.2), "split_merge", 200),
+    list(dp_mixture(gaussian_niw(), alpha = 1, discount = beta_prior(1, 2)), "collapsed", 200),
+    list(dp_mixture(gaussian_niw(), alpha = 1, discount = beta_prior(1, 2)), "neal8", 200),
+    list(dp_mixture(gaussian_nonconj(), alpha = 1), "neal8", 200),
+    list(dp_mixture(fam_r, alpha = 1), "neal8", 10))
+  for (cs in cases) {
+    run <- function(iter) {
+      set.seed(42)
+      sample_posterior(cs[[1]], x, iter = iter, burnin = 20, thin = 2, chains = 2,
+                       algorithm = cs[[2]], progress = FALSE)
+    }
+    it <- cs[[3]]
+    a <- run(it)
+    long <- run(2 * it)
+    ext <- extend(a, it, progress = FALSE)
+    for (ch in 1:2) {
+      expect_identical(ext$chains[[ch]]$traces, long$chains[[ch]]$traces,
+                       label = paste(cs[[2]], "traces"))
+      expect_identical(ext$chains[[ch]]$labels, long$chains[[ch]]$labels)
+      expect_identical(ext$chains[[ch]]$state, long$chains[[ch]]$state)
+    }
+  }
+})
+
+test_that("the state holds the split-merge counters and the neal8 parameters", {
+  x <- dpx_data()
+  set.seed(1)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 50, algorithm = "split_merge",
+                          progress = FALSE)
+  st <- fit$chains[[1]]$state
+  expect_gt(st$n_prop, 0)
+  expect_lte(st$n_accept, st$n_prop)
+  fit <- sample_posterior(dp_mixture(gaussian_nonconj()), x, iter = 50, algorithm = "neal8",
+                          progress = FALSE)
+  st <- fit$chains[[1]]$state
+  expect_equal(dim(st$params), c(2L, length(unique(st$labels))))
+  expect_true(all(st$params[2, ] > 0))       # variances
+})
+
+test_that("predict(type = 'density') integrates to 1 and matches the one-cluster formula", {
+  x <- c(-0.4, 0.3, 0.9, 1.2, 0.1)
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
+  set.seed(2)
+  fit <- sample_posterior(dp_mixture(fam, alpha = 1), x, iter = 40, progress = FALSE)
+  f <- function(g) predict(fit, g)$density
+  expect_equal(stats::integrate(f, -Inf, Inf, rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
+  # alpha tiny and one initial cluster: K = 1 in every draw, the predictive
+  # is N/(alpha+N) p(x* | x) + alpha/(alpha+N) p(x*) (closed-form NIW marginals)
+  alpha <- 1e-6
+  set.seed(3)
+  fit1 <- sample_posterior(dp_mixture(fam, alpha = alpha), x, iter = 30, init = "one",
+                           progress = FALSE)
+  expect_true(all(fit1$chains[[1]]$traces[, "n_clusters"] == 1))
+  g <- c(-2, 0, 0.5, 3)
+  lml <- function(X) mx_lml_niw(matrix(X, ncol = 1), 0, 0.5, 3, matrix(1))
+  N <- length(x)
+  exact <- vapply(g, function(v) N / (alpha + N) * exp(lml(c(x, v)) - lml(x)) +
+                    alpha / (alpha + N) * exp(lml(v)), numeric(1))
+  p <- predict(fit1, g, level = 0.9)
+  expect_equal(p$density, exact, tolerance = 1e-10)
+  expect_equal(p$lower, exact, tolerance = 1e-10)
+  expect_equal(dim(attr(p, "draws")), c(30L, 4L))
+  # Pitman-Yor with a random discount, a finite mixture: still densities
+  set.seed(4)
+  fit2 <- sample_posterior(dp_mixture(fam, alpha = 1, discount = beta_prior(1, 1)), x,
+                           iter = 20, algorithm = "neal8", progress = FALSE)
+  expect_equal(stats::integrate(function(g) predict(fit2, g)$density, -Inf, Inf,
+                                rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
+  fit3 <- sample_posterior(finite_mixture(fam, K = 3), x, iter = 20, progress = FALSE)
+  expect_equal(stats::integrate(function(g) predict(fit3, g)$density, -Inf, Inf,
+                                rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
+})
+
+test_that("predict(type = 'membership') gives the co-clustering probabilities", {
+  x <- c(-5.2, -5, -4.8, 4.9, 5, 5.3)
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.05, df = 3, scale = 0.1)
+  set.seed(5)
+  fit <- sample_posterior(dp_mixture(fam, alpha = 1), x, iter = 200, progress = FALSE)
+  m <- predict(fit, c(-5, 5, 40), type = "membership")
+  est <- attr(m, "partition")$labels
+  left <- est[1]
+  expect_equal(dim(m), c(3L, 2L))
+  expect_gt(m[1, left], 0.8)
+  expect_lt(m[1, 3 - left], 0.01)
+  expect_gt(m[2, 3 - left], 0.8)
+  expect_lt(sum(m[3, ]), 0.05)                # far away: a new cluster
+  expect_true(all(rowSums(m) <= 1 + 1e-12))
+  # by hand for one draw: a fit whose every draw is the estimate
+  z <- partition_draws(fit)
+  expect_true(all(m >= 0))
+})
+
+test_that("bad input is refused with a clear message", {
+  expect_error(dp_mixture(gaussian_niw(), discount = 1), "`discount`")
+  expect_error(dp_mixture(gaussian_niw(), discount = -0.1), "`discount`")
+  expect_error(dp_mixture(gaussian_niw(), discount = "a"), "`discount`")
+  expect_error(dp_mixture(gaussian_niw(), alpha = -0.5, discount = 0.3), "`alpha`")
+  expect_error(dp_mixture(gaussian_niw(), alpha = -0.5), "`alpha`")
+  expect_error(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1), discount = 0.2),
+               "gamma_prior")
+  expect_error(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1),
+                          discount = beta_prior(1, 1)), "`alpha`")
+  expect_error(dp_mixture(gaussian_niw(), alpha = -0.5, discount = beta_prior(1, 1)), "`alpha`")
+  expect_error(beta_prior(0, 1), "`a`")
+  expect_error(beta_prior(1, NA), "`b`")
+  expect_error(dp_control(m = 0), "`m`")
+  expect_error(dp_control(xi = "linear"), "`xi`")
+  expect_error(dp_control(kappa = 1), "`kappa`")
+  expect_error(dp_control(t = -1), "`t`")
+  expect_error(dp_control(moves = 1.5), "`moves`")
+  x <- dpx_data()
+  expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "neal9"),
+               "`algorithm`")
+  expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, control = list(m = 2)),
+               "`control`")
+  expect_error(sample_posterior(dp_mixture(gaussian_niw(), discount = beta_prior(1, 1)), x,
+                                algorithm = "slice", progress = FALSE), "slice")
+  expect_error(sample_posterior(dp_mixture(gaussian_nonconj()), x, progress = FALSE),
+               "neal8")
+  expect_error(sample_posterior(finite_mixture(gaussian_nonconj(), K = 2), x,
+                                progress = FALSE), "neal8")
+  expect_error(gaussian_nonconj(prior_var = 0), "`prior_var`")
+  expect_error(gaussian_nonconj(shape = -1), "`shape`")
+  expect_error(gaussian_nonconj(prior_mean = NA), "`prior_mean`")
+  expect_error(sample_posterior(dp_mixture(gaussian_nonconj()), cbind(x, x),
+                                algorithm = "neal8", progress = FALSE), "one column")
+  ll <- function(x, theta) stats::dnorm(x, theta, log = TRUE)
+  lp <- function(theta) stats::dnorm(theta, log = TRUE)
+  pd <- function() stats::rnorm(1)
+  expect_error(r_family(1, lp, pd, 1), "`log_lik`")
+  expect_error(r_family(function(x) 0, lp, pd, 1), "`log_lik`")
+  expect_error(r_family(ll, NULL, pd, 1), "`log_prior`")
+  expect_error(r_family(ll, lp, "a", 1), "`prior_draw`")
+  expect_error(r_family(ll, lp, pd, 0), "`dim_param`")
+  expect_error(r_family(ll, lp, pd, 1, update = "gibbs"), "`update`")
+  expect_error(r_family(ll, lp, pd, 1, width = 0), "`width`")
+  expect_error(r_family(ll, lp, pd, 1, n_update = 0), "`n_update`")
+  # user functions returning bad values
+  bad <- r_family(function(x, theta) "a", lp, pd, 1)
+  expect_error(sample_posterior(dp_mixture(bad), x[1:4], iter = 2, algorithm = "neal8",
+                                progress = FALSE), "log_lik")
+  bad <- r_family(ll, lp, function() c(1, 2), 1)
+  expect_error(sample_posterior(dp_mixture(bad), x[1:4], iter = 2, algorithm = "neal8",
+                                progress = FALSE), "prior_draw")
+  bad <- r_family(function(x, theta) NaN, lp, pd, 1)
+  expect_error(sample_posterior(dp_mixture(bad), x[1:4], iter = 2, algorithm = "neal8",
+                                progress = FALSE), "log_lik")
+  # predict
+  set.seed(1)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 10, progress = FALSE)
+  expect_error(predict(fit, 0, type = "mean"), "`type`")
+  expect_error(predict(fit, 0, level = 1), "`level`")
+  expect_error(predict(fit), "`newdata`")
+  expect_error(predict(fit, cbind(0, 1)), "column")
+  expect_error(predict(fit, NA_real_), "data")
+  nofit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 10, labels = FALSE,
+                            progress = FALSE)
+  expect_error(predict(nofit, 0), "labels")
+  nc <- sample_posterior(dp_mixture(gaussian_nonconj()), x, iter = 10, algorithm = "neal8",
+                         progress = FALSE)
+  expect_error(predict(nc, 0), "conjugate")
+  expect_error(mcmix:::.family_eval(gaussian_nonconj(), x, "log_marginal"), "conjugate")
+})

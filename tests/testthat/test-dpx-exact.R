@@ -1,0 +1,113 @@
+# The further DP samplers ("neal8", "slice", "split_merge"; the collapsed
+# sampler with a random discount) against the exact posterior over the
+# partitions of tiny data sets (enumeration, helper-mixture.R), with
+# marginal likelihoods computed in R (closed forms, numerical integration).
+
+xd <- c(-1.2, -0.9, 0.1, 1.4, 1.6)                       # N = 5
+niw <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
+lml_niw <- function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1))
+P5 <- mx_partitions(5)
+ll5 <- mx_log_lik_partitions(P5, xd, lml_niw)
+
+test_that("every DP algorithm matches the exact posterior (conjugate family, DP)", {
+  skip_on_cran()
+  alpha <- 0.8
+  p <- mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_dp, alpha = alpha))
+  for (alg in c("neal8", "slice", "split_merge")) {
+    r <- mx_check(dp_mixture(niw, alpha = alpha), xd, p, iter = 30000, algorithm = alg,
+                  seed = 3)
+    expect_lt(r$tv, r$bound, label = paste("TV of", alg))
+  }
+  # the geometric slice sequence and more auxiliary components
+  set.seed(4)
+  for (ctl in list(dp_control(xi = "geometric", kappa = 0.6), dp_control(m = 1))) {
+    alg <- if (ctl$m == 1) "neal8" else "slice"
+    fit <- sample_posterior(dp_mixture(niw, alpha = alpha), xd, iter = 30000, burnin = 200,
+                            thin = 3, algorithm = alg, control = ctl, progress = FALSE)
+    f <- mx_freq(partition_draws(fit), p)
+    expect_lt(mx_tv(f, p), mx_tv_bound(p, 10000), label = paste("TV of", alg, ctl$xi))
+  }
+})
+
+test_that("every DP algorithm matches the exact posterior (Pitman-Yor, fixed discount)", {
+  skip_on_cran()
+  alpha <- 0.5; d <- 0.35
+  p <- mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = alpha, d = d))
+  for (alg in c("collapsed", "neal8", "slice", "split_merge")) {
+    r <- mx_check(dp_mixture(niw, alpha = alpha, discount = d), xd, p, iter = 30000,
+                  algorithm = alg, seed = 5)
+    expect_lt(r$tv, r$bound, label = paste("TV of", alg))
+  }
+  # negative concentration (alpha > -discount)
+  p <- mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = -0.2, d = 0.5))
+  r <- mx_check(dp_mixture(niw, alpha = -0.2, discount = 0.5), xd, p, iter = 30000,
+                algorithm = "split_merge", seed = 6)
+  expect_lt(r$tv, r$bound)
+})
+
+test_that("a random alpha works with neal8, slice and split_merge", {
+  skip_on_cran()
+  # p(z | x) with alpha ~ Gamma(2, 2) integrated out numerically
+  lpz <- vapply(seq_len(nrow(P5)), function(r) log(stats::integrate(function(a)
+    vapply(a, function(al) exp(mx_lprior_dp(P5[r, ], al)), 1) * stats::dgamma(a, 2, 2),
+    0, Inf, rel.tol = 1e-10)$value), 1)
+  p <- mx_posterior(P5, ll5, lpz)
+  for (alg in c("neal8", "slice", "split_merge")) {
+    r <- mx_check(dp_mixture(niw, alpha = gamma_prior(2, 2)), xd, p, iter = 30000,
+                  algorithm = alg, seed = 7)
+    expect_lt(r$tv, r$bound, label = paste("TV of", alg))
+  }
+})
+
+test_that("neal8 with the compiled non-conjugate family matches the exact posterior", {
+  skip_on_cran()
+  fam <- gaussian_nonconj(prior_mean = 0, prior_var = 2, shape = 3, rate = 2)
+  ll <- mx_log_lik_partitions(P5, xd, function(X) dpx_lml_nonconj(X, 0, 2, 3, 2))
+  for (d in c(0, 0.3)) {
+    p <- mx_posterior(P5, ll, apply(P5, 1L, mx_lprior_py, alpha = 1, d = d))
+    r <- mx_check(dp_mixture(fam, alpha = 1, discount = d), xd, p, iter = 30000,
+                  algorithm = "neal8", seed = 8, thin = 4)
+    expect_lt(r$tv, r$bound, label = paste("TV, discount", d))
+  }
+  # the log_lik trace is log p(x | z, theta): finite, below the maximum
+  expect_true(all(is.finite(r$fit$chains[[1]]$traces[, "log_lik"])))
+})
+
+test_that("neal8 with an R-function family matches the exact posterior", {
+  skip_on_cran()
+  x4 <- c(-1.5, -1.1, 0.9, 1.6)
+  P4 <- mx_partitions(4)
+  ll <- mx_log_lik_partitions(P4, x4, function(X) dpx_lml_known(X, 0.5, 0, 4))
+  fam <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, sqrt(0.5), log = TRUE),
+                  log_prior = function(theta) stats::dnorm(theta, 0, 2, log = TRUE),
+                  prior_draw = function() stats::rnorm(1, 0, 2), dim_param = 1, width = 2)
+  for (d in c(0, 0.4)) {
+    p <- mx_posterior(P4, ll, apply(P4, 1L, mx_lprior_py, alpha = 1, d = d))
+    r <- mx_check(dp_mixture(fam, alpha = 1, discount = d), x4, p, iter = 2500,
+                  algorithm = "neal8", seed = 9, thin = 1)
+    expect_lt(r$tv, r$bound, label = paste("TV, discount", d))
+  }
+  # the Metropolis update
+  fam_mh <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, sqrt(0.5), log = TRUE),
+                     log_prior = function(theta) stats::dnorm(theta, 0, 2, log = TRUE),
+                     prior_draw = function() stats::rnorm(1, 0, 2), dim_param = 1,
+                     update = "mh", width = 1, n_update = 3)
+  p <- mx_posterior(P4, ll, apply(P4, 1L, mx_lprior_dp, alpha = 1))
+  r <- mx_check(dp_mixture(fam_mh, alpha = 1), x4, p, iter = 2500, algorithm = "neal8",
+                seed = 10, thin = 1)
+  expect_lt(r$tv, r$bound)
+})
+
+test_that("a random discount: exact posterior over partitions and of the discount", {
+  skip_on_cran()
+  alpha <- 0.6
+  ex <- dpx_posterior_random_d(P5, ll5, alpha, 2, 3)
+  for (alg in c("collapsed", "neal8", "split_merge")) {
+    r <- mx_check(dp_mixture(niw, alpha = alpha, discount = beta_prior(2, 3)), xd, ex$p,
+                  iter = 30000, algorithm = alg, seed = 11)
+    expect_lt(r$tv, r$bound, label = paste("TV of", alg))
+    dd <- r$fit$chains[[1]]$traces[, "discount"]
+    se <- stats::sd(dd) / sqrt(ess(dd))
+    expect_lt(abs(mean(dd) - ex$mean_d), 5 * se, label = paste("E[d | x] by", alg))
+  }
+})
