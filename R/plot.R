@@ -66,8 +66,9 @@ plot.mcmix_fit <- function(x, traces = NULL, per_page = 4, ...) {
   m <- length(mats)
   cols <- chain_colours(m)
   s <- x$settings
-  pages <- split(nm, ceiling(seq_along(nm) / per_page))
-  rows <- min(length(nm), per_page)
+  n_pages <- ceiling(length(nm) / per_page)
+  rows <- ceiling(length(nm) / n_pages)          # balanced pages
+  pages <- split(nm, ceiling(seq_along(nm) / rows))
   old <- plot_par(mfrow = c(rows, 2L), mar = c(3.2, 3.6, 2, 0.8), mgp = c(2, 0.6, 0),
                   oma = c(0, 0, if (m > 1L) 1.2 else 0, 0))
   on.exit(graphics::par(old))
