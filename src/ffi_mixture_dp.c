@@ -314,7 +314,15 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labe
         }
         int Kfin = (int) W[s + 2 * (size_t) S];
         double alpha = W[s], d = W[s + (size_t) S];
-        mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, z, Kfin > K ? Kfin : 0);
+        /* rebuild the clusters in the same buffers (no allocation per draw,
+         * except the amortised growth of the cluster buffers) */
+        m.K = 0;
+        int Kneed = Kfin > K ? Kfin : K;
+        while (m.K < Kneed) mcx_mix_new_cluster(&m);
+        for (int i = 0; i < N; i++) {
+            m.z[i] = -1;
+            mcx_mix_add(&m, i, z[i]);
+        }
         int Kc = m.K;
         double denom = log(alpha + N);
         for (int k = 0; k < Kc; k++)

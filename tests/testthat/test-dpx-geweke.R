@@ -36,15 +36,17 @@ test_that("the random-discount samplers pass a Geweke joint-distribution test", 
   fam <- gaussian_mean(cov = s2, prior_mean = m0, prior_cov = s0)
   model <- dp_mixture(fam, alpha = alpha, discount = beta_prior(a, b))
   prep <- mcmix:::family_prepare(fam, rnorm(N))
-  for (alg in c("collapsed", "split_merge", "neal8")) {
+  run <- function(alg, discount_prior = c(a, b)) {
     k <- mcmix:::dpx_kernel(model, prep, alg, "prior", dp_control())
+    spec <- k$spec
+    spec$discount_prior <- discount_prior
     state <- k$init(1)
-    x <- draw_x(state$labels)
+    x <- draw_x(state$labels + 1L)
     thin <- 10; n_keep <- 2000
     sc <- matrix(0, n_keep, 3)
     for (g in seq_len(n_keep * thin)) {
-      state$stats <- NULL              # x changed: stats from the labels
-      r <- .Call(mcmix:::C_ffi_dpx_step, k$spec, matrix(x, nrow = 1), state, 1L, 1L,
+      state["stats"] <- list(NULL)       # x changed: stats from the labels
+      r <- .Call(mcmix:::C_ffi_dpx_step, spec, matrix(x, nrow = 1), state, 1L, 1L,
                  as.integer(g - 1L), FALSE, NULL)
       state <- r$state
       z <- state$labels
@@ -53,6 +55,13 @@ test_that("the random-discount samplers pass a Geweke joint-distribution test", 
       x <- if (alg == "neal8") stats::rnorm(N, state$params[1, z + 1L], sqrt(s2))
            else draw_x(z)
     }
+    sc
+  }
+  # power: a sampler with the wrong prior on the discount fails
+  sc <- run("collapsed", c(2, 4))
+  expect_lt(suppressWarnings(stats::ks.test(sc[, 1], fwd[, 1])$p.value), 0.001)
+  for (alg in c("collapsed", "split_merge", "neal8")) {
+    sc <- run(alg)
     expect_gt(suppressWarnings(stats::ks.test(sc[, 1], fwd[, 1])$p.value), 0.001,
               label = paste(alg, "discount"))
     expect_gt(suppressWarnings(stats::ks.test(sc[, 3], fwd[, 3])$p.value), 0.001,
