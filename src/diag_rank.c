@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <Rmath.h>
+#include <R_ext/Arith.h>
 #include "diag.h"
 
 #define RADIX_BITS 11
@@ -77,7 +78,7 @@ void mcx_rank_normal(const double *x, size_t n, const int *order,
 {
     size_t S = 0, k, a, b, i;
     int *pos;
-    double denom;
+    double denom, *tab;
     if (skip) {
         for (i = 0; i < n; i++) S += (skip[i] == 0);
     } else {
@@ -90,10 +91,27 @@ void mcx_rank_normal(const double *x, size_t n, const int *order,
         if (!skip || !skip[j]) pos[k++] = j;
     }
     denom = (double) S + 0.25;
+    /* tab[r] = score of the untied rank r <= S/2; an untied rank r above
+     * S/2 reuses -tab[S + 1 - r] (Phi^{-1}(1 - p) = -Phi^{-1}(p)), which
+     * halves the quantile evaluations */
+    tab = (double *) mcx_alloc(S / 2 + 1, sizeof(double));
+    for (i = 0; i <= S / 2; i++) tab[i] = NA_REAL;
     for (a = 0; a < S; a = b) {
         double v = x[pos[a]], r, zz;
         b = a + 1;
         while (b < S && x[pos[b]] == v) b++;
+        if (b == a + 1) {
+            size_t rk = a + 1, mir = S + 1 - rk;
+            if (rk <= S / 2) {
+                zz = tab[rk] = qnorm5(((double) rk - 0.375) / denom, 0.0, 1.0, 1, 0);
+            } else if (mir <= S / 2 && !ISNAN(tab[mir])) {
+                zz = -tab[mir];
+            } else {
+                zz = qnorm5(((double) rk - 0.375) / denom, 0.0, 1.0, 1, 0);
+            }
+            z[pos[a]] = zz;
+            continue;
+        }
         r = 0.5 * ((double) (a + 1) + (double) b);   /* average rank */
         zz = qnorm5((r - 0.375) / denom, 0.0, 1.0, 1, 0);
         for (k = a; k < b; k++) z[pos[k]] = zz;
