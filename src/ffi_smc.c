@@ -210,7 +210,10 @@ SEXP ffi_ais_run(SEXP targets, SEXP io, SEXP theta0, SEXP spec)
 
 /*
  * Simulated annealing.  theta0: start (d); spec: temperatures (n), scale (d).
+ * The iterations run in blocks with an interrupt check between blocks.
  */
+#define ANNEAL_BLOCK 256
+
 SEXP ffi_anneal_run(SEXP target, SEXP io, SEXP theta0, SEXP spec)
 {
     int nprot = 0;
@@ -232,9 +235,14 @@ SEXP ffi_anneal_run(SEXP target, SEXP io, SEXP theta0, SEXP spec)
     if (!isfinite(value)) mcx_error("`init` is outside the support of the target.");
     double best_value = value;
     GetRNGstate();
-    double acc = mcx_anneal_run(&h, REAL(temps_), n, scale, REAL(theta), &value,
-                                REAL(best), &best_value, REAL(path), REAL(values),
-                                work);
+    double acc = 0.0;
+    for (int k0 = 0; k0 < n; k0 += ANNEAL_BLOCK) {
+        int k1 = n - k0 > ANNEAL_BLOCK ? k0 + ANNEAL_BLOCK : n;
+        acc += mcx_anneal_run(&h, REAL(temps_), n, k0, k1, scale, REAL(theta),
+                              &value, REAL(best), &best_value, REAL(path),
+                              REAL(values), work);
+        if (k1 < n) R_CheckUserInterrupt();
+    }
     PutRNGstate();
     SEXP bv = PROTECT(Rf_ScalarReal(best_value)); nprot++;
     SEXP ac = PROTECT(Rf_ScalarReal(acc)); nprot++;

@@ -11,14 +11,15 @@
 #include <string.h>
 #include "sampler_smc.h"
 
-double mcx_anneal_run(mcx_tgt *h, const double *temps, int n,
-                      const double *scale, double *theta, double *value,
+double mcx_anneal_run(mcx_tgt *h, const double *temps, int n, int k_begin,
+                      int k_end, const double *scale, double *theta, double *value,
                       double *best, double *best_value, double *path,
                       double *values, double *work)
 {
     const int d = h->dim;
     double *y = work, acc = 0.0;
-    for (int k = 0; k < n; k++) {
+    if (k_begin < 0 || k_end > n || k_begin > k_end) MCX_INTERNAL("bad iteration range");
+    for (int k = k_begin; k < k_end; k++) {
         h->iter = k + 1;
         for (int j = 0; j < d; j++) y[j] = theta[j] + scale[j] * norm_rand();
         double fy = mcx_tgt_logd(h, y);

@@ -57,9 +57,12 @@ double mcx_ais_stage(mcx_tgt *lik, mcx_tgt *prior, double beta_prev,
  * (d).  Iteration k proposes theta + scale_j z_j and accepts with
  * probability min(1, exp((f' - f) / T_k)).  best/best_value hold the best
  * point seen; path (n x d, column-major) and values (n) the chain.
- * Returns the number of accepted moves. */
-double mcx_anneal_run(mcx_tgt *h, const double *temps, int n,
-                      const double *scale, double *theta, double *value,
+ * Runs iterations k_begin .. k_end - 1 of the n (0 <= k_begin <= k_end <= n),
+ * so the caller can check interrupts between blocks; running the blocks in
+ * order equals one call over 0 .. n - 1.
+ * Returns the number of accepted moves among those iterations. */
+double mcx_anneal_run(mcx_tgt *h, const double *temps, int n, int k_begin,
+                      int k_end, const double *scale, double *theta, double *value,
                       double *best, double *best_value, double *path,
                       double *values, double *work);
 #endif
