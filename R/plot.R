@@ -263,11 +263,9 @@ plot_coclustering <- function(x, estimate = NULL,
 #' @examples
 #' set.seed(1)
 #' x <- c(rnorm(40, -2), rnorm(40, 2))
-#' if (exists("dp_mixture")) {
-#'   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100,
-#'                           progress = FALSE)
-#'   plot_clusters(fit)
-#' }
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100,
+#'                         progress = FALSE)
+#' plot_clusters(fit)
 #' @export
 plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   check_fit_arg(x)
