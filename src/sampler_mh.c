@@ -20,6 +20,12 @@
  * `always` it continues with a vanishing effect (t^-kappa gains; for
  * HAARIO the 1/t weight of a new state), which keeps the target as the
  * limiting distribution (diminishing adaptation, Roberts & Rosenthal 2007).
+ *
+ * Cost per iteration.  With a compiled target the step is dominated by R's
+ * generator, so the normal proposals come from rnorm_polar() (1.27 uniforms
+ * per normal instead of norm_rand()'s two uniforms and a qnorm()), the
+ * acceptance test draws its uniform only when log r < 0, and the plain
+ * random-walk case runs in mh_rw_fixed() with the state in locals.
  */
 #include <string.h>
 #include "mcmix_engine.h"
@@ -42,16 +48,65 @@ static double lognorm_chol(const double *y, const double *mean, const double *L,
     return -0.5 * q - 0.5 * logdet;
 }
 
-/* y = x + scale * L z */
-static void rw_draw(const double *x, const double *L, double scale, int d,
-                    double *y, double *z)
+/* d standard normals into z by Marsaglia's polar method (Marsaglia & Bray
+ * 1964): (v1, v2) uniform on the unit disc (two unif_rand() per try, a try
+ * succeeds with probability pi/4), then v * sqrt(-2 log s / s), s = |v|^2,
+ * are two independent N(0, 1).  Exact, from R's generator only (so
+ * set.seed() reproduces the chain), and about twice as cheap as norm_rand()
+ * by inversion (two uniforms and a qnorm() per variate): 1.27 uniforms per
+ * normal.  With d odd the second normal of the last pair is dropped (no
+ * state is carried between iterations, so chunks do not change draws). */
+static void rnorm_polar(double *z, int d)
 {
-    for (int j = 0; j < d; j++) z[j] = norm_rand();
+    for (int j = 0; j < d; j += 2) {
+        double v1, v2, s;
+        do {
+            v1 = 2.0 * unif_rand() - 1.0;
+            v2 = 2.0 * unif_rand() - 1.0;
+            s = v1 * v1 + v2 * v2;
+        } while (s >= 1.0 || s == 0.0);
+        double f = sqrt(-2.0 * log(s) / s);
+        z[j] = v1 * f;
+        if (j + 1 < d) z[j + 1] = v2 * f;
+    }
+}
+
+/* y = x + scale * L z (L lower triangular, or diagonal when diag != 0). */
+static inline void rw_draw(const double *x, const double *L, int diag,
+                           double scale, int d, double *y, double *z)
+{
+    rnorm_polar(z, d);
+    if (diag) {
+        for (int j = 0; j < d; j++) y[j] = x[j] + scale * (L[j + j * d] * z[j]);
+        return;
+    }
     for (int i = 0; i < d; i++) {
         double s = 0.0;
         for (int j = 0; j <= i; j++) s += L[i + j * d] * z[j];
         y[i] = x[i] + scale * s;
     }
+}
+
+static int is_diagonal(const double *L, int d)
+{
+    for (int j = 0; j < d; j++)
+        for (int i = j + 1; i < d; i++)
+            if (L[i + j * d] != 0.0) return 0;
+    return 1;
+}
+
+/* The MH decision for log acceptance ratio log_r (not NaN): no uniform is
+ * drawn when the move is certainly accepted. */
+static inline int mh_accept(double log_r)
+{
+    return log_r >= 0 || log(unif_rand()) < log_r;
+}
+
+/* Iterations until the next kept one (iteration g is kept when g % thin
+ * == 0; the chunk starts at g = offset + 1).  Unused during warm-up. */
+static long keep_countdown(const mcx_run *run)
+{
+    return run->thin - run->offset % run->thin;
 }
 
 /* Haario proposal factor from the running moments: L = chol(sd (C + eps I)),
@@ -93,6 +148,52 @@ static int choose_prop(const mcx_mh_prop *props, int n_props)
     return n_props - 1;
 }
 
+/* The common case, kept lean: one random-walk proposal with a fixed factor
+ * L (and scale), no adaptation in this chunk.  The chain's state lives in
+ * locals during the chunk (two theta buffers swapped on acceptance,
+ * counters) and is written back at the end; draws are stored only for kept
+ * iterations (countdown, no modulo).  Same arithmetic and the same random
+ * numbers as the general loop below, so either may run any chunk. */
+static void mh_rw_fixed(mcx_tgt *h, const double *L, double scale,
+                        mcx_mh_state *s, mcx_run *run)
+{
+    int d = h->dim, diag = is_diagonal(L, d);
+    double *x = (double *) mcx_alloc((size_t) d, sizeof(double));
+    double *y = (double *) mcx_alloc((size_t) d, sizeof(double));
+    double *z = (double *) mcx_alloc((size_t) d, sizeof(double));
+    memcpy(x, s->theta, (size_t) d * sizeof(double));
+    double lx = *s->logd, n_acc = 0.0;
+    long it = (long) *s->iteration, keep = keep_countdown(run);
+    double *out = run->out;
+    size_t n_kept = (size_t) run->n_kept;
+    int row = 0;
+    for (int i = 0; i < run->n; i++) {
+        h->iter = ++it;
+        rw_draw(x, L, diag, scale, d, y, z);
+        double ly = mcx_tgt_logd(h, y);
+        double log_r = ly - lx;
+        if (isnan(log_r)) log_r = -INFINITY;
+        if (mh_accept(log_r)) {
+            double *t = x; x = y; y = t;
+            lx = ly;
+            n_acc += 1.0;
+        }
+        if (!run->warmup && --keep == 0) {
+            for (int j = 0; j < d; j++) out[row + (size_t) j * n_kept] = x[j];
+            row++;
+            keep = run->thin;
+        }
+    }
+    memcpy(s->theta, x, (size_t) d * sizeof(double));
+    *s->logd = lx;
+    *s->iteration += run->n;
+    if (run->warmup) { *s->w_prop += run->n; *s->w_accept += n_acc; }
+    else { *s->n_prop += run->n; *s->n_accept += n_acc; }
+    s->comp_prop[0] += run->n;
+    s->comp_accept[0] += n_acc;
+    if (row != run->n_kept) MCX_INTERNAL("kept rows mismatch");
+}
+
 void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
                 const mcx_mh_adapt *ad, mcx_mh_state *s, mcx_run *run)
 {
@@ -107,9 +208,17 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         haario_factor(ad, s, props[0].L, d, Lcur);
     }
     int adapting = ad->kind != MCX_ADAPT_NONE && (run->warmup || ad->always);
+    if (n_props == 1 && props[0].kind == MCX_PROP_RW && !adapting) {
+        mh_rw_fixed(h, Lcur != NULL ? Lcur : props[0].L,
+                    ad->kind == MCX_ADAPT_SCALE ? exp(*s->log_scale) : 1.0, s, run);
+        return;
+    }
+    int *diag = (int *) mcx_alloc((size_t) n_props, sizeof(int));
+    for (int k = 0; k < n_props; k++)
+        diag[k] = props[k].kind == MCX_PROP_RW && Lcur == NULL && is_diagonal(props[k].L, d);
+    long keep = keep_countdown(run);
     int row = 0;
     for (int i = 0; i < run->n; i++) {
-        long g = run->offset + i + 1;
         *s->iteration += 1.0;
         h->iter = (long) *s->iteration;
         int k = choose_prop(props, n_props);
@@ -119,11 +228,11 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         case MCX_PROP_RW: {
             const double *L = Lcur != NULL ? Lcur : p->L;
             double sc = ad->kind == MCX_ADAPT_SCALE ? exp(*s->log_scale) : 1.0;
-            rw_draw(s->theta, L, sc, d, y, z);
+            rw_draw(s->theta, L, diag[k], sc, d, y, z);
             break;
         }
         case MCX_PROP_INDEP:
-            for (int j = 0; j < d; j++) z[j] = norm_rand();
+            rnorm_polar(z, d);
             for (int r = 0; r < d; r++) {
                 double acc = 0.0;
                 for (int j = 0; j <= r; j++) acc += p->L[r + j * d] * z[j];
@@ -147,8 +256,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         double ly = mcx_tgt_logd(h, y);
         double log_r = ly - *s->logd + log_q_ratio;
         if (isnan(log_r)) log_r = -INFINITY;  /* -Inf - -Inf cannot happen: logd finite */
-        /* no uniform is needed when the move is certainly accepted */
-        int accept = log_r >= 0 || log(unif_rand()) < log_r;
+        int accept = mh_accept(log_r);
         if (accept) {
             memcpy(s->theta, y, (size_t) d * sizeof(double));
             *s->logd = ly;
@@ -167,9 +275,10 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
                 haario_factor(ad, s, props[0].L, d, Lcur);
             }
         }
-        if (!run->warmup && g % run->thin == 0) {
+        if (!run->warmup && --keep == 0) {
             for (int j = 0; j < d; j++) run->out[row + (size_t) j * run->n_kept] = s->theta[j];
             row++;
+            keep = run->thin;
         }
     }
     if (row != run->n_kept) MCX_INTERNAL("kept rows mismatch");
