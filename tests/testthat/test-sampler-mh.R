@@ -86,6 +86,46 @@ test_that("extend() equals one longer run, also for adaptive MH", {
   }
 })
 
+test_that("chunks not aligned with thin give the draws of one run", {
+  # the kernel's step() called directly with cut points that are not
+  # multiples of thin (the driver usually aligns them)
+  fit <- sample_mh(gauss_ld, c(0, 0), iter = 10, burnin = 0,
+                   proposal = proposal_rw(cov = gauss_S))
+  k <- fit$kernel
+  s0 <- k$init(1L)
+  set.seed(5)
+  a <- k$step(s0, 7, 3, 0, FALSE)
+  b <- k$step(a$state, 11, 3, 7, FALSE)
+  set.seed(5)
+  ab <- k$step(s0, 18, 3, 0, FALSE)
+  expect_identical(rbind(a$draws$traces, b$draws$traces), ab$draws$traces)
+  expect_identical(b$state, ab$state)
+  expect_equal(nrow(ab$draws$traces), 6)
+})
+
+test_that("random-walk MH in odd dimension (polar normals) has the exact moments", {
+  skip_on_cran()
+  # 3-D Gaussian, correlated proposal covariance (triangular factor), and a
+  # 1-D target with a diagonal scale: both use an odd number of normals
+  mu3 <- c(-1, 0, 2)
+  S3 <- matrix(c(1, 0.5, 0.2, 0.5, 2, -0.3, 0.2, -0.3, 0.5), 3)
+  P3 <- solve(S3)
+  ld3 <- function(x) -0.5 * sum((x - mu3) * (P3 %*% (x - mu3)))
+  set.seed(11)
+  tr <- sample_mh(ld3, c(0, 0, 0), iter = 40000, burnin = 1000,
+                  proposal = proposal_rw(cov = S3))$chains[[1]]$traces
+  for (j in 1:3) {
+    expect_lt(abs(mean(tr[, j]) - mu3[j]), 5 * bm_se(tr[, j]))
+    v <- (tr[, j] - mu3[j])^2
+    expect_lt(abs(mean(v) - S3[j, j]), 5 * bm_se(v))
+  }
+  set.seed(12)
+  x <- sample_mh(function(x) dgamma(x, 3, 2, log = TRUE), 1, iter = 40000,
+                 burnin = 1000, proposal = proposal_rw(1))$chains[[1]]$traces[, 1]
+  expect_lt(abs(mean(x) - 1.5), 5 * bm_se(x))
+  expect_lt(abs(mean(x^2) - (0.75 + 2.25)), 5 * bm_se(x^2))
+})
+
 test_that("extend() equals one longer run with proposals drawn by R functions", {
   # the R functions use R's generator inside the compiled loop
   prop <- proposal_mixture(list(
