@@ -18,3 +18,10 @@ normal_data_target <- function(y) .Call(C_normal_data_xptr, as.double(y))
 
 # GARCH(1,1) likelihood of returns `y` (parameters omega, alpha, beta).
 garch_target <- function(y) .Call(C_garch_xptr, as.double(y), stats::var(y))
+
+# Logistic regression of 0/1 `y` on the columns of `X`, prior N(0, 10^2 I).
+logistic_target <- function(X, y) {
+  X <- as.matrix(X)
+  storage.mode(X) <- "double"
+  .Call(C_logistic_xptr, X, as.double(y))
+}

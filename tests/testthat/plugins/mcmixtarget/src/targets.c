@@ -148,6 +148,49 @@ static SEXP garch_xptr(SEXP y, SEXP v0)
     return out;
 }
 
+/* Logistic regression: y_i ~ Bernoulli(plogis(x_i' beta)), X n x p
+ * (column-major), prior beta ~ N(0, 10^2 I):
+ *   log p = sum_i [y_i eta_i - log(1 + e^eta_i)] - |beta|^2 / 200. */
+typedef struct logistic {
+    mcx_target desc;
+    int n, p;
+    double v[];   /* X (n * p), then y (n) */
+} logistic;
+
+static double logistic_logd(const double *b, void *ctx)
+{
+    const logistic *m = (const logistic *) ctx;
+    const double *X = m->v, *y = m->v + (size_t) m->n * m->p;
+    double ll = 0.0, pr = 0.0;
+    for (int i = 0; i < m->n; i++) {
+        double eta = 0.0;
+        for (int j = 0; j < m->p; j++) eta += X[i + (size_t) j * m->n] * b[j];
+        ll += y[i] * eta - (eta > 0 ? eta + log1p(exp(-eta)) : log1p(exp(eta)));
+    }
+    for (int j = 0; j < m->p; j++) pr += b[j] * b[j];
+    return ll - pr / 200.0;
+}
+
+static SEXP logistic_xptr(SEXP X, SEXP y)
+{
+    int n = LENGTH(y), p = LENGTH(X) / n;
+    SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(logistic) +
+                                      (size_t) n * (p + 1) * sizeof(double)));
+    logistic *m = (logistic *) RAW(raw);
+    m->desc.abi_version = MCX_ABI_VERSION;
+    m->desc.dim = p;
+    m->desc.log_density = logistic_logd;
+    m->desc.gradient = NULL;
+    m->desc.ctx = m;
+    m->n = n;
+    m->p = p;
+    memcpy(m->v, REAL(X), (size_t) n * p * sizeof(double));
+    memcpy(m->v + (size_t) n * p, REAL(y), (size_t) n * sizeof(double));
+    SEXP out = mcmix_target_xptr(&m->desc, raw);
+    UNPROTECT(1);
+    return out;
+}
+
 static double bad_logd(const double *x, void *ctx)
 {
     (void) ctx;
@@ -167,6 +210,7 @@ static const R_CallMethodDef calls[] = {
     {"bad_xptr", (DL_FUNC) &bad_xptr, 0},
     {"normal_data_xptr", (DL_FUNC) &normal_data_xptr, 1},
     {"garch_xptr", (DL_FUNC) &garch_xptr, 2},
+    {"logistic_xptr", (DL_FUNC) &logistic_xptr, 2},
     {NULL, NULL, 0}
 };
 
