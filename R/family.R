@@ -349,7 +349,10 @@ fam_categorical_matrix <- function(data, K = NULL, levels = NULL) {
     na <- which(is.na(data))
     if (length(na))
       stop(sprintf("`data` has a missing value in row %d.", na[1L]), call. = FALSE)
-    bad <- which(!is.finite(data) | data < 1 | data != round(data))
+    if (!length(data))
+      stop("`data` must have at least one observation, not 0.", call. = FALSE)
+    bad <- which(!is.finite(data) | data < 1 | data != round(data) |
+                 data > .Machine$integer.max)
     if (length(bad))
       stop(sprintf("`data` must hold category numbers 1, 2, ...; row %d is %s.",
                    bad[1L], format(data[bad[1L]])), call. = FALSE)
@@ -357,6 +360,12 @@ fam_categorical_matrix <- function(data, K = NULL, levels = NULL) {
     if (length(data) && max(data) > K)
       stop(sprintf("`data` has category %d in row %d but the family has %d categories.",
                    as.integer(max(data)), which.max(data), K), call. = FALSE)
+    # The one-hot matrix below is length(data) x K, and the sampler keeps K
+    # counts for each of at least 64 clusters: bound both (8e8 bytes).
+    if ((as.double(length(data)) + 64) * K > fam_max_cells)
+      stop(sprintf("`data` has category number %s in row %d: too many categories for %d observations (at most %s cells in the %d x K indicator matrix); number the categories 1, 2, ..., K without gaps (or give a factor).",
+                   format(max(data)), which.max(data), length(data),
+                   format(fam_max_cells), length(data)), call. = FALSE)
     x <- matrix(0, length(data), K)
     x[cbind(seq_along(data), as.integer(data))] <- 1
     return(x)
@@ -380,8 +389,22 @@ fam_check_matrix <- function(x, min_rows) {
     stop(sprintf("`data` has a non-finite value (%s) in row %d, column %d.",
                  format(x[p[1L], p[2L]]), p[1L], p[2L]), call. = FALSE)
   }
+  # Sufficient statistics hold sums of squares and cross-products, which
+  # overflow to Inf (and then NaN) for values near the largest double.
+  if (any(abs(x) > fam_max_abs)) {
+    p <- fam_first_where(abs(x) > fam_max_abs)
+    stop(sprintf("`data` has a value too large in magnitude (%s) in row %d, column %d; rescale the data (values must be below %g in absolute value).",
+                 format(x[p[1L], p[2L]]), p[1L], p[2L], fam_max_abs), call. = FALSE)
+  }
   x
 }
+
+# Largest absolute data value accepted: squares and sums of squares of many
+# such values stay far from overflow.
+fam_max_abs <- 1e100
+
+# Largest number of cells of the category-indicator data and cluster counts.
+fam_max_cells <- 1e8
 
 fam_check_binary <- function(x, name) {
   bad <- x != 0 & x != 1
@@ -465,7 +488,7 @@ fam_check_positive <- function(x, arg) {
 # A positive whole number.
 fam_check_count <- function(x, arg) {
   if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x < 1 ||
-      x != round(x))
+      x != round(x) || x > .Machine$integer.max)
     stop(sprintf("`%s` must be a positive whole number, not %s.", arg, fam_fmt(x)),
          call. = FALSE)
   invisible(x)
