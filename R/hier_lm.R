@@ -51,6 +51,7 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
   if (!is.numeric(y) || length(y) != N || any(!is.finite(y)))
     stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
          call. = FALSE)
+  mdl_too_large(y, "y")
   if (length(group) != N || anyNA(group))
     stop(sprintf("`group` must have length %d (the rows of `X`) and no missing values.", N),
          call. = FALSE)
