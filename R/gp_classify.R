@@ -66,6 +66,9 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
                variance = variance)
 
   K <- gp_se_kernel(X, X, kern)
+  if (any(!is.finite(K)))
+    stop(sprintf("`lengthscale` (%s) is too small for the scale of `X`: the scaled distances overflow.",
+                 mdl_show(lengthscale)), call. = FALSE)
   e <- eigen(K, symmetric = TRUE)
   lam <- pmax(e$values, 0)
   U <- e$vectors
@@ -73,6 +76,9 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   A <- U %*% (r * t(U))                     # (K^{-1} + I)^{-1}
   S <- U %*% diag(sqrt(r), n)               # S S' = A
   Ks <- gp_se_kernel(X, X_test, kern)       # n x m
+  if (any(!is.finite(Ks)))
+    stop(sprintf("`lengthscale` (%s) is too small for the scale of `X` and `X_test`: the scaled distances overflow.",
+                 mdl_show(lengthscale)), call. = FALSE)
   W <- U %*% ((1 / (1 + lam)) * crossprod(U, Ks))
   pred_sd <- sqrt(pmax(1 + variance - colSums(Ks * W), 1e-12))
   data_c <- list(n = n, m = nrow(X_test), y = y, A = A, S = S, W = W,
@@ -135,6 +141,9 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
   keep <- e$values > max(e$values) * 1e-10
   U <- e$vectors[, keep, drop = FALSE]
   Ks <- gp_se_kernel(X, newdata, kern)
+  if (any(!is.finite(Ks)))
+    stop("`newdata` is too far from `X` on the scale of the fitted lengthscale: the scaled distances overflow.",
+         call. = FALSE)
   B <- U %*% ((1 / e$values[keep]) * crossprod(U, Ks))   # K^+ K_*
   v <- pmax(kern$variance - colSums(Ks * B), 0)
   f <- do.call(rbind, lapply(object$chains, function(ch) ch$traces[, fcols, drop = FALSE]))
