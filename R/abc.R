@@ -49,6 +49,10 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
   if (!is.function(distance))
     stop(sprintf("`distance` must be NULL or a function, not %s.",
                  describe_object(distance)), call. = FALSE)
+  fa <- names(formals(distance))
+  if (!is.primitive(distance) && length(fa) < 2L && !"..." %in% fa)
+    stop(sprintf("`distance` must be a function of two arguments (s_sim, s_obs), not of %d.",
+                 length(fa)), call. = FALSE)
   if (is.null(tolerance) == is.null(quantile))
     stop("exactly one of `tolerance` and `quantile` must be given.", call. = FALSE)
   if (!is.null(tolerance)) tolerance <- mdl_number(tolerance, "tolerance", 0)
