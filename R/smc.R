@@ -38,7 +38,13 @@ target_pair <- function(log_lik, log_prior, d) {
 # Proposal scale factor: a positive number (NULL gives 2.38 / sqrt(d)).
 proposal_scale <- function(scale, d) {
   if (is.null(scale)) return(2.38 / sqrt(d))
-  mdl_number(scale, "scale", 0, open_lower = TRUE)
+  scale <- mdl_number(scale, "scale", 0, open_lower = TRUE)
+  # scale^2 multiplies the particle covariance (and its ridge): it must not
+  # underflow to zero
+  if (scale < 1e-100)
+    stop(sprintf("`scale` must be a positive number of at least 1e-100, not %s.",
+                 format(scale)), call. = FALSE)
+  scale
 }
 
 #' Tempered sequential Monte Carlo
@@ -307,6 +313,8 @@ harmonic_mean_evidence <- function(log_lik_draws) {
          call. = FALSE)
   warning("the harmonic mean estimator usually has infinite variance and is ",
           "unreliable; prefer sample_smc() or ais().", call. = FALSE)
+  # a draw with zero likelihood makes the harmonic mean of the likelihoods 0
+  if (any(log_lik_draws == -Inf)) return(-Inf)
   a <- -log_lik_draws
   mx <- max(a)
   -(mx + log(mean(exp(a - mx))))
