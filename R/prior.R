@@ -92,7 +92,8 @@ rdp <- function(n, alpha, base) {
 #' @param alpha Concentration, a positive number.
 #' @param n Number of weights (truncation by count), or `NULL`.
 #' @param tol Remaining-mass tolerance in (0, 1) (truncation by mass), or
-#'   `NULL`. When both `n` and `tol` are `NULL`, `tol = 1e-6`.
+#'   `NULL`. When both `n` and `tol` are `NULL`, `tol = 1e-6`. At most a
+#'   million sticks are drawn: a `tol` that needs more is an error.
 #' @param discount Pitman-Yor discount in `[0, 1)`.
 #' @return A numeric vector of weights with attribute `remaining`, the mass
 #'   `1 - sum(w)` left after truncation.
@@ -122,15 +123,31 @@ rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
     w <- v * exp(c(0, log_rest[-n]))
     return(structure(w, remaining = exp(log_rest[n])))
   }
-  w <- numeric()
+  # About alpha * log(1 / tol) sticks are needed when discount = 0, and
+  # far more as the discount approaches 1: stop at rstick_max_sticks rather
+  # than run (and grow `w`) without bound.
+  too_many <- function()
+    stop(sprintf(paste0("`tol` = %s needs more than %d sticks with `alpha` = %s and ",
+                        "`discount` = %s; use a larger `tol`, or give `n`."),
+                 format(tol), as.integer(rstick_max_sticks), format(alpha),
+                 format(discount)), call. = FALSE)
+  # E[-log(1 - v_k)] <= 1 / alpha, so at least alpha * log(1 / tol) sticks
+  # are expected: refuse at once when that is beyond the bound.
+  if (alpha * -log(tol) > rstick_max_sticks) too_many()
+  w <- numeric(64L)
   log_rest <- 0
   log_tol <- log(tol)
   k <- 0L
   while (log_rest >= log_tol) {
     k <- k + 1L
+    if (k > rstick_max_sticks) too_many()
+    if (k > length(w)) length(w) <- 2L * length(w)
     v <- draw(k)
     w[k] <- v * exp(log_rest)
     log_rest <- log_rest + log1p(-v)
   }
-  structure(w, remaining = exp(log_rest))
+  structure(w[seq_len(k)], remaining = exp(log_rest))
 }
+
+# Largest number of sticks rstick() draws when truncating by `tol`.
+rstick_max_sticks <- 1e6
