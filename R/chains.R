@@ -51,8 +51,17 @@
 #' fit
 #' @export
 new_kernel <- function(name, init, step, trace_names, ...) {
-  stopifnot(is.character(name), length(name) == 1L,
-            is.function(init), is.function(step), is.character(trace_names))
+  if (!is.character(name) || length(name) != 1L || is.na(name))
+    stop(sprintf("`name` must be a string, not %s.", describe_object(name)), call. = FALSE)
+  if (!is.function(init))
+    stop(sprintf("`init` must be a function(chain), not %s.", describe_object(init)),
+         call. = FALSE)
+  if (!is.function(step))
+    stop(sprintf("`step` must be a function(state, n, thin, offset, warmup), not %s.",
+                 describe_object(step)), call. = FALSE)
+  if (!is.character(trace_names) || anyNA(trace_names))
+    stop(sprintf("`trace_names` must be a character vector, not %s.",
+                 describe_object(trace_names)), call. = FALSE)
   structure(list(name = name, init = init, step = step,
                  trace_names = trace_names, ...),
             class = "mcmix_kernel")
@@ -80,6 +89,14 @@ check_count <- function(x, arg, min = 1L, max = .Machine$integer.max) {
          call. = FALSE)
   }
   as.integer(x)
+}
+
+# Iteration counters and offsets are integers: burnin plus iter must fit.
+check_total_iter <- function(burnin, iter) {
+  if (as.double(burnin) + as.double(iter) > .Machine$integer.max)
+    stop(sprintf("`iter` + `burnin` must be at most %d, not %s.", .Machine$integer.max,
+                 format(as.double(burnin) + as.double(iter))), call. = FALSE)
+  invisible(NULL)
 }
 
 check_flag <- function(x, arg) {
@@ -322,6 +339,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
     stop("`kernel` must be an mcmix_kernel (see new_kernel()).", call. = FALSE)
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
+  check_total_iter(burnin, iter)
   thin <- check_count(thin, "thin", 1L)
   chains <- check_count(chains, "chains", 1L)
   cores <- check_count(cores, "cores", 1L)
@@ -354,8 +372,8 @@ fit_advance <- function(fit, new, cores, backend, progress) {
   if (backend == "sequential") {
     total <- sum(vapply(idx, function(i) {
       ch <- fit$chains[[i]]
-      if (new || is.null(ch)) s$burnin + s$iter
-      else (s$burnin - ch$warmup_done) + (s$iter - ch$iter_done)
+      if (new || is.null(ch)) as.double(s$burnin) + s$iter
+      else as.double(s$burnin - ch$warmup_done) + (s$iter - ch$iter_done)
     }, numeric(1)))
     bar <- NULL
     done <- 0
@@ -438,10 +456,18 @@ extend <- function(fit, iter, ...) UseMethod("extend")
 
 #' @rdname extend
 #' @export
+extend.default <- function(fit, iter, ...) {
+  stop(sprintf("`fit` must be an mcmix_fit (from run_kernel(), sample_posterior(), sample_mh(), ...), not %s.",
+               describe_object(fit)), call. = FALSE)
+}
+
+#' @rdname extend
+#' @export
 extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive(), ...) {
   iter <- check_count(iter, "iter", 0L)
+  check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
   cores <- check_count(cores, "cores", 1L)
   progress <- check_flag(progress, "progress")
   fit$settings$iter <- fit$settings$iter + iter
