@@ -1,0 +1,233 @@
+# Bad input gets a clear R error naming the argument, never a crash, a hang,
+# a silent NaN or a corrupted result. A sweep over the exported functions of
+# the finished areas (families, mixtures and priors, models and SMC, the chain
+# driver), plus regressions for the holes a systematic fuzz found.
+
+# Values that no numeric, logical, count or function argument accepts.
+bad_values <- list(NA, NaN, Inf, "a", list(1), factor("a"), 1i)
+
+# Call `fun` with `args`, replacing `arg` by each bad value in turn, and
+# expect an error whose message names `arg` in backquotes.
+expect_refused <- function(fun, args, arg, values = bad_values) {
+  for (v in values) {
+    a <- args
+    a[arg] <- list(v)
+    label <- sprintf("%s(%s = %s)", deparse(substitute(fun)), arg,
+                     paste(deparse(v), collapse = " "))
+    err <- tryCatch({ do.call(fun, a); NULL }, error = function(e) e,
+                    warning = function(w) w)
+    expect(inherits(err, "error"),
+           sprintf("%s did not fail with an error (got %s)", label,
+                   if (is.null(err)) "a result" else class(err)[1L]))
+    if (inherits(err, "error"))
+      expect(grepl(sprintf("`%s`", arg), conditionMessage(err), fixed = TRUE),
+             sprintf("%s: the message does not name `%s`: %s", label, arg,
+                     conditionMessage(err)))
+  }
+}
+
+sweep_args <- function(fun, args, which = names(args), values = bad_values) {
+  for (arg in which) expect_refused(fun, args, arg, values)
+}
+
+test_that("family constructors refuse bad hyperparameters, naming them", {
+  sweep_args(gaussian_mean, list(cov = 1, prior_mean = 0, prior_cov = 10))
+  sweep_args(gaussian_niw, list(prior_mean = 0, kappa = 0.1, df = 3, scale = 1))
+  sweep_args(gaussian_diag, list(prior_mean = 0, kappa = 1, shape = 2, rate = 1))
+  sweep_args(bernoulli_beta, list(a = 1, b = 1))
+  sweep_args(categorical_dirichlet, list(alpha = 1))
+  sweep_args(poisson_gamma, list(shape = 1, rate = 1))
+  sweep_args(mcmix_family, list(name = "poisson_gamma", hyper = c(2, 1), dim = 1,
+                                data_type = "count"))
+})
+
+test_that("mcmix_family() refuses a dimension beyond the integer range (no coercion warning)", {
+  for (d in c(1e12, 1e308, 2^31))
+    expect_error(mcmix_family("poisson_gamma", hyper = c(2, 1), dim = d,
+                              data_type = "count"), "`dim`")
+})
+
+test_that("mixture and prior constructors refuse bad values, naming them", {
+  sweep_args(gamma_prior, list(shape = 1, rate = 1))
+  sweep_args(finite_mixture, list(family = gaussian_niw(), K = 2, alpha = 1))
+  sweep_args(dp_mixture, list(family = gaussian_niw(), alpha = 1), "family")
+  sweep_args(dp_mixture, list(family = gaussian_niw(), alpha = 1), "alpha",
+             values = bad_values[-6L])
+  sweep_args(rcrp, list(n = 10, alpha = 1))
+  sweep_args(rdp, list(n = 10, alpha = 1, base = function(n) stats::rnorm(n)))
+  sweep_args(rstick, list(alpha = 1, n = 10))
+  sweep_args(rstick, list(alpha = 1, tol = 0.01), "tol")
+  for (n in c(-1, 1.5, 1e12)) {
+    expect_error(rcrp(n, 1), "`n`")
+    expect_error(rstick(1, n = n), "`n`")
+  }
+  expect_error(finite_mixture(gaussian_niw(), K = 0), "`K`")
+  expect_error(finite_mixture(gaussian_niw(), K = 2, alpha = c(1, 2, 3)), "`alpha`")
+})
+
+test_that("rstick() with a tolerance needing absurdly many sticks fails fast", {
+  t0 <- proc.time()[[3]]
+  expect_error(rstick(1e100, tol = 1e-3), "`tol`.*sticks")
+  expect_error(rstick(1e7, tol = 1e-300), "`tol`.*sticks")
+  expect_lt(proc.time()[[3]] - t0, 15)
+  # the bound leaves ordinary truncations alone, with the same draws as before
+  set.seed(4)
+  w <- rstick(2, tol = 1e-8)
+  expect_gt(length(w), 10)
+  expect_equal(sum(w) + attr(w, "remaining"), 1)
+  expect_lt(attr(w, "remaining"), 1e-8)
+  set.seed(4)
+  v <- stats::rbeta(length(w), 1, 2)
+  expect_equal(w[1:3], c(v[1], v[2] * (1 - v[1]), v[3] * (1 - v[1]) * (1 - v[2])))
+})
+
+test_that("sample_posterior() refuses bad sampler settings and data, naming them", {
+  x <- c(-3.1, -2.9, -3.3, 2.8, 3.2, 3.0)
+  base <- list(model = dp_mixture(gaussian_niw()), data = x, iter = 20,
+               burnin = 5, thin = 1, chains = 1, progress = FALSE)
+  sweep_args(sample_posterior, base, c("iter", "burnin", "thin", "chains", "progress"))
+  sweep_args(sample_posterior, base, "data", values = list(NULL, "a", list(1), factor("a"),
+                                                           function(x) x, numeric(0)))
+  for (v in list(1e12, -1, 1.5, 0)) expect_error(do.call(sample_posterior,
+    utils::modifyList(base, list(iter = v))), "`iter`")
+  bad_data <- list(c(NA, x), c(Inf, x), c(NaN, x), x[1],
+                   data.frame(a = letters[1:6], b = x))
+  for (d in bad_data)
+    expect_error(do.call(sample_posterior, utils::modifyList(base, list(data = d))), "`data`")
+  fin <- utils::modifyList(base, list(model = finite_mixture(gaussian_niw(), K = 2)))
+  sweep_args(sample_posterior, fin, c("iter", "data"), values = list("a", list(1), NA))
+})
+
+test_that("data too large in magnitude is refused instead of overflowing to NaN", {
+  x <- c(-3.1, -2.9, -3.3, 2.8, 3.2, 3.0)
+  fams <- list(gaussian_niw(), gaussian_mean(cov = 1), gaussian_diag(), poisson_gamma())
+  for (f in fams) {
+    d <- if (inherits(f, "mcmix_family_poisson_gamma")) c(1e308, 1, 2, 3) else c(1e308, x)
+    expect_error(sample_posterior(dp_mixture(f), d, iter = 5, progress = FALSE),
+                 "`data` has a value too large in magnitude")
+  }
+  expect_error(sample_posterior(dp_mixture(gaussian_niw()), cbind(x, c(x[-1], -1e200)),
+                                iter = 5, progress = FALSE), "`data`.*row 6, column 2")
+  # large but representable data still works
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x * 1e50, iter = 5, progress = FALSE)
+  expect_false(anyNA(fit$chains[[1]]$traces))
+})
+
+test_that("categorical data: empty input and absurd category numbers are refused", {
+  fam <- dp_mixture(categorical_dirichlet())
+  expect_error(sample_posterior(fam, numeric(0), iter = 5, progress = FALSE), "`data`")
+  for (k in c(1e12, 1e308, 2^31))
+    expect_error(sample_posterior(fam, c(1, 2, k), iter = 5, progress = FALSE),
+                 "`data`.*row 3")
+  expect_error(sample_posterior(fam, c(1, 2, 2e8), iter = 5, progress = FALSE),
+               "`data` has category number")
+})
+
+test_that("the chain driver refuses bad kernels, fits and settings, naming them", {
+  k <- new_kernel("iid", init = function(chain) list(),
+    step = function(state, n, thin, offset, warmup) {
+      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
+      list(state = state, draws = list(traces = matrix(stats::rnorm(length(keep)),
+        ncol = 1, dimnames = list(NULL, "x"))))
+    }, trace_names = "x")
+  step <- k$step
+  init <- k$init
+  sweep_args(new_kernel, list(name = "k", init = init, step = step, trace_names = "x"),
+             values = list(NULL, NA, 1, list(1)))
+  sweep_args(run_kernel, list(kernel = k, iter = 20, burnin = 5, thin = 1, chains = 1,
+                              cores = 1, progress = FALSE),
+             c("iter", "burnin", "thin", "chains", "cores", "progress"))
+  expect_error(run_kernel(k, iter = 1e12, progress = FALSE), "`iter`")
+  fit <- run_kernel(k, iter = 10, progress = FALSE)
+  for (v in list(NULL, NA, 1, "a", list(1)))
+    expect_error(extend(v, 10), "`fit` must be an mcmix_fit")
+  sweep_args(extend, list(fit = fit, iter = 10, progress = FALSE), c("iter", "progress"))
+  expect_error(extend(fit, -1), "`iter`")
+})
+
+test_that("models refuse bad data and hyperparameters, naming them", {
+  set.seed(1)
+  X <- cbind(1, stats::rnorm(12))
+  y <- rep(0:1, 6)
+  sweep_args(probit_gibbs, list(x = X, y = y, prior_mean = 0, prior_cov = 100,
+                                iter = 20, burnin = 5, thin = 1, chains = 1))
+  gx <- seq(-2, 2, length.out = 8)
+  gy <- rep(0:1, each = 4)
+  sweep_args(gp_classify, list(X = gx, y = gy, lengthscale = 1, variance = 1,
+                               X_test = c(0, 1), keep_f = FALSE, iter = 20, burnin = 5))
+  g <- rep(1:3, each = 4)
+  sweep_args(hier_lm_gibbs, list(y = stats::rnorm(12), X = X, group = g, mu0 = 0,
+                                 V0 = 100, eta0 = 4, S0 = 1, nu0 = 1, s0sq = 1,
+                                 keep_beta = TRUE, iter = 20, burnin = 5))
+  sweep_args(ising_gibbs, list(nrow = 4, ncol = 4, J = 0.2, h = 0, periodic = TRUE,
+                               keep_spins = FALSE, iter = 20, burnin = 5))
+  sweep_args(ising_swendsen_wang, list(nrow = 4, ncol = 4, J = 0.2, h = 0, iter = 20,
+                                       burnin = 5))
+  expect_error(ising_mean(list()), "`fit`")
+})
+
+test_that("values near the largest double are refused by the models instead of hanging or giving NaN", {
+  set.seed(2)
+  X <- cbind(1, stats::rnorm(12))
+  y <- rep(0:1, 6)
+  t0 <- proc.time()[[3]]
+  expect_error(probit_gibbs(X, y, prior_mean = 1e308, iter = 20, burnin = 5),
+               "`prior_mean` has a value too large")
+  expect_error(probit_gibbs(X, y, prior_cov = 1e200, iter = 20, burnin = 5), "`prior_cov`")
+  expect_error(probit_gibbs(cbind(1, c(1e308, X[-1, 2])), y, iter = 20, burnin = 5), "`x`")
+  expect_lt(proc.time()[[3]] - t0, 10)
+  gx <- seq(-2, 2, length.out = 8)
+  gy <- rep(0:1, each = 4)
+  expect_error(gp_classify(gx, gy, variance = 1e308, iter = 20, burnin = 5), "`variance`")
+  expect_error(gp_classify(gx, gy, X_test = 1e308, iter = 20, burnin = 5), "`X_test`")
+  expect_error(gp_classify(gx, gy, lengthscale = 1e-308, iter = 20, burnin = 5),
+               "`lengthscale`")
+  expect_error(gp_classify(gx, gy, lengthscale = 1e-200, X_test = 0, iter = 20, burnin = 5),
+               "`lengthscale`")
+  g <- rep(1:3, each = 4)
+  expect_error(hier_lm_gibbs(c(1e308, stats::rnorm(11)), X, g, iter = 20, burnin = 5), "`y`")
+  expect_error(hier_lm_gibbs(stats::rnorm(12), X, g, mu0 = 1e308, iter = 20, burnin = 5),
+               "`mu0`")
+  expect_error(ising_gibbs(4, 4, J = 1e308, iter = 20), "`J`")
+})
+
+test_that("SMC, AIS, annealing and ABC refuse bad settings, naming them", {
+  ll <- function(x) stats::dnorm(1, x, 1, log = TRUE)
+  lp <- function(x) stats::dnorm(x, log = TRUE)
+  ps <- function(n) stats::rnorm(n)
+  sweep_args(sample_smc, list(log_lik = ll, log_prior = lp, prior_sampler = ps,
+                              n_particles = 50, cess = 0.9, resample_threshold = 0.5,
+                              n_moves = 2, scale = 1, max_stages = 50),
+             c("n_particles", "cess", "resample_threshold", "n_moves", "scale", "max_stages"))
+  sweep_args(ais, list(log_lik = ll, log_prior = lp, prior_sampler = ps,
+                       temperatures = 5, n_runs = 10, n_moves = 2, scale = 1),
+             c("temperatures", "n_runs", "n_moves", "scale"))
+  for (s in c(1e-308, 1e308)) {
+    expect_error(sample_smc(ll, lp, ps, n_particles = 50, scale = s), "`scale`")
+    expect_error(ais(ll, lp, ps, temperatures = 5, n_runs = 10, scale = s), "`scale`")
+  }
+  expect_error(sample_smc(ll, lp, ps, n_particles = 1e12), "`n_particles`")
+  expect_error(ais(ll, lp, ps, n_runs = 1e12), "`n_runs`")
+  ld <- function(x) -sum(x^2) / 2
+  sweep_args(anneal, list(target = ld, init = c(1, 1), n_iter = 50, t0 = 1, t_final = 1e-3,
+                          scale = 0.1, minimize = FALSE),
+             c("init", "n_iter", "t0", "t_final", "scale", "minimize"))
+  expect_error(anneal(ld, init = 1, n_iter = 1e12), "`n_iter`")
+  sim <- function(p) stats::rbinom(1, 10, p)
+  sweep_args(sample_abc, list(prior_sampler = stats::runif, simulator = sim, observed = 7,
+                              tolerance = 0, n = 50), c("tolerance", "n"))
+  expect_error(sample_abc(stats::runif, sim, 7, quantile = 2, n = 50), "`quantile`")
+  expect_error(sample_abc(stats::runif, sim, 7, distance = function(x) x, tolerance = 0,
+                          n = 50), "`distance` must be a function of two arguments")
+  expect_error(sample_abc(stats::runif, sim, 7, tolerance = 0, n = 1e12), "`n`")
+})
+
+test_that("harmonic_mean_evidence() refuses bad draws and gives -Inf, not NaN, for zero likelihoods", {
+  for (v in list(NULL, NA, NaN, Inf, "a", list(1), numeric(0)))
+    expect_error(suppressWarnings(harmonic_mean_evidence(v)), "`log_lik_draws`")
+  expect_identical(suppressWarnings(harmonic_mean_evidence(-Inf)), -Inf)
+  expect_identical(suppressWarnings(harmonic_mean_evidence(c(-1, -Inf, -2))), -Inf)
+  # closed form: minus the log of the mean of exp(-l)
+  l <- c(-1, -2, -3)
+  expect_equal(suppressWarnings(harmonic_mean_evidence(l)), -log(mean(exp(-l))))
+})
