@@ -1,7 +1,7 @@
 #!/usr/bin/env Rscript
 ## ESS per second of the DP mixture samplers: "collapsed" (CRP Gibbs),
 ## "neal8" (Neal's algorithm 8, m = 3), "slice" (Kalli-Griffin-Walker,
-## xi = w) and "split_merge" (Jain-Neal, t = 5, one proposal per collapsed
+## xi = w, with label-switching moves; "slice_geometric": xi_j = 0.1 * 0.9^(j-1)) and "split_merge" (Jain-Neal, t = 5, one proposal per collapsed
 ## scan), on the traces n_clusters and log_lik (the collapsed
 ## log p(x | partition) for every algorithm, so the traces are comparable).
 ##
@@ -28,16 +28,20 @@ make_data <- function(N, sep) {
   mu[z, ] + matrix(stats::rnorm(2 * N), N, 2)
 }
 
-algs <- c("collapsed", "neal8", "slice", "split_merge")
+algs <- c("collapsed", "neal8", "slice", "slice_geometric", "split_merge")
 rows <- list()
 for (scen in c(separated = 4, overlapping = 1.2)) {
   name <- names(which(c(separated = 4, overlapping = 1.2) == scen))
   x <- make_data(N, scen)
   for (alg in algs) {
     set.seed(2)
+    ctl <- if (alg == "slice_geometric") dp_control(xi = "geometric", kappa = 0.9)
+           else dp_control()
     t <- system.time(fit <- sample_posterior(dp_mixture(gaussian_niw(), alpha = 1), x,
                                              iter = iter, burnin = iter %/% 4, chains = 4,
-                                             algorithm = alg, progress = FALSE, labels = FALSE))
+                                             algorithm = sub("_geometric", "", alg),
+                                             control = ctl, progress = FALSE,
+                                             labels = FALSE))
     cpu <- t[["user.self"]] + t[["sys.self"]]
     tr <- lapply(c("n_clusters", "log_lik"), function(v)
       sapply(fit$chains, function(ch) ch$traces[, v]))

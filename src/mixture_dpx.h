@@ -83,14 +83,15 @@ typedef struct {
     double *v, *w;         /* log(1 - v_j), log w_j (in logs: no underflow) */
     double *theta, *logw;
     double *u;             /* n */
+    double *swap;          /* one stats block */
     int *cand;             /* candidate sticks of one observation */
     int n_sticks;          /* sticks instantiated in the last sweep */
     double log_lik;        /* collapsed log p(x | partition) */
 } mcx_slice;
 
 void mcx_slice_setup(mcx_slice *s, const mcx_mix *m, int geometric, double kappa);
-/* One sweep: v, theta | z; alpha | v (Gamma prior); u | z, v; then z | u,
- * v, theta.  Clusters of `m` are the sticks (labels may leave empty
+/* One sweep: label swaps; v, theta | z; alpha | v (Gamma prior); u | z, v;
+ * then z | u, v, theta.  Clusters of `m` are the sticks (labels may leave empty
  * sticks); trailing empty sticks are dropped. */
 void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p);
 

@@ -24,7 +24,16 @@
  *    until every stick that any u_i allows exists: xi_J <= min u for the
  *    geometric sequence, 1 - sum_{j<=J} w_j < min u for xi = w;
  * 6. z_i | u, v, theta: P(z_i = j) prop. to 1(u_i < xi_j) (w_j / xi_j) f(x_i | theta_j).
- * The steps 1-4 draw (v, alpha, theta, u) from their joint conditional
+ * 0. (before 1) label-switching moves (Papaspiliopoulos & Roberts 2008,
+ *    Biometrika 95, sec. 3.4): for j = 1 .. J*-1 in turn, propose to swap
+ *    the labels of sticks j and j+1 (the partition, hence the likelihood,
+ *    is unchanged), accepted with the ratio of the stick-label priors with
+ *    v integrated out,
+ *      p(z | alpha, d) = prod_j B(1 - d + n_j, alpha + j d + m_j)
+ *                              / B(1 - d, alpha + j d),  m_j = sum_{l>j} n_l;
+ *    only the factors j and j+1 change.  The blocked sampler alone moves
+ *    large clusters to early sticks slowly.
+ (v, alpha, theta, u) from their joint conditional
  * given z, so the labels alone are the state of a Markov chain with the
  * right stationary distribution; this is what the exported state keeps
  * (continuing a chain is one longer run).
@@ -67,6 +76,7 @@ void mcx_slice_setup(mcx_slice *s, const mcx_mix *m, int geometric, double kappa
     s->logw = mcx_alloc((size_t) s->cap, sizeof(double));
     s->cand = mcx_alloc((size_t) s->cap, sizeof(int));
     s->u = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(double));
+    s->swap = mcx_alloc(m->sstride, sizeof(double));
 }
 
 /* xi_j for stick j (0-based); s->w holds log w_j */
@@ -86,6 +96,47 @@ static void rbeta_logs(double a, double b, double *lv, double *l1mv)
     *l1mv = g2 - lse;
 }
 
+/* Step 0: adjacent label swaps, j = 0, 1, ... over the infinite sequence of
+ * sticks: the scan goes on while stick j is occupied (an empty stick is
+ * appended as stick j + 1 when needed), since a swap of two empty sticks
+ * changes nothing.  Scanning only the first K sticks would never propose
+ * moving the last cluster up, and the reverse of such moves would then be
+ * missing (no detailed balance). */
+static void label_swaps(mcx_mix *m, mcx_slice *s, const mcx_py_prior *p)
+{
+    double d = p->discount, al = p->alpha;
+    size_t sbytes = m->sstride * sizeof(double);
+    /* after = m_{j+1} = sum_{l > j+1} n_l, from the positions > j+1, which
+     * the swaps at positions < j+1 do not touch */
+    int after = 0;
+    for (int l = 2; l < m->K; l++) after += m->size[l];
+    for (int j = 0; j < m->K; j++) {
+        if (j + 1 == m->K) {
+            if (m->size[j] == 0) break;
+            mcx_mix_new_cluster(m);          /* an empty stick j + 1 */
+        }
+        int nj = m->size[j], nk = m->size[j + 1];
+        if (nj != nk) {
+            double b1 = al + (j + 1) * d, b2 = al + (j + 2) * d;
+            double lr = lbeta(1.0 - d + nk, b1 + nj + after) + lbeta(1.0 - d + nj, b2 + after)
+                - lbeta(1.0 - d + nj, b1 + nk + after) - lbeta(1.0 - d + nk, b2 + after);
+            if (log(unif_rand()) < lr) {
+                memcpy(s->swap, mcx_mix_stats(m, j), sbytes);
+                memcpy(mcx_mix_stats(m, j), mcx_mix_stats(m, j + 1), sbytes);
+                memcpy(mcx_mix_stats(m, j + 1), s->swap, sbytes);
+                m->size[j] = nk;
+                m->size[j + 1] = nj;
+                for (int i = 0; i < m->n; i++) {
+                    if (m->z[i] == j) m->z[i] = j + 1;
+                    else if (m->z[i] == j + 1) m->z[i] = j;
+                }
+            }
+        }
+        if (j + 2 < m->K) after -= m->size[j + 2];
+    }
+    while (m->K > 0 && m->size[m->K - 1] == 0) m->K--;
+}
+
 void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
 {
     const mcx_family *f = m->fam;
@@ -95,6 +146,7 @@ void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
     double d = p->discount;
     /* drop trailing empty sticks: J* = m->K afterwards */
     while (m->K > 0 && m->size[m->K - 1] == 0) m->K--;
+    label_swaps(m, s, p);
     int Jstar = m->K;
     grow(s, Jstar + 1);
     /* 1. sticks given z (s->v: log(1 - v_j); s->w: log w_j) */

@@ -111,3 +111,35 @@ test_that("a random discount: exact posterior over partitions and of the discoun
     expect_lt(abs(mean(dd) - ex$mean_d), 5 * se, label = paste("E[d | x] by", alg))
   }
 })
+
+test_that("the slice sampler's stick labels follow their exact posterior", {
+  skip_on_cran()
+  # the state of the slice sampler is the stick of each observation, with
+  # p(z | x) prop. to p(x | partition) prod_j B(1 + n_j, alpha + m_j) / B(1, alpha),
+  # m_j = sum_{l > j} n_l (the sticks integrated out)
+  x3 <- c(-1, 0.2, 1.5)
+  alpha <- 0.8
+  lp_st <- function(z) {
+    J <- max(z) + 1; n <- tabulate(z + 1, J); m <- rev(cumsum(rev(n))) - n
+    sum(lbeta(1 + n, alpha + m) - lbeta(1, alpha))
+  }
+  grid <- as.matrix(expand.grid(0:9, 0:9, 0:9))
+  lp <- apply(grid, 1L, function(z)
+    lp_st(z) + sum(vapply(split(x3, z), function(v) lml_niw(matrix(v)), 1)))
+  p <- exp(lp - max(lp))
+  p <- p / sum(p)
+  names(p) <- apply(grid, 1L, paste, collapse = ",")
+  k <- mcmix:::dpx_kernel(dp_mixture(niw, alpha = alpha), mcmix:::family_prepare(niw, x3),
+                          "slice", "prior", dp_control())
+  set.seed(12)
+  st <- k$step(k$init(1), 100, 1, 0, TRUE)$state
+  S <- 15000
+  labs <- character(S)
+  for (s in seq_len(S)) {
+    st <- k$step(st, 1, 1, 100 + s - 1, TRUE)$state
+    labs[s] <- paste(st$labels, collapse = ",")
+  }
+  f <- as.vector(table(factor(labs, levels = names(p)))) / S
+  # mass beyond stick 9 (about 1e-3) is left out of the grid: it counts in the TV
+  expect_lt(mx_tv(f, p) + 0.5 * mean(!labs %in% names(p)), mx_tv_bound(p, S, mult = 4))
+})
