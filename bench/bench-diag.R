@@ -11,6 +11,9 @@
 #    mcclust::comp.psm(), with the peak memory of the R heap (gc "max used").
 
 suppressPackageStartupMessages(library(mcmix))
+# Times are CPU seconds (user + system) of this single-threaded process, the
+# minimum over repetitions: the machines these run on are shared, and
+# elapsed times vary with their load.
 has <- function(p) requireNamespace(p, quietly = TRUE)
 timeit <- function(expr, reps = 1L) {
   e <- substitute(expr)
@@ -18,16 +21,20 @@ timeit <- function(expr, reps = 1L) {
   t <- numeric(reps)
   for (i in seq_len(reps)) {
     gc()
-    t[i] <- system.time(eval(e, env))[["elapsed"]]
+    st <- system.time(eval(e, env))
+    t[i] <- st[["user.self"]] + st[["sys.self"]]
   }
   min(t)
 }
-peak_mb <- function(f) {
+# CPU time and peak R heap ("max used" above the baseline, MB) of one
+# evaluation of f().
+measure <- function(f) {
   gc(reset = TRUE)
   before <- sum(gc()[, 2L])
-  f()
+  st <- system.time(value <- f())
+  t <- st[["user.self"]] + st[["sys.self"]]
   g <- gc()
-  sum(g[, 6L]) - before    # "max used" (Mb) above the baseline
+  list(time = t, peak = sum(g[, 6L]) - before, value = value)
 }
 
 cat("R ", R.version$major, ".", R.version$minor, "; ", format(Sys.Date()), "; ",
@@ -72,14 +79,14 @@ labs <- t(vapply(seq_len(S), function(s) {
   z
 }, integer(N)))
 rm(x)
-t_psm <- timeit(p1 <- psm(labs), reps = 2L)
-m_psm <- peak_mb(function() psm(labs))
+r1 <- measure(function() psm(labs))
+r1b <- measure(function() psm(labs))
+t_psm <- min(r1$time, r1b$time)
 cat(sprintf("mcmix      psm(), N = %d, %d draws     : %7.2f s, peak R heap +%.0f MB\n",
-            N, S, t_psm, m_psm))
+            N, S, t_psm, r1$peak))
 if (has("mcclust")) {
-  t_mc <- timeit(p2 <- mcclust::comp.psm(labs))
-  m_mc <- peak_mb(function() mcclust::comp.psm(labs))
+  r2 <- measure(function() mcclust::comp.psm(labs))
   cat(sprintf("mcclust    comp.psm()                  : %7.2f s, peak R heap +%.0f MB  (ratio %.1fx)\n",
-              t_mc, m_mc, t_mc / t_psm))
-  cat(sprintf("  max |difference|: %.2g\n", max(abs(unclass(p1) - p2))))
+              r2$time, r2$peak, r2$time / t_psm))
+  cat(sprintf("  max |difference|: %.2g\n", max(abs(unclass(r1$value) - r2$value))))
 }
