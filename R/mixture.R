@@ -149,8 +149,8 @@ dp_mixture <- function(family, alpha = 1, discount = 0) {
         !is.finite(alpha) || alpha <= 0)
       stop(sprintf("`alpha` must be a positive number or gamma_prior(shape, rate), not %s.",
                    mix_show(alpha)), call. = FALSE)
-    alpha <- as.double(alpha)
   }
+  if (is.numeric(alpha)) alpha <- as.double(alpha)
   structure(list(family = family, alpha = alpha, discount = discount),
             class = c("mcmix_dp_mixture", "mcmix_mixture_model", "mcmix_model"))
 }
