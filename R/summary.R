@@ -22,9 +22,10 @@ format_seconds <- function(s) {
 fit_header <- function(fit) {
   s <- fit$settings
   kept <- fit_draw_counts(fit)
-  cat("mcmix fit:", fit$kernel$name, "\n")
+  cat("<mcmix fit>\n")
+  cat("Algorithm: ", fit$kernel$name, "\n", sep = "")
   if (!is.null(fit$call))
-    cat("Call:      ", paste(deparse(fit$call, width.cutoff = 70L), collapse = "\n           "),
+    cat("Call:      ", paste(trimws(deparse(fit$call, width.cutoff = 60L)), collapse = "\n           "),
         "\n", sep = "")
   lab <- fit_model_label(fit)
   if (!is.null(lab)) cat("Model:     ", lab, "\n", sep = "")
