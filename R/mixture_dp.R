@@ -108,7 +108,16 @@ dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
 
 # Does the family have a closed-form predictive (all samplers) or only a
 # parameter update (DP "neal8")?
-family_is_conjugate <- function(family) !isTRUE(family$nonconjugate)
+# (registered families are asked through the registry, so that plugin
+# families and mcmix_family() objects are classified too)
+family_is_conjugate <- function(family) {
+  if (isTRUE(family$nonconjugate)) return(FALSE)
+  if (identical(family$name, "r_family")) return(FALSE)
+  if (is.character(family$name) && length(family$name) == 1L &&
+      family$name %in% mcmix_families())
+    return(.Call(C_ffi_family_conjugate, family$name))
+  TRUE
+}
 
 check_family_algorithm <- function(model, algorithm) {
   if (family_is_conjugate(model$family)) {

@@ -15,6 +15,7 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
                   SEXP offset, SEXP warmup, SEXP rfam);
 SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est);
+SEXP ffi_family_conjugate(SEXP name);
 
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,

@@ -360,3 +360,12 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labe
     UNPROTECT(1);
     return out;
 }
+
+/* TRUE when the registered family `name` has a closed-form predictive and
+ * marginal likelihood (conjugate), FALSE when it only has a parameter
+ * update (plugin ABI 2, e.g. gaussian_nonconj). */
+SEXP ffi_family_conjugate(SEXP name)
+{
+    if (!Rf_isString(name) || XLENGTH(name) != 1) MCX_INTERNAL("bad family name");
+    return Rf_ScalarLogical(mcx_family_conjugate(mcx_get_family(CHAR(STRING_ELT(name, 0)))));
+}

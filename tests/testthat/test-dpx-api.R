@@ -178,3 +178,13 @@ test_that("bad input is refused with a clear message", {
   expect_error(predict(nc, 0), "conjugate")
   expect_error(mcmix:::.family_eval(gaussian_nonconj(), x, "log_marginal"), "conjugate")
 })
+
+test_that("a non-conjugate family built by mcmix_family() is recognised", {
+  f <- mcmix_family("gaussian_nonconj", hyper = c(0, 4, 2, 1), dim = 1)
+  x <- dpx_data()
+  expect_error(sample_posterior(dp_mixture(f), x, progress = FALSE), "neal8")
+  set.seed(1)
+  fit <- sample_posterior(dp_mixture(f), x, iter = 20, algorithm = "neal8", progress = FALSE)
+  expect_equal(nrow(fit$chains[[1]]$traces), 20L)
+  expect_true("gaussian_nonconj" %in% mcmix_families())
+})
