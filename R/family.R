@@ -417,7 +417,8 @@ fam_check_binary <- function(x, name) {
 }
 
 fam_check_counts <- function(x, name) {
-  bad <- x < 0 | x != round(x)
+  # counts above 2^53 are not whole numbers in double precision
+  bad <- x < 0 | x != round(x) | x > 2^53
   if (any(bad)) {
     p <- fam_first_where(bad)
     stop(sprintf("`data` must contain non-negative whole numbers (counts) for the %s family; row %d, column %d is %s.",
@@ -477,11 +478,22 @@ fam_col_label <- function(df, j) {
 
 fam_is_num <- function(x) is.numeric(x) && !is.factor(x)
 
+# Hyperparameters are held to the same magnitude bound as the data
+# (fam_max_abs): a prior mean of 1e300 turned the predictive weights into NaN.
+fam_check_magnitude <- function(x, arg) {
+  big <- which(abs(x) > fam_max_abs)
+  if (length(big))
+    stop(sprintf("`%s` has a value too large in magnitude (%s); values must be below %g in absolute value.",
+                 arg, format(x[big[1L]]), fam_max_abs), call. = FALSE)
+  invisible(x)
+}
+
 # A positive finite number.
 fam_check_positive <- function(x, arg) {
   if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
     stop(sprintf("`%s` must be a positive number, not %s.", arg, fam_fmt(x)),
          call. = FALSE)
+  fam_check_magnitude(x, arg)
   invisible(x)
 }
 
@@ -512,6 +524,7 @@ fam_check_vector <- function(x, arg, positive = FALSE) {
               fam_fmt(x), which(bad)[1L], format(x[which(bad)[1L]]))
     stop(msg, call. = FALSE)
   }
+  fam_check_magnitude(x, arg)
   invisible(as.vector(x))
 }
 
@@ -521,6 +534,7 @@ fam_check_spd <- function(x, arg) {
     if (is.na(x) || !is.finite(x) || x <= 0)
       stop(sprintf("`%s` must be a positive number or a symmetric positive-definite matrix, not %s.",
                    arg, fam_fmt(as.vector(x))), call. = FALSE)
+    fam_check_magnitude(x, arg)
     return(invisible(x))
   }
   if (!fam_is_num(x) || !is.matrix(x) || nrow(x) != ncol(x))
@@ -530,6 +544,7 @@ fam_check_spd <- function(x, arg) {
   if (anyNA(x) || any(!is.finite(x)))
     stop(sprintf("`%s` must be a symmetric positive-definite matrix, not a matrix with %s.",
                  arg, if (anyNA(x)) "missing values" else "non-finite values"), call. = FALSE)
+  fam_check_magnitude(x, arg)
   if (!isSymmetric(unname(x), tol = 1e-8 * max(1, max(abs(x)))))
     stop(sprintf("`%s` must be a symmetric positive-definite matrix; it is not symmetric.",
                  arg), call. = FALSE)
