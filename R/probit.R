@@ -42,11 +42,20 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     if (!is.null(y))
       stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
            call. = FALSE)
-    mf <- stats::model.frame(x, data = data, na.action = stats::na.fail)
+    mf <- tryCatch(stats::model.frame(x, data = data, na.action = stats::na.pass),
+                   error = function(e)
+                     stop(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
+                                  conditionMessage(e)), call. = FALSE))
+    if (anyNA(mf))
+      stop(sprintf("`data` has missing values in the variables of `x` (column %s).",
+                   names(mf)[vapply(mf, anyNA, logical(1))][1L]), call. = FALSE)
     y <- stats::model.response(mf)
     if (is.null(y))
       stop("`x` must be a formula with a response, like y ~ x1 + x2.", call. = FALSE)
     X <- stats::model.matrix(attr(mf, "terms"), mf)
+    if (any(!is.finite(X)))
+      stop("`data` has infinite values in the variables of `x`.", call. = FALSE)
+    mdl_too_large(X, "data")
     y_arg <- "the response"
   } else {
     X <- mdl_matrix(x, "x")
