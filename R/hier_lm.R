@@ -52,8 +52,8 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
     stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
          call. = FALSE)
   mdl_too_large(y, "y")
-  if (length(group) != N || anyNA(group))
-    stop(sprintf("`group` must have length %d (the rows of `X`) and no missing values.", N),
+  if (!is.atomic(group) || !is.null(dim(group)) || length(group) != N || anyNA(group))
+    stop(sprintf("`group` must be a vector or factor of length %d (the rows of `X`) with no missing values.", N),
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
