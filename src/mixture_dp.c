@@ -17,6 +17,7 @@
  * sweep by the auxiliary-variable method of Escobar & West (1995, sec. 6)
  * (slides 003, step 5), valid for d = 0.
  */
+#include <float.h>
 #include <string.h>
 #include "mixture.h"
 
@@ -57,7 +58,13 @@ double mcx_dp_alpha_update(double alpha, int K, int n, double shape, double rate
     double odds = (shape + K - 1.0) / (n * r);
     double pi = odds / (1.0 + odds);
     double a = unif_rand() < pi ? shape + K : shape + K - 1.0;
-    return mcx_rgamma(a, r);
+    /* With K = 1 the shape can be the prior's alone; for a small one (the
+     * common vague Gamma(0.001, 0.001)) a Gamma draw underflows to 0 with
+     * probability near 1/2, and alpha = 0 is not a valid concentration. Draw
+     * log alpha (which never underflows) and keep alpha >= DBL_MIN: the
+     * values moved there are numerically zero anyway. */
+    double log_alpha = mcx_rlog_gamma(a) - log(r);
+    return log_alpha > log(DBL_MIN) ? exp(log_alpha) : DBL_MIN;
 }
 
 void mcx_dp_collapsed_sweep(mcx_mix *m, mcx_dp *s)
