@@ -113,6 +113,26 @@ test_that("data too large in magnitude is refused instead of overflowing to NaN"
   expect_false(anyNA(fit$chains[[1]]$traces))
 })
 
+test_that("a vague Gamma(0.001, 0.001) prior on alpha does not stop the sampler (alpha underflowed to 0)", {
+  set.seed(5)
+  x <- stats::rnorm(30)
+  fit <- sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(0.001, 0.001)), x,
+                          iter = 400, progress = FALSE)
+  a <- fit$chains[[1]]$traces[, "alpha"]
+  expect_true(all(is.finite(a) & a > 0))
+})
+
+test_that("hyperparameters too large in magnitude are refused, naming them", {
+  expect_error(gaussian_niw(prior_mean = 1e300), "`prior_mean` has a value too large")
+  expect_error(gaussian_mean(cov = 1e300), "`cov`")
+  expect_error(gaussian_mean(prior_cov = diag(c(1, 1e300))), "`prior_cov`")
+  expect_error(gaussian_diag(rate = c(1, 1e300)), "`rate`")
+  expect_error(poisson_gamma(shape = 1e300), "`shape`")
+  expect_error(bernoulli_beta(b = 1e300), "`b`")
+  expect_error(sample_posterior(dp_mixture(poisson_gamma()), c(1e20, 1, 2), iter = 5,
+                                progress = FALSE), "`data`.*1e\\+20")
+})
+
 test_that("categorical data: empty input and absurd category numbers are refused", {
   fam <- dp_mixture(categorical_dirichlet())
   expect_error(sample_posterior(fam, numeric(0), iter = 5, progress = FALSE), "`data`")
@@ -164,6 +184,16 @@ test_that("models refuse bad data and hyperparameters, naming them", {
   sweep_args(ising_swendsen_wang, list(nrow = 4, ncol = 4, J = 0.2, h = 0, iter = 20,
                                        burnin = 5))
   expect_error(ising_mean(list()), "`fit`")
+  expect_error(hier_lm_gibbs(stats::rnorm(12), X, as.list(g), iter = 20, burnin = 5), "`group`")
+  df <- data.frame(y = y, x = X[, 2])
+  df_na <- df
+  df_na$x[3] <- NA
+  expect_error(probit_gibbs(y ~ x, data = df_na, iter = 20, burnin = 5),
+               "`data` has missing values.*column x")
+  df_inf <- df
+  df_inf$x[2] <- 1e308
+  expect_error(probit_gibbs(y ~ x, data = df_inf, iter = 20, burnin = 5), "`data`")
+  expect_error(probit_gibbs(y ~ not_a_column, data = df, iter = 20, burnin = 5), "`x`")
 })
 
 test_that("values near the largest double are refused by the models instead of hanging or giving NaN", {
