@@ -95,11 +95,18 @@ static int is_diagonal(const double *L, int d)
     return 1;
 }
 
-/* The MH decision for log acceptance ratio log_r (not NaN): no uniform is
- * drawn when the move is certainly accepted. */
+/* The MH decision log(u) < log_r for log acceptance ratio log_r (not NaN),
+ * u ~ U(0, 1): no uniform is drawn when the move is certainly accepted,
+ * and log(u) is computed only when the bounds 1 - 1/u <= log(u) <=
+ * 2 (u - 1) / (u + 1), valid on (0, 1], do not decide (multiplied out by
+ * u > 0 and u + 1 > 0).  Same uniforms, same decisions. */
 static inline int mh_accept(double log_r)
 {
-    return log_r >= 0 || log(unif_rand()) < log_r;
+    if (log_r >= 0) return 1;
+    double u = unif_rand();
+    if (2.0 * (u - 1.0) < log_r * (u + 1.0)) return 1;
+    if (u - 1.0 >= log_r * u) return 0;
+    return log(u) < log_r;
 }
 
 /* Iterations until the next kept one (iteration g is kept when g % thin
