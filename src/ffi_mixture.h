@@ -16,6 +16,7 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
 SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est);
 SEXP ffi_family_conjugate(SEXP name);
+SEXP ffi_dpx_register_abi1(void);
 
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,

@@ -22,6 +22,7 @@
  * numbered in the engine's order (sticks renumbered without gaps)).
  */
 #include <string.h>
+#include <stdlib.h>
 #include <R.h>
 #include <Rinternals.h>
 #include "mixture_dpx.h"
@@ -368,4 +369,46 @@ SEXP ffi_family_conjugate(SEXP name)
 {
     if (!Rf_isString(name) || XLENGTH(name) != 1) MCX_INTERNAL("bad family name");
     return Rf_ScalarLogical(mcx_family_conjugate(mcx_get_family(CHAR(STRING_ELT(name, 0)))));
+}
+
+/* ---- test support: a plugin descriptor of ABI version 1 ----
+ * The layout of mcx_family before ABI 2 (no param_update slot), filled with
+ * the functions of the built-in poisson_gamma family and registered as
+ * "poisson_gamma_abi1": the registry and the samplers must accept it
+ * without reading past its end (tests/testthat/test-dpx-api.R). */
+typedef struct {
+    int abi_version;
+    const char *name;
+    size_t (*hyper_size)(int);
+    int (*hyper_init)(void *, int, const double *, int);
+    size_t (*work_size)(const void *);
+    size_t (*stats_size)(const void *);
+    void (*stats_reset)(const void *, void *);
+    void (*stats_add)(const void *, void *, const double *, double *);
+    void (*stats_remove)(const void *, void *, const double *, double *);
+    double (*log_predictive)(const void *, const void *, const double *, double *);
+    double (*log_marginal)(const void *, const void *, double *);
+    size_t (*param_size)(const void *);
+    void (*param_draw)(const void *, const void *, double *, double *);
+    double (*log_lik)(const void *, const double *, const double *, double *);
+} mcx_family_v1;
+
+static mcx_family_v1 *family_v1 = NULL;
+
+SEXP ffi_dpx_register_abi1(void)
+{
+    if (family_v1 == NULL) {
+        /* lives for the session, like a plugin's static descriptor */
+        family_v1 = (mcx_family_v1 *) malloc(sizeof *family_v1);
+        if (family_v1 == NULL) mcx_error("out of memory");
+    }
+    const mcx_family *f = &mcx_family_poisson_gamma;
+    mcx_family_v1 v = {
+        1, "poisson_gamma_abi1", f->hyper_size, f->hyper_init, f->work_size,
+        f->stats_size, f->stats_reset, f->stats_add, f->stats_remove,
+        f->log_predictive, f->log_marginal, f->param_size, f->param_draw, f->log_lik
+    };
+    *family_v1 = v;
+    mcx_register_family((const mcx_family *) (const void *) family_v1);
+    return R_NilValue;
 }

@@ -29,6 +29,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_dpx_step, 8),
     CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_family_conjugate, 1),
+    CALLDEF(ffi_dpx_register_abi1, 0),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 6),
     CALLDEF(ffi_lda_log_joint, 4),

@@ -188,3 +188,19 @@ test_that("a non-conjugate family built by mcmix_family() is recognised", {
   expect_equal(nrow(fit$chains[[1]]$traces), 20L)
   expect_true("gaussian_nonconj" %in% mcmix_families())
 })
+
+test_that("a version-1 plugin descriptor (no param_update slot) still works", {
+  .Call(mcmix:::C_ffi_dpx_register_abi1)
+  expect_true("poisson_gamma_abi1" %in% mcmix_families())
+  f <- mcmix_family("poisson_gamma_abi1", hyper = c(2, 0.5), dim = 1, data_type = "count")
+  xp <- c(0, 1, 1, 4, 6, 7)
+  # the same draws as the built-in family it copies, for every DP algorithm
+  g <- poisson_gamma(shape = 2, rate = 0.5)
+  for (alg in c("collapsed", "neal8", "slice", "split_merge")) {
+    set.seed(3)
+    a <- sample_posterior(dp_mixture(f), xp, iter = 30, algorithm = alg, progress = FALSE)
+    set.seed(3)
+    b <- sample_posterior(dp_mixture(g), xp, iter = 30, algorithm = alg, progress = FALSE)
+    expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces, label = alg)
+  }
+})
