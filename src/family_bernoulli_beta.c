@@ -75,7 +75,8 @@ static void refresh(const bb_hyper *h, double *s)
     const double *sj = S_S(s, d);
     double *l1 = S_L1(s, d), *l0 = S_L0(s, d);
     for (int j = 0; j < d; j++) {
-        double a = H_A(h)[j] + sj[j], b = H_B(h)[j] + n - sj[j], lt = log(a + b);
+        /* b + (n - s): (b + n) - s loses a tiny b when s = n (log 0 -> NaN) */
+        double a = H_A(h)[j] + sj[j], b = H_B(h)[j] + (n - sj[j]), lt = log(a + b);
         l1[j] = log(a) - lt;
         l0[j] = log(b) - lt;
     }
@@ -132,7 +133,7 @@ static double log_marginal(const void *hp, const void *sp, double *work)
     const double *sj = S_S(s, d);
     (void) work;
     if (n == 0) return 0.0;
-    for (int j = 0; j < d; j++) lm += lbeta(H_A(h)[j] + sj[j], H_B(h)[j] + n - sj[j]);
+    for (int j = 0; j < d; j++) lm += lbeta(H_A(h)[j] + sj[j], H_B(h)[j] + (n - sj[j]));
     return lm;
 }
 
@@ -151,7 +152,7 @@ static void param_draw(const void *hp, const void *sp, double *theta, double *wo
     const double *sj = S_S(s, d);
     (void) work;
     for (int j = 0; j < d; j++) {
-        double p = mcx_rbeta(H_A(h)[j] + sj[j], H_B(h)[j] + n - sj[j]);
+        double p = mcx_rbeta(H_A(h)[j] + sj[j], H_B(h)[j] + (n - sj[j]));
         theta[j] = p;
         theta[d + j] = log(p);
         theta[2 * d + j] = log1p(-p);
@@ -164,8 +165,11 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     int d = h->d;
     double ll = 0.0;
     (void) work;
-    for (int j = 0; j < d; j++)                                         /* x in {0, 1} */
-        ll += theta[2 * d + j] + x[j] * (theta[d + j] - theta[2 * d + j]);
+    /* x in {0, 1}; a select, not x * (log p - log(1 - p)): a draw p of
+     * exactly 0 or 1 (tiny a or b) makes one log infinite and that product
+     * NaN */
+    for (int j = 0; j < d; j++)
+        ll += x[j] != 0.0 ? theta[d + j] : theta[2 * d + j];
     return ll;
 }
 
