@@ -122,6 +122,18 @@ test_that("a vague Gamma(0.001, 0.001) prior on alpha does not stop the sampler 
   expect_true(all(is.finite(a) & a > 0))
 })
 
+test_that("a tiny Beta hyperparameter gives no NaN in the Bernoulli family (b + n - s lost b)", {
+  set.seed(6)
+  xb <- matrix(c(rep(1, 12), stats::rbinom(12, 1, 0.5)), 12)
+  for (alg in c("collapsed", "gibbs")) {
+    fit <- sample_posterior(finite_mixture(bernoulli_beta(1, 1e-20), K = 2), xb, iter = 30,
+                            algorithm = alg, progress = FALSE)
+    expect_false(anyNA(fit$chains[[1]]$traces))
+  }
+  fit <- sample_posterior(dp_mixture(bernoulli_beta(1e-50, 1)), xb, iter = 30, progress = FALSE)
+  expect_false(anyNA(fit$chains[[1]]$traces))
+})
+
 test_that("hyperparameters too large in magnitude are refused, naming them", {
   expect_error(gaussian_niw(prior_mean = 1e300), "`prior_mean` has a value too large")
   expect_error(gaussian_mean(cov = 1e300), "`cov`")
