@@ -101,21 +101,25 @@ static double eg_log_lik(const void *hyper, const double *theta, const double *x
 }
 
 static const mcx_family exponential_gamma = {
-    MCX_ABI_VERSION, "exponential_gamma",
-    eg_hyper_size, eg_hyper_init, eg_work_size,
-    eg_stats_size, eg_stats_reset, eg_stats_add, eg_stats_remove,
-    eg_log_predictive, eg_log_marginal,
-    eg_param_size, eg_param_draw, eg_log_lik
+    .abi_version = MCX_ABI_VERSION, .name = "exponential_gamma",
+    .hyper_size = eg_hyper_size, .hyper_init = eg_hyper_init, .work_size = eg_work_size,
+    .stats_size = eg_stats_size, .stats_reset = eg_stats_reset,
+    .stats_add = eg_stats_add, .stats_remove = eg_stats_remove,
+    .log_predictive = eg_log_predictive, .log_marginal = eg_log_marginal,
+    .param_size = eg_param_size, .param_draw = eg_param_draw, .log_lik = eg_log_lik
+    /* .param_update (ABI 2) left NULL: a conjugate family needs none */
 };
 
 /* The same family claiming a newer ABI than any mcmix knows: mcmix must
  * refuse it (tests the version check). */
 static const mcx_family exponential_gamma_future = {
-    MCX_ABI_VERSION + 1000, "exponential_gamma_future",
-    eg_hyper_size, eg_hyper_init, eg_work_size,
-    eg_stats_size, eg_stats_reset, eg_stats_add, eg_stats_remove,
-    eg_log_predictive, eg_log_marginal,
-    eg_param_size, eg_param_draw, eg_log_lik
+    .abi_version = MCX_ABI_VERSION + 1000, .name = "exponential_gamma_future",
+    .hyper_size = eg_hyper_size, .hyper_init = eg_hyper_init, .work_size = eg_work_size,
+    .stats_size = eg_stats_size, .stats_reset = eg_stats_reset,
+    .stats_add = eg_stats_add, .stats_remove = eg_stats_remove,
+    .log_predictive = eg_log_predictive, .log_marginal = eg_log_marginal,
+    .param_size = eg_param_size, .param_draw = eg_param_draw, .log_lik = eg_log_lik
+    /* .param_update (ABI 2) left NULL: a conjugate family needs none */
 };
 
 static SEXP expgamma_register_bad_abi(void)
