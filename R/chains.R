@@ -183,6 +183,7 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     r <- with_stream(chain$seed, function()
       kernel$step(chain$state, n, thin, offset, warmup))
     dt <- proc.time()[[3L]] - t0
+    check_step_value(r$value, kernel$name, n, offset, thin, warmup)
     chain$state <<- r$value$state
     chain$seed <<- r$seed
     if (warmup) chain$warmup_done <<- chain$warmup_done + n
@@ -230,6 +231,37 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
   finish()
 }
 
+# What a kernel's step() returns must have the shape of the kernel contract:
+# a list with the new state and, per kept iteration, one row of traces (and
+# of labels when there are labels). A wrong shape would otherwise corrupt the
+# fit silently or fail later with an R-internal message.
+check_step_value <- function(v, name, n, offset, thin, warmup) {
+  bad <- function(what)
+    stop(sprintf("`kernel` '%s': step() %s.", name, what), call. = FALSE)
+  if (!is.list(v) || !"state" %in% names(v))
+    bad("must return a list with elements `state` and `draws`")
+  if (warmup) return(invisible(NULL))
+  kept <- (offset + n) %/% thin - offset %/% thin
+  d <- v$draws
+  if (!is.null(d) && !is.list(d)) bad("must return `draws` as a list")
+  tr <- d$traces
+  if (is.null(tr)) {
+    if (kept > 0L) bad(sprintf("returned no `draws$traces` but %d iteration%s kept", kept,
+                               if (kept == 1L) " was" else "s were"))
+  } else if (!is.matrix(tr) || !(is.numeric(tr) || is.logical(tr))) {
+    bad(sprintf("must return `draws$traces` as a numeric matrix, not %s",
+                describe_object(tr)))
+  } else if (nrow(tr) != kept) {
+    bad(sprintf("returned %d row%s of `draws$traces` for %d kept iteration%s", nrow(tr),
+                if (nrow(tr) == 1L) "" else "s", kept, if (kept == 1L) "" else "s"))
+  }
+  lab <- d$labels
+  if (!is.null(lab) && (!is.matrix(lab) || !is.numeric(lab) || nrow(lab) != kept))
+    bad(sprintf("must return `draws$labels` as NULL or a numeric matrix with %d row%s",
+                kept, if (kept == 1L) "" else "s"))
+  invisible(NULL)
+}
+
 # Online co-clustering counts: acc[i, j] = number of kept draws in which i and
 # j share a cluster. Uses the compiled routine when it is registered.
 psm_accumulate <- function(acc, labels) {
@@ -249,7 +281,14 @@ psm_accumulate <- function(acc, labels) {
 # ---------------------------------------------------------------------------
 
 resolve_backend <- function(backend, cores, chains) {
-  backend <- match.arg(backend, c("auto", "sequential", "parallel", "future"))
+  choices <- c("auto", "sequential", "parallel", "future")
+  i <- if (is.character(backend) && length(backend) == 1L && !is.na(backend))
+    pmatch(backend, choices) else NA_integer_
+  if (is.na(i))
+    stop(sprintf("`backend` should be one of %s, not %s.",
+                 paste0("\"", choices, "\"", collapse = ", "), describe_object(backend)),
+         call. = FALSE)
+  backend <- choices[i]
   if (backend == "auto") {
     backend <- if (cores > 1L && chains > 1L) "parallel" else "sequential"
     if (cores == 1L && chains > 1L && future_plan_is_set()) backend <- "future"
@@ -466,6 +505,9 @@ extend.default <- function(fit, iter, ...) {
 extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive(), ...) {
+  if (!is.list(fit$settings) || !is.list(fit$chains) || is.null(fit$kernel))
+    stop("`fit` must be an mcmix_fit as returned by a sampler; this one lacks its settings, chains or kernel.",
+         call. = FALSE)
   iter <- check_count(iter, "iter", 0L)
   check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
   cores <- check_count(cores, "cores", 1L)
