@@ -95,6 +95,11 @@ mcmix_family <- function(name, hyper, dim = NULL,
       (!is.character(param_names) || anyNA(param_names) || length(param_names) == 0L))
     stop(sprintf("`param_names` must be a character vector, not %s.",
                  fam_fmt(param_names)), call. = FALSE)
+  builtin_type <- fam_builtin_types[name]
+  if (!is.na(builtin_type) && data_type != builtin_type)
+    stop(sprintf("`data_type` must be \"%s\" for the %s family, not \"%s\".",
+                 builtin_type, name, data_type), call. = FALSE)
+  if (!is.null(dim)) fam_validate_hyper(name, hyper, dim)
   structure(list(name = name, args = list(), dim = if (is.null(dim)) NULL else as.integer(dim),
                  data_type = data_type, hyper = as.double(hyper),
                  param_names = param_names, ...),
@@ -267,7 +272,30 @@ family_check_values.mcmix_family <- function(family, x) {
     invisible(x))
 }
 
-family_resolve.mcmix_family <- function(family, x) family
+family_resolve.mcmix_family <- function(family, x) {
+  # only families from mcmix_family() itself; subclasses check their own
+  if (identical(class(family), "mcmix_family") && is.null(family$dim))
+    fam_validate_hyper(family$name, family$hyper, ncol(x))
+  family
+}
+
+# Data types of the built-in families, checked by the low-level constructor.
+fam_builtin_types <- c(gaussian_mean = "real", gaussian_niw = "real",
+                       gaussian_diag = "real", bernoulli_beta = "binary",
+                       poisson_gamma = "count", categorical_dirichlet = "categorical")
+
+# Let the family's C descriptor check `hyper` for dimension `dim`, and turn a
+# refusal into an error about `hyper`.
+fam_validate_hyper <- function(name, hyper, dim) {
+  why <- tryCatch({
+    .Call(C_ffi_family_eval, name, as.double(hyper), matrix(0, 0L, dim), "info", NULL)
+    NULL
+  }, error = function(e) sub("^.*family '[^']*' ", "", conditionMessage(e)))
+  if (!is.null(why))
+    stop(sprintf("`hyper` (%s) is not a valid hyperparameter vector for the %s family in dimension %d: the family %s.",
+                 fam_fmt(hyper), name, as.integer(dim), why), call. = FALSE)
+  invisible(hyper)
+}
 
 family_hyper.mcmix_family <- function(family) {
   if (is.null(family$hyper)) stop("internal error: a built-in family lacks its hyper method")
