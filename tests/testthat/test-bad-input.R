@@ -175,6 +175,49 @@ test_that("the chain driver refuses bad kernels, fits and settings, naming them"
     expect_error(extend(v, 10), "`fit` must be an mcmix_fit")
   sweep_args(extend, list(fit = fit, iter = 10, progress = FALSE), c("iter", "progress"))
   expect_error(extend(fit, -1), "`iter`")
+  expect_error(extend(structure(list(), class = "mcmix_fit"), 5), "`fit`")
+  for (b in list("gpu", 1, NA, c("auto", "future"), NULL))
+    expect_error(run_kernel(k, iter = 5, backend = b, progress = FALSE), "`backend`")
+  expect_error(run_kernel(k, iter = 1e9, burnin = 2e9, progress = FALSE), "`iter` \\+ `burnin`")
+})
+
+test_that("a kernel whose step() breaks the contract is named, not silently stored", {
+  mk <- function(step) new_kernel("broken", init = function(chain) list(), step = step,
+                                  trace_names = "x")
+  rows <- function(n, thin, offset, warmup)
+    if (warmup) 0L else sum((offset + seq_len(n)) %% thin == 0)
+  expect_error(run_kernel(mk(function(state, n, thin, offset, warmup) NULL), iter = 5,
+                          progress = FALSE), "`kernel` 'broken'.*`state`")
+  expect_error(run_kernel(mk(function(state, n, thin, offset, warmup)
+    list(state = state, draws = list(traces = "a"))), iter = 5, progress = FALSE),
+    "`kernel` 'broken'.*numeric matrix")
+  expect_error(run_kernel(mk(function(state, n, thin, offset, warmup)
+    list(state = state, draws = list(traces = matrix(0, 1000, 1)))), iter = 5,
+    progress = FALSE), "`kernel` 'broken'.*1000 rows")
+  expect_error(run_kernel(mk(function(state, n, thin, offset, warmup)
+    list(state = state, draws = list(traces = matrix(0, rows(n, thin, offset, warmup), 1),
+                                     labels = matrix(1L, 1000, 3)))), iter = 5,
+    progress = FALSE), "`kernel` 'broken'.*labels")
+  ok <- run_kernel(mk(function(state, n, thin, offset, warmup)
+    list(state = state, draws = list(traces = matrix(0, rows(n, thin, offset, warmup), 1,
+                                                     dimnames = list(NULL, "x"))))),
+    iter = 10, burnin = 3, thin = 3, progress = FALSE)
+  expect_equal(nrow(ok$chains[[1]]$traces), 3L)
+})
+
+test_that("mcmix_family() checks hyper against the family and data_type for built-ins", {
+  expect_error(mcmix_family("poisson_gamma", hyper = c(1, 2, 3), dim = 1, data_type = "count"),
+               "`hyper`")
+  expect_error(mcmix_family("poisson_gamma", hyper = c(-1, 2), dim = 1, data_type = "count"),
+               "`hyper`")
+  expect_error(mcmix_family("poisson_gamma", hyper = c(1, 2), dim = 1, data_type = "real"),
+               "`data_type`")
+  fam <- mcmix_family("poisson_gamma", hyper = c(1, 2, 3), data_type = "count")
+  expect_error(sample_posterior(dp_mixture(fam), c(1, 2, 3), iter = 5, progress = FALSE),
+               "`hyper`")
+  fam <- mcmix_family("poisson_gamma", hyper = c(2, 1), data_type = "count")
+  fit <- sample_posterior(dp_mixture(fam), c(1, 2, 3, 7), iter = 5, progress = FALSE)
+  expect_s3_class(fit, "mcmix_fit")
 })
 
 test_that("models refuse bad data and hyperparameters, naming them", {
