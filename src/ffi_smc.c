@@ -75,7 +75,8 @@ SEXP ffi_smc_run(SEXP targets, SEXP io, SEXP theta0, SEXP spec)
     double *ll2 = mcx_alloc((size_t) N, sizeof(double));
     double *lp2 = mcx_alloc((size_t) N, sizeof(double));
     double *logW = mcx_alloc((size_t) N, sizeof(double));
-    double *work = mcx_alloc((size_t) d + N, sizeof(double));
+    /* d + N for the stage helpers, d * d more for mcx_particle_chol() */
+    double *work = mcx_alloc((size_t) d + N + (size_t) d * d, sizeof(double));
     double *L = mcx_alloc((size_t) d * d, sizeof(double));
     int *idx = mcx_alloc((size_t) N, sizeof(int));
     double *betas = mcx_alloc((size_t) max_stages + 1, sizeof(double));
@@ -185,7 +186,8 @@ SEXP ffi_ais_run(SEXP targets, SEXP io, SEXP theta0, SEXP spec)
     SEXP acc = PROTECT(Rf_allocVector(REALSXP, K)); nprot++;
     double *th = REAL(theta);
     double *L = mcx_alloc((size_t) d * d, sizeof(double));
-    double *work = mcx_alloc((size_t) d + N, sizeof(double));
+    /* d + N for the stage helpers, d * d more for mcx_particle_chol() */
+    double *work = mcx_alloc((size_t) d + N + (size_t) d * d, sizeof(double));
     for (int i = 0; i < N; i++) REAL(logw)[i] = 0.0;
 
     GetRNGstate();

@@ -166,7 +166,7 @@ void mcx_particle_chol(const double *theta, const double *logW, int d, int N,
     double dmax = 0.0;
     for (int a = 0; a < d; a++) if (L[a + (size_t) a * d] > dmax) dmax = L[a + (size_t) a * d];
     double ridge = dmax > 0.0 ? 1e-10 * dmax : 1e-8 * scale * scale;
-    double *C = (double *) mcx_alloc((size_t) d * d, sizeof(double));
+    double *C = work + d + N;           /* d x d, after mean and W */
     for (int tries = 0; tries < 30; tries++) {
         memcpy(C, L, (size_t) d * d * sizeof(double));
         for (int a = 0; a < d; a++) C[a + (size_t) a * d] += tries ? ridge : 0.0;

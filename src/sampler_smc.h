@@ -41,7 +41,9 @@ void mcx_resample_systematic(const double *logW, int N, int *idx, double *work);
 
 /* Lower Cholesky factor of scale^2 times the weighted covariance of the
  * particles (weights from normalised logW, NULL for equal weights), with a
- * small ridge when it is singular.  work: d + N doubles. */
+ * small ridge when it is singular.  work: d + N + d * d doubles (the
+ * last d * d hold the trial factorisations, so nothing is allocated per
+ * stage). */
 void mcx_particle_chol(const double *theta, const double *logW, int d, int N,
                        double scale, double *L, double *work);
 
