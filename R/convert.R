@@ -5,9 +5,12 @@
 #' @export
 coda::as.mcmc.list
 
+# as.mcmc() is not re-exported: R CMD check would take the re-exported
+# as.mcmc.list() for an unregistered as.mcmc() method for lists. Both
+# methods are registered, so coda::as.mcmc(fit) works, and so does
+# as.mcmc(fit) once coda is attached.
 #' @importFrom coda as.mcmc
-#' @export
-coda::as.mcmc
+NULL
 
 # Per-chain trace matrices cut to the common number of draws.
 fit_trace_matrices <- function(fit, quiet = FALSE) {
@@ -56,7 +59,7 @@ fit_mcmc_start <- function(fit) fit$settings$burnin + fit$settings$thin
 #' fit <- run_kernel(k, iter = 200, burnin = 50, chains = 2)
 #' ml <- as.mcmc.list(fit)
 #' coda::gelman.diag(ml)
-#' coda::effectiveSize(as.mcmc(fit))
+#' coda::effectiveSize(coda::as.mcmc(fit))
 #' @name as.mcmc.list.mcmix_fit
 #' @method as.mcmc.list mcmix_fit
 #' @export

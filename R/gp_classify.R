@@ -84,7 +84,9 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   data_c <- list(n = n, m = nrow(X_test), y = y, A = A, S = S, W = W,
                  pred_sd = pred_sd)
   fnames <- c(paste0("f[", seq_len(n), "]"), "log_lik")
-  kernel <- model_kernel("gp_classify", "C_ffi_gpclass_step", data_c,
+  kernel <- model_kernel("gp_classify",
+    function(d, s, c) .Call(C_ffi_gpclass_step, d, s, c),
+    data_c,
     init = function(chain)
       list(z = (2 * y - 1) * (0.5 + abs(stats::rnorm(n))), f = double(n),
            prob_sum = double(nrow(X_test)), n_pred = 0L),

@@ -91,7 +91,9 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
   if (keep_beta)
     tn <- c(tn, sprintf("beta[%s,%s]", rep(levels(group), each = p), rep(cn, m)))
   Sigma_init <- S0 / max(eta0 - p - 1, 1)
-  kernel <- model_kernel("hier_lm_gibbs", "C_ffi_hierlm_step", data_c,
+  kernel <- model_kernel("hier_lm_gibbs",
+    function(d, s, c) .Call(C_ffi_hierlm_step, d, s, c),
+    data_c,
     init = function(chain) {
       mu <- mu0 + 0.1 * sqrt(diag(V0)) * stats::rnorm(p)
       list(beta = rep(mu, m), mu = mu, Sigma = as.double(Sigma_init),

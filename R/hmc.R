@@ -67,7 +67,9 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
            warmup_divergent = 0)
     },
     step = function(state, n, thin, offset, warmup)
-      sampler_chunk(C_ffi_hmc_run, tg, d, state, n, thin, offset, warmup,
+      sampler_chunk(
+        function(t, io, st, run, sp) .Call(C_ffi_hmc_run, t, io, st, run, sp),
+        tg, d, state, n, thin, offset, warmup,
                     spec, names),
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))

@@ -109,7 +109,9 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
   data_c <- list(nrow = nrow, ncol = ncol, periodic = as.integer(periodic),
                  J = J, h = field, method = method,
                  keep_spins = as.integer(keep_spins))
-  kernel <- model_kernel(name, "C_ffi_ising_step", data_c,
+  kernel <- model_kernel(name,
+    function(d, s, c) .Call(C_ffi_ising_step, d, s, c),
+    data_c,
     init = function(chain) {
       spins <- if (is.null(y_ev)) sample(c(-1L, 1L), N, replace = TRUE)
                else ifelse(as.double(y_ev) >= 0, 1L, -1L)

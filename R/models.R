@@ -5,18 +5,19 @@
 # is a plain list of double/integer vectors, so chunks and extend() give the
 # draws of one longer run.
 
-# A kernel over a compiled step routine, given by the name of its
-# registered symbol (e.g. "C_ffi_probit_step"). The symbol is looked up in
-# the namespace at each call: a NativeSymbolInfo captured in the closure
-# would lose its address when the kernel is sent to another R process
-# (future or PSOCK backends), while the namespace is serialised by name.
+# A kernel over a compiled step routine, given as a function
+# `routine(data, state, ctrl)` making the .Call, e.g.
+# function(d, s, c) .Call(C_ffi_probit_step, d, s, c). The symbol is looked
+# up in the namespace at each call: a NativeSymbolInfo captured in the
+# closure would lose its address when the kernel is sent to another R
+# process (future or PSOCK backends), while the namespace is serialised by
+# name.
 model_kernel <- function(name, routine, data, init, trace_names, ...) {
   force(routine); force(data); force(trace_names)
   step <- function(state, n, thin, offset, warmup) {
     ctrl <- c(as.integer(n), as.integer(thin), as.integer(offset),
               as.integer(isTRUE(warmup)))
-    fun <- get(routine, envir = asNamespace("mcmix"), inherits = FALSE)
-    r <- .Call(fun, data, state, ctrl)
+    r <- routine(data, state, ctrl)
     traces <- r$traces
     colnames(traces) <- trace_names
     list(state = r$state, draws = list(traces = traces, labels = r$spins))

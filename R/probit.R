@@ -73,7 +73,9 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   P0 <- solve(B0)
   data_c <- list(n = n, p = p, X = unname(X * 1.0), y = y,
                  prior_prec = P0, prior_lin = as.double(P0 %*% b0))
-  kernel <- model_kernel("probit_gibbs", "C_ffi_probit_step", data_c,
+  kernel <- model_kernel("probit_gibbs",
+    function(d, s, c) .Call(C_ffi_probit_step, d, s, c),
+    data_c,
     init = function(chain) list(beta = b0 + stats::rnorm(p)),
     trace_names = colnames(X))
   run_model(kernel, iter, burnin, thin, chains, list(...),

@@ -82,14 +82,15 @@ check_cov <- function(x, arg, d) {
   L
 }
 
-# Run one chunk of a compiled sampler: `fn` is the .Call routine, `targets`
-# its first argument. Returns what a kernel's step() returns.
+# Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`
+# makes the .Call (a literal routine in the caller, so that the registration
+# of the call can be checked), `targets` its first argument. Returns what a kernel's step() returns.
 sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
                           spec, names) {
   run <- as.integer(c(n, thin, offset, warmup))
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
-    .Call(fn, targets, io, state, run, spec))
+    fn(targets, io, state, run, spec))
   list(state = res$state, draws = list(traces = res$traces))
 }
 

@@ -71,7 +71,9 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
            n_eval = 0)
     },
     step = function(state, n, thin, offset, warmup)
-      sampler_chunk(C_ffi_slice_run, tg, d, state, n, thin, offset, warmup,
+      sampler_chunk(
+        function(t, io, st, run, sp) .Call(C_ffi_slice_run, t, io, st, run, sp),
+        tg, d, state, n, thin, offset, warmup,
                     spec, names),
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))

@@ -99,7 +99,9 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
            swap_accept = double(K - 1L), swap_prop = double(K - 1L))
     },
     step = function(state, n, thin, offset, warmup)
-      sampler_chunk(C_ffi_tempering_run, targets, d, state, n, thin, offset,
+      sampler_chunk(
+        function(t, io, st, run, sp) .Call(C_ffi_tempering_run, t, io, st, run, sp),
+        targets, d, state, n, thin, offset,
                     warmup, spec, names),
     trace_names = names, temperatures = temperatures)
   if (!is.function(init)) probe(init_fun(1L))

@@ -4,7 +4,7 @@
 ## Usage: Rscript tools/install-deps.R [core|test|check|bench]
 ##   core   packages needed to install and run mcmix (Imports)
 ##   test   + testthat and the Suggests used by the tests
-##   check  + roxygen2, knitr, rmarkdown, pandoc (R CMD check --as-cran)
+##   check  + roxygen2, knitr, rmarkdown, pandoc, qpdf (R CMD check --as-cran)
 ##   bench  + the peer packages compared in bench/
 ##
 ## Debian's prebuilt r-cran-* packages are used when apt-get is available and
@@ -24,17 +24,18 @@ pkgs <- list(
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )
 want <- unique(unlist(pkgs[seq_len(upto)]))
-system_deps <- if (upto >= 3L) "pandoc" else character()
+system_deps <- if (upto >= 3L) c("pandoc", "qpdf") else character()
 
 have <- function(p) nzchar(system.file(package = p))
 missing <- want[!vapply(want, have, logical(1))]
-need_pandoc <- length(system_deps) && !nzchar(Sys.which("pandoc"))
+missing_tools <- system_deps[!nzchar(Sys.which(system_deps))]
+need_tools <- length(missing_tools) > 0L
 
 is_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
 apt <- nzchar(Sys.which("apt-get")) && is_root
 
-if (apt && (length(missing) || need_pandoc)) {
-  debs <- c(paste0("r-cran-", tolower(missing)), if (need_pandoc) "pandoc")
+if (apt && (length(missing) || need_tools)) {
+  debs <- c(paste0("r-cran-", tolower(missing)), missing_tools)
   ## keep only the names Debian actually has
   system2("apt-get", c("update", "-qq"), stdout = FALSE, stderr = FALSE)
   known <- vapply(debs, function(d) {
@@ -66,6 +67,8 @@ if (length(missing)) {
   if (length(still)) message("not installed: ", paste(still, collapse = " "))
   if (length(required)) quit(status = 1L)
 }
-if (need_pandoc && !nzchar(Sys.which("pandoc")))
-  message("pandoc is not available: vignettes cannot be built")
+still_tools <- system_deps[!nzchar(Sys.which(system_deps))]
+if (length(still_tools))
+  message("not available: ", paste(still_tools, collapse = " "),
+          " (pandoc builds the vignettes; qpdf checks PDF sizes)")
 invisible(TRUE)

@@ -9,6 +9,12 @@ install_test_plugin <- function(name) {
   header <- base::system.file("include", "mcmix.h", package = "mcmix")
   if (!nzchar(header)) testthat::skip("mcmix is installed without its header")
   if (!nzchar(Sys.which("make"))) testthat::skip("`make` not found")
+  cc <- tryCatch(suppressWarnings(system2(file.path(R.home("bin"), "R"),
+                                          c("CMD", "config", "CC"),
+                                          stdout = TRUE, stderr = FALSE)),
+                 error = function(e) "")
+  cc <- strsplit(trimws(paste(cc, collapse = " ")), "[[:space:]]+")[[1]][1]
+  if (is.na(cc) || !nzchar(Sys.which(cc))) testthat::skip("no C compiler found")
   tmp <- tempfile(paste0(name, "-"))
   dir.create(tmp)
   file.copy(testthat::test_path("plugins", name), tmp, recursive = TRUE)

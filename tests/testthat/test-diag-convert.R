@@ -17,10 +17,10 @@ test_that("as.mcmc.list carries iterations and works with coda", {
   s <- summary(ml)
   expect_equal(unname(s$statistics[, "Mean"]),
                unname(colMeans(do.call(rbind, lapply(fit$chains, `[[`, "traces")))))
-  m1 <- as.mcmc(fit, chain = 2)
+  m1 <- coda::as.mcmc(fit, chain = 2)
   expect_equal(stats::start(m1), 102)
-  expect_equal(nrow(as.mcmc(fit)), 600L)
-  expect_error(as.mcmc(fit, chain = 4), "`chain`")
+  expect_equal(nrow(coda::as.mcmc(fit)), 600L)
+  expect_error(coda::as.mcmc(fit, chain = 4), "`chain`")
 })
 
 test_that("as.array is accepted by posterior", {

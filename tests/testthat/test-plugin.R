@@ -7,55 +7,9 @@
 # `R CMD INSTALL` of the running R, and loaded once per test run (its
 # descriptor stays registered for the session, so it is never unloaded).
 
-plugin_env <- new.env(parent = emptyenv())
-
-plugin_skip_reasons <- function() {
-  header <- base::system.file("include", "mcmix.h", package = "mcmix",
-                              lib.loc = .libPaths())
-  if (!nzchar(header))
-    return("mcmix is not installed with its header (needed for LinkingTo)")
-  r <- file.path(R.home("bin"), "R")
-  cc <- tryCatch(suppressWarnings(system2(r, c("CMD", "config", "CC"),
-                                          stdout = TRUE, stderr = FALSE)),
-                 error = function(e) "")
-  cc <- strsplit(trimws(paste(cc, collapse = " ")), "[[:space:]]+")[[1]][1]
-  if (is.na(cc) || !nzchar(Sys.which(cc)))
-    return("no C compiler found")
-  if (!nzchar(Sys.which("make")))
-    return("`make` not found")
-  NULL
-}
-
-# Install (once) and load the plugin; returns its namespace.
-plugin_ns <- function() {
-  if (!is.null(plugin_env$ns)) return(plugin_env$ns)
-  if (!is.null(plugin_env$skip)) testthat::skip(plugin_env$skip)
-  testthat::skip_on_cran()
-  reason <- plugin_skip_reasons()
-  if (!is.null(reason)) {
-    plugin_env$skip <- reason
-    testthat::skip(reason)
-  }
-  if (!"mcmix_family" %in% getNamespaceExports("mcmix"))
-    testthat::skip("mcmix does not export mcmix_family() yet")
-  # build from a copy, so no object files are left in the source tree
-  tmp <- tempfile("mcmix-plugin-")
-  dir.create(tmp)
-  file.copy(testthat::test_path("plugins", "mcmixexpgamma"), tmp, recursive = TRUE)
-  lib <- file.path(tmp, "lib")
-  dir.create(lib)
-  libs <- paste(c(lib, .libPaths()), collapse = .Platform$path.sep)
-  out <- suppressWarnings(system2(
-    file.path(R.home("bin"), "R"),
-    c("CMD", "INSTALL", "--no-test-load", paste0("--library=", shQuote(lib)),
-      shQuote(file.path(tmp, "mcmixexpgamma"))),
-    stdout = TRUE, stderr = TRUE, env = paste0("R_LIBS=", shQuote(libs))))
-  status <- attr(out, "status")
-  if (!is.null(status) && status != 0L)
-    stop("installing the plugin package failed:\n", paste(out, collapse = "\n"))
-  plugin_env$ns <- loadNamespace("mcmixexpgamma", lib.loc = lib)
-  plugin_env$ns
-}
+# Install (once, through install_test_plugin() in helper-plugins.R) and load
+# the plugin; returns its namespace.
+plugin_ns <- function() install_test_plugin("mcmixexpgamma")
 
 family_names <- function() {
   f <- mcmix::mcmix_families()
