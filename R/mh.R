@@ -38,7 +38,8 @@ NULL
 proposal_rw <- function(scale = NULL, cov = NULL) {
   if (!is.null(scale) && !is.null(cov))
     stop("give `scale` or `cov`, not both.", call. = FALSE)
-  if (!is.null(scale)) check_positive(scale, "scale", length(scale))
+  if (!is.null(scale))
+    check_scale_vector(scale, "scale", "; give a covariance matrix as `cov`")
   if (!is.null(cov)) check_cov(cov, "cov", NULL)
   structure(list(kind = "rw", scale = scale, cov = cov), class = "mcmix_proposal")
 }
@@ -205,15 +206,6 @@ print.mcmix_adapt <- function(x, ...) {
   cat("<mcmix adaptation: ", x$kind, if (x$kind != "none")
     paste0(", during ", x$during), ">\n", sep = "")
   invisible(x)
-}
-
-match_choice <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || !x %in% choices)
-    stop(sprintf("`%s` must be one of %s, not %s.", arg,
-                 paste0("\"", choices, "\"", collapse = ", "), describe_object(x)),
-         call. = FALSE)
-  x
 }
 
 adapt_spec <- function(a, d) {
