@@ -21,7 +21,7 @@ mh_step <- function(log_density, scale = 1) {
   if (!is.function(log_density))
     stop(sprintf("`log_density` must be a function, not %s.",
                  describe_object(log_density)), call. = FALSE)
-  check_positive(scale, "scale", length(scale))
+  check_scale_vector(scale, "scale")
   structure(list(log_density = log_density, scale = as.double(scale)),
             class = "mcmix_mh_step")
 }
