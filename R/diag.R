@@ -85,12 +85,40 @@ diag_input <- function(x, arg = "x", quiet = FALSE) {
 
 # Run the C diagnostics `codes` on every quantity of `x`: a matrix with one
 # row per quantity.
-diag_table <- function(x, codes) {
+# `min_draws` draws per chain are needed (an error naming `x` otherwise);
+# non-finite values are refused. Values beyond 1e150 in magnitude are scaled
+# by a power of two (exact) so that sums of squares do not overflow; the
+# location/scale statistics are scaled back.
+diag_table <- function(x, codes, min_draws = 4L) {
   q <- diag_input(x)
-  out <- vapply(q, function(m) .Call(C_ffi_diag_stats, m, unname(diag_codes[codes])),
-                numeric(length(codes)))
+  check_diag_draws(q, min_draws)
+  scaled <- c("mcse_mean", "mean", "sd")
+  out <- vapply(q, function(m) {
+    s <- diag_scale(m)
+    v <- .Call(C_ffi_diag_stats, m / s, unname(diag_codes[codes]))
+    ifelse(codes %in% scaled, v * s, v)
+  }, numeric(length(codes)))
   out <- matrix(out, nrow = length(codes), dimnames = list(codes, names(q)))
   t(out)
+}
+
+# A power of two bringing huge draws down to about 1 (1 when not needed).
+diag_scale <- function(m) {
+  big <- max(abs(m))
+  if (big > 1e150) 2^floor(log2(big)) else 1
+}
+
+# Every quantity has `min_draws` draws per chain and only finite values.
+check_diag_draws <- function(q, min_draws, arg = "x") {
+  n <- nrow(q[[1L]])
+  if (n < min_draws)
+    stop(sprintf("`%s` must have at least %d draws per chain, not %d.",
+                 arg, min_draws, n), call. = FALSE)
+  for (j in seq_along(q))
+    check_finite_draws(q[[j]], arg,
+                       if (length(q) > 1L || names(q)[j] != "x")
+                         paste0("quantity \"", names(q)[j], "\"") else NULL)
+  invisible(q)
 }
 
 # A single quantity gives a single number, several a named vector.
@@ -113,8 +141,11 @@ diag_simplify <- function(v, x) {
 #' @param type `"rank"` (rank-normalised split R-hat, equal to
 #'   `posterior::rhat()`), or `"classic"` (equal to the point estimate of
 #'   `coda::gelman.diag(x, autoburnin = FALSE)`, needs two chains or more).
-#' @return A number, or a named vector with one value per quantity. `NA` when
-#'   the draws are constant or contain missing values.
+#' @return A number, or a named vector with one value per quantity. `NA`
+#'   for a quantity whose draws are all equal (a constant chain; as the
+#'   posterior package). Draws containing `NA`, `NaN` or infinite values are
+#'   an error naming the first such value, and so are chains with fewer than
+#'   4 draws (2 for `type = "classic"`, which also needs two chains or more).
 #' @references Vehtari, A., Gelman, A., Simpson, D., Carpenter, B. and
 #'   Buerkner, P.-C. (2021). Rank-normalization, folding, and localization: an
 #'   improved R-hat for assessing convergence of MCMC. *Bayesian Analysis*
@@ -129,9 +160,11 @@ diag_simplify <- function(v, x) {
 #' rhat(x, type = "classic")
 #' @export
 rhat <- function(x, type = c("rank", "classic")) {
-  type <- match.arg(type)
+  type <- match_choice(type, c("rank", "classic"), "type")
   code <- if (type == "rank") "rhat" else "rhat_classic"
-  tab <- diag_table(x, code)
+  if (type == "classic" && ncol(diag_input(x, quiet = TRUE)[[1L]]) < 2L)
+    stop("`x` must have two chains or more for `type = \"classic\"`.", call. = FALSE)
+  tab <- diag_table(x, code, if (type == "rank") 4L else 2L)
   diag_simplify(tab[, 1L], x)
 }
 
@@ -147,7 +180,10 @@ rhat <- function(x, type = c("rank", "classic")) {
 #'   quantile indicators) or `"basic"` (the classic ESS of the mean on split
 #'   chains). They equal `posterior::ess_bulk()`, `ess_tail()` and
 #'   `ess_basic()`.
-#' @return A number, or a named vector with one value per quantity.
+#' @return A number, or a named vector with one value per quantity. `NA`
+#'   for a quantity whose draws are all equal (a constant chain). Draws
+#'   containing `NA`, `NaN` or infinite values, or fewer than 6 draws per
+#'   chain, are an error.
 #' @inherit rhat references
 #' @examples
 #' set.seed(1)
@@ -156,8 +192,8 @@ rhat <- function(x, type = c("rank", "classic")) {
 #' ess(x, "tail")
 #' @export
 ess <- function(x, type = c("bulk", "tail", "basic")) {
-  type <- match.arg(type)
-  tab <- diag_table(x, paste0("ess_", type))
+  type <- match_choice(type, c("bulk", "tail", "basic"), "type")
+  tab <- diag_table(x, paste0("ess_", type), 6L)
   diag_simplify(tab[, 1L], x)
 }
 
@@ -167,13 +203,16 @@ ess <- function(x, type = c("bulk", "tail", "basic")) {
 #' basic effective sample size, as `posterior::mcse_mean()`.
 #'
 #' @inheritParams rhat
-#' @return A number, or a named vector with one value per quantity.
+#' @return A number, or a named vector with one value per quantity. `NA`
+#'   for a quantity whose draws are all equal (a constant chain). Draws
+#'   containing `NA`, `NaN` or infinite values, or fewer than 6 draws per
+#'   chain, are an error.
 #' @examples
 #' set.seed(2)
 #' mcse(matrix(rnorm(2000), ncol = 2))
 #' @export
 mcse <- function(x) {
-  tab <- diag_table(x, "mcse_mean")
+  tab <- diag_table(x, "mcse_mean", 6L)
   diag_simplify(tab[, 1L], x)
 }
 
@@ -185,6 +224,8 @@ mcse <- function(x) {
 #' @return An array `lags x chains x quantities` (lags `0:lag.max`), or a
 #'   `lags x chains` matrix for a matrix or vector input. Each chain is
 #'   centred at its own mean; the values equal those of [stats::acf()].
+#'   `NA` for a constant chain. Draws containing `NA`, `NaN` or infinite
+#'   values, or fewer than 2 draws per chain, are an error.
 #' @examples
 #' set.seed(3)
 #' x <- as.numeric(stats::filter(rnorm(1000), 0.5, "recursive"))
@@ -192,12 +233,12 @@ mcse <- function(x) {
 #' @export
 autocorr <- function(x, lag.max = NULL) {
   q <- diag_input(x)
+  check_diag_draws(q, 2L)
   n <- nrow(q[[1L]])
-  if (n < 2L) stop("`x` must have at least 2 draws per chain.", call. = FALSE)
   if (is.null(lag.max)) lag.max <- floor(10 * log10(n))
   lag.max <- check_count(lag.max, "lag.max", 0L)
   lag.max <- min(lag.max, n - 1L)
-  res <- lapply(q, function(m) .Call(C_ffi_diag_autocorr, m, lag.max))
+  res <- lapply(q, function(m) .Call(C_ffi_diag_autocorr, m / diag_scale(m), lag.max))
   single <- identical(diag_simplify(c(a = 1), x), 1)
   if (single) {
     out <- res[[1L]]

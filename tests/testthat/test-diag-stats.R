@@ -37,12 +37,12 @@ test_that("ties, a single chain and discrete draws agree with posterior", {
   expect_equal(rhat(v), posterior::rhat(v), tolerance = 1e-6)
 })
 
-test_that("constant or missing draws give NA", {
+test_that("constant draws give NA; missing draws are an error naming `x`", {
   expect_true(is.na(rhat(matrix(1, 100, 2))))
   expect_true(is.na(ess(matrix(1, 100, 2))))
   x <- matrix(rnorm(200), 100, 2)
   x[3] <- NA
-  expect_true(is.na(ess(x)))
+  expect_error(ess(x), "`x` must contain only finite values: draw 3 of chain 1 is NA")
 })
 
 test_that("classic rhat equals coda::gelman.diag", {
