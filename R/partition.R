@@ -54,7 +54,7 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' table(p$labels, truth)
 #' @export
 partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100, ...) {
-  loss <- match.arg(loss)
+  loss <- match_choice(loss, c("VI", "binder"), "loss")
   restarts <- check_count(restarts, "restarts", 1L)
   max_sweeps <- check_count(max_sweeps, "max_sweeps", 1L)
   labs <- NULL

@@ -15,7 +15,7 @@
 #'
 #' @param x An `mcmix_fit` with stored labels or online counts, or an
 #'   integer matrix of labels with one row per draw and one column per
-#'   observation (any integer coding; only equality matters).
+#'   observation (positive integers; only equality matters).
 #' @param subset Optional indices of the observations to keep.
 #' @param ... Unused.
 #' @return A symmetric numeric `N x N` matrix with unit diagonal, with
@@ -58,9 +58,19 @@ psm_accumulate_c <- function(acc, labels) {
   .Call(C_ffi_psm_counts, labels, acc, 1)
 }
 
-psm_check_budget <- function(n, N) {
+# `online`: the check made before accumulating the matrix while sampling
+# (`psm = TRUE`), which has other alternatives.
+psm_check_budget <- function(n, N, online = FALSE) {
   budget <- getOption("mcmix.psm_max_bytes", 1e9)
   bytes <- 8 * as.numeric(n)^2
+  if (bytes > budget && online)
+    stop(sprintf(paste0(
+      "`psm = TRUE` accumulates a dense %d x %d similarity matrix, which needs %s, ",
+      "more than the budget of %s (option `mcmix.psm_max_bytes`). Alternatives: ",
+      "sample with `psm = FALSE` and `labels = TRUE` (the default) and compute ",
+      "psm(fit, subset = idx) for a subset of the observations; or raise the budget ",
+      "with options(mcmix.psm_max_bytes = %.3g)."),
+      n, n, format_bytes(bytes), format_bytes(budget), bytes * 1.01), call. = FALSE)
   if (bytes > budget)
     stop(sprintf(paste0(
       "A dense %d x %d similarity matrix needs %s, more than the budget of %s ",
@@ -109,6 +119,13 @@ check_label_matrix <- function(x, arg) {
     stop(sprintf(paste0("`%s` must be an mcmix fit or a matrix of integer cluster ",
                         "labels (one row per draw, one column per observation)."), arg),
          call. = FALSE)
+  if (any(x < 1)) {
+    i <- which(x < 1)[1L]
+    stop(sprintf(paste0("`%s` must contain positive integer cluster labels: the ",
+                        "label of observation %d in draw %d is %s."), arg,
+                 (i - 1L) %/% nrow(x) + 1L, (i - 1L) %% nrow(x) + 1L, format(x[i])),
+         call. = FALSE)
+  }
   storage.mode(x) <- "integer"
   x
 }
