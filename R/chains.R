@@ -266,7 +266,10 @@ check_step_value <- function(v, name, n, offset, thin, warmup) {
 # j share a cluster. Uses the compiled routine when it is registered.
 psm_accumulate <- function(acc, labels) {
   n <- ncol(labels)
-  if (is.null(acc)) acc <- matrix(0, n, n)
+  if (is.null(acc)) {
+    psm_check_budget(n, n, online = TRUE)
+    acc <- matrix(0, n, n)
+  }
   f <- get0("psm_accumulate_c", mode = "function")
   if (is.function(f)) return(f(acc, labels))
   for (s in seq_len(nrow(labels))) {
