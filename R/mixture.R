@@ -89,7 +89,7 @@ family_label <- function(family) {
 #' [sample_posterior()].
 #'
 #' @param family A component family, e.g. [gaussian_niw()].
-#' @param K Number of components (a whole number >= 1).
+#' @param K Number of components (a whole number between 1 and 10000).
 #' @param alpha A positive number (the total concentration of a symmetric
 #'   Dirichlet prior, each weight getting `alpha / K`), or a vector of `K`
 #'   positive Dirichlet parameters.
@@ -101,7 +101,7 @@ family_label <- function(family) {
 #' @export
 finite_mixture <- function(family, K, alpha = 1) {
   check_family(family)
-  K <- check_count(K, "K", 1L)
+  K <- check_count_max(K, "K", 1L, 1e4, "components")
   if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, K)) || anyNA(alpha) ||
       any(!is.finite(alpha)) || any(alpha <= 0))
     stop(sprintf("`alpha` must be a positive number or a vector of K = %d positive numbers, not %s.",
@@ -217,7 +217,9 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
 #'   [partition_draws()]; with `FALSE` only the traces are kept).
-#' @param psm Accumulate the posterior similarity matrix while sampling.
+#' @param psm Accumulate the posterior similarity matrix while sampling
+#'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
+#'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
 #' @param cores Number of cores for running chains in parallel.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
@@ -292,6 +294,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
          call. = FALSE)
+  if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
   kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
             else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
