@@ -17,7 +17,7 @@
 #'
 #' @inheritParams sample_mh
 #' @param step_size Leapfrog step size (the initial one when adapting).
-#' @param n_steps Number of leapfrog steps per iteration.
+#' @param n_steps Number of leapfrog steps per iteration (at most 100000).
 #' @param adapt Adapt the step size during burn-in.
 #' @param target_accept Mean acceptance probability aimed at by adaptation.
 #' @param mass Diagonal of the mass matrix (one number or one per
@@ -44,7 +44,8 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   burnin <- check_count(burnin, "burnin", 0L)
   d <- init_dim(init, tg)
   step_size <- check_positive(step_size, "step_size")
-  n_steps <- check_count(n_steps, "n_steps", 1L)
+  n_steps <- check_count_max(n_steps, "n_steps", 1L, 1e5,
+                             "leapfrog steps per iteration")
   adapt <- check_flag(adapt, "adapt")
   target_accept <- check_prob(target_accept, "target_accept")
   mass <- check_positive(mass, "mass", d)
