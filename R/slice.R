@@ -13,8 +13,9 @@
 #'
 #' @inheritParams sample_mh
 #' @param width Initial width of the slice interval: one number, or one per
-#'   coordinate.
-#' @param max_steps Maximum number of stepping-out steps (Neal's `m`).
+#'   coordinate (between 1e-100 and 1e100).
+#' @param max_steps Maximum number of stepping-out steps (Neal's `m`; at
+#'   most 10000).
 #' @param discrete `FALSE`, `TRUE` (all coordinates are integers), or the
 #'   indices of the integer-valued coordinates.
 #' @return An `mcmix_fit`.
@@ -41,7 +42,11 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   chains <- check_count(chains, "chains", 1L)
   d <- init_dim(init, tg)
   width <- check_positive(width, "width", d)
-  max_steps <- check_count(max_steps, "max_steps", 1L)
+  if (any(width < 1e-100 | width > 1e100))
+    stop(sprintf("`width` must be between 1e-100 and 1e100, not %s.",
+                 format(width[width < 1e-100 | width > 1e100][1L])), call. = FALSE)
+  max_steps <- check_count_max(max_steps, "max_steps", 1L, 1e4,
+                               "stepping-out steps per coordinate and iteration")
   disc <- if (is.logical(discrete) && length(discrete) == 1L && !is.na(discrete)) {
     rep(discrete, d)
   } else if (is.numeric(discrete) && length(discrete) && !anyNA(discrete) &&
