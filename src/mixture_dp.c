@@ -60,11 +60,9 @@ double mcx_dp_alpha_update(double alpha, int K, int n, double shape, double rate
     double a = unif_rand() < pi ? shape + K : shape + K - 1.0;
     /* With K = 1 the shape can be the prior's alone; for a small one (the
      * common vague Gamma(0.001, 0.001)) a Gamma draw underflows to 0 with
-     * probability near 1/2, and alpha = 0 is not a valid concentration. Draw
-     * log alpha (which never underflows) and keep alpha >= DBL_MIN: the
-     * values moved there are numerically zero anyway. */
-    double log_alpha = mcx_rlog_gamma(a) - log(r);
-    return log_alpha > log(DBL_MIN) ? exp(log_alpha) : DBL_MIN;
+     * probability near 1/2, and alpha = 0 is not a valid concentration:
+     * mcx_rgamma_conc() draws log alpha and keeps alpha >= DBL_MIN. */
+    return mcx_rgamma_conc(a, r);
 }
 
 void mcx_dp_collapsed_sweep(mcx_mix *m, mcx_dp *s)

@@ -6,6 +6,7 @@
  * The caller brackets the .Call with GetRNGstate()/PutRNGstate().
  * Matrices are column-major; "chol" is the lower Cholesky factor.
  */
+#include <float.h>
 #include <math.h>
 #include <R_ext/Random.h>
 #include <Rmath.h>
@@ -83,6 +84,19 @@ double mcx_rlog_gamma(double shape)
     double g1 = rgamma(shape + 1.0, 1.0);
     double u = unif_rand();                 /* in (0, 1) */
     return log(g1) + log(u) / shape;
+}
+
+/*
+ * A concentration parameter from Gamma(shape, rate). With a small shape (the
+ * vague Gamma(0.001, 0.001) prior) a plain Gamma draw underflows to 0 with
+ * probability near 1/2, and 0 is not a valid concentration: draw log G
+ * (never underflows) and keep the value >= DBL_MIN (values moved there are
+ * numerically zero anyway).
+ */
+double mcx_rgamma_conc(double shape, double rate)
+{
+    double lg = mcx_rlog_gamma(shape) - log(rate);
+    return lg > log(DBL_MIN) ? exp(lg) : DBL_MIN;
 }
 
 /*

@@ -17,6 +17,9 @@ double mcx_rgamma(double shape, double rate);           /* Gamma(shape, rate) */
 double mcx_rbeta(double a, double b);
 /* log of a Gamma(shape, 1) draw, accurate for tiny shapes (no underflow). */
 double mcx_rlog_gamma(double shape);
+/* A positive concentration from Gamma(shape, rate): drawn on the log scale
+ * (mcx_rlog_gamma) and kept >= DBL_MIN, so tiny shapes never give 0. */
+double mcx_rgamma_conc(double shape, double rate);
 /* Dirichlet(alpha[0..k-1]) into p; safe for small alpha (works in logs). */
 void   mcx_rdirichlet(const double *alpha, int k, double *p);
 /* out = mu + L z, z ~ N(0, I_d).  mu may be NULL (zero mean). */
