@@ -165,15 +165,17 @@ static void hdp_tables(mcx_hdp *h)
 }
 
 /* Escobar and West (1995) update of a DP concentration with a Gamma(a, b)
- * prior, given k clusters among n draws. */
+ * prior, given k clusters among n draws. The draw is made on the log scale
+ * (mcx_rgamma_conc): with a vague prior (a = 0.001) and k = 1 a plain Gamma
+ * draw underflows to 0, an invalid concentration. */
 static double escobar_west(double conc, int k, int n, double a, double b)
 {
-    if (n < 1) return mcx_rgamma(a, b);
+    if (n < 1) return mcx_rgamma_conc(a, b);
     double eta = mcx_rbeta(conc + 1.0, (double) n);
     double rate = b - log(eta);
     double odds = (a + k - 1.0) / (n * rate);
     double shape = (unif_rand() * (1.0 + odds) < odds) ? a + k : a + k - 1.0;
-    return mcx_rgamma(shape, rate);
+    return mcx_rgamma_conc(shape, rate);
 }
 
 /* Steps 3-5. */
@@ -194,7 +196,7 @@ static void hdp_concentrations(mcx_hdp *h)
             rate -= log(mcx_rbeta(h->alpha + 1.0, (double) nj));
             if (unif_rand() * (nj + h->alpha) < nj) shape -= 1.0;
         }
-        h->alpha = mcx_rgamma(shape, rate);
+        h->alpha = mcx_rgamma_conc(shape, rate);   /* no underflow to 0 */
     }
 }
 
