@@ -160,7 +160,7 @@ void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
     if (p->alpha_random) {
         double sl = 0.0;
         for (int j = 0; j < Jstar; j++) sl += s->v[j];
-        p->alpha = mcx_rgamma(p->shape + Jstar, p->rate - sl);
+        p->alpha = mcx_rgamma_conc(p->shape + Jstar, p->rate - sl);  /* no underflow */
     }
     double lrest = 0.0;     /* log prod_{l<j} (1 - v_l) */
     for (int j = 0; j < Jstar; j++) {
