@@ -30,7 +30,7 @@
 #' [sample_posterior()], which runs the collapsed Gibbs sampler of Griffiths
 #' and Steyvers (2004) (\eqn{\theta} and \eqn{\phi} integrated out).
 #'
-#' @param K Number of topics (a whole number >= 1).
+#' @param K Number of topics (a whole number between 1 and 100000).
 #' @param alpha Symmetric Dirichlet parameter of the document-topic
 #'   proportions (a positive number; default `50 / K` as in Griffiths and
 #'   Steyvers 2004).
@@ -44,7 +44,7 @@
 #' lda_model(K = 10, alpha = 0.1, beta = 0.01)
 #' @export
 lda_model <- function(K, alpha = 50 / K, beta = 0.01) {
-  K <- check_count(K, "K", 1L)
+  K <- check_count_max(K, "K", 1L, 1e5, "topics")
   check_positive(alpha, "alpha")
   check_positive(beta, "beta")
   structure(list(K = K, alpha = as.double(alpha), beta = as.double(beta)),
@@ -63,6 +63,10 @@ print.mcmix_lda <- function(x, ...) {
 #' Collapsed Gibbs sampling for [lda_model()] (Griffiths and Steyvers 2004):
 #' every sweep redraws the topic of each token from its full conditional
 #' \eqn{P(z = k) \propto (n_{dk} + \alpha)(n_{wk} + \beta)/(n_k + W\beta)}.
+#'
+#' Limits: word ids at most 1e7, at most `2^31 - 2` tokens, and a
+#' sampler state (about `20 K W + 20 D K + 12 N` bytes for `W` words, `D`
+#' documents and `N` tokens) within `getOption("mcmix.lda_max_bytes", 2e9)`.
 #'
 #' @param model An [lda_model()].
 #' @param data The documents: a list of integer vectors of word ids
@@ -103,6 +107,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
     stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
                  paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
   corpus <- lda_corpus(data, vocab)
+  lda_check_memory(model$K, corpus)
   kernel <- lda_kernel(model, corpus)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
@@ -128,6 +133,7 @@ lda_corpus <- function(data, vocab) {
     W <- ncol(data)
     if (is.null(vocab)) vocab <- colnames(data)
     D <- nrow(data)
+    lda_check_tokens(sum(as.double(data)))
     counts <- t(data)                       # W x D: column d = document d
     len <- as.integer(colSums(counts))
     word <- rep.int(rep.int(seq_len(W), D), as.vector(counts)) - 1L
@@ -141,6 +147,12 @@ lda_corpus <- function(data, vocab) {
       stop(sprintf(paste0("`data` must be a list of vectors of word ids (whole numbers >= 1); ",
                           "document %d is not."), which(!ok)[1L]), call. = FALSE)
     len <- lengths(data)
+    top <- max(vapply(data, function(d) if (length(d)) max(d) else 0, numeric(1)))
+    if (top > lda_max_vocab)
+      stop(sprintf(paste0("`data` uses word id %s; word ids must be at most %s ",
+                          "(the vocabulary size limit)."),
+                   format(top), format(lda_max_vocab, scientific = FALSE)), call. = FALSE)
+    lda_check_tokens(sum(as.double(len)))
     word <- as.integer(unlist(data, use.names = FALSE)) - 1L
     W <- if (length(word)) max(word) + 1L else 0L
     if (!is.null(vocab)) {
@@ -157,10 +169,35 @@ lda_corpus <- function(data, vocab) {
   }
   if (!length(word))
     stop("`data` must contain at least one word.", call. = FALSE)
-  if (length(word) > .Machine$integer.max - 1)
-    stop("`data` has too many tokens.", call. = FALSE)
   list(word = as.integer(word), doc_start = c(0L, cumsum(as.integer(len))),
        W = as.integer(W), D = as.integer(D), vocab = vocab, doc_names = doc_names)
+}
+
+# Size limits: word ids (vocabulary size), tokens (C int indices), memory.
+lda_max_vocab <- 1e7
+
+lda_check_tokens <- function(n) {
+  if (n > .Machine$integer.max - 1)
+    stop(sprintf("`data` must hold at most %d tokens (word occurrences), not %s.",
+                 .Machine$integer.max - 1L, format(n)), call. = FALSE)
+  invisible(n)
+}
+
+# Bytes of a chain's state and of the sampler's counts (phi_sum and the
+# topic-word counts are K x W, theta_sum and the document-topic counts D x K,
+# word ids and topics per token), refused beyond option mcmix.lda_max_bytes.
+lda_check_memory <- function(K, corpus) {
+  N <- as.double(length(corpus$word))
+  bytes <- 20 * K * as.double(corpus$W) + 20 * as.double(corpus$D) * K + 12 * N
+  budget <- getOption("mcmix.lda_max_bytes", 2e9)
+  if (bytes > budget)
+    stop(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",
+                        "and %.0f tokens in `data` needs about %s, more than the budget ",
+                        "of %s (option `mcmix.lda_max_bytes`): use fewer topics, a ",
+                        "smaller vocabulary or fewer documents, or raise the option."),
+                 K, corpus$W, corpus$D, N, format_bytes(bytes), format_bytes(budget)),
+         call. = FALSE)
+  invisible(bytes)
 }
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
