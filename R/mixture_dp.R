@@ -74,16 +74,19 @@ check_discount <- function(discount, alpha) {
 #' Settings of the Dirichlet process mixture samplers
 #'
 #' @param m `"neal8"`: number of auxiliary components (Neal 2000,
-#'   algorithm 8), a whole number >= 1.
+#'   algorithm 8), a whole number between 1 and 1000.
 #' @param xi `"slice"`: the decreasing sequence \eqn{\xi_j} of the slice
 #'   sampler of Kalli, Griffin and Walker (2011). `"dependent"` uses the
 #'   stick-breaking weights themselves (\eqn{\xi_j = w_j}, Walker 2007);
 #'   `"geometric"` the deterministic \eqn{\xi_j = (1 - \kappa)\kappa^{j-1}}.
 #' @param kappa `"slice"` with `xi = "geometric"`: the rate, in (0, 1).
 #' @param t `"split_merge"`: intermediate restricted Gibbs scans building
-#'   the launch state (Jain and Neal 2004).
+#'   the launch state (Jain and Neal 2004), between 0 and 1000. With `t = 0`
+#'   the launch state is the random split itself, which is still a valid
+#'   Metropolis-Hastings proposal (mixing is usually worse).
 #' @param moves `"split_merge"`: split-merge proposals before each
-#'   collapsed Gibbs scan.
+#'   collapsed Gibbs scan, between 0 and 1000; `moves = 0` turns the
+#'   split-merge moves off (plain collapsed Gibbs sampling).
 #' @return An object of class `mcmix_dp_control`.
 #' @seealso [sample_posterior()]
 #' @examples
@@ -92,7 +95,7 @@ check_discount <- function(discount, alpha) {
 #' @export
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
                        t = 5, moves = 1) {
-  m <- check_count(m, "m", 1L)
+  m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
   if (identical(xi, c("dependent", "geometric"))) xi <- "dependent"
   if (!is.character(xi) || length(xi) != 1L || !xi %in% c("dependent", "geometric"))
     stop(sprintf("`xi` must be \"dependent\" or \"geometric\", not %s.", mix_show(xi)),
@@ -100,8 +103,8 @@ dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
   if (!is.numeric(kappa) || length(kappa) != 1L || is.na(kappa) || kappa <= 0 || kappa >= 1)
     stop(sprintf("`kappa` must be a number in (0, 1), not %s.", mix_show(kappa)),
          call. = FALSE)
-  t <- check_count(t, "t", 0L)
-  moves <- check_count(moves, "moves", 0L)
+  t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
+  moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
   structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves),
             class = "mcmix_dp_control")
 }
