@@ -66,7 +66,10 @@ predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "memb
                  family_label(prep$family)),
          "densities need a conjugate family (closed-form predictive).", call. = FALSE)
   z <- partition_draws(object)
-  newx <- fam_convert_with(prep, newdata, min_rows = 1L)
+  newx <- tryCatch(fam_convert_with(prep, newdata, min_rows = 1L),
+                   error = function(e)   # the checks name the fitted `data`
+                     stop(gsub("`data`", "`newdata`", conditionMessage(e), fixed = TRUE),
+                          call. = FALSE))
   S <- nrow(z)
   tr <- do.call(rbind, lapply(object$chains, `[[`, "traces"))
   model <- object$model
