@@ -20,7 +20,7 @@
 #' @param tolerance Keep draws with distance `<= tolerance`.
 #' @param quantile Instead of `tolerance`: keep this fraction of the draws
 #'   (those with the smallest distances).
-#' @param n Number of prior draws (simulations).
+#' @param n Number of prior draws (simulations; at most 1e8).
 #' @return An object of class `mcmix_abc`: `accepted` (matrix of kept
 #'   parameters, one row per draw), `distances` (all `n` distances),
 #'   `tolerance` (used), `acceptance_rate`, `n`.
@@ -59,7 +59,7 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
   if (!is.null(quantile)) {
     quantile <- mdl_number(quantile, "quantile", 0, 1, open_lower = TRUE)
   }
-  n <- check_count(n, "n", 1L)
+  n <- check_count_max(n, "n", 1L, 1e8, "simulations")
   s_obs <- summary(observed)
   if (!is.numeric(s_obs) || !length(s_obs) || anyNA(s_obs))
     stop("`summary(observed)` must be a numeric vector without missing values.",

@@ -13,7 +13,7 @@
 #' @param target The log density (or objective) to maximise: an R function
 #'   of the parameter vector, a [target()], or a compiled target.
 #' @param init Starting point (numeric vector).
-#' @param n_iter Number of iterations.
+#' @param n_iter Number of iterations (at most 1e8).
 #' @param t0,t_final First and last temperature of the geometric schedule.
 #' @param temperatures Optional vector of `n_iter` temperatures (overrides
 #'   `t0` and `t_final`).
@@ -48,7 +48,7 @@ anneal <- function(target, init, n_iter = 1000, t0 = 1, t_final = 1e-3,
   d <- length(init)
   tg$dim <- d
   if (is.null(temperatures)) {
-    n_iter <- check_count(n_iter, "n_iter", 1L)
+    n_iter <- check_count_max(n_iter, "n_iter", 1L, 1e8, "iterations")
     t0 <- mdl_number(t0, "t0", 0, open_lower = TRUE)
     t_final <- mdl_number(t_final, "t_final", 0, open_lower = TRUE)
     temperatures <- t0 * (t_final / t0)^(seq_len(n_iter) / n_iter)
@@ -57,6 +57,9 @@ anneal <- function(target, init, n_iter = 1000, t0 = 1, t_final = 1e-3,
         any(!is.finite(temperatures)) || any(temperatures <= 0))
       stop(sprintf("`temperatures` must be a vector of positive numbers, not %s.",
                    describe_object(temperatures)), call. = FALSE)
+    if (length(temperatures) > 1e8)
+      stop(sprintf("`temperatures` must have at most 1e8 values (iterations), not %.0f.",
+                   as.double(length(temperatures))), call. = FALSE)
     temperatures <- as.double(temperatures)
   }
   if (!is.numeric(scale) || !(length(scale) %in% c(1L, d)) ||

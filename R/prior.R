@@ -23,7 +23,7 @@ check_concentration <- function(alpha, discount) {
 #' `(n_k - discount) / (i + alpha)` and starts a new one with probability
 #' `(alpha + discount * K) / (i + alpha)`.
 #'
-#' @param n Number of items (a whole number >= 0).
+#' @param n Number of items (a whole number between 0 and 1e8).
 #' @param alpha Concentration: a positive number (greater than `-discount`
 #'   when `discount > 0`).
 #' @param discount Pitman-Yor discount in `[0, 1)`; 0 gives the Dirichlet
@@ -38,7 +38,7 @@ check_concentration <- function(alpha, discount) {
 #' max(rcrp(1000, alpha = 1, discount = 0.5))
 #' @export
 rcrp <- function(n, alpha, discount = 0) {
-  n <- check_count(n, "n", 0L)
+  n <- check_count_max(n, "n", 0L, 1e8, "items simulated at once")
   check_concentration(alpha, discount)
   .Call(C_ffi_rcrp, n, as.double(alpha), as.double(discount))
 }
@@ -50,7 +50,7 @@ rcrp <- function(n, alpha, discount = 0) {
 #' ([rcrp()]) and each cluster gets an independent value from the base
 #' distribution `G0`.
 #'
-#' @param n Number of draws.
+#' @param n Number of draws (at most 1e8).
 #' @param alpha Concentration, a positive number.
 #' @param base A function `function(n)` returning `n` independent draws
 #'   from the base distribution `G0`: a vector of length `n`, or a matrix
@@ -64,7 +64,7 @@ rcrp <- function(n, alpha, discount = 0) {
 #' length(unique(x))
 #' @export
 rdp <- function(n, alpha, base) {
-  n <- check_count(n, "n", 0L)
+  n <- check_count_max(n, "n", 0L, 1e8, "items simulated at once")
   check_concentration(alpha, 0)
   if (!is.function(base))
     stop(sprintf("`base` must be a function(n) drawing n values from the base distribution, not %s.",
@@ -90,7 +90,7 @@ rdp <- function(n, alpha, base) {
 #' remaining mass `1 - sum(w)` falls below `tol`.
 #'
 #' @param alpha Concentration, a positive number.
-#' @param n Number of weights (truncation by count), or `NULL`.
+#' @param n Number of weights (truncation by count, at most 1e8), or `NULL`.
 #' @param tol Remaining-mass tolerance in (0, 1) (truncation by mass), or
 #'   `NULL`. When both `n` and `tol` are `NULL`, `tol = 1e-6`. At most a
 #'   million sticks are drawn: a `tol` that needs more is an error.
@@ -110,7 +110,7 @@ rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
     stop("give only one of `n` (truncation by count) and `tol` (by remaining mass).",
          call. = FALSE)
   if (is.null(n) && is.null(tol)) tol <- 1e-6
-  if (!is.null(n)) n <- check_count(n, "n", 1L)
+  if (!is.null(n)) n <- check_count_max(n, "n", 1L, 1e8, "weights simulated at once")
   if (!is.null(tol) && (!is.numeric(tol) || length(tol) != 1L || is.na(tol) ||
                         tol <= 0 || tol >= 1))
     stop(sprintf("`tol` must be a number in (0, 1), not %s.", mix_show(tol)),
