@@ -86,7 +86,8 @@ proposal_scale <- function(scale, d) {
 #'   in (0, 1).
 #' @param resample_threshold Resample when the ESS is below this fraction
 #'   of `n_particles` (in \[0, 1\]; 1 resamples at every stage).
-#' @param n_moves Number of Metropolis moves per particle and stage.
+#' @param n_moves Number of Metropolis moves per particle and stage (at
+#'   most 10000).
 #' @param scale Proposal scale factor (default \eqn{2.38/\sqrt{d}}).
 #' @param max_stages Largest number of adaptive stages.
 #' @return An object of class `mcmix_smc`: `particles` (matrix, one row per
@@ -126,7 +127,7 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
   cess <- mdl_number(cess, "cess", 0, 1, open_lower = TRUE)
   if (cess >= 1) stop("`cess` must be below 1.", call. = FALSE)
   resample_threshold <- mdl_number(resample_threshold, "resample_threshold", 0, 1)
-  n_moves <- check_count(n_moves, "n_moves", 0L)
+  n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   max_stages <- check_count(max_stages, "max_stages", 1L, 1000000L)
   pd <- prior_draws(prior_sampler, n_particles)
   scale <- proposal_scale(scale, pd$d)
@@ -208,11 +209,11 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #' proposal and keep the runs independent.
 #'
 #' @inheritParams sample_smc
-#' @param temperatures The number \eqn{K} of steps (the schedule is then
-#'   \eqn{\beta_k = (k/K)^4}, dense near the prior), or an increasing vector
-#'   from 0 to 1.
+#' @param temperatures The number \eqn{K} of steps (at most 1e6; the
+#'   schedule is then \eqn{\beta_k = (k/K)^4}, dense near the prior), or an
+#'   increasing vector from 0 to 1.
 #' @param n_runs Number of independent annealing runs.
-#' @param n_moves Metropolis moves per run and temperature.
+#' @param n_moves Metropolis moves per run and temperature (at most 10000).
 #' @param proposal_cov `NULL` (adaptive, see Details), or a fixed proposal
 #'   covariance: a positive number (times the identity), variances, or a
 #'   matrix.
@@ -233,7 +234,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
                 n_runs = 100, n_moves = 2, scale = NULL, proposal_cov = NULL) {
   call <- match.call()
   if (is.numeric(temperatures) && length(temperatures) == 1L) {
-    K <- check_count(temperatures, "temperatures", 1L)
+    K <- check_count_max(temperatures, "temperatures", 1L, 1e6, "annealing steps")
     temperatures <- (seq_len(K + 1L) - 1)^4 / K^4
   } else if (!is.numeric(temperatures) || length(temperatures) < 2L ||
              anyNA(temperatures) || temperatures[1L] != 0 ||
@@ -243,7 +244,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
          call. = FALSE)
   }
   n_runs <- check_count(n_runs, "n_runs", 2L)
-  n_moves <- check_count(n_moves, "n_moves", 0L)
+  n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   pd <- prior_draws(prior_sampler, n_runs)
   d <- pd$d
   targets <- target_pair(log_lik, log_prior, d)
