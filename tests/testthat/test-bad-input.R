@@ -316,3 +316,115 @@ test_that("harmonic_mean_evidence() refuses bad draws and gives -Inf, not NaN, f
   l <- c(-1, -2, -3)
   expect_equal(suppressWarnings(harmonic_mean_evidence(l)), -log(mean(exp(-l))))
 })
+
+test_that("diagnostics refuse non-finite draws and short chains, naming `x`", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 100, 4)
+  y <- x
+  y[7, 3] <- Inf
+  for (f in list(rhat, ess, mcse, autocorr)) {
+    expect_error(f(c(1, NA, 3:10)), "`x`.*draw 2 of chain 1")
+    expect_error(f(y), "`x`.*draw 7 of chain 3")
+    expect_error(f(c(1, NaN, 3:10)), "`x`")
+    expect_error(f(1), "`x` must have at least")
+  }
+  expect_error(ess(1:5), "at least 6 draws")
+  expect_true(is.finite(ess(as.double(1:6))))
+  expect_error(rhat(x[, 1], type = "classic"), "`x` must have two chains")
+  # a constant chain gives NA (documented), not an error
+  expect_identical(rhat(rep(1, 50)), NA_real_)
+  expect_identical(ess(rep(1, 50)), NA_real_)
+  expect_identical(mcse(rep(1, 50)), NA_real_)
+  # huge values: no overflow (scale-free statistics unchanged, mcse scales)
+  expect_equal(rhat(x * 1e307), rhat(x))
+  expect_equal(ess(x * 1e307), ess(x))
+  expect_equal(mcse(x * 1e307) / 1e307, mcse(x))
+  expect_equal(unclass(autocorr(x * 1e307, lag.max = 3)), unclass(autocorr(x, lag.max = 3)))
+})
+
+test_that("choice arguments name themselves; labels must be positive", {
+  x <- matrix(rnorm(40), 20, 2)
+  expect_error(rhat(x, type = "x"), "`type` must be one of \"rank\", \"classic\"")
+  expect_error(ess(x, type = "x"), "`type` must be one of \"bulk\", \"tail\", \"basic\"")
+  expect_error(partition(matrix(1:4, 2), loss = "x"), "`loss` must be one of \"VI\", \"binder\"")
+  expect_error(rhat(x, type = NA_character_), "`type`")
+  expect_error(psm(-1), "`x` must contain positive integer")
+  expect_error(psm(matrix(c(1, 0, 1, 1), 2)), "draw 2 is 0")
+  expect_error(partition(matrix(c(1, -2, 1, 1), 2)), "`x`")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_error(plot_coclustering(matrix(c(1, -3, 1, 1), 2)), "`x`")
+})
+
+test_that("samplers bound their work per iteration and refuse matrix scales", {
+  ld <- function(x) -sum(x^2) / 2
+  expect_error(sample_hmc(ld, init = 0, n_steps = 1e9), "`n_steps` must be at most")
+  expect_error(sample_slice(ld, init = 0, max_steps = 1e9), "`max_steps` must be at most")
+  expect_error(sample_slice(ld, init = 0, width = 1e-300), "`width`")
+  expect_error(sample_slice(ld, init = 0, width = 1e300), "`width`")
+  expect_error(proposal_rw(scale = matrix(1, 2, 3)), "`scale`.*`cov`")
+  expect_error(proposal_rw(scale = matrix(c(1, 2, 2, 1), 2)), "`scale`.*matrix")
+  expect_error(mh_step(ld, scale = diag(2)), "`scale`.*matrix")
+})
+
+test_that("size arguments have upper bounds with clear messages", {
+  ll <- function(x) stats::dnorm(1, x, 1, log = TRUE)
+  lp <- function(x) stats::dnorm(x, log = TRUE)
+  ps <- function(n) stats::rnorm(n)
+  expect_error(rcrp(2e9, 1), "`n` must be at most")
+  expect_error(rdp(2e9, 1, function(n) rnorm(n)), "`n` must be at most")
+  expect_error(rstick(1, n = 2e9), "`n` must be at most")
+  expect_error(anneal(function(x) -x^2, init = 0, n_iter = 2e9), "`n_iter` must be at most")
+  expect_error(sample_abc(stats::runif, function(p) 1, 1, tolerance = 0, n = 2e9),
+               "`n` must be at most")
+  expect_error(ais(ll, lp, ps, temperatures = 1e9), "`temperatures` must be at most")
+  expect_error(ais(ll, lp, ps, n_moves = 1e9), "`n_moves` must be at most")
+  expect_error(sample_smc(ll, lp, ps, n_moves = 1e9), "`n_moves` must be at most")
+  expect_error(finite_mixture(gaussian_mean(cov = 1), K = 1e9), "`K` must be at most")
+  expect_error(dp_control(m = 1e9), "`m` must be at most")
+  expect_error(dp_control(t = 1e9), "`t` must be at most")
+  expect_error(dp_control(moves = 1e9), "`moves` must be at most")
+  expect_s3_class(dp_control(t = 0, moves = 0), "mcmix_dp_control")
+})
+
+test_that("LDA refuses huge vocabularies, token counts and topic numbers", {
+  expect_error(lda_model(K = 1e9), "`K` must be at most")
+  fit_lda <- function(docs, K = 2)
+    sample_posterior(lda_model(K), docs, iter = 2, progress = FALSE)
+  expect_error(fit_lda(list(c(1, 1e308))), "`data` uses word id")
+  expect_error(fit_lda(list(c(1, 1e9))), "`data` uses word id")
+  expect_error(fit_lda(matrix(c(1e9, 1, 2, 3), 2)), "mcmix.lda_max_bytes")
+  expect_error(fit_lda(matrix(c(3e9, 1, 2, 3), 2)), "`data` must hold at most")
+  expect_error(fit_lda(list(1:1e4), K = 1e5), "mcmix.lda_max_bytes")
+})
+
+test_that("mixtures: psm budget before sampling, `newdata` named, vague HDP priors", {
+  set.seed(1)
+  x <- rnorm(30)
+  old <- options(mcmix.psm_max_bytes = 1000)
+  on.exit(options(old))
+  expect_error(sample_posterior(dp_mixture(gaussian_mean(cov = 1)), x, iter = 2,
+                                psm = TRUE, progress = FALSE),
+               "`psm = TRUE`.*mcmix.psm_max_bytes")
+  options(old)
+  fit <- sample_posterior(dp_mixture(gaussian_mean(cov = 1)), x, iter = 5, progress = FALSE)
+  expect_error(predict(fit, newdata = "a"), "`newdata`")
+  expect_error(predict(fit, newdata = c(NA, 1)), "`newdata`")
+  # Gamma(0.001, 0.001) concentrations: the draws never underflow to 0
+  g <- rep(1:3, each = 10)
+  for (s in 1:5) {
+    set.seed(s)
+    f <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1),
+                                      gamma = gamma_prior(0.001, 0.001),
+                                      alpha = gamma_prior(0.001, 0.001)),
+                          x, group = g, iter = 30, progress = FALSE)
+    tr <- f$chains[[1]]$traces
+    expect_true(all(tr[, "gamma"] > 0 & tr[, "alpha"] > 0))
+  }
+  for (s in 1:3) {
+    set.seed(s)
+    f <- sample_posterior(dp_mixture(gaussian_mean(cov = 1), alpha = gamma_prior(0.001, 0.001)),
+                          x, algorithm = "slice", iter = 30, progress = FALSE)
+    expect_true(all(f$chains[[1]]$traces[, "alpha"] > 0))
+  }
+})
