@@ -40,15 +40,15 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
   call <- match.call()
   if (!is.function(simulator))
     stop(sprintf("`simulator` must be a function of theta, not %s.",
-                 describe_object(simulator)), call. = FALSE)
+                 describe_value(simulator)), call. = FALSE)
   if (is.null(summary)) summary <- function(x) x
   if (!is.function(summary))
     stop(sprintf("`summary` must be NULL or a function, not %s.",
-                 describe_object(summary)), call. = FALSE)
+                 describe_value(summary)), call. = FALSE)
   if (is.null(distance)) distance <- function(a, b) sqrt(sum((a - b)^2))
   if (!is.function(distance))
     stop(sprintf("`distance` must be NULL or a function, not %s.",
-                 describe_object(distance)), call. = FALSE)
+                 describe_value(distance)), call. = FALSE)
   fa <- names(formals(distance))
   if (!is.primitive(distance) && length(fa) < 2L && !"..." %in% fa)
     stop(sprintf("`distance` must be a function of two arguments (s_sim, s_obs), not of %d.",
@@ -72,11 +72,11 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
     if (!is.numeric(s) || length(s) != length(s_obs) || anyNA(s))
       stop(sprintf(paste0("`summary(simulator(theta))` must be a numeric vector of ",
                           "length %d like `summary(observed)`; draw %d gave %s."),
-                   length(s_obs), i, describe_object(s)), call. = FALSE)
+                   length(s_obs), i, describe_value(s)), call. = FALSE)
     dd <- distance(s, s_obs)
     if (!is.numeric(dd) || length(dd) != 1L || is.na(dd) || dd < 0)
       stop(sprintf("`distance` must return one non-negative number; draw %d gave %s.",
-                   i, describe_object(dd)), call. = FALSE)
+                   i, describe_value(dd)), call. = FALSE)
     dist[i] <- dd
   }
   if (!is.null(quantile)) {

@@ -56,7 +56,7 @@ anneal <- function(target, init, n_iter = 1000, t0 = 1, t_final = 1e-3,
     if (!is.numeric(temperatures) || !length(temperatures) ||
         any(!is.finite(temperatures)) || any(temperatures <= 0))
       stop(sprintf("`temperatures` must be a vector of positive numbers, not %s.",
-                   describe_object(temperatures)), call. = FALSE)
+                   describe_value(temperatures)), call. = FALSE)
     if (length(temperatures) > 1e8)
       stop(sprintf("`temperatures` must have at most 1e8 values (iterations), not %.0f.",
                    as.double(length(temperatures))), call. = FALSE)
@@ -65,7 +65,7 @@ anneal <- function(target, init, n_iter = 1000, t0 = 1, t_final = 1e-3,
   if (!is.numeric(scale) || !(length(scale) %in% c(1L, d)) ||
       any(!is.finite(scale)) || any(scale <= 0))
     stop(sprintf("`scale` must be a positive number or %d positive numbers, not %s.",
-                 d, describe_object(scale)), call. = FALSE)
+                 d, describe_value(scale)), call. = FALSE)
   target_probe(tg, init, "init")
   spec <- list(temperatures = temperatures, scale = rep_len(as.double(scale), d))
   r <- with_target_io(d, function(io) .Call(C_ffi_anneal_run, tg, io, init, spec))

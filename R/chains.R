@@ -52,16 +52,16 @@
 #' @export
 new_kernel <- function(name, init, step, trace_names, ...) {
   if (!is.character(name) || length(name) != 1L || is.na(name))
-    stop(sprintf("`name` must be a string, not %s.", describe_object(name)), call. = FALSE)
+    stop(sprintf("`name` must be a string, not %s.", describe_value(name)), call. = FALSE)
   if (!is.function(init))
-    stop(sprintf("`init` must be a function(chain), not %s.", describe_object(init)),
+    stop(sprintf("`init` must be a function(chain), not %s.", describe_value(init)),
          call. = FALSE)
   if (!is.function(step))
     stop(sprintf("`step` must be a function(state, n, thin, offset, warmup), not %s.",
-                 describe_object(step)), call. = FALSE)
+                 describe_value(step)), call. = FALSE)
   if (!is.character(trace_names) || anyNA(trace_names))
     stop(sprintf("`trace_names` must be a character vector, not %s.",
-                 describe_object(trace_names)), call. = FALSE)
+                 describe_value(trace_names)), call. = FALSE)
   structure(list(name = name, init = init, step = step,
                  trace_names = trace_names, ...),
             class = "mcmix_kernel")
@@ -78,18 +78,7 @@ print.mcmix_kernel <- function(x, ...) {
 # Argument checks shared by every sampler
 # ---------------------------------------------------------------------------
 
-check_count <- function(x, arg, min = 1L, max = .Machine$integer.max) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x != floor(x) ||
-      x < min || x > max) {
-    shown <- if (is.numeric(x) && length(x) == 1L) format(x) else
-      paste0("a ", class(x)[1L], " of length ", length(x))
-    range <- if (max == .Machine$integer.max) paste0(">= ", min) else
-      paste0("between ", min, " and ", max)
-    stop(sprintf("`%s` must be a whole number %s, not %s.", arg, range, shown),
-         call. = FALSE)
-  }
-  as.integer(x)
-}
+# check_count(), check_flag() and the other generic checks: R/checks.R.
 
 # Iteration counters and offsets are integers: burnin plus iter must fit.
 check_total_iter <- function(burnin, iter) {
@@ -97,12 +86,6 @@ check_total_iter <- function(burnin, iter) {
     stop(sprintf("`iter` + `burnin` must be at most %d, not %s.", .Machine$integer.max,
                  format(as.double(burnin) + as.double(iter))), call. = FALSE)
   invisible(NULL)
-}
-
-check_flag <- function(x, arg) {
-  if (!is.logical(x) || length(x) != 1L || is.na(x))
-    stop(sprintf("`%s` must be TRUE or FALSE.", arg), call. = FALSE)
-  x
 }
 
 # ---------------------------------------------------------------------------
@@ -250,7 +233,7 @@ check_step_value <- function(v, name, n, offset, thin, warmup) {
                                if (kept == 1L) " was" else "s were"))
   } else if (!is.matrix(tr) || !(is.numeric(tr) || is.logical(tr))) {
     bad(sprintf("must return `draws$traces` as a numeric matrix, not %s",
-                describe_object(tr)))
+                describe_value(tr)))
   } else if (nrow(tr) != kept) {
     bad(sprintf("returned %d row%s of `draws$traces` for %d kept iteration%s", nrow(tr),
                 if (nrow(tr) == 1L) "" else "s", kept, if (kept == 1L) "" else "s"))
@@ -289,7 +272,7 @@ resolve_backend <- function(backend, cores, chains) {
     pmatch(backend, choices) else NA_integer_
   if (is.na(i))
     stop(sprintf("`backend` should be one of %s, not %s.",
-                 paste0("\"", choices, "\"", collapse = ", "), describe_object(backend)),
+                 paste0("\"", choices, "\"", collapse = ", "), describe_value(backend)),
          call. = FALSE)
   backend <- choices[i]
   if (backend == "auto") {
@@ -500,7 +483,7 @@ extend <- function(fit, iter, ...) UseMethod("extend")
 #' @export
 extend.default <- function(fit, iter, ...) {
   stop(sprintf("`fit` must be an mcmix_fit (from run_kernel(), sample_posterior(), sample_mh(), ...), not %s.",
-               describe_object(fit)), call. = FALSE)
+               describe_value(fit)), call. = FALSE)
 }
 
 #' @rdname extend

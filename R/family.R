@@ -75,7 +75,7 @@ mcmix_family <- function(name, hyper, dim = NULL,
                                        "categorical"),
                          param_names = NULL, ...) {
   if (!is.character(name) || length(name) != 1L || is.na(name) || !nzchar(name))
-    stop(sprintf("`name` must be a family name (a string), not %s.", fam_fmt(name)),
+    stop(sprintf("`name` must be a family name (a string), not %s.", describe_value(name)),
          call. = FALSE)
   known <- mcmix_families()
   if (!name %in% known)
@@ -83,18 +83,18 @@ mcmix_family <- function(name, hyper, dim = NULL,
                  name, paste(known, collapse = ", ")), call. = FALSE)
   if (!is.numeric(hyper) || anyNA(hyper) || any(!is.finite(hyper)))
     stop(sprintf("`hyper` must be a numeric vector of finite values, not %s.",
-                 fam_fmt(hyper)), call. = FALSE)
+                 describe_value(hyper)), call. = FALSE)
   if (!is.null(dim)) fam_check_count(dim, "dim")
   types <- eval(formals(sys.function())$data_type)
   if (!is.character(data_type) || length(data_type) < 1L || !data_type[1L] %in% types)
     stop(sprintf("`data_type` must be one of %s, not %s.",
-                 paste0("\"", types, "\"", collapse = ", "), fam_fmt(data_type)),
+                 paste0("\"", types, "\"", collapse = ", "), describe_value(data_type)),
          call. = FALSE)
   data_type <- data_type[1L]
   if (!is.null(param_names) &&
       (!is.character(param_names) || anyNA(param_names) || length(param_names) == 0L))
     stop(sprintf("`param_names` must be a character vector, not %s.",
-                 fam_fmt(param_names)), call. = FALSE)
+                 describe_value(param_names)), call. = FALSE)
   builtin_type <- fam_builtin_types[name]
   if (!is.na(builtin_type) && data_type != builtin_type)
     stop(sprintf("`data_type` must be \"%s\" for the %s family, not \"%s\".",
@@ -120,11 +120,11 @@ print.mcmix_family <- function(x, ...) {
   if (length(x$args)) {
     for (a in names(x$args)) {
       v <- x$args[[a]]
-      txt <- if (is.null(v)) "default from the data" else fam_fmt(v, max = 6L)
+      txt <- if (is.null(v)) "default from the data" else describe_value(v, max = 6L)
       cat("  ", a, ": ", txt, "\n", sep = "")
     }
   } else if (!is.null(x$hyper)) {
-    cat("  hyper: ", fam_fmt(x$hyper, max = 8L), "\n", sep = "")
+    cat("  hyper: ", describe_value(x$hyper, max = 8L), "\n", sep = "")
   }
   invisible(x)
 }
@@ -148,7 +148,7 @@ print.mcmix_family <- function(x, ...) {
 family_prepare <- function(family, data, min_rows = 2L) {
   if (!inherits(family, "mcmix_family"))
     stop(sprintf("`family` must be an mcmix family such as `gaussian_niw()`, not %s.",
-                 fam_fmt(family)), call. = FALSE)
+                 describe_value(family)), call. = FALSE)
   x <- family_convert(family, data)
   x <- fam_check_matrix(x, min_rows)
   family_check_values(family, x)
@@ -293,7 +293,7 @@ fam_validate_hyper <- function(name, hyper, dim) {
   }, error = function(e) sub("^.*family '[^']*' ", "", conditionMessage(e)))
   if (!is.null(why))
     stop(sprintf("`hyper` (%s) is not a valid hyperparameter vector for the %s family in dimension %d: the family %s.",
-                 fam_fmt(hyper), name, as.integer(dim), why), call. = FALSE)
+                 describe_value(hyper), name, as.integer(dim), why), call. = FALSE)
   invisible(hyper)
 }
 
@@ -419,51 +419,38 @@ fam_check_matrix <- function(x, min_rows) {
   }
   # Sufficient statistics hold sums of squares and cross-products, which
   # overflow to Inf (and then NaN) for values near the largest double.
-  if (any(abs(x) > fam_max_abs)) {
-    p <- fam_first_where(abs(x) > fam_max_abs)
+  if (any(abs(x) > max_abs_value)) {
+    p <- fam_first_where(abs(x) > max_abs_value)
     stop(sprintf("`data` has a value too large in magnitude (%s) in row %d, column %d; rescale the data (values must be below %g in absolute value).",
-                 format(x[p[1L], p[2L]]), p[1L], p[2L], fam_max_abs), call. = FALSE)
+                 format(x[p[1L], p[2L]]), p[1L], p[2L], max_abs_value), call. = FALSE)
   }
   x
 }
 
-# Largest absolute data value accepted: squares and sums of squares of many
-# such values stay far from overflow.
-fam_max_abs <- 1e100
-
 # Largest number of cells of the category-indicator data and cluster counts.
 fam_max_cells <- 1e8
 
-fam_check_binary <- function(x, name) {
-  bad <- x != 0 & x != 1
+# `data` values that family `name` accepts: `bad` marks the others, `need`
+# says what the family needs; the error names the first bad cell (row by row).
+fam_check_cells <- function(x, bad, need, name) {
   if (any(bad)) {
     p <- fam_first_where(bad)
-    stop(sprintf("`data` must contain only 0 and 1 for the %s family; row %d, column %d is %s.",
-                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
+    stop(sprintf("`data` must contain %s for the %s family; row %d, column %d is %s.",
+                 need, name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
   }
   invisible(x)
 }
 
-fam_check_counts <- function(x, name) {
-  # counts above 2^53 are not whole numbers in double precision
-  bad <- x < 0 | x != round(x) | x > 2^53
-  if (any(bad)) {
-    p <- fam_first_where(bad)
-    stop(sprintf("`data` must contain non-negative whole numbers (counts) for the %s family; row %d, column %d is %s.",
-                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
-  }
-  invisible(x)
-}
+fam_check_binary <- function(x, name)
+  fam_check_cells(x, x != 0 & x != 1, "only 0 and 1", name)
 
-fam_check_positive_data <- function(x, name) {
-  bad <- x <= 0
-  if (any(bad)) {
-    p <- fam_first_where(bad)
-    stop(sprintf("`data` must contain positive numbers for the %s family; row %d, column %d is %s.",
-                 name, p[1L], p[2L], format(x[p[1L], p[2L]])), call. = FALSE)
-  }
-  invisible(x)
-}
+# counts above 2^53 are not whole numbers in double precision
+fam_check_counts <- function(x, name)
+  fam_check_cells(x, x < 0 | x != round(x) | x > 2^53,
+                  "non-negative whole numbers (counts)", name)
+
+fam_check_positive_data <- function(x, name)
+  fam_check_cells(x, x <= 0, "positive numbers", name)
 
 # Row and column of the first TRUE, scanning row by row.
 fam_first_where <- function(m) {
@@ -474,20 +461,6 @@ fam_first_where <- function(m) {
 
 # ---------------------------------------------------------------------------
 # Hyperparameter checks (messages name the argument and the value)
-
-fam_fmt <- function(x, max = 5L) {
-  if (is.null(x)) return("NULL")
-  if (is.function(x)) return("a function")
-  if (is.matrix(x)) return(sprintf("a %d x %d matrix", nrow(x), ncol(x)))
-  if (is.list(x)) return(sprintf("a list of length %d", length(x)))
-  if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
-  v <- x[seq_len(min(length(x), max))]
-  s <- if (is.character(v)) sprintf("\"%s\"", v) else format(v, digits = 6L, trim = TRUE)
-  s <- paste(s, collapse = ", ")
-  if (length(x) > max) s <- paste0(s, ", ...")
-  if (length(x) > 1L) s <- paste0("c(", s, ")")
-  s
-}
 
 fam_type_label <- function(x) {
   if (is.factor(x)) return("a factor")
@@ -507,30 +480,19 @@ fam_col_label <- function(df, j) {
 fam_is_num <- function(x) is.numeric(x) && !is.factor(x)
 
 # Hyperparameters are held to the same magnitude bound as the data
-# (fam_max_abs): a prior mean of 1e300 turned the predictive weights into NaN.
-fam_check_magnitude <- function(x, arg) {
-  big <- which(abs(x) > fam_max_abs)
-  if (length(big))
-    stop(sprintf("`%s` has a value too large in magnitude (%s); values must be below %g in absolute value.",
-                 arg, format(x[big[1L]]), fam_max_abs), call. = FALSE)
-  invisible(x)
-}
+# (check_magnitude()): a prior mean of 1e300 turned the predictive weights
+# into NaN.
 
 # A positive finite number.
 fam_check_positive <- function(x, arg) {
-  if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
-    stop(sprintf("`%s` must be a positive number, not %s.", arg, fam_fmt(x)),
-         call. = FALSE)
-  fam_check_magnitude(x, arg)
+  check_positive(x, arg)
+  check_magnitude(x, arg)
   invisible(x)
 }
 
 # A positive whole number.
 fam_check_count <- function(x, arg) {
-  if (!fam_is_num(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x < 1 ||
-      x != round(x) || x > .Machine$integer.max)
-    stop(sprintf("`%s` must be a positive whole number, not %s.", arg, fam_fmt(x)),
-         call. = FALSE)
+  check_count(x, arg, 1L)
   invisible(x)
 }
 
@@ -541,18 +503,18 @@ fam_check_vector <- function(x, arg, positive = FALSE) {
   if (!fam_is_num(x) || length(x) < 1L || !is.null(dim(x)) && length(dim(x)) > 1L &&
       min(dim(x)) > 1L)
     stop(sprintf("`%s` must be a number or a vector of %s, not %s.", arg, what,
-                 if (fam_is_num(x)) fam_fmt(x) else fam_type_label(x)), call. = FALSE)
+                 if (fam_is_num(x)) describe_value(x) else fam_type_label(x)), call. = FALSE)
   bad <- is.na(x) | !is.finite(x) | (positive & x <= 0)
   if (any(bad)) {
     msg <- if (length(x) == 1L)
       sprintf("`%s` must be a %s number, not %s.", arg,
-              if (positive) "positive" else "finite", fam_fmt(x))
+              if (positive) "positive" else "finite", describe_value(x))
     else
       sprintf("`%s` must contain %s only, not %s (element %d is %s).", arg, what,
-              fam_fmt(x), which(bad)[1L], format(x[which(bad)[1L]]))
+              describe_value(x), which(bad)[1L], format(x[which(bad)[1L]]))
     stop(msg, call. = FALSE)
   }
-  fam_check_magnitude(x, arg)
+  check_magnitude(x, arg)
   invisible(as.vector(x))
 }
 
@@ -561,18 +523,18 @@ fam_check_spd <- function(x, arg) {
   if (length(x) == 1L && (fam_is_num(x) || is.atomic(x) && is.na(x))) {
     if (is.na(x) || !is.finite(x) || x <= 0)
       stop(sprintf("`%s` must be a positive number or a symmetric positive-definite matrix, not %s.",
-                   arg, fam_fmt(as.vector(x))), call. = FALSE)
-    fam_check_magnitude(x, arg)
+                   arg, describe_value(as.vector(x))), call. = FALSE)
+    check_magnitude(x, arg)
     return(invisible(x))
   }
   if (!fam_is_num(x) || !is.matrix(x) || nrow(x) != ncol(x))
     stop(sprintf("`%s` must be a symmetric positive-definite matrix, not %s.", arg,
-                 if (fam_is_num(x) && !is.matrix(x)) fam_fmt(x) else fam_type_label(x)),
+                 if (fam_is_num(x) && !is.matrix(x)) describe_value(x) else fam_type_label(x)),
          call. = FALSE)
   if (anyNA(x) || any(!is.finite(x)))
     stop(sprintf("`%s` must be a symmetric positive-definite matrix, not a matrix with %s.",
                  arg, if (anyNA(x)) "missing values" else "non-finite values"), call. = FALSE)
-  fam_check_magnitude(x, arg)
+  check_magnitude(x, arg)
   if (!isSymmetric(unname(x), tol = 1e-8 * max(1, max(abs(x)))))
     stop(sprintf("`%s` must be a symmetric positive-definite matrix; it is not symmetric.",
                  arg), call. = FALSE)

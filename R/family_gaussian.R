@@ -171,7 +171,7 @@ family_resolve.mcmix_family_gaussian_niw <- function(family, x) {
   if (is.null(a$df)) a$df <- D + 2
   if (a$df <= D - 1)
     stop(sprintf("`df` must be greater than %d (the dimension of `data` minus 1), not %s.",
-                 D - 1L, fam_fmt(a$df)), call. = FALSE)
+                 D - 1L, describe_value(a$df)), call. = FALSE)
   a$scale <- if (is.null(a$scale)) max(a$df - D - 1, 1) * fam_sample_cov(x, "scale") / 4
              else fam_as_spd(a$scale, D, "scale")
   family$args <- a

@@ -45,14 +45,14 @@ r_family <- function(log_lik, log_prior, prior_draw, dim_param,
   for (a in c("log_lik", "log_prior", "prior_draw")) {
     f <- get(a)
     if (!is.function(f))
-      stop(sprintf("`%s` must be a function, not %s.", a, mix_show(f)), call. = FALSE)
+      stop(sprintf("`%s` must be a function, not %s.", a, describe_value(f)), call. = FALSE)
   }
   if (length(formals(log_lik)) < 2L && !"..." %in% names(formals(log_lik)))
     stop("`log_lik` must be a function of two arguments, `x` and `theta`.", call. = FALSE)
   dim_param <- check_count(dim_param, "dim_param", 1L)
   if (identical(update, c("slice", "mh"))) update <- "slice"
   if (!is.character(update) || length(update) != 1L || !update %in% c("slice", "mh"))
-    stop(sprintf("`update` must be \"slice\" or \"mh\", not %s.", mix_show(update)),
+    stop(sprintf("`update` must be \"slice\" or \"mh\", not %s.", describe_value(update)),
          call. = FALSE)
   check_positive(width, "width")
   n_update <- check_count(n_update, "n_update", 1L)
@@ -123,7 +123,7 @@ r_family_spec <- function(family) {
 gaussian_nonconj <- function(prior_mean = NULL, prior_var = NULL, shape = 2, rate = NULL) {
   if (!is.null(prior_mean) && (!is.numeric(prior_mean) || length(prior_mean) != 1L ||
                                !is.finite(prior_mean)))
-    stop(sprintf("`prior_mean` must be a finite number, not %s.", mix_show(prior_mean)),
+    stop(sprintf("`prior_mean` must be a finite number, not %s.", describe_value(prior_mean)),
          call. = FALSE)
   if (!is.null(prior_var)) check_positive(prior_var, "prior_var")
   check_positive(shape, "shape")

@@ -20,7 +20,7 @@
 mh_step <- function(log_density, scale = 1) {
   if (!is.function(log_density))
     stop(sprintf("`log_density` must be a function, not %s.",
-                 describe_object(log_density)), call. = FALSE)
+                 describe_value(log_density)), call. = FALSE)
   check_scale_vector(scale, "scale")
   structure(list(log_density = log_density, scale = as.double(scale)),
             class = "mcmix_mh_step")
@@ -79,7 +79,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
     if (!is.function(conditionals[[b]]) &&
         !inherits(conditionals[[b]], "mcmix_mh_step"))
       stop(sprintf("`conditionals[[%d]]` must be a function or an mh_step(), not %s.",
-                   b, describe_object(conditionals[[b]])), call. = FALSE)
+                   b, describe_value(conditionals[[b]])), call. = FALSE)
   B <- length(conditionals)
   if (is.null(blocks)) {
     if (!is.na(d) && B != d)
@@ -117,7 +117,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
              call. = FALSE))
       if (!is.numeric(v) || length(v) != length(idx) || any(!is.finite(v)))
         stop(sprintf("%s must return %d finite number(s), but returned %s.",
-                     where(b, state$iteration), length(idx), describe_object(v)),
+                     where(b, state$iteration), length(idx), describe_value(v)),
              call. = FALSE)
       th[idx] <- v
     } else {
@@ -127,7 +127,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
                call. = FALSE))
         if (!is.numeric(v) || length(v) != 1L || is.na(v) || v == Inf)
           stop(sprintf("the log_density of %s must return a number or -Inf, but returned %s.",
-                       where(b, state$iteration), describe_object(v)), call. = FALSE)
+                       where(b, state$iteration), describe_value(v)), call. = FALSE)
         v
       }
       y <- th

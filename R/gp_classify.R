@@ -57,7 +57,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   if (!is.numeric(lengthscale) || !(length(lengthscale) %in% c(1L, ncol(X))) ||
       any(!is.finite(lengthscale)) || any(lengthscale <= 0))
     stop(sprintf("`lengthscale` must be a positive number or %d positive numbers, not %s.",
-                 ncol(X), mdl_show(lengthscale)), call. = FALSE)
+                 ncol(X), describe_value(lengthscale)), call. = FALSE)
   variance <- mdl_number(variance, "variance", 0, open_lower = TRUE)
   if (!is.null(X_test)) X_test <- mdl_matrix(X_test, "X_test", ncol = ncol(X))
   else X_test <- matrix(0, 0L, ncol(X))
@@ -68,7 +68,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   K <- gp_se_kernel(X, X, kern)
   if (any(!is.finite(K)))
     stop(sprintf("`lengthscale` (%s) is too small for the scale of `X`: the scaled distances overflow.",
-                 mdl_show(lengthscale)), call. = FALSE)
+                 describe_value(lengthscale)), call. = FALSE)
   e <- eigen(K, symmetric = TRUE)
   lam <- pmax(e$values, 0)
   U <- e$vectors
@@ -78,7 +78,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   Ks <- gp_se_kernel(X, X_test, kern)       # n x m
   if (any(!is.finite(Ks)))
     stop(sprintf("`lengthscale` (%s) is too small for the scale of `X` and `X_test`: the scaled distances overflow.",
-                 mdl_show(lengthscale)), call. = FALSE)
+                 describe_value(lengthscale)), call. = FALSE)
   W <- U %*% ((1 / (1 + lam)) * crossprod(U, Ks))
   pred_sd <- sqrt(pmax(1 + variance - colSums(Ks * W), 1e-12))
   data_c <- list(n = n, m = nrow(X_test), y = y, A = A, S = S, W = W,

@@ -42,18 +42,10 @@ hdp_mixture <- function(family, gamma = 1, alpha = 1) {
   if (isTRUE(family$nonconjugate))
     stop(sprintf("`family` must be a conjugate family (such as gaussian_niw()); %s is not.",
                  family_label(family)), call. = FALSE)
-  gamma <- hdp_check_conc(gamma, "gamma")
-  alpha <- hdp_check_conc(alpha, "alpha")
+  gamma <- check_conc_or_prior(gamma, "gamma")
+  alpha <- check_conc_or_prior(alpha, "alpha")
   structure(list(family = family, gamma = gamma, alpha = alpha),
             class = c("mcmix_hdp", "mcmix_model"))
-}
-
-hdp_check_conc <- function(x, arg) {
-  if (inherits(x, "mcmix_gamma_prior")) return(x)
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
-    stop(sprintf("`%s` must be a positive number or gamma_prior(shape, rate), not %s.",
-                 arg, mix_show(x)), call. = FALSE)
-  as.double(x)
 }
 
 #' @export
@@ -154,7 +146,7 @@ hdp_grouped_data <- function(family, data, group) {
     prepared <- family_prepare(family, data)
     if (!is.atomic(group) || is.matrix(group) || length(group) != nrow(prepared$x) || anyNA(group))
       stop(sprintf("`group` must be a vector without missing values with one entry per observation (%d), not %s.",
-                   nrow(prepared$x), mix_show(group)), call. = FALSE)
+                   nrow(prepared$x), describe_value(group)), call. = FALSE)
     group <- droplevels(as.factor(group))
   }
   list(prepared = prepared, group = group)
@@ -187,12 +179,12 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
   if (is.numeric(init)) {
     if (length(init) != N || anyNA(init) || any(init != floor(init)))
       stop(sprintf("`init` must give one whole-number label per observation (%d), not %s.",
-                   N, mix_show(init)), call. = FALSE)
+                   N, describe_value(init)), call. = FALSE)
     z0 <- match(init, unique(init)) - 1L
   } else if (identical(init, "one")) {
     z0 <- integer(N)
   } else {
-    stop(sprintf("`init` must be \"one\" or a label vector, not %s.", mix_show(init)),
+    stop(sprintf("`init` must be \"one\" or a label vector, not %s.", describe_value(init)),
          call. = FALSE)
   }
   g0 <- hdp_initial_conc(model$gamma)
@@ -260,13 +252,13 @@ print.mcmix_hdp_fit <- function(x, ...) {
 shared_clusters <- function(fit, labels = NULL, chain = 1) {
   if (!inherits(fit, "mcmix_hdp_fit"))
     stop(sprintf("`fit` must be an HDP fit from sample_posterior(hdp_mixture(...)), not %s.",
-                 mix_show(fit)), call. = FALSE)
+                 describe_value(fit)), call. = FALSE)
   if (is.null(labels)) {
     chain <- check_count(chain, "chain", 1L, length(fit$chains))
     labels <- fit$chains[[chain]]$state$z
   } else if (!is.atomic(labels) || length(labels) != fit$N || anyNA(labels)) {
     stop(sprintf("`labels` must hold one cluster label per observation (%d), not %s.",
-                 fit$N, mix_show(labels)), call. = FALSE)
+                 fit$N, describe_value(labels)), call. = FALSE)
   }
   cl <- factor(match(labels, unique(labels)))
   tab <- table(cluster = cl, group = fit$group)

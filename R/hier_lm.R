@@ -51,7 +51,7 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
   if (!is.numeric(y) || length(y) != N || any(!is.finite(y)))
     stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
          call. = FALSE)
-  mdl_too_large(y, "y")
+  check_magnitude(y, "y")
   if (!is.atomic(group) || !is.null(dim(group)) || length(group) != N || anyNA(group))
     stop(sprintf("`group` must be a vector or factor of length %d (the rows of `X`) with no missing values.", N),
          call. = FALSE)

@@ -121,7 +121,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 lda_corpus <- function(data, vocab) {
   if (!is.null(vocab) && (!is.character(vocab) || !length(vocab) || anyNA(vocab)))
     stop(sprintf("`vocab` must be a character vector of words, not %s.",
-                 mix_show(vocab)), call. = FALSE)
+                 describe_value(vocab)), call. = FALSE)
   if (is.matrix(data) && (is.numeric(data) || is.logical(data))) {
     if (!nrow(data) || !ncol(data) || anyNA(data) || any(data < 0) ||
         any(data != floor(data)))
@@ -165,7 +165,7 @@ lda_corpus <- function(data, vocab) {
     doc_names <- names(data)
   } else {
     stop(sprintf(paste0("`data` must be a list of word-id vectors or a document-term ",
-                        "matrix, not %s."), mix_show(data)), call. = FALSE)
+                        "matrix, not %s."), describe_value(data)), call. = FALSE)
   }
   if (!length(word))
     stop("`data` must contain at least one word.", call. = FALSE)
@@ -252,7 +252,7 @@ print.mcmix_lda_fit <- function(x, ...) {
 lda_chain_state <- function(fit, chain) {
   if (!inherits(fit, "mcmix_lda_fit"))
     stop(sprintf("`fit` must be an LDA fit from sample_posterior(lda_model(...)), not %s.",
-                 mix_show(fit)), call. = FALSE)
+                 describe_value(fit)), call. = FALSE)
   chain <- check_count(chain, "chain", 1L, length(fit$chains))
   st <- fit$chains[[chain]]$state
   if (!(st$n_draws > 0))

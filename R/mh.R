@@ -61,7 +61,7 @@ proposal_independent <- function(mean = NULL, cov = NULL, draw = NULL,
   }
   if (!is.numeric(mean) || !length(mean) || any(!is.finite(mean)))
     stop(sprintf("`mean` must be a numeric vector of finite values, not %s.",
-                 describe_object(mean)), call. = FALSE)
+                 describe_value(mean)), call. = FALSE)
   if (is.null(cov)) cov <- diag(length(mean))
   check_cov(cov, "cov", length(mean))
   structure(list(kind = "independent", mean = as.double(mean), cov = cov),
@@ -72,11 +72,11 @@ proposal_independent <- function(mean = NULL, cov = NULL, draw = NULL,
 #' @export
 proposal_custom <- function(draw, log_density = NULL) {
   if (!is.function(draw))
-    stop(sprintf("`draw` must be a function, not %s.", describe_object(draw)),
+    stop(sprintf("`draw` must be a function, not %s.", describe_value(draw)),
          call. = FALSE)
   if (!is.null(log_density) && !is.function(log_density))
     stop(sprintf("`log_density` must be NULL or a function, not %s.",
-                 describe_object(log_density)), call. = FALSE)
+                 describe_value(log_density)), call. = FALSE)
   structure(list(kind = "custom", draw = draw, log_density = log_density),
             class = "mcmix_proposal")
 }
@@ -183,7 +183,7 @@ adapt_scale <- function(target_accept = 0.234, kappa = 0.6,
   if (!is.numeric(kappa) || length(kappa) != 1L || is.na(kappa) ||
       kappa <= 0.5 || kappa > 1)
     stop(sprintf("`kappa` must be a number in (0.5, 1], not %s.",
-                 describe_object(kappa)), call. = FALSE)
+                 describe_value(kappa)), call. = FALSE)
   during <- match_choice(during, c("burnin", "always"), "during")
   structure(list(kind = "scale", target_accept = target_accept, kappa = kappa,
                  during = during), class = "mcmix_adapt")
@@ -279,10 +279,10 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   burnin <- check_count(burnin, "burnin", 0L)
   if (!inherits(proposal, "mcmix_proposal"))
     stop(sprintf("`proposal` must be a proposal (proposal_rw(), ...), not %s.",
-                 describe_object(proposal)), call. = FALSE)
+                 describe_value(proposal)), call. = FALSE)
   if (!inherits(adapt, "mcmix_adapt"))
     stop(sprintf("`adapt` must be adapt_none(), adapt_scale() or adapt_haario(), not %s.",
-                 describe_object(adapt)), call. = FALSE)
+                 describe_value(adapt)), call. = FALSE)
   if (adapt$kind != "none" && proposal$kind != "rw")
     stop("`adapt` needs a random-walk proposal (`proposal = proposal_rw()`).",
          call. = FALSE)

@@ -55,19 +55,10 @@ format.mcmix_gamma_prior <- function(x, ...) {
 }
 
 # A short description of a bad value for error messages.
-mix_show <- function(x) {
-  if (is.null(x)) return("NULL")
-  if ((is.numeric(x) || is.logical(x) || is.character(x)) && length(x) == 1L)
-    return(if (is.character(x)) dQuote(x, FALSE) else format(x))
-  if (is.numeric(x) && length(x) <= 5L && length(x) > 0L)
-    return(paste0("c(", paste(format(x), collapse = ", "), ")"))
-  paste0("a ", class(x)[1L], " of length ", length(x))
-}
-
 check_family <- function(family) {
   if (!inherits(family, "mcmix_family"))
     stop(sprintf("`family` must be a component family such as gaussian_niw(), not %s.",
-                 mix_show(family)), call. = FALSE)
+                 describe_value(family)), call. = FALSE)
   family
 }
 
@@ -105,7 +96,7 @@ finite_mixture <- function(family, K, alpha = 1) {
   if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, K)) || anyNA(alpha) ||
       any(!is.finite(alpha)) || any(alpha <= 0))
     stop(sprintf("`alpha` must be a positive number or a vector of K = %d positive numbers, not %s.",
-                 K, mix_show(alpha)), call. = FALSE)
+                 K, describe_value(alpha)), call. = FALSE)
   dir <- if (length(alpha) == 1L) rep(alpha / K, K) else as.double(alpha)
   structure(list(family = family, K = K, alpha = dir,
                  symmetric = length(alpha) == 1L),
@@ -144,12 +135,8 @@ finite_mixture <- function(family, K, alpha = 1) {
 dp_mixture <- function(family, alpha = 1, discount = 0) {
   check_family(family)
   discount <- check_discount(discount, alpha)   # R/mixture_dp.R
-  if (!inherits(alpha, "mcmix_gamma_prior") && !(is.numeric(discount) && discount > 0)) {
-    if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) ||
-        !is.finite(alpha) || alpha <= 0)
-      stop(sprintf("`alpha` must be a positive number or gamma_prior(shape, rate), not %s.",
-                   mix_show(alpha)), call. = FALSE)
-  }
+  if (!(is.numeric(discount) && discount > 0))
+    alpha <- check_conc_or_prior(alpha, "alpha")
   if (is.numeric(alpha)) alpha <- as.double(alpha)
   structure(list(family = family, alpha = alpha, discount = discount),
             class = c("mcmix_dp_mixture", "mcmix_mixture_model", "mcmix_model"))
@@ -243,7 +230,7 @@ sample_posterior <- function(model, data, ...) UseMethod("sample_posterior")
 #' @export
 sample_posterior.default <- function(model, data, ...) {
   stop(sprintf("`model` must be a model object such as dp_mixture(), not %s.",
-               mix_show(model)), call. = FALSE)
+               describe_value(model)), call. = FALSE)
 }
 
 #' @rdname sample_posterior
@@ -267,7 +254,7 @@ sample_posterior.mcmix_dp_mixture <- function(
     cores = getOption("mcmix.cores", 1L), control = dp_control(), ...) {
   algorithm <- check_algorithm(algorithm, c("collapsed", "neal8", "slice", "split_merge"))
   if (!inherits(control, "mcmix_dp_control"))
-    stop(sprintf("`control` must come from dp_control(), not %s.", mix_show(control)),
+    stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
@@ -277,7 +264,7 @@ check_algorithm <- function(algorithm, choices) {
   if (identical(algorithm, choices)) return(choices[1L])
   if (!is.character(algorithm) || length(algorithm) != 1L || !algorithm %in% choices)
     stop(sprintf("`algorithm` must be one of %s, not %s.",
-                 paste(dQuote(choices, FALSE), collapse = ", "), mix_show(algorithm)),
+                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(algorithm)),
          call. = FALSE)
   algorithm
 }
@@ -362,7 +349,7 @@ mixture_init <- function(model, N, init) {
   check_labels <- function(z) {
     if (!is.numeric(z) || length(z) != N || anyNA(z) || any(z != floor(z)))
       stop(sprintf("`init` must give one whole-number label per observation (%d), not %s.",
-                   N, mix_show(z)), call. = FALSE)
+                   N, describe_value(z)), call. = FALSE)
     if (is_dp) return(match(z, unique(z)) - 1L)
     if (all(z >= 1 & z <= K)) return(as.integer(z) - 1L)
     u <- unique(z)
@@ -378,7 +365,7 @@ mixture_init <- function(model, N, init) {
   }
   if (!is.character(init) || length(init) != 1L || !init %in% c("prior", "one"))
     stop(sprintf("`init` must be \"prior\", \"one\", a label vector or a function, not %s.",
-                 mix_show(init)), call. = FALSE)
+                 describe_value(init)), call. = FALSE)
   if (init == "one") return(function(chain, alpha0) integer(N))
   if (is_dp)
     function(chain, alpha0) rcrp(N, alpha0, discount = model$discount) - 1L
@@ -413,7 +400,7 @@ mixture_init <- function(model, N, init) {
 #' @export
 partition_draws <- function(fit) {
   if (!inherits(fit, "mcmix_fit"))
-    stop(sprintf("`fit` must be an mcmix_fit, not %s.", mix_show(fit)), call. = FALSE)
+    stop(sprintf("`fit` must be an mcmix_fit, not %s.", describe_value(fit)), call. = FALSE)
   labs <- lapply(fit$chains, `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||
       isFALSE(fit$settings$labels))

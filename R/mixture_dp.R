@@ -58,7 +58,7 @@ check_discount <- function(discount, alpha) {
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||
       !is.finite(discount) || discount < 0 || discount >= 1)
     stop(sprintf("`discount` must be a number in [0, 1) or beta_prior(a, b), not %s.",
-                 mix_show(discount)), call. = FALSE)
+                 describe_value(discount)), call. = FALSE)
   discount <- as.double(discount)
   if (discount > 0) {
     if (inherits(alpha, "mcmix_gamma_prior"))
@@ -66,7 +66,7 @@ check_discount <- function(discount, alpha) {
     if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) ||
         !is.finite(alpha) || alpha <= -discount)
       stop(sprintf("`alpha` must be a number greater than -discount = %s, not %s.",
-                   format(-discount), mix_show(alpha)), call. = FALSE)
+                   format(-discount), describe_value(alpha)), call. = FALSE)
   }
   discount
 }
@@ -96,13 +96,8 @@ check_discount <- function(discount, alpha) {
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
                        t = 5, moves = 1) {
   m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
-  if (identical(xi, c("dependent", "geometric"))) xi <- "dependent"
-  if (!is.character(xi) || length(xi) != 1L || !xi %in% c("dependent", "geometric"))
-    stop(sprintf("`xi` must be \"dependent\" or \"geometric\", not %s.", mix_show(xi)),
-         call. = FALSE)
-  if (!is.numeric(kappa) || length(kappa) != 1L || is.na(kappa) || kappa <= 0 || kappa >= 1)
-    stop(sprintf("`kappa` must be a number in (0, 1), not %s.", mix_show(kappa)),
-         call. = FALSE)
+  xi <- match_choice(xi, c("dependent", "geometric"), "xi")
+  kappa <- check_prob(kappa, "kappa")
   t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
   moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
   structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves),

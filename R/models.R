@@ -47,37 +47,17 @@ run_model <- function(kernel, iter, burnin, thin, chains, dots, model, data,
 
 # ---- argument checks -------------------------------------------------------
 
-mdl_show <- function(x) {
-  if ((is.numeric(x) || is.logical(x) || is.character(x)) && length(x) == 1L)
-    format(x)
-  else paste0("a ", class(x)[1L], " of length ", length(x))
-}
-
-# Largest magnitude accepted for a data value or hyperparameter: sums of
-# squares and products of such values stay far from overflow (a value near
-# the largest double would turn the samplers' linear algebra into Inf/NaN).
-mdl_max_abs <- 1e100
-
-mdl_too_large <- function(x, arg) {
-  if (is.numeric(x) && any(abs(x) > mdl_max_abs, na.rm = TRUE)) {
-    v <- x[which(abs(x) > mdl_max_abs)[1L]]
-    stop(sprintf("`%s` has a value too large in magnitude (%s); rescale it (values must be below %g in absolute value).",
-                 arg, format(v), mdl_max_abs), call. = FALSE)
-  }
-  invisible(x)
-}
-
 mdl_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE) {
   ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
     (if (open_lower) x > lower else x >= lower) && x <= upper
-  if (ok) mdl_too_large(x, arg)
+  if (ok) check_magnitude(x, arg)
   if (!ok) {
     what <- if (open_lower && lower == 0) "a positive number"
             else if (lower == 0) "a non-negative number"
             else if (is.finite(lower) || is.finite(upper))
               sprintf("a number in [%s, %s]", format(lower), format(upper))
             else "a finite number"
-    stop(sprintf("`%s` must be %s, not %s.", arg, what, mdl_show(x)),
+    stop(sprintf("`%s` must be %s, not %s.", arg, what, describe_value(x)),
          call. = FALSE)
   }
   as.double(x)
@@ -87,12 +67,12 @@ mdl_matrix <- function(x, arg, nrow = NULL, ncol = NULL) {
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
   if (!is.numeric(x) || !is.matrix(x))
-    stop(sprintf("`%s` must be a numeric matrix, not %s.", arg, mdl_show(x)),
+    stop(sprintf("`%s` must be a numeric matrix, not %s.", arg, describe_value(x)),
          call. = FALSE)
   if (any(!is.finite(x)))
     stop(sprintf("`%s` must not contain missing or infinite values.", arg),
          call. = FALSE)
-  mdl_too_large(x, arg)
+  check_magnitude(x, arg)
   if (!is.null(nrow) && nrow(x) != nrow)
     stop(sprintf("`%s` must have %d rows, not %d.", arg, nrow, nrow(x)),
          call. = FALSE)
@@ -130,7 +110,7 @@ mdl_binary <- function(y, arg, n = NULL) {
 # A covariance given as a positive number (times I), a vector of variances,
 # or a symmetric positive definite matrix.
 mdl_cov <- function(x, arg, p) {
-  if (is.numeric(x) && all(is.finite(x))) mdl_too_large(x, arg)
+  if (is.numeric(x) && all(is.finite(x))) check_magnitude(x, arg)
   if (is.numeric(x) && is.null(dim(x)) && length(x) %in% c(1L, p) &&
       all(is.finite(x)) && all(x > 0)) {
     return(diag(as.double(x), p))
@@ -149,8 +129,8 @@ mdl_cov <- function(x, arg, p) {
 mdl_vector <- function(x, arg, p) {
   if (!is.numeric(x) || !(length(x) %in% c(1L, p)) || any(!is.finite(x)))
     stop(sprintf("`%s` must be a finite number or a vector of length %d, not %s.",
-                 arg, p, mdl_show(x)), call. = FALSE)
-  mdl_too_large(x, arg)
+                 arg, p, describe_value(x)), call. = FALSE)
+  check_magnitude(x, arg)
   rep_len(as.double(x), p)
 }
 

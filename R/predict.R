@@ -51,13 +51,8 @@
 #' @export
 predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "membership"),
                                       level = 0.95, ...) {
-  if (identical(type, c("density", "membership"))) type <- "density"
-  if (!is.character(type) || length(type) != 1L || !type %in% c("density", "membership"))
-    stop(sprintf("`type` must be \"density\" or \"membership\", not %s.", mix_show(type)),
-         call. = FALSE)
-  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1)
-    stop(sprintf("`level` must be a number in (0, 1), not %s.", mix_show(level)),
-         call. = FALSE)
+  type <- match_choice(type, c("density", "membership"), "type")
+  level <- check_prob(level, "level")
   if (missing(newdata))
     stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
   prep <- object$family

@@ -4,14 +4,23 @@
 check_concentration <- function(alpha, discount) {
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||
       discount < 0 || discount >= 1)
-    stop(sprintf("`discount` must be a number in [0, 1), not %s.", mix_show(discount)),
+    stop(sprintf("`discount` must be a number in [0, 1), not %s.", describe_value(discount)),
          call. = FALSE)
   if (!is.numeric(alpha) || length(alpha) != 1L || is.na(alpha) || !is.finite(alpha) ||
       alpha <= -discount || (discount == 0 && alpha <= 0))
     stop(sprintf("`alpha` must be a positive number%s, not %s.",
                  if (discount > 0) " (or greater than -discount)" else "",
-                 mix_show(alpha)), call. = FALSE)
+                 describe_value(alpha)), call. = FALSE)
   invisible(NULL)
+}
+
+# A concentration given as a positive number or a gamma_prior().
+check_conc_or_prior <- function(x, arg) {
+  if (inherits(x, "mcmix_gamma_prior")) return(x)
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !is.finite(x) || x <= 0)
+    stop(sprintf("`%s` must be a positive number or gamma_prior(shape, rate), not %s.",
+                 arg, describe_value(x)), call. = FALSE)
+  as.double(x)
 }
 
 #' Draw a partition from the Chinese restaurant process
@@ -68,7 +77,7 @@ rdp <- function(n, alpha, base) {
   check_concentration(alpha, 0)
   if (!is.function(base))
     stop(sprintf("`base` must be a function(n) drawing n values from the base distribution, not %s.",
-                 mix_show(base)), call. = FALSE)
+                 describe_value(base)), call. = FALSE)
   z <- rcrp(n, alpha)
   K <- if (n) max(z) else 0L
   v <- base(K)
@@ -76,7 +85,7 @@ rdp <- function(n, alpha, base) {
     (is.matrix(v) && nrow(v) == K)
   if (!ok)
     stop(sprintf("`base(%d)` must return %d values (a vector of length %d or a matrix with %d rows), not %s.",
-                 K, K, K, K, mix_show(v)), call. = FALSE)
+                 K, K, K, K, describe_value(v)), call. = FALSE)
   out <- if (is.matrix(v)) v[z, , drop = FALSE] else v[z]
   attr(out, "labels") <- z
   out
@@ -113,7 +122,7 @@ rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
   if (!is.null(n)) n <- check_count_max(n, "n", 1L, 1e8, "weights simulated at once")
   if (!is.null(tol) && (!is.numeric(tol) || length(tol) != 1L || is.na(tol) ||
                         tol <= 0 || tol >= 1))
-    stop(sprintf("`tol` must be a number in (0, 1), not %s.", mix_show(tol)),
+    stop(sprintf("`tol` must be a number in (0, 1), not %s.", describe_value(tol)),
          call. = FALSE)
   # Work with the log of the remaining mass, which never underflows.
   draw <- function(k) stats::rbeta(length(k), 1 - discount, alpha + k * discount)

@@ -55,7 +55,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     X <- stats::model.matrix(attr(mf, "terms"), mf)
     if (any(!is.finite(X)))
       stop("`data` has infinite values in the variables of `x`.", call. = FALSE)
-    mdl_too_large(X, "data")
+    check_magnitude(X, "data")
     y_arg <- "the response"
   } else {
     X <- mdl_matrix(x, "x")

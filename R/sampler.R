@@ -44,44 +44,6 @@ init_dim <- function(init, tg) {
   if (is.list(init)) length(init[[1L]]) else length(init)
 }
 
-# A positive number (or vector of length `len`, recycled from one value).
-check_positive <- function(x, arg, len = 1L, allow_inf = FALSE) {
-  ok <- is.numeric(x) && length(x) %in% unique(c(1L, len)) && !anyNA(x) &&
-    all(x > 0) && (allow_inf || all(is.finite(x)))
-  if (!ok) {
-    what <- if (len == 1L) "a positive number" else
-      sprintf("a positive number or a vector of %d positive numbers", len)
-    stop(sprintf("`%s` must be %s, not %s.", arg, what, describe_object(x)),
-         call. = FALSE)
-  }
-  rep_len(as.double(x), len)
-}
-
-# A probability strictly between 0 and 1.
-check_prob <- function(x, arg) {
-  if (!is.numeric(x) || length(x) != 1L || is.na(x) || x <= 0 || x >= 1)
-    stop(sprintf("`%s` must be a number strictly between 0 and 1, not %s.",
-                 arg, describe_object(x)), call. = FALSE)
-  as.double(x)
-}
-
-# Symmetric positive definite d x d matrix; returns its lower Cholesky factor.
-check_cov <- function(x, arg, d) {
-  if (!is.null(d) && is.numeric(x) && length(x) == 1L && d == 1L)
-    x <- matrix(x, 1, 1)
-  if (!is.matrix(x) || !is.numeric(x) || anyNA(x) || any(!is.finite(x)) ||
-      nrow(x) != ncol(x) || (!is.null(d) && nrow(x) != d))
-    stop(sprintf("`%s` must be a %s numeric matrix, not %s.", arg,
-                 if (is.null(d)) "square" else sprintf("%d x %d", d, d),
-                 describe_object(x)), call. = FALSE)
-  if (max(abs(x - t(x))) > 1e-8 * max(1, max(abs(x))))
-    stop(sprintf("`%s` must be symmetric.", arg), call. = FALSE)
-  L <- tryCatch(t(chol(x)), error = function(e) NULL)
-  if (is.null(L))
-    stop(sprintf("`%s` must be positive definite.", arg), call. = FALSE)
-  L
-}
-
 # Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`
 # makes the .Call (a literal routine in the caller, so that the registration
 # of the call can be checked), `targets` its first argument. Returns what a kernel's step() returns.

@@ -56,7 +56,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   } else {
     stop(sprintf(paste0("`discrete` must be TRUE, FALSE or indices of ",
                         "coordinates between 1 and %d, not %s."),
-                 d, describe_object(discrete)), call. = FALSE)
+                 d, describe_value(discrete)), call. = FALSE)
   }
   init_fun0 <- init_function(init, tg, chains)
   init_fun <- function(chain) {

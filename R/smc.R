@@ -7,14 +7,14 @@
 prior_draws <- function(prior_sampler, n, arg = "prior_sampler") {
   if (!is.function(prior_sampler))
     stop(sprintf("`%s` must be a function of n returning n draws, not %s.",
-                 arg, describe_object(prior_sampler)), call. = FALSE)
+                 arg, describe_value(prior_sampler)), call. = FALSE)
   x <- prior_sampler(n)
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.numeric(x) && is.null(dim(x))) x <- matrix(x, ncol = 1L)
   if (!is.numeric(x) || !is.matrix(x) || nrow(x) != n || ncol(x) < 1L)
     stop(sprintf(paste0("`%s(%d)` must return %d draws: a numeric vector of ",
                         "length %d or a matrix with %d rows, not %s."),
-                 arg, n, n, n, n, describe_object(x)), call. = FALSE)
+                 arg, n, n, n, n, describe_value(x)), call. = FALSE)
   if (any(!is.finite(x)))
     stop(sprintf("`%s` returned missing or infinite values.", arg), call. = FALSE)
   nm <- colnames(x)
@@ -122,7 +122,7 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
         any(diff(schedule) <= 0))
       stop(sprintf(paste0("`schedule` must be \"adaptive\" or an increasing vector ",
                           "of temperatures from 0 to 1, not %s."),
-                   describe_object(schedule)), call. = FALSE)
+                   describe_value(schedule)), call. = FALSE)
   }
   cess <- mdl_number(cess, "cess", 0, 1, open_lower = TRUE)
   if (cess >= 1) stop("`cess` must be below 1.", call. = FALSE)
@@ -240,7 +240,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
              anyNA(temperatures) || temperatures[1L] != 0 ||
              temperatures[length(temperatures)] != 1 || any(diff(temperatures) <= 0)) {
     stop(sprintf(paste0("`temperatures` must be a number of steps or an increasing ",
-                        "vector from 0 to 1, not %s."), describe_object(temperatures)),
+                        "vector from 0 to 1, not %s."), describe_value(temperatures)),
          call. = FALSE)
   }
   n_runs <- check_count(n_runs, "n_runs", 2L)
@@ -310,7 +310,7 @@ harmonic_mean_evidence <- function(log_lik_draws) {
   if (!is.numeric(log_lik_draws) || !length(log_lik_draws) ||
       anyNA(log_lik_draws) || any(log_lik_draws == Inf))
     stop(sprintf(paste0("`log_lik_draws` must be a numeric vector of log-likelihood ",
-                        "values (no NA or +Inf), not %s."), describe_object(log_lik_draws)),
+                        "values (no NA or +Inf), not %s."), describe_value(log_lik_draws)),
          call. = FALSE)
   warning("the harmonic mean estimator usually has infinite variance and is ",
           "unreliable; prefer sample_smc() or ais().", call. = FALSE)

@@ -66,7 +66,7 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
   } else if (is.function(log_density)) {
     if (!is.null(gradient) && !is.function(gradient))
       stop(sprintf("`gradient` must be NULL or a function, not %s.",
-                   describe_object(gradient)), call. = FALSE)
+                   describe_value(gradient)), call. = FALSE)
     if (length(extra)) {
       f <- log_density
       log_density <- function(theta) do.call(f, c(list(theta), extra))
@@ -84,7 +84,7 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
   } else {
     stop(sprintf(paste0("`log_density` must be a function or a compiled target ",
                         "(an external pointer made by mcmix_target_xptr()), not %s."),
-                 describe_object(log_density)), call. = FALSE)
+                 describe_value(log_density)), call. = FALSE)
   }
   if (!is.null(init)) {
     init <- check_init(init, tg, "init")
@@ -113,24 +113,13 @@ print.mcmix_target_ptr <- function(x, ...) {
   invisible(x)
 }
 
-# "a character vector of length 2", "NULL", "a function", ...
-describe_object <- function(x) {
-  if (is.null(x)) return("NULL")
-  if (is.function(x)) return("a function")
-  if (is.atomic(x) && length(x) == 1L) {
-    v <- if (is.character(x)) paste0("\"", x, "\"") else format(x)
-    return(paste0(if (is.character(x)) "the string " else "", v))
-  }
-  paste0("a ", class(x)[1L], " of length ", length(x))
-}
-
 # Turn `x` (an mcmix_target, an R function, or a compiled target pointer)
 # into an mcmix_target; `arg` names the argument in messages.
 as_target <- function(x, arg = "target") {
   if (inherits(x, "mcmix_target")) return(x)
   if (is.function(x) || inherits(x, "mcmix_target_ptr")) return(target(x))
   stop(sprintf(paste0("`%s` must be a function (the log density), a target() ",
-                      "or a compiled target, not %s."), arg, describe_object(x)),
+                      "or a compiled target, not %s."), arg, describe_value(x)),
        call. = FALSE)
 }
 
@@ -138,7 +127,7 @@ as_target <- function(x, arg = "target") {
 check_init <- function(init, tg, arg = "init") {
   if (!is.numeric(init) || !length(init) || anyNA(init) || any(!is.finite(init)))
     stop(sprintf("`%s` must be a numeric vector of finite values, not %s.",
-                 arg, describe_object(init)), call. = FALSE)
+                 arg, describe_value(init)), call. = FALSE)
   if (!is.na(tg$dim) && length(init) != tg$dim)
     stop(sprintf("`%s` has length %d, but the target has dimension %d.",
                  arg, length(init), tg$dim), call. = FALSE)

@@ -47,7 +47,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
       any(diff(temperatures) >= 0))
     stop(sprintf(paste0("`temperatures` must be a decreasing vector of numbers in ",
                         "(0, 1] starting at 1, not %s."),
-                 describe_object(temperatures)), call. = FALSE)
+                 describe_value(temperatures)), call. = FALSE)
   K <- length(temperatures)
   one <- if (is.list(init)) init[[1L]] else init
   d <- if (is.function(init)) init_dim(init, lik) else
