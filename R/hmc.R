@@ -54,10 +54,10 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                adapt = as.double(adapt && burnin > 0L),
                target_accept = target_accept, gamma = 0.05, t0 = 10,
                kappa = 0.75)
-  names <- param_names(init, d)
-  kernel <- new_kernel("hmc",
-    init = function(chain) {
-      theta <- init_fun(chain)
+  run_target_sampler("hmc",
+    function(t, io, st, run, sp) .Call(C_ffi_hmc_run, t, io, st, run, sp),
+    tg, d, init, init_fun,
+    init_state = function(theta) {
       logd <- target_probe(tg, theta)
       grad <- with_target_io(d, function(io)
         .Call(C_ffi_target_grad0, tg, io, theta))
@@ -67,15 +67,8 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
            n_accept = 0, n_prop = 0, sum_accept_prob = 0, n_divergent = 0,
            warmup_divergent = 0)
     },
-    step = function(state, n, thin, offset, warmup)
-      sampler_chunk(
-        function(t, io, st, run, sp) .Call(C_ffi_hmc_run, t, io, st, run, sp),
-        tg, d, state, n, thin, offset, warmup,
-                    spec, names),
-    trace_names = names)
-  if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
-              model = list(type = "hmc", target = tg), call = call)
+    spec, iter, burnin, thin, chains, cores, backend, progress,
+    model = list(type = "hmc", target = tg), call = call)
 }
 
 #' Step size and divergences of an HMC fit

@@ -295,26 +295,18 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     Map(proposal_spec, proposal$proposals, d, proposal$weights) else
       list(proposal_spec(proposal, d))
   spec <- list(proposals = props, adapt = adapt_spec(adapt, d))
-  names <- param_names(init, d)
   K <- length(props)
-  kernel <- new_kernel("mh",
-    init = function(chain) {
-      theta <- init_fun(chain)
+  run_target_sampler("mh",
+    function(t, io, st, run, sp) .Call(C_ffi_mh_run, t, io, st, run, sp),
+    tg, d, init, init_fun,
+    init_state = function(theta)
       list(theta = theta, logd = target_probe(tg, theta),
            iteration = 0, n_accept = 0, n_prop = 0,
            warmup_accept = 0, warmup_prop = 0,
            proposal_accept = double(K), proposal_prop = double(K),
            log_scale = 0, adapt_t = 0, adapt_mean = double(d),
-           adapt_m2 = double(d * d))
-    },
-    step = function(state, n, thin, offset, warmup)
-      sampler_chunk(
-        function(t, io, st, run, sp) .Call(C_ffi_mh_run, t, io, st, run, sp),
-        tg, d, state, n, thin, offset, warmup,
-                    spec, names),
-    trace_names = names)
-  if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
-              model = list(type = "mh", target = tg, proposal = proposal,
-                           adapt = adapt), call = call)
+           adapt_m2 = double(d * d)),
+    spec, iter, burnin, thin, chains, cores, backend, progress,
+    model = list(type = "mh", target = tg, proposal = proposal, adapt = adapt),
+    call = call)
 }

@@ -56,6 +56,25 @@ sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
   list(state = res$state, draws = list(traces = res$traces))
 }
 
+# The common tail of sample_mh(), sample_hmc() and sample_slice(): a kernel
+# `name` over the target `tg` of dimension `d` whose chains start from
+# `init_state(theta)`, theta = init_fun(chain) (see init_function()), and
+# advance by `routine` (see sampler_chunk()). Fixed initial values are
+# checked against the target before any chain starts. Returns the fit.
+run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
+                               spec, iter, burnin, thin, chains, cores, backend,
+                               progress, model, call) {
+  names <- param_names(init, d)
+  kernel <- new_kernel(name,
+    init = function(chain) init_state(init_fun(chain)),
+    step = function(state, n, thin, offset, warmup)
+      sampler_chunk(routine, tg, d, state, n, thin, offset, warmup, spec, names),
+    trace_names = names)
+  if (!is.function(init)) target_probe(tg, init_fun(1L))
+  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+              model = model, call = call)
+}
+
 # The common tail of every sampler: run the kernel and return the fit.
 run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
                         progress, model, call) {

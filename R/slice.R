@@ -68,20 +68,12 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   }
   spec <- list(width = width, discrete = as.integer(disc),
                max_steps = as.double(max_steps))
-  names <- param_names(init, d)
-  kernel <- new_kernel("slice",
-    init = function(chain) {
-      theta <- init_fun(chain)
+  run_target_sampler("slice",
+    function(t, io, st, run, sp) .Call(C_ffi_slice_run, t, io, st, run, sp),
+    tg, d, init, init_fun,
+    init_state = function(theta)
       list(theta = theta, logd = target_probe(tg, theta), iteration = 0,
-           n_eval = 0)
-    },
-    step = function(state, n, thin, offset, warmup)
-      sampler_chunk(
-        function(t, io, st, run, sp) .Call(C_ffi_slice_run, t, io, st, run, sp),
-        tg, d, state, n, thin, offset, warmup,
-                    spec, names),
-    trace_names = names)
-  if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
-              model = list(type = "slice", target = tg), call = call)
+           n_eval = 0),
+    spec, iter, burnin, thin, chains, cores, backend, progress,
+    model = list(type = "slice", target = tg), call = call)
 }
