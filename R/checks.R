@@ -98,6 +98,18 @@ check_cov <- function(x, arg, d) {
   L
 }
 
+# The `backend` among the further arguments `dots` of a sample_posterior()
+# method (the option mcmix.backend when absent); any other argument is an
+# error naming it.
+dots_backend <- function(dots) {
+  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
+  dots$backend <- NULL
+  if (length(dots))
+    stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
+                 paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
+  backend
+}
+
 # One of `choices` (the first when `x` is the default vector of choices);
 # otherwise an error naming the argument, the choices and the bad value.
 match_choice <- function(x, choices, arg) {

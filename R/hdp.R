@@ -99,12 +99,7 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        chains = 1, init = "one",
                                        progress = interactive(), labels = TRUE,
                                        cores = getOption("mcmix.cores", 1L), ...) {
-  dots <- list(...)
-  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
-  dots$backend <- NULL
-  if (length(dots))
-    stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
-                 paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
+  backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
   kernel <- hdp_kernel(model, grouped, init, labels)

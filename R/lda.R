@@ -100,12 +100,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
                                        cores = getOption("mcmix.cores", 1L), ...) {
-  dots <- list(...)
-  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
-  dots$backend <- NULL
-  if (length(dots))
-    stop(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
-                 paste0("`", names(dots), "`", collapse = ", ")), call. = FALSE)
+  backend <- dots_backend(list(...))
   corpus <- lda_corpus(data, vocab)
   lda_check_memory(model$K, corpus)
   kernel <- lda_kernel(model, corpus)
