@@ -585,6 +585,25 @@ fam_recycle <- function(x, D, arg, what = "column") {
   as.double(x)
 }
 
+# Recycle the checked vector arguments `args` of a family to the D = ncol(x)
+# columns of `data`, and fix its dimension.
+fam_resolve_vectors <- function(family, x, args) {
+  D <- ncol(x)
+  for (a in args) family$args[[a]] <- fam_recycle(family$args[[a]], D, a)
+  family$dim <- D
+  family
+}
+
+# The prior mean: given (recycled to the columns of `data`) or their means.
+fam_default_mean <- function(prior_mean, x) {
+  if (is.null(prior_mean)) unname(colMeans(x))
+  else fam_recycle(prior_mean, ncol(x), "prior_mean")
+}
+
+# The hyperparameter vector for C: the family's arguments `args` in order.
+fam_hyper <- function(family, args)
+  as.double(unlist(family$args[args], use.names = FALSE))
+
 # Sample covariance for data-driven defaults; diagonal when singular.
 fam_sample_cov <- function(x, arg) {
   S <- stats::cov(x)

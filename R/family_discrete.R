@@ -92,16 +92,11 @@ family_convert.mcmix_family_bernoulli_beta <- function(family, data) fam_numeric
 family_check_values.mcmix_family_bernoulli_beta <- function(family, x)
   fam_check_binary(x, "bernoulli_beta")
 
-family_resolve.mcmix_family_bernoulli_beta <- function(family, x) {
-  D <- ncol(x)
-  family$args$a <- fam_recycle(family$args$a, D, "a")
-  family$args$b <- fam_recycle(family$args$b, D, "b")
-  family$dim <- D
-  family
-}
+family_resolve.mcmix_family_bernoulli_beta <- function(family, x)
+  fam_resolve_vectors(family, x, c("a", "b"))
 
 family_hyper.mcmix_family_bernoulli_beta <- function(family)
-  as.double(c(family$args$a, family$args$b))
+  fam_hyper(family, c("a", "b"))
 
 family_layout.mcmix_family_bernoulli_beta <- function(family) {
   D <- family$dim
@@ -145,16 +140,11 @@ family_convert.mcmix_family_poisson_gamma <- function(family, data) fam_numeric_
 family_check_values.mcmix_family_poisson_gamma <- function(family, x)
   fam_check_counts(x, "poisson_gamma")
 
-family_resolve.mcmix_family_poisson_gamma <- function(family, x) {
-  D <- ncol(x)
-  family$args$shape <- fam_recycle(family$args$shape, D, "shape")
-  family$args$rate <- fam_recycle(family$args$rate, D, "rate")
-  family$dim <- D
-  family
-}
+family_resolve.mcmix_family_poisson_gamma <- function(family, x)
+  fam_resolve_vectors(family, x, c("shape", "rate"))
 
 family_hyper.mcmix_family_poisson_gamma <- function(family)
-  as.double(c(family$args$shape, family$args$rate))
+  fam_hyper(family, c("shape", "rate"))
 
 family_layout.mcmix_family_poisson_gamma <- function(family) {
   D <- family$dim

@@ -139,8 +139,7 @@ family_resolve.mcmix_family_gaussian_mean <- function(family, x) {
   S <- NULL
   sample_cov <- function(arg) if (is.null(S)) fam_sample_cov(x, arg) else S
   a$cov <- if (is.null(a$cov)) { S <- sample_cov("cov"); S / 4 } else fam_as_spd(a$cov, D, "cov")
-  a$prior_mean <- if (is.null(a$prior_mean)) unname(colMeans(x))
-                  else fam_recycle(a$prior_mean, D, "prior_mean")
+  a$prior_mean <- fam_default_mean(a$prior_mean, x)
   a$prior_cov <- if (is.null(a$prior_cov)) sample_cov("prior_cov")
                  else fam_as_spd(a$prior_cov, D, "prior_cov")
   family$args <- a
@@ -148,10 +147,8 @@ family_resolve.mcmix_family_gaussian_mean <- function(family, x) {
   family
 }
 
-family_hyper.mcmix_family_gaussian_mean <- function(family) {
-  a <- family$args
-  as.double(c(a$cov, a$prior_mean, a$prior_cov))
-}
+family_hyper.mcmix_family_gaussian_mean <- function(family)
+  fam_hyper(family, c("cov", "prior_mean", "prior_cov"))
 
 family_layout.mcmix_family_gaussian_mean <- function(family) {
   D <- family$dim
@@ -166,8 +163,7 @@ family_check_values.mcmix_family_gaussian_niw <- family_check_values.mcmix_famil
 family_resolve.mcmix_family_gaussian_niw <- function(family, x) {
   a <- family$args
   D <- ncol(x)
-  a$prior_mean <- if (is.null(a$prior_mean)) unname(colMeans(x))
-                  else fam_recycle(a$prior_mean, D, "prior_mean")
+  a$prior_mean <- fam_default_mean(a$prior_mean, x)
   if (is.null(a$df)) a$df <- D + 2
   if (a$df <= D - 1)
     stop(sprintf("`df` must be greater than %d (the dimension of `data` minus 1), not %s.",
@@ -179,10 +175,8 @@ family_resolve.mcmix_family_gaussian_niw <- function(family, x) {
   family
 }
 
-family_hyper.mcmix_family_gaussian_niw <- function(family) {
-  a <- family$args
-  as.double(c(a$prior_mean, a$kappa, a$df, a$scale))
-}
+family_hyper.mcmix_family_gaussian_niw <- function(family)
+  fam_hyper(family, c("prior_mean", "kappa", "df", "scale"))
 
 family_layout.mcmix_family_gaussian_niw <- function(family) {
   D <- family$dim
@@ -197,8 +191,7 @@ family_check_values.mcmix_family_gaussian_diag <- family_check_values.mcmix_fami
 family_resolve.mcmix_family_gaussian_diag <- function(family, x) {
   a <- family$args
   D <- ncol(x)
-  a$prior_mean <- if (is.null(a$prior_mean)) unname(colMeans(x))
-                  else fam_recycle(a$prior_mean, D, "prior_mean")
+  a$prior_mean <- fam_default_mean(a$prior_mean, x)
   a$kappa <- fam_recycle(a$kappa, D, "kappa")
   a$shape <- fam_recycle(a$shape, D, "shape")
   if (is.null(a$rate)) {
@@ -215,10 +208,8 @@ family_resolve.mcmix_family_gaussian_diag <- function(family, x) {
   family
 }
 
-family_hyper.mcmix_family_gaussian_diag <- function(family) {
-  a <- family$args
-  as.double(c(a$prior_mean, a$kappa, a$shape, a$rate))
-}
+family_hyper.mcmix_family_gaussian_diag <- function(family)
+  fam_hyper(family, c("prior_mean", "kappa", "shape", "rate"))
 
 family_layout.mcmix_family_gaussian_diag <- function(family) {
   D <- family$dim

@@ -155,8 +155,7 @@ family_resolve.mcmix_family_gaussian_nonconj <- function(family, x) {
 }
 
 family_hyper.mcmix_family_gaussian_nonconj <- function(family)
-  as.double(c(family$args$prior_mean, family$args$prior_var, family$args$shape,
-              family$args$rate))
+  fam_hyper(family, c("prior_mean", "prior_var", "shape", "rate"))
 
 family_layout.mcmix_family_gaussian_nonconj <- function(family)
   list(components = list(mean = 1L, var = 1L), size = 2L)
