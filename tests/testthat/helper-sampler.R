@@ -30,3 +30,16 @@ expect_gauss_moments <- function(tr, k = 5) {
 five_p <- c(0.1, 0.1, 0.4, 0.2, 0.1)
 five_pi <- five_p / sum(five_p)
 five_ld <- function(k) if (k < 0 || k > 4) -Inf else log(five_p[k + 1])
+
+# With the seed `seed`, `run(iter)` continued by extend() for `more`
+# iterations gives exactly the draws and final state of `run(iter + more)`;
+# returns that longer run.
+expect_extend_matches <- function(run, iter, more, seed) {
+  set.seed(seed)
+  f1 <- extend(run(iter), more)
+  set.seed(seed)
+  f2 <- run(iter + more)
+  testthat::expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
+  testthat::expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  invisible(f2)
+}

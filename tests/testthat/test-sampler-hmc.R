@@ -26,12 +26,9 @@ test_that("HMC counts divergences with a far too large step", {
 })
 
 test_that("hmc: extend() equals one longer run; bad arguments are refused", {
-  set.seed(5)
-  f1 <- extend(sample_hmc(gauss_ld, c(0, 0), iter = 50, burnin = 30, n_steps = 5), 40)
-  set.seed(5)
-  f2 <- sample_hmc(gauss_ld, c(0, 0), iter = 90, burnin = 30, n_steps = 5)
-  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
-  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  expect_extend_matches(function(iter)
+    sample_hmc(gauss_ld, c(0, 0), iter = iter, burnin = 30, n_steps = 5),
+    iter = 50, more = 40, seed = 5)
   expect_error(sample_hmc(gauss_ld, c(0, 0), step_size = -1), "`step_size`")
   expect_error(sample_hmc(gauss_ld, c(0, 0), n_steps = 0), "`n_steps`")
   expect_error(sample_hmc(gauss_ld, c(0, 0), adapt = NA), "`adapt`")

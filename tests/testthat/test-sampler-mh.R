@@ -132,12 +132,9 @@ test_that("extend() equals one longer run with proposals drawn by R functions", 
     proposal_custom(function(x) x + rnorm(2, sd = 0.5)),
     proposal_independent(draw = function() gauss_mu + rnorm(2) * 2,
                          log_density = function(y) sum(dnorm(y, gauss_mu, 2, log = TRUE)))))
-  set.seed(8)
-  f1 <- extend(sample_mh(gauss_ld, c(0, 0), iter = 60, burnin = 10, proposal = prop), 40)
-  set.seed(8)
-  f2 <- sample_mh(gauss_ld, c(0, 0), iter = 100, burnin = 10, proposal = prop)
-  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
-  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  f2 <- expect_extend_matches(function(iter)
+    sample_mh(gauss_ld, c(0, 0), iter = iter, burnin = 10, proposal = prop),
+    iter = 60, more = 40, seed = 8)
   expect_equal(sum(f2$chains[[1]]$state$proposal_prop), 110)
 })
 

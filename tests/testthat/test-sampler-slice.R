@@ -29,12 +29,9 @@ test_that("the integer slice sampler samples the five-state distribution", {
 })
 
 test_that("slice: extend() equals one longer run; bad arguments are refused", {
-  set.seed(4)
-  f1 <- extend(sample_slice(gauss_ld, c(0, 0), iter = 100, burnin = 10, thin = 2), 60)
-  set.seed(4)
-  f2 <- sample_slice(gauss_ld, c(0, 0), iter = 160, burnin = 10, thin = 2)
-  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
-  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  expect_extend_matches(function(iter)
+    sample_slice(gauss_ld, c(0, 0), iter = iter, burnin = 10, thin = 2),
+    iter = 100, more = 60, seed = 4)
   expect_error(sample_slice(gauss_ld, c(0, 0), width = 0), "`width`")
   expect_error(sample_slice(gauss_ld, c(0, 0), width = c(1, 2, 3)), "`width`")
   expect_error(sample_slice(gauss_ld, c(0, 0), max_steps = 0), "`max_steps`")

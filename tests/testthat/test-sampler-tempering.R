@@ -25,12 +25,9 @@ test_that("parallel tempering gets the mode masses of a well-separated bimodal m
 test_that("tempering: extend() equals one longer run; bad arguments are refused", {
   ll <- function(x) -sum(x^2) / 2
   lp <- function(x) 0
-  set.seed(7)
-  f1 <- extend(sample_tempering(ll, lp, c(0, 0), c(1, 0.5, 0.2), iter = 40, burnin = 10), 30)
-  set.seed(7)
-  f2 <- sample_tempering(ll, lp, c(0, 0), c(1, 0.5, 0.2), iter = 70, burnin = 10)
-  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
-  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  expect_extend_matches(function(iter)
+    sample_tempering(ll, lp, c(0, 0), c(1, 0.5, 0.2), iter = iter, burnin = 10),
+    iter = 40, more = 30, seed = 7)
   expect_error(sample_tempering(ll, lp, 0, c(0.5, 1)), "`temperatures`")
   expect_error(sample_tempering(ll, lp, 0, c(1, 0)), "`temperatures`")
   expect_error(sample_tempering(ll, lp, 0, c(1, 0.5), scale = c(1, 2, 3)), "`scale`")
