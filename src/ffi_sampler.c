@@ -92,6 +92,36 @@ static int theta_dim(SEXP state)
     return (int) XLENGTH(th);
 }
 
+/* The common part of the single-target samplers (MH, slice, HMC): the
+ * duplicated state, its dimension, the target opened as a log density, and
+ * the chunk's run with its traces matrix.  sampler_open() protects what it
+ * allocates and counts it in *nprot; sampler_close() names the traces,
+ * builds the result and unprotects all nprot objects. */
+typedef struct sampler_call {
+    SEXP state, traces;
+    int d;
+    mcx_tgt h;   /* the target handle (points into itself: never copied) */
+    mcx_run run;
+} sampler_call;
+
+static void sampler_open(SEXP target, SEXP io, SEXP state_, SEXP run_,
+                         sampler_call *sc, int *nprot)
+{
+    sc->state = PROTECT(Rf_duplicate(state_)); (*nprot)++;
+    sc->d = theta_dim(sc->state);
+    *nprot += mcx_target_open(target, sc->d, io, MCX_CB_LOG_DENSITY, "log_density",
+                              &sc->h);
+    sc->traces = PROTECT(run_open(run_, sc->d, &sc->run)); (*nprot)++;
+}
+
+static SEXP sampler_close(SEXP state, SEXP traces, SEXP spec, int nprot)
+{
+    name_traces(traces, spec);
+    SEXP res = result(state, traces);
+    UNPROTECT(nprot);
+    return res;
+}
+
 /* ---------------------------------------------------------------- MH */
 
 typedef struct custom_prop {
@@ -122,12 +152,10 @@ static double custom_logq(const double *y, const double *x, void *ctx)
 SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
-    SEXP state = PROTECT(Rf_duplicate(state_)); nprot++;
-    int d = theta_dim(state);
-    mcx_tgt h;
-    nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
-    mcx_run run;
-    SEXP traces = PROTECT(run_open(run_, d, &run)); nprot++;
+    sampler_call sc;
+    sampler_open(target, io, state_, run_, &sc, &nprot);
+    SEXP state = sc.state;
+    int d = sc.d;
 
     SEXP props_ = get_elt(spec, "proposals");
     int K = (int) XLENGTH(props_);
@@ -149,12 +177,12 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
             custom_prop *c = (custom_prop *) mcx_alloc(1, sizeof(custom_prop));
             c->dim = d;
             nprot += mcx_rfun_open(&c->draw, get_elt(pk, "draw"), 1, d, io,
-                                   MCX_CB_PROPOSAL_DRAW, "draw", &h.iter, 1);
+                                   MCX_CB_PROPOSAL_DRAW, "draw", &sc.h.iter, 1);
             SEXP lq = get_elt(pk, "log_density");
             if (lq != R_NilValue)
                 nprot += mcx_rfun_open(&c->logq, lq, 2, d, io,
                                        MCX_CB_PROPOSAL_DENSITY, "log_density",
-                                       &h.iter, 1);
+                                       &sc.h.iter, 1);
             p->draw = custom_draw;
             p->logq = lq != R_NilValue ? custom_logq : NULL;
             p->ctx = c;
@@ -188,12 +216,9 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     s.adapt_m2 = real_elt(state, "adapt_m2", (R_xlen_t) d * d);
 
     GetRNGstate();
-    mcx_mh_run(&h, props, K, &ad, &s, &run);
+    mcx_mh_run(&sc.h, props, K, &ad, &s, &sc.run);
     PutRNGstate();
-    name_traces(traces, spec);
-    SEXP res = result(state, traces);
-    UNPROTECT(nprot);
-    return res;
+    return sampler_close(state, sc.traces, spec, nprot);
 }
 
 /* ------------------------------------------------------------- slice */
@@ -201,12 +226,10 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
-    SEXP state = PROTECT(Rf_duplicate(state_)); nprot++;
-    int d = theta_dim(state);
-    mcx_tgt h;
-    nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
-    mcx_run run;
-    SEXP traces = PROTECT(run_open(run_, d, &run)); nprot++;
+    sampler_call sc;
+    sampler_open(target, io, state_, run_, &sc, &nprot);
+    SEXP state = sc.state;
+    int d = sc.d;
     const double *width = real_elt(spec, "width", d);
     SEXP disc = get_elt(spec, "discrete");
     if (TYPEOF(disc) != INTSXP || XLENGTH(disc) != d) MCX_INTERNAL("bad discrete");
@@ -217,12 +240,9 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     s.iteration = real_elt(state, "iteration", 1);
     s.n_eval = real_elt(state, "n_eval", 1);
     GetRNGstate();
-    mcx_slice_run(&h, width, INTEGER(disc), max_steps, &s, &run);
+    mcx_slice_run(&sc.h, width, INTEGER(disc), max_steps, &s, &sc.run);
     PutRNGstate();
-    name_traces(traces, spec);
-    SEXP res = result(state, traces);
-    UNPROTECT(nprot);
-    return res;
+    return sampler_close(state, sc.traces, spec, nprot);
 }
 
 /* --------------------------------------------------------------- HMC */
@@ -230,12 +250,10 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
-    SEXP state = PROTECT(Rf_duplicate(state_)); nprot++;
-    int d = theta_dim(state);
-    mcx_tgt h;
-    nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
-    mcx_run run;
-    SEXP traces = PROTECT(run_open(run_, d, &run)); nprot++;
+    sampler_call sc;
+    sampler_open(target, io, state_, run_, &sc, &nprot);
+    SEXP state = sc.state;
+    int d = sc.d;
     mcx_hmc_ctrl c;
     c.n_steps = (int) num_elt(spec, "n_steps");
     c.mass = real_elt(spec, "mass", d);
@@ -261,12 +279,9 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     s.w_divergent = real_elt(state, "warmup_divergent", 1);
     GetRNGstate();
     if (!isfinite(*s.logd)) MCX_INTERNAL("HMC state outside the support");
-    mcx_hmc_run(&h, &c, &s, &run);
+    mcx_hmc_run(&sc.h, &c, &s, &sc.run);
     PutRNGstate();
-    name_traces(traces, spec);
-    SEXP res = result(state, traces);
-    UNPROTECT(nprot);
-    return res;
+    return sampler_close(state, sc.traces, spec, nprot);
 }
 
 /* Gradient of a target at theta (HMC's initial state), iteration 0. */
@@ -312,8 +327,5 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_pt_run(&lik, &prior, temps, K, scales, &s, &run);
     PutRNGstate();
-    name_traces(traces, spec);
-    SEXP res = result(state, traces);
-    UNPROTECT(nprot);
-    return res;
+    return sampler_close(state, traces, spec, nprot);
 }
