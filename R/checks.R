@@ -98,6 +98,14 @@ check_cov <- function(x, arg, d) {
   L
 }
 
+# A fit made by the chain driver (class mcmix_fit).
+check_fit_arg <- function(x, arg = "x") {
+  if (!inherits(x, "mcmix_fit"))
+    stop(sprintf("`%s` must be an mcmix_fit, not %s.", arg, describe_value(x)),
+         call. = FALSE)
+  invisible(x)
+}
+
 # The `backend` among the further arguments `dots` of a sample_posterior()
 # method (the option mcmix.backend when absent); any other argument is an
 # error naming it.

@@ -80,7 +80,7 @@ diag_input <- function(x, arg = "x", quiet = FALSE) {
   stop(sprintf(paste0("`%s` must be an mcmix fit, a coda mcmc or mcmc.list, ",
                       "an iterations x chains matrix, an iterations x chains ",
                       "x variables array or a numeric vector, not %s."),
-               arg, class(x)[1L]), call. = FALSE)
+               arg, describe_value(x)), call. = FALSE)
 }
 
 # Run the C diagnostics `codes` on every quantity of `x`: a matrix with one
@@ -283,8 +283,7 @@ autocorr <- function(x, lag.max = NULL) {
 #' acceptance(run_kernel(k, iter = 200, chains = 2))
 #' @export
 acceptance <- function(fit) {
-  if (!inherits(fit, "mcmix_fit"))
-    stop(sprintf("`fit` must be an mcmix_fit, not %s.", class(fit)[1L]), call. = FALSE)
+  check_fit_arg(fit, "fit")
   rates <- lapply(fit$chains, function(ch) {
     a <- ch$state$n_accept
     p <- ch$state$n_prop

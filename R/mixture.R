@@ -399,8 +399,7 @@ mixture_init <- function(model, N, init) {
 #' dim(z)
 #' @export
 partition_draws <- function(fit) {
-  if (!inherits(fit, "mcmix_fit"))
-    stop(sprintf("`fit` must be an mcmix_fit, not %s.", describe_value(fit)), call. = FALSE)
+  check_fit_arg(fit, "fit")
   labs <- lapply(fit$chains, `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||
       isFALSE(fit$settings$labels))

@@ -30,11 +30,6 @@ select_traces <- function(fit, traces) {
        call. = FALSE)
 }
 
-check_fit_arg <- function(x, arg = "x") {
-  if (!inherits(x, "mcmix_fit"))
-    stop(sprintf("`%s` must be an mcmix_fit, not %s.", arg, class(x)[1L]), call. = FALSE)
-}
-
 #' Plot the traces of a fit
 #'
 #' For every trace, the draws against the iteration number (left) and their
