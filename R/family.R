@@ -28,9 +28,11 @@
 
 #' Component families registered with mcmix
 #'
-#' Lists the component families known to the compiled code: the six
-#' built-in conjugate families and any family registered by another package
-#' through the C interface in `mcmix.h` (see [mcmix_family()]).
+#' Lists the component families known to the compiled code: the built-in
+#' ones (six conjugate families and the non-conjugate `"gaussian_nonconj"`)
+#' and any family registered by another package through the C interface in
+#' `mcmix.h` (see [mcmix_family()]). The R-level [r_family()] is not
+#' registered in C and is not listed.
 #'
 #' @return A character vector of family names.
 #' @seealso [gaussian_niw()], [mcmix_family()].
@@ -47,8 +49,9 @@ mcmix_families <- function() {
 #' name, typically one added by another package through the C interface
 #' (`inst/include/mcmix.h`). The built-in families have their own
 #' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()],
-#' [bernoulli_beta()], [categorical_dirichlet()], [poisson_gamma()]), which
-#' validate their hyperparameters and fill in data-driven defaults.
+#' [bernoulli_beta()], [categorical_dirichlet()], [poisson_gamma()] and the
+#' non-conjugate [gaussian_nonconj()]), which validate their
+#' hyperparameters and fill in data-driven defaults.
 #'
 #' @param name Name of a registered family (see [mcmix_families()]).
 #' @param hyper Numeric vector of hyperparameters, handed unchanged to the
@@ -281,8 +284,9 @@ family_resolve.mcmix_family <- function(family, x) {
 
 # Data types of the built-in families, checked by the low-level constructor.
 fam_builtin_types <- c(gaussian_mean = "real", gaussian_niw = "real",
-                       gaussian_diag = "real", bernoulli_beta = "binary",
-                       poisson_gamma = "count", categorical_dirichlet = "categorical")
+                       gaussian_diag = "real", gaussian_nonconj = "real",
+                       bernoulli_beta = "binary", poisson_gamma = "count",
+                       categorical_dirichlet = "categorical")
 
 # Let the family's C descriptor check `hyper` for dimension `dim`, and turn a
 # refusal into an error about `hyper`.

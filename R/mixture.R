@@ -74,7 +74,8 @@ family_label <- function(family) {
 
 #' Finite Bayesian mixture model
 #'
-#' A mixture of `K` components from a conjugate component `family`, with
+#' A mixture of `K` components from a conjugate component `family` (a
+#' non-conjugate family needs [dp_mixture()] with `algorithm = "neal8"`), with
 #' mixture weights `w ~ Dirichlet(alpha / K, ..., alpha / K)` (or
 #' `Dirichlet(alpha)` when `alpha` is a vector of length `K`). Fit it with
 #' [sample_posterior()].
@@ -105,8 +106,10 @@ finite_mixture <- function(family, K, alpha = 1) {
 
 #' Dirichlet process mixture model
 #'
-#' An infinite mixture of components from a conjugate component `family`
-#' with a Dirichlet process prior of concentration `alpha` (a number, or
+#' An infinite mixture of components from a component `family` (conjugate
+#' for every algorithm of [sample_posterior()], or non-conjugate with
+#' `algorithm = "neal8"`) with a Dirichlet process prior of concentration
+#' `alpha` (a number, or
 #' a [gamma_prior()] under which `alpha` is sampled). Fit it with
 #' [sample_posterior()].
 #'

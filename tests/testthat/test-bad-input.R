@@ -220,6 +220,13 @@ test_that("mcmix_family() checks hyper against the family and data_type for buil
   expect_s3_class(fit, "mcmix_fit")
 })
 
+test_that("mcmix_family() checks data_type for the non-conjugate built-in too", {
+  expect_error(mcmix_family("gaussian_nonconj", hyper = c(0, 1, 2, 1), data_type = "count",
+                            dim = 1), "`data_type`")
+  fam <- mcmix_family("gaussian_nonconj", hyper = c(0, 1, 2, 1), data_type = "real", dim = 1)
+  expect_s3_class(fam, "mcmix_family")
+})
+
 test_that("models refuse bad data and hyperparameters, naming them", {
   set.seed(1)
   X <- cbind(1, stats::rnorm(12))
