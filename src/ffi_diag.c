@@ -122,7 +122,7 @@ SEXP ffi_partition_loss(SEXP cands, SEXP labels, SEXP psm, SEXP loss)
 SEXP ffi_partition_greedy(SEXP start, SEXP labels, SEXP psm, SEXP loss,
                           SEXP max_sweeps)
 {
-    SEXP out;
+    SEXP out, sweeps;
     int N, code = Rf_asInteger(loss), S = 0;
     const int *lab = NULL;
     const double *p = NULL;
@@ -139,9 +139,10 @@ SEXP ffi_partition_greedy(SEXP start, SEXP labels, SEXP psm, SEXP loss,
         p = REAL(psm);
     }
     out = PROTECT(Rf_duplicate(start));
-    Rf_setAttrib(out, Rf_install("sweeps"),
-                 Rf_ScalarInteger(mcx_partition_greedy(INTEGER(out), N, code, lab, S, p,
-                                                       Rf_asInteger(max_sweeps))));
-    UNPROTECT(1);
+    /* protected: Rf_install() below may allocate */
+    sweeps = PROTECT(Rf_ScalarInteger(mcx_partition_greedy(INTEGER(out), N, code, lab, S, p,
+                                                           Rf_asInteger(max_sweeps))));
+    Rf_setAttrib(out, Rf_install("sweeps"), sweeps);
+    UNPROTECT(2);
     return out;
 }
