@@ -71,9 +71,12 @@ void mcx_psm_counts(const int *labels, int S, int N, double *acc);
 enum { MCX_LOSS_VI = 1, MCX_LOSS_BINDER = 2, MCX_LOSS_VI_LB = 3 };
 double mcx_xlog2x(double x);
 int mcx_canonical(int *cl, int N, int *map, int maxlab);
-double mcx_vi_expected(const int *cl, const int *labels, int S, int N);
+/* scratch of mcx_vi_expected() / mcx_vi_lb() for partitions of N items */
+typedef struct { int N; int *cnt, *ccnt, *first, *next, *touched; } mcx_loss_work;
+void mcx_loss_work_init(mcx_loss_work *w, int N);
+double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w);
 double mcx_binder_expected(const int *cl, const double *psm, int N);
-double mcx_vi_lb(const int *cl, const double *psm, int N);
+double mcx_vi_lb(const int *cl, const double *psm, int N, mcx_loss_work *w);
 int mcx_partition_greedy(int *cl, int N, int loss, const int *labels, int S,
                          const double *psm, int max_sweeps);
 #endif

@@ -57,6 +57,9 @@ SEXP ffi_diag_autocorr(SEXP x, SEXP lag_max)
     return out;
 }
 
+/* Check for an interrupt after about this many elementary operations. */
+#define MCX_INTERRUPT_WORK 4194304.0
+
 /* (acc + co-clustering counts of the S x N integer label matrix) * scale;
  * scaled in place, so the N x N result is the only large allocation. */
 SEXP ffi_psm_counts(SEXP labels, SEXP acc, SEXP scale)
@@ -90,28 +93,40 @@ SEXP ffi_partition_loss(SEXP cands, SEXP labels, SEXP psm, SEXP loss)
     SEXP out;
     int R, N, r, j, code = Rf_asInteger(loss);
     int *cl;
+    double cost, work = 0.0;
+    mcx_loss_work lw;
     check_matrix(cands, INTSXP, "cands");
     R = Rf_nrows(cands);
     N = Rf_ncols(cands);
     if (code == MCX_LOSS_VI) {
         check_matrix(labels, INTSXP, "labels");
         if (Rf_ncols(labels) != N) mcx_error("mcmix internal error: label sizes differ");
-    } else {
+        cost = (double) Rf_nrows(labels) * N;
+    } else if (code == MCX_LOSS_BINDER || code == MCX_LOSS_VI_LB) {
         check_matrix(psm, REALSXP, "psm");
         if (Rf_ncols(psm) != N || Rf_nrows(psm) != N)
             mcx_error("mcmix internal error: psm size differs");
+        cost = (double) N * N;
+    } else {
+        mcx_error("mcmix internal error: unknown loss %d", code);
     }
     out = PROTECT(Rf_allocVector(REALSXP, R));
-    cl = (int *) mcx_alloc((size_t) N, sizeof(int));
+    /* all scratch once, before the loop over candidates */
+    cl = (int *) mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    mcx_loss_work_init(&lw, N);
     for (r = 0; r < R; r++) {
         for (j = 0; j < N; j++) cl[j] = INTEGER(cands)[r + (size_t) j * R];
         switch (code) {
         case MCX_LOSS_VI:
-            REAL(out)[r] = mcx_vi_expected(cl, INTEGER(labels), Rf_nrows(labels), N);
+            REAL(out)[r] = mcx_vi_expected(cl, INTEGER(labels), Rf_nrows(labels), N, &lw);
             break;
         case MCX_LOSS_BINDER: REAL(out)[r] = mcx_binder_expected(cl, REAL(psm), N); break;
-        case MCX_LOSS_VI_LB: REAL(out)[r] = mcx_vi_lb(cl, REAL(psm), N); break;
-        default: mcx_error("mcmix internal error: unknown loss %d", code);
+        default: REAL(out)[r] = mcx_vi_lb(cl, REAL(psm), N, &lw); break;
+        }
+        work += cost + N;
+        if (work >= MCX_INTERRUPT_WORK && r + 1 < R) {
+            R_CheckUserInterrupt();
+            work = 0.0;
         }
     }
     UNPROTECT(1);

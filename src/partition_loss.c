@@ -21,16 +21,26 @@ double mcx_xlog2x(double x)
     return x > 0 ? x * log2(x) : 0.0;
 }
 
-/* VI between c (1..Kc) and each draw; returns the average over draws. */
-double mcx_vi_expected(const int *cl, const int *labels, int S, int N)
+/* Scratch of the losses, allocated once per .Call and reused for every
+ * candidate partition. */
+void mcx_loss_work_init(mcx_loss_work *w, int N)
 {
-    int *cnt = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
-    int *ccnt = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
-    int *first = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
-    int *next = (int *) mcx_alloc((size_t) N, sizeof(int));
-    int *touched = (int *) mcx_alloc((size_t) N, sizeof(int));
+    w->N = N;
+    w->cnt = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
+    w->ccnt = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
+    w->first = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
+    w->next = (int *) mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    w->touched = (int *) mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+}
+
+/* VI between c (1..Kc) and each draw; returns the average over draws. */
+double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w)
+{
+    int *cnt = w->cnt, *ccnt = w->ccnt, *first = w->first, *next = w->next;
+    int *touched = w->touched;
     double hc = 0.0, total = 0.0;
     int i, s, k;
+    if (w->N < N) MCX_INTERNAL("loss scratch too small");
     memset(ccnt, 0, sizeof(int) * ((size_t) N + 1));
     for (k = 0; k <= N; k++) first[k] = -1;
     for (i = N - 1; i >= 0; i--) {
@@ -76,11 +86,12 @@ double mcx_binder_expected(const int *cl, const double *psm, int N)
     return s;
 }
 
-double mcx_vi_lb(const int *cl, const double *psm, int N)
+double mcx_vi_lb(const int *cl, const double *psm, int N, mcx_loss_work *w)
 {
-    int *n = (int *) mcx_alloc((size_t) N + 1, sizeof(int));
+    int *n = w->cnt;
     double out = 0.0;
     int i, j;
+    if (w->N < N) MCX_INTERNAL("loss scratch too small");
     memset(n, 0, sizeof(int) * ((size_t) N + 1));
     for (i = 0; i < N; i++) n[cl[i]]++;
     for (i = 0; i < N; i++) {
