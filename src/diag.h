@@ -65,7 +65,15 @@ void mcx_diag_stats(const double *x, int n, int m, const int *what, int nwhat,
                     double *out);
 
 /* diag_psm.c */
-void mcx_psm_counts(const int *labels, int S, int N, double *acc);
+typedef struct {
+    int S, N, Np, wide, ntiles;   /* Np: N padded to whole tiles */
+    unsigned H, *codes, *vals;    /* hash table of one draw's labels */
+    int *keys, *stamp;
+    void *lt, *cnt;               /* recoded draws (S x Np); one tile */
+} mcx_psm_work;
+void mcx_psm_setup(mcx_psm_work *w, int S, int N);
+void mcx_psm_recode(mcx_psm_work *w, const int *labels, int s0, int s1);
+void mcx_psm_tile(mcx_psm_work *w, int t, double *acc);
 
 /* partition_loss.c / partition_search.c; loss codes */
 enum { MCX_LOSS_VI = 1, MCX_LOSS_BINDER = 2, MCX_LOSS_VI_LB = 3 };
@@ -77,6 +85,22 @@ void mcx_loss_work_init(mcx_loss_work *w, int N);
 double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w);
 double mcx_binder_expected(const int *cl, const double *psm, int N);
 double mcx_vi_lb(const int *cl, const double *psm, int N, mcx_loss_work *w);
-int mcx_partition_greedy(int *cl, int N, int loss, const int *labels, int S,
-                         const double *psm, int max_sweeps);
+/* greedy search state (partition_search.c) */
+typedef struct {
+    int *cl, N, loss, Kcap;       /* cl: the partition, updated in place */
+    const int *labels;            /* VI: S x N draws */
+    int S;
+    const double *psm;            /* Binder, VI bound: N x N */
+    int *n, *map;                 /* cluster sizes (1..Kcap); relabel map */
+    double *gain;                 /* VI / Binder: per-cluster scores */
+    int Lmax, stride, Suse, *T, *rowl;   /* VI: contingency tables */
+    size_t cell;
+    double *fl;                   /* VI: x log2 x, x = 0..N+1 */
+    double *Sm;                   /* VI bound: sum_{j in k} p_ij */
+    double cost;                  /* operations per observation visited */
+} mcx_greedy;
+void mcx_greedy_setup(mcx_greedy *g, int *cl, int N, int loss, const int *labels,
+                      int S, const double *psm);
+int mcx_greedy_sweep(mcx_greedy *g, int i0, int i1);
+void mcx_greedy_finish(mcx_greedy *g);
 #endif

@@ -9,6 +9,10 @@
  * and tiles count in 16 bits over blocks of at most 65535 draws, so the
  * fixed-length inner compare-and-add loop vectorises with 8 lanes on any
  * x86-64 (or 4 lanes with 32-bit codes for larger N).
+ *
+ * The caller drives the work in pieces (src/ffi_diag.c), with interrupt
+ * checks between them: mcx_psm_setup() allocates, mcx_psm_recode() recodes
+ * a block of draws, mcx_psm_tile() adds one tile over all draws into acc.
  */
 #include <stdint.h>
 #include <string.h>
@@ -86,50 +90,69 @@ static void flush_tile(const void *cnt, int wide, int N, int bi, int bj, double 
     }
 }
 
-void mcx_psm_counts(const int *labels, int S, int N, double *acc)
+/* Scratch, and the recoded draws in contiguous rows of Np codes. */
+void mcx_psm_setup(mcx_psm_work *w, int S, int N)
 {
-    int Np = ((N + TILE - 1) / TILE) * TILE, s, j, bi, bj, wide = N >= 65536;
-    unsigned H = 1, *codes, *vals;
-    int *keys, *stamp;
-    void *lt, *cnt;
+    unsigned H = 1;
+    memset(w, 0, sizeof *w);
+    w->S = S;
+    w->N = N;
+    w->Np = ((N + TILE - 1) / TILE) * TILE;
+    w->wide = N >= 65536;
     if (S <= 0 || N <= 0) return;
     while (H < 2u * (unsigned) N) H <<= 1;
-    codes = (unsigned *) mcx_alloc((size_t) N, sizeof(unsigned));
-    vals = (unsigned *) mcx_alloc(H, sizeof(unsigned));
-    keys = (int *) mcx_alloc(H, sizeof(int));
-    stamp = (int *) mcx_alloc(H, sizeof(int));
-    memset(stamp, 0, sizeof(int) * H);
-    /* draws stored contiguously; the padding rows and columns are computed
-     * but never reach acc, so their codes do not matter */
-    lt = mcx_alloc((size_t) S * Np, wide ? sizeof(int) : sizeof(uint16_t));
-    for (s = 0; s < S; s++) {
-        recode_draw(labels, S, s, N, codes, keys, vals, stamp, H - 1);
-        if (wide) {
-            int *l = (int *) lt + (size_t) s * Np;
-            for (j = 0; j < N; j++) l[j] = (int) codes[j];
+    w->H = H;
+    w->codes = (unsigned *) mcx_alloc((size_t) N, sizeof(unsigned));
+    w->vals = (unsigned *) mcx_alloc(H, sizeof(unsigned));
+    w->keys = (int *) mcx_alloc(H, sizeof(int));
+    w->stamp = (int *) mcx_alloc(H, sizeof(int));
+    memset(w->stamp, 0, sizeof(int) * H);
+    w->lt = mcx_alloc((size_t) S * w->Np, w->wide ? sizeof(int) : sizeof(uint16_t));
+    w->cnt = mcx_alloc((size_t) TILE * TILE, w->wide ? sizeof(int) : sizeof(uint16_t));
+    w->ntiles = (w->Np / TILE) * (w->Np / TILE + 1) / 2;
+}
+
+/* Recode draws s0..s1-1 of the S x N label matrix into w->lt. The padding
+ * columns are computed but never reach acc, so their codes do not matter. */
+void mcx_psm_recode(mcx_psm_work *w, const int *labels, int s0, int s1)
+{
+    int s, j, N = w->N, Np = w->Np;
+    if (s0 < 0 || s1 > w->S) MCX_INTERNAL("draws out of range");
+    for (s = s0; s < s1; s++) {
+        recode_draw(labels, w->S, s, N, w->codes, w->keys, w->vals, w->stamp, w->H - 1);
+        if (w->wide) {
+            int *l = (int *) w->lt + (size_t) s * Np;
+            for (j = 0; j < N; j++) l[j] = (int) w->codes[j];
             for (j = N; j < Np; j++) l[j] = 0;
         } else {
-            uint16_t *l = (uint16_t *) lt + (size_t) s * Np;
-            for (j = 0; j < N; j++) l[j] = (uint16_t) codes[j];
+            uint16_t *l = (uint16_t *) w->lt + (size_t) s * Np;
+            for (j = 0; j < N; j++) l[j] = (uint16_t) w->codes[j];
             for (j = N; j < Np; j++) l[j] = 0;
         }
     }
-    cnt = mcx_alloc((size_t) TILE * TILE, wide ? sizeof(int) : sizeof(uint16_t));
-    for (bj = 0; bj < Np; bj += TILE) {
-        for (bi = 0; bi <= bj; bi += TILE) {
-            if (wide) {
-                memset(cnt, 0, sizeof(int) * TILE * TILE);
-                tile32((const int *) lt, S, Np, bi, bj, (int *) cnt);
-                flush_tile(cnt, 1, N, bi, bj, acc);
-            } else {
-                int s0;
-                for (s0 = 0; s0 < S; s0 += BLOCK16) {
-                    int s1 = s0 + BLOCK16 < S ? s0 + BLOCK16 : S;
-                    memset(cnt, 0, sizeof(uint16_t) * TILE * TILE);
-                    tile16((const uint16_t *) lt, s0, s1, Np, bi, bj, (uint16_t *) cnt);
-                    flush_tile(cnt, 0, N, bi, bj, acc);
-                }
-            }
+}
+
+/* Add the counts of tile t (0 <= t < w->ntiles; tiles on or above the
+ * diagonal, column by column) over all draws into acc. */
+void mcx_psm_tile(mcx_psm_work *w, int t, double *acc)
+{
+    int bj = 0, bi, S = w->S, N = w->N, Np = w->Np;
+    void *cnt = w->cnt;
+    if (t < 0 || t >= w->ntiles) MCX_INTERNAL("tile out of range");
+    while (t > bj) { bj++; t -= bj; }     /* column bj holds tiles 0..bj */
+    bi = t * TILE;
+    bj *= TILE;
+    if (w->wide) {
+        memset(cnt, 0, sizeof(int) * TILE * TILE);
+        tile32((const int *) w->lt, S, Np, bi, bj, (int *) cnt);
+        flush_tile(cnt, 1, N, bi, bj, acc);
+    } else {
+        int s0;
+        for (s0 = 0; s0 < S; s0 += BLOCK16) {
+            int s1 = s0 + BLOCK16 < S ? s0 + BLOCK16 : S;
+            memset(cnt, 0, sizeof(uint16_t) * TILE * TILE);
+            tile16((const uint16_t *) w->lt, s0, s1, Np, bi, bj, (uint16_t *) cnt);
+            flush_tile(cnt, 0, N, bi, bj, acc);
         }
     }
 }

@@ -67,6 +67,7 @@ SEXP ffi_psm_counts(SEXP labels, SEXP acc, SEXP scale)
     SEXP out;
     int S, N;
     double sc = Rf_asReal(scale);
+    mcx_psm_work w;
     size_t i;
     check_matrix(labels, INTSXP, "labels");
     S = Rf_nrows(labels);
@@ -80,7 +81,20 @@ SEXP ffi_psm_counts(SEXP labels, SEXP acc, SEXP scale)
             mcx_error("mcmix internal error: `acc` has the wrong size");
         memcpy(REAL(out), REAL(acc), sizeof(double) * (size_t) N * N);
     }
-    mcx_psm_counts(INTEGER(labels), S, N, REAL(out));
+    /* in pieces of about MCX_INTERRUPT_WORK operations (blocks of draws,
+     * then single tiles), with interrupt checks between them */
+    mcx_psm_setup(&w, S, N);
+    if (w.ntiles > 0) {
+        int s0, t, block = (int) (MCX_INTERRUPT_WORK / N) + 1;
+        for (s0 = 0; s0 < S; s0 += block) {
+            mcx_psm_recode(&w, INTEGER(labels), s0, S - s0 > block ? s0 + block : S);
+            R_CheckUserInterrupt();
+        }
+        for (t = 0; t < w.ntiles; t++) {
+            mcx_psm_tile(&w, t, REAL(out));
+            R_CheckUserInterrupt();
+        }
+    }
     if (sc != 1.0)
         for (i = 0; i < (size_t) N * N; i++) REAL(out)[i] *= sc;
     UNPROTECT(1);
@@ -138,8 +152,10 @@ SEXP ffi_partition_greedy(SEXP start, SEXP labels, SEXP psm, SEXP loss,
                           SEXP max_sweeps)
 {
     SEXP out, sweeps;
-    int N, code = Rf_asInteger(loss), S = 0;
+    int N, code = Rf_asInteger(loss), S = 0, max = Rf_asInteger(max_sweeps);
+    int n_sweeps = 0, moved = 1, block, i0;
     const int *lab = NULL;
+    mcx_greedy g;
     const double *p = NULL;
     if (TYPEOF(start) != INTSXP) mcx_error("mcmix internal error: `start` must be integer");
     N = (int) XLENGTH(start);
@@ -154,9 +170,23 @@ SEXP ffi_partition_greedy(SEXP start, SEXP labels, SEXP psm, SEXP loss,
         p = REAL(psm);
     }
     out = PROTECT(Rf_duplicate(start));
+    /* sweeps until one moves nothing, each in blocks of observations of
+     * about MCX_INTERRUPT_WORK operations with an interrupt check between
+     * blocks (the same moves as one uninterrupted sweep) */
+    mcx_greedy_setup(&g, INTEGER(out), N, code, lab, S, p);
+    block = g.cost * N <= MCX_INTERRUPT_WORK ? N : (int) (MCX_INTERRUPT_WORK / g.cost);
+    if (block < 1) block = 1;
+    while (moved && n_sweeps < max) {
+        moved = 0;
+        n_sweeps++;
+        for (i0 = 0; i0 < N; i0 += block) {
+            moved |= mcx_greedy_sweep(&g, i0, N - i0 > block ? i0 + block : N);
+            R_CheckUserInterrupt();
+        }
+    }
+    mcx_greedy_finish(&g);
     /* protected: Rf_install() below may allocate */
-    sweeps = PROTECT(Rf_ScalarInteger(mcx_partition_greedy(INTEGER(out), N, code, lab, S, p,
-                                                           Rf_asInteger(max_sweeps))));
+    sweeps = PROTECT(Rf_ScalarInteger(n_sweeps));
     Rf_setAttrib(out, Rf_install("sweeps"), sweeps);
     UNPROTECT(2);
     return out;
