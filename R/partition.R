@@ -14,16 +14,27 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' **How the loss is computed.** With label draws (a fit with stored
 #' labels, or a label matrix), the expected VI is computed *exactly* over
 #' all the draws, both in the search and in the reported loss, in bits
-#' (log base 2). The starting partitions are the sampled partition with the
-#' smallest expected VI (so the estimate is never worse than the best
-#' sampled partition) and `restarts - 1` other sampled partitions drawn at
-#' random. When there are many distinct sampled partitions
-#' (`distinct x draws x N > 2e9`) only an evenly spaced subset of them is
-#' scored. When the per-draw contingency tables of the search would exceed
-#' about 100 MB, moves are scored on an evenly thinned subset of the draws;
-#' the reported loss is still exact over all draws, and the estimate is
-#' still never worse than the best sampled partition scored. From a
-#' similarity matrix alone, the expected VI is not
+#' (log base 2). The distinct sampled partitions are candidates: the one
+#' with the smallest expected VI starts the first search (so the estimate
+#' is never worse than the best candidate scored) and `restarts - 1` other
+#' scored candidates drawn at random start the others.
+#'
+#' **Cost.** Scoring one candidate exactly costs about `draws x N`
+#' operations. When all the distinct candidates fit in `budget` operations
+#' (`distinct x draws x N <= budget`), all are scored exactly and the
+#' estimate is never worse than the best sampled partition. Otherwise the
+#' candidates are first ranked by their expected VI over an evenly thinned
+#' subset of the draws (half the budget; an evenly spaced subset of the
+#' candidates when even that is too much), and only the best
+#' `max(10, budget / 2 / (draws x N))` of them by that ranking are scored
+#' exactly: the estimate is then never worse than the best of the
+#' candidates scored exactly (`best_draw_loss`), which is almost always the
+#' best sampled partition, but not guaranteed to be. When the per-draw
+#' contingency tables of the search would exceed about 100 MB, moves are
+#' scored on an evenly thinned subset of the draws; the reported loss is
+#' still exact over all draws. With Binder's loss a candidate costs `N^2`
+#' operations and, if they exceed the budget, an evenly spaced subset of
+#' the candidates is scored. From a similarity matrix alone, the expected VI is not
 #' available; the search then minimises the lower bound of Wade and
 #' Ghahramani (2018, eq. 11) and reports it as `"VI lower bound"`, starting
 #' from cuts of an average-linkage tree of `1 - psm`. Binder's loss is
@@ -36,12 +47,18 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' @param loss `"VI"` or `"binder"`.
 #' @param restarts Number of starting partitions.
 #' @param max_sweeps Maximum number of sweeps of each greedy search.
+#' @param budget Approximate number of operations allowed for scoring the
+#'   sampled partitions (see "Cost"); the default, `1e8`, takes about a
+#'   second. Set the option `mcmix.partition_budget` to change it for a
+#'   session.
 #' @param ... Unused.
 #' @return An object of class `mcmix_partition`: `labels` (integers `1..K`
 #'   in order of first appearance), `loss` (the posterior expected loss of
-#'   the estimate), `loss_type`, `best_draw_loss` (the expected loss of the
-#'   best sampled partition, when draws are available), `n_clusters`,
-#'   `sizes`.
+#'   the estimate), `loss_type`, `best_draw_loss` (the smallest expected
+#'   loss among the sampled partitions scored exactly, when draws are
+#'   available), `n_clusters`, `sizes`, `candidates` (the number of
+#'   distinct sampled partitions) and `scored` (how many were scored
+#'   exactly).
 #' @references Wade, S. and Ghahramani, Z. (2018). Bayesian cluster analysis:
 #'   point estimation and credible balls. *Bayesian Analysis* 13(2),
 #'   559--626.
@@ -53,10 +70,12 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' p
 #' table(p$labels, truth)
 #' @export
-partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100, ...) {
+partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100,
+                      budget = getOption("mcmix.partition_budget", 1e8), ...) {
   loss <- match_choice(loss, c("VI", "binder"), "loss")
   restarts <- check_count(restarts, "restarts", 1L)
   max_sweeps <- check_count(max_sweeps, "max_sweeps", 1L)
+  budget <- as.double(check_positive(budget, "budget", allow_inf = TRUE))
   labs <- NULL
   p <- NULL
   if (inherits(x, "mcmix_fit")) {
@@ -72,15 +91,16 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   if (loss == "binder" && is.null(p)) p <- psm(labs)
   code <- if (loss == "binder") "binder" else if (is.null(labs)) "VI_lb" else "VI"
   N <- if (!is.null(labs)) ncol(labs) else ncol(p)
-  score <- function(cands) .Call(C_ffi_partition_loss, cands, labs, p, loss_codes[[code]])
+  score <- function(cands, draws = labs)
+    .Call(C_ffi_partition_loss, cands, draws, p, loss_codes[[code]])
 
   best_draw_loss <- NA_real_
+  n_cand <- n_scored <- NA_integer_
   if (!is.null(labs)) {
     cands <- labs[!duplicated(labs), , drop = FALSE]
-    per <- if (code == "VI") as.numeric(nrow(labs)) * N else as.numeric(N)^2
-    max_c <- max(10, floor(2e9 / per))
-    if (nrow(cands) > max_c)
-      cands <- cands[unique(round(seq(1, nrow(cands), length.out = max_c))), , drop = FALSE]
+    n_cand <- nrow(cands)
+    cands <- partition_candidates(cands, labs, code, budget, score)
+    n_scored <- nrow(cands)
     losses <- score(cands)
     o <- order(losses)
     best_draw_loss <- losses[o[1L]]
@@ -107,7 +127,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   structure(list(labels = best, loss = best_loss,
                  loss_type = c(VI = "VI", binder = "binder", VI_lb = "VI lower bound")[[code]],
                  best_draw_loss = best_draw_loss, n_clusters = length(unique(best)),
-                 sizes = tabulate(best), starts = nrow(starts),
+                 sizes = tabulate(best), candidates = n_cand, scored = n_scored,
+                 starts = nrow(starts),
                  sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1))),
             class = "mcmix_partition")
 }
@@ -119,9 +140,38 @@ print.mcmix_partition <- function(x, ...) {
       " observations\n", sep = "")
   cat("  sizes: ", paste(x$sizes, collapse = " "), "\n", sep = "")
   cat("  posterior expected loss: ", format(x$loss, digits = 4), "\n", sep = "")
-  if (!is.na(x$best_draw_loss))
-    cat("  best sampled partition:  ", format(x$best_draw_loss, digits = 4), "\n", sep = "")
+  if (!is.na(x$best_draw_loss)) {
+    cat("  best sampled partition:  ", format(x$best_draw_loss, digits = 4), sep = "")
+    if (!is.null(x$scored) && !is.na(x$scored) && x$scored < x$candidates)
+      cat(" (of the ", x$scored, " scored exactly out of ", x$candidates, " distinct)", sep = "")
+    cat("\n")
+  }
   invisible(x)
+}
+
+# The distinct sampled partitions `cands` to score exactly within `budget`
+# operations (see partition(), "Cost"): all of them when they fit; for VI,
+# else the best by the expected VI over an evenly thinned subset of the
+# draws (pre-scored with the other half of the budget, on an evenly spaced
+# subset of the candidates if need be); for Binder's loss (cost N^2 each,
+# no draws involved), an evenly spaced subset.
+partition_candidates <- function(cands, labs, code, budget, score) {
+  S <- nrow(labs)
+  N <- ncol(labs)
+  evenly <- function(n, m) unique(round(seq(1, n, length.out = m)))
+  per <- if (code == "VI") as.numeric(S) * N else as.numeric(N)^2
+  n_c <- nrow(cands)
+  if (n_c * per <= budget) return(cands)
+  max_c <- max(10, floor(budget / 2 / per))
+  if (max_c >= n_c) return(cands)
+  if (code != "VI") return(cands[evenly(n_c, max_c), , drop = FALSE])
+  # pre-scoring: S1 thinned draws, at least 20 (or all) of them
+  S1 <- min(S, max(20, floor(budget / 2 / (as.numeric(n_c) * N))))
+  pre <- cands
+  n_pre <- max(max_c, floor(budget / 2 / (as.numeric(S1) * N)))
+  if (n_pre < n_c) pre <- cands[evenly(n_c, n_pre), , drop = FALSE]
+  approx <- score(pre, labs[evenly(S, S1), , drop = FALSE])
+  pre[order(approx)[seq_len(min(max_c, nrow(pre)))], , drop = FALSE]
 }
 
 # Canonical labels 1..K per draw, in order of first appearance.

@@ -110,6 +110,24 @@ test_that("partition is never worse in expected VI than the best sampled partiti
   }
 })
 
+test_that("partition within a small budget is never worse than the best candidate it scored", {
+  set.seed(3)
+  N <- 25
+  draws <- t(replicate(80, sample(sample(2:5, 1), N, TRUE)))
+  sampled <- apply(draws, 1, function(z) mean(apply(draws, 1, naive_vi, b = z)))
+  full <- partition(draws, restarts = 3)
+  expect_equal(full$scored, full$candidates)
+  p <- partition(draws, restarts = 3, budget = 2e4)   # 10 exact candidates of 80
+  expect_equal(p$candidates, 80L)
+  expect_equal(p$scored, 10L)
+  expect_lte(p$loss, p$best_draw_loss + 1e-12)
+  # best_draw_loss is the exact expected VI of one sampled partition
+  expect_true(any(abs(sampled - p$best_draw_loss) < 1e-10))
+  expect_gte(p$best_draw_loss, min(sampled) - 1e-12)
+  expect_error(partition(draws, budget = 0), "`budget`")
+  expect_error(partition(draws, budget = "a"), "`budget`")
+})
+
 test_that("partition works on fits and checks its arguments", {
   set.seed(5)
   fit <- diag_toy_mixture_fit(N = 15, K = 3, noise = 0.05)
