@@ -18,11 +18,17 @@
 #' component). The estimate is the average over draws, and the band holds
 #' the pointwise `(1 - level) / 2` and `(1 + level) / 2` quantiles over draws.
 #'
-#' `type = "membership"`: for each new point and each cluster \eqn{c} of the
-#' point estimate [partition()]`(fit)`, the posterior probability that the
-#' new point belongs to the same cluster as a member of \eqn{c} (averaged
-#' over the members and the draws), where in each draw the new point joins
-#' cluster k with probability proportional to the k-th term above.
+#' `type = "membership"`: for each new point and each cluster \eqn{c} of a
+#' point estimate of the partition (`estimate`, by default
+#' [partition()]`(object)`), the posterior probability that the new point
+#' would share a cluster with a member of \eqn{c}, averaged over the members
+#' of \eqn{c} and over the draws. In draw \eqn{s} the new point joins the
+#' draw's cluster \eqn{k} with probability \eqn{q_k} proportional to the
+#' \eqn{k}-th term of the predictive density above (and opens a new
+#' cluster with the remaining probability), so the entry is
+#' \eqn{S^{-1} \sum_s \sum_k q_k^{(s)} n^{(s)}_{ck} / n_c}, with
+#' \eqn{n^{(s)}_{ck}} the number of members of \eqn{c} in cluster \eqn{k}
+#' of draw \eqn{s} and \eqn{n_c} the size of \eqn{c}.
 #'
 #' Needs a fit with stored labels and a conjugate family (the collapsed
 #' predictive has a closed form).
@@ -32,14 +38,22 @@
 #'   vector for one-dimensional data, else a matrix or data frame).
 #' @param type `"density"` or `"membership"`.
 #' @param level Credible level of the band, in (0, 1).
-#' @param ... Unused.
+#' @param estimate `type = "membership"`: the point estimate of the
+#'   partition of the fitted data, as an [partition()] result or a vector of
+#'   one label per observation; `NULL` (the default) computes
+#'   [partition()]`(object)`, which costs about a second on large fits, so
+#'   pass a precomputed one when predicting repeatedly.
+#' @param ... Unused (an error if given).
 #' @return `"density"`: a data frame with columns `density` (posterior
 #'   mean), `lower` and `upper` (the band), one row per new point, and
 #'   attribute `draws` (the draws x points matrix of densities).
-#'   `"membership"`: a matrix, new points x estimated clusters, of
-#'   co-clustering probabilities (rows sum to at most 1; the rest is the
-#'   probability of a new cluster), with attribute `partition` (the
-#'   estimate).
+#'   `"membership"`: a matrix, new points x estimated clusters, of the
+#'   co-clustering probabilities described above, with attribute
+#'   `partition` (the estimate). The entries of a row need not sum to 1:
+#'   a draw that puts members of several estimated clusters in one cluster
+#'   counts the new point's probability of joining it for each of them (so
+#'   a row can sum to more than 1), and the probability of a new cluster
+#'   is counted for none.
 #' @examples
 #' set.seed(1)
 #' x <- c(rnorm(30, -3), rnorm(30, 3))
@@ -47,12 +61,16 @@
 #'                         progress = FALSE)
 #' grid <- seq(-6, 6, length.out = 5)
 #' predict(fit, grid)
-#' predict(fit, c(-3, 0, 3), type = "membership")
+#' est <- partition(fit)
+#' predict(fit, c(-3, 0, 3), type = "membership", estimate = est)
 #' @export
 predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "membership"),
-                                      level = 0.95, ...) {
+                                      level = 0.95, estimate = NULL, ...) {
   type <- match_choice(type, c("density", "membership"), "type")
   level <- check_prob(level, "level")
+  if (...length())
+    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
+                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
   if (missing(newdata))
     stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
   prep <- object$family
@@ -93,11 +111,29 @@ predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "memb
     attr(out, "draws") <- dens
     return(out)
   }
-  est <- partition(object)
+  est <- if (is.null(estimate)) partition(object) else check_estimate(estimate, object$N)
   lab <- as.integer(est$labels)
   out <- .Call(C_ffi_mixture_predict, prep$name, as.integer(prep$dim),
                as.double(prep$hyper), xt, z, w, nt, lab)
   colnames(out) <- paste0("cluster", seq_len(ncol(out)))
   attr(out, "partition") <- est
   out
+}
+
+# A point estimate of the partition given to predict(): an mcmix_partition
+# or one label per fitted observation; returns an mcmix_partition-like list
+# with labels 1..C in order of first appearance.
+check_estimate <- function(estimate, N) {
+  lab <- if (inherits(estimate, "mcmix_partition")) estimate$labels else estimate
+  if (is.factor(lab)) lab <- as.character(lab)
+  if (!is.atomic(lab) || is.null(lab) || length(lab) != N || anyNA(lab))
+    stop(sprintf(paste0("`estimate` must be a partition() result or a vector of %d labels ",
+                        "(one per fitted observation, no NA), not %s."),
+                 as.integer(N), describe_value(estimate)), call. = FALSE)
+  if (inherits(estimate, "mcmix_partition")) {
+    estimate$labels <- match(lab, unique(lab))
+    return(estimate)
+  }
+  lab <- match(lab, unique(lab))
+  list(labels = lab, n_clusters = length(unique(lab)), sizes = tabulate(lab))
 }

@@ -204,3 +204,54 @@ test_that("a version-1 plugin descriptor (no param_update slot) still works", {
     expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces, label = alg)
   }
 })
+
+test_that("predict(type = 'membership') matches the formula, takes `estimate`, rows may exceed 1", {
+  x <- c(0, 1, 0, 9, 11, 10, 2)
+  a <- 2; b <- 0.5; alpha <- 0.7
+  set.seed(11)
+  fit <- sample_posterior(dp_mixture(poisson_gamma(shape = a, rate = b), alpha = alpha),
+                          x, iter = 60, progress = FALSE)
+  z <- partition_draws(fit)
+  newx <- c(0, 5, 10)
+  # Poisson-Gamma predictive: negative binomial (independent of the code)
+  pred <- function(y, members) {
+    stats::dnbinom(y, size = a + sum(members), prob = (b + length(members)) /
+                     (b + length(members) + 1))
+  }
+  by_hand <- function(est) {
+    C <- max(est)
+    out <- matrix(0, length(newx), C)
+    for (s in seq_len(nrow(z))) {
+      zs <- z[s, ]
+      ks <- unique(zs)
+      for (j in seq_along(newx)) {
+        w <- vapply(ks, function(k) sum(zs == k) * pred(newx[j], x[zs == k]), 0)
+        q <- w / (sum(w) + alpha * pred(newx[j], numeric()))
+        for (c in seq_len(C)) {
+          share <- vapply(ks, function(k) mean(zs[est == c] == k), 0)
+          out[j, c] <- out[j, c] + sum(q * share) / nrow(z)
+        }
+      }
+    }
+    out
+  }
+  est <- c(1L, 1L, 1L, 2L, 2L, 2L, 1L)
+  m <- predict(fit, newx, type = "membership", estimate = est)
+  expect_equal(unname(m[, ]), by_hand(est), tolerance = 1e-10, ignore_attr = TRUE)
+  expect_equal(attr(m, "partition")$labels, est)
+  # every observation its own estimated cluster: a row sums to the expected
+  # size of the cluster the new point joins, above 1
+  single <- seq_along(x)
+  ms <- predict(fit, newx, type = "membership", estimate = single)
+  expect_equal(unname(ms[, ]), by_hand(single), tolerance = 1e-10, ignore_attr = TRUE)
+  expect_gt(max(rowSums(ms)), 1)
+  # a partition() result is accepted as is; labels are relabelled 1..C
+  p <- partition(fit)
+  expect_equal(attr(predict(fit, newx, type = "membership", estimate = p), "partition")$labels,
+               p$labels)
+  expect_equal(unname(predict(fit, newx, type = "membership", estimate = c("b", "b", "b",
+                                                                          "a", "a", "a", "b"))[, ]),
+               by_hand(est), tolerance = 1e-10, ignore_attr = TRUE)
+  expect_error(predict(fit, newx, type = "membership", estimate = 1:3), "`estimate`")
+  expect_error(predict(fit, newx, type = "membership", labels = est), "`labels`")
+})
