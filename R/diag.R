@@ -255,7 +255,10 @@ autocorr <- function(x, lag.max = NULL) {
 #'
 #' Reads the acceptance counters that Metropolis--Hastings-type samplers
 #' keep in their state (`n_accept` and `n_prop`, one value per block of
-#' updates).
+#' updates). It is an error to ask it of a sampler that keeps no counters,
+#' such as a Gibbs or slice sampler (for example the `"collapsed"`,
+#' `"neal8"` and `"slice"` algorithms of [dp_mixture()]; `"split_merge"`
+#' counts its split-merge proposals).
 #'
 #' @param fit An `mcmix_fit`.
 #' @return A matrix with one row per chain and one column per block:
@@ -284,6 +287,9 @@ autocorr <- function(x, lag.max = NULL) {
 #' @export
 acceptance <- function(fit) {
   check_fit_arg(fit, "fit")
+  if (isFALSE(fit$kernel$counters))
+    stop(sprintf("the %s sampler has no accept/reject step and keeps no acceptance counters.",
+                 dQuote(fit$kernel$name, FALSE)), call. = FALSE)
   rates <- lapply(fit$chains, function(ch) {
     a <- ch$state$n_accept
     p <- ch$state$n_prop

@@ -11,7 +11,8 @@
 #   params    "neal8": the psize x K parameters of the clusters (NULL in a
 #             fresh state: drawn given the members);
 #   stats     the clusters' stats blocks as raw bytes (NULL when fresh);
-#   n_accept, n_prop  split-merge acceptance counters.
+#   n_accept, n_prop  split-merge acceptance counters (zero, and ignored by
+#             acceptance(), for the other algorithms).
 # Traces: n_clusters, alpha (Gamma prior), discount (Beta prior), log_lik
 # (the collapsed log p(x | partition) for conjugate families, and
 # log p(x | z, theta) for non-conjugate ones under "neal8").
@@ -104,6 +105,20 @@ dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
             class = "mcmix_dp_control")
 }
 
+#' @export
+format.mcmix_dp_control <- function(x, ...) {
+  c(sprintf("neal8:       m = %d auxiliary components", x$m),
+    sprintf("slice:       xi = %s%s", dQuote(x$xi, FALSE),
+            if (x$xi == "geometric") sprintf(", kappa = %s", format(x$kappa)) else ""),
+    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves))
+}
+
+#' @export
+print.mcmix_dp_control <- function(x, ...) {
+  cat("DP mixture sampler settings\n", paste0("  ", format(x), "\n"), sep = "")
+  invisible(x)
+}
+
 # Does the family have a closed-form predictive (all samplers) or only a
 # parameter update (DP "neal8")?
 # (registered families are asked through the registry, so that plugin
@@ -177,5 +192,8 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
     },
     trace_names = trace_names,
-    spec = spec, N = N)
+    spec = spec, N = N,
+    # only split-merge proposals are accepted or rejected; the other
+    # algorithms carry zero counters in their state (read by acceptance())
+    counters = algorithm == "split_merge")
 }

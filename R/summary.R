@@ -7,6 +7,7 @@ fit_model_label <- function(fit) {
   out <- tryCatch(utils::capture.output(print(m)), error = function(e) character())
   out <- trimws(out[nzchar(trimws(out))])
   if (!length(out)) return(class(m)[1L])
+  out <- gsub(":[ ]+", ": ", out)   # drop the alignment padding of the model's print()
   paste(out, collapse = "; ")
 }
 
@@ -56,7 +57,8 @@ fit_header <- function(fit) {
 #' @param ... Unused.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.mcmix_fit`: a list with `table` (a data frame with one row per
-#'   trace), `n_clusters` (a proportion table, mixtures only) and
+#'   trace), `n_clusters` (a proportion table, mixtures only, printed
+#'   with 3 decimals) and
 #'   information on the run.
 #' @examples
 #' k <- new_kernel("iid_normal",
@@ -99,7 +101,7 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   df$ess_tail <- tab["ess_tail", ]
   k <- NULL
   if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q))
-    k <- prop.table(table(n_clusters = as.integer(q[["n_clusters"]])))
+    k <- cluster_table(q[["n_clusters"]])
   structure(list(table = df, n_clusters = k, fit = object[c("kernel", "model", "call",
     "settings", "timing", "interrupted", "N")],
     draws = fit_draw_counts(object)),
@@ -126,12 +128,28 @@ print.summary.mcmix_fit <- function(x, digits = 3, ...) {
   bad <- !is.na(tab$rhat) & tab$rhat > 1.01
   if (any(bad))
     cat("\nR-hat above 1.01 for: ", paste(rownames(tab)[bad], collapse = ", "),
-        " (chains disagree; run longer).\n", sep = "")
+        if (length(x$draws) == 1L)
+          " (one chain: its first and second halves disagree; run longer or run more chains).\n"
+        else " (chains disagree; run longer).\n", sep = "")
   if (!is.null(x$n_clusters)) {
     cat("\nPosterior distribution of the number of clusters:\n")
-    p <- x$n_clusters
-    print(structure(formatC(as.numeric(p), digits = 3, format = "f"),
-                    names = names(p)), quote = FALSE)
+    print(x$n_clusters)
   }
+  invisible(x)
+}
+
+# The posterior distribution of the number of clusters in summary(): a
+# proportion table, printed with 3 decimals (the values are kept exact).
+cluster_table <- function(k) {
+  p <- prop.table(table(n_clusters = as.integer(k)))
+  class(p) <- c("mcmix_cluster_table", class(p))
+  p
+}
+
+#' @export
+print.mcmix_cluster_table <- function(x, digits = 3, ...) {
+  p <- unclass(x)
+  print(structure(formatC(as.numeric(p), digits = digits, format = "f"),
+                  names = names(p)), quote = FALSE)
   invisible(x)
 }
