@@ -101,9 +101,6 @@ test_that("predict(type = 'membership') gives the co-clustering probabilities", 
   expect_lt(m[1, 3 - left], 0.01)
   expect_gt(m[2, 3 - left], 0.8)
   expect_lt(sum(m[3, ]), 0.05)                # far away: a new cluster
-  expect_true(all(rowSums(m) <= 1 + 1e-12))
-  # by hand for one draw: a fit whose every draw is the estimate
-  z <- partition_draws(fit)
   expect_true(all(m >= 0))
 })
 
@@ -254,4 +251,25 @@ test_that("predict(type = 'membership') matches the formula, takes `estimate`, r
                by_hand(est), tolerance = 1e-10, ignore_attr = TRUE)
   expect_error(predict(fit, newx, type = "membership", estimate = 1:3), "`estimate`")
   expect_error(predict(fit, newx, type = "membership", labels = est), "`labels`")
+})
+
+test_that("DP samplers without accept/reject steps refuse acceptance(); settings print", {
+  set.seed(2)
+  x <- c(stats::rnorm(10, -3), stats::rnorm(10, 3))
+  fs <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, algorithm = "slice",
+                         progress = FALSE)
+  expect_error(acceptance(fs), "no acceptance counters")
+  fm <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, algorithm = "split_merge",
+                         progress = FALSE)
+  a <- acceptance(fm)
+  expect_equal(dim(a), c(1L, 1L))
+  expect_true(a[1, 1] >= 0 && a[1, 1] <= 1)
+  out <- capture.output(print(fm))
+  model_line <- grep("^Model:", out, value = TRUE)
+  expect_match(model_line, "alpha: 1", fixed = TRUE)
+  expect_false(grepl(":  ", sub("^Model: +", "", model_line)))
+  expect_output(print(dp_control(m = 4, xi = "geometric", kappa = 0.3)),
+                "m = 4.*kappa = 0.3.*t = 5")
+  s <- capture.output(print(summary(fm)$n_clusters))
+  expect_false(any(grepl("[0-9]\\.[0-9]{4}", s)))
 })
