@@ -16,8 +16,11 @@
  *     }
  *
  * The functions are looked up lazily with R_GetCCallable(), so this header
- * is all a plugin needs (no linking against mcmix.so).  Descriptors must
- * stay alive (static storage) for the life of the R session.
+ * is all a plugin needs (no linking against mcmix.so); mcmix must be
+ * loaded first, which `Imports: mcmix` ensures.  mcmix keeps a pointer to
+ * each family descriptor: it must stay alive (static storage) for the life
+ * of the R session.  Registering a name again replaces the entry (so a
+ * plugin package can be reloaded); at most 128 families can be registered.
  *
  * ABI: the structs only ever grow at the end.  MCX_ABI_VERSION is bumped
  * when a slot is appended; mcmix refuses descriptors whose abi_version is
@@ -39,7 +42,8 @@ extern "C" {
 #define MCX_ABI_MIN_VERSION 1
 
 /* ------------------------------------------------------------------ */
-/* Component family: a likelihood with its (conjugate) prior.          */
+/* Component family: a likelihood with its prior (conjugate, or       */
+/* non-conjugate with param_update: see the ABI version 2 slot).      */
 /* ------------------------------------------------------------------ */
 
 /*
@@ -47,7 +51,8 @@ extern "C" {
  * - `dim` is the length of one observation x (a row of the data matrix).
  * - `hyper` is an opaque block of hyper_size(dim) bytes, filled once by
  *   hyper_init() from the numeric vector built by the family's R
- *   constructor; afterwards it is read-only.
+ *   constructor (for a plugin family, the `hyper` argument of
+ *   mcmix_family(), unchecked by R); afterwards it is read-only.
  * - `stats` is an opaque block of stats_size(hyper) bytes holding the
  *   sufficient statistics of one cluster and any cache that makes
  *   log_predictive cheap.  stats_reset() makes it the empty cluster.
@@ -63,8 +68,14 @@ typedef struct mcx_family {
     const char *name;             /* registry key, e.g. "gaussian_niw" */
 
     size_t (*hyper_size)(int dim);
-    /* Parse the hyperparameter vector; return 0 on success, non-zero when
-     * n_values does not fit `dim` (an internal error: R validated it). */
+    /* Parse and check the hyperparameter vector; return 0 on success,
+     * non-zero when the values do not fit `dim` (wrong n_values, values
+     * out of range).  This is how a plugin family's `hyper` is validated:
+     * mcmix_family() (when given `dim`) or else the samplers (once the
+     * data give `dim`) call hyper_init() first and turn a non-zero return
+     * into an R error about `hyper` (quoting the code returned), so return
+     * a code rather than calling Rf_error().  For the built-in families
+     * the R constructors check first, so there it is an internal error. */
     int    (*hyper_init)(void *hyper, int dim, const double *values, int n_values);
     size_t (*work_size)(const void *hyper);          /* in doubles */
 
@@ -105,7 +116,8 @@ typedef struct mcx_target {
     int    dim;
     /* log density at theta; -INFINITY outside the support */
     double (*log_density)(const double *theta, void *ctx);
-    /* gradient of the log density; may be NULL */
+    /* gradient of the log density; may be NULL (Hamiltonian Monte Carlo
+     * then uses central finite differences of log_density) */
     void   (*gradient)(const double *theta, double *grad, void *ctx);
     void   *ctx;
 } mcx_target;
@@ -114,8 +126,12 @@ typedef struct mcx_target {
 /* Functions exported by mcmix through R_RegisterCCallable().           */
 /* ------------------------------------------------------------------ */
 
-/* Register a family; returns 0 on success, non-zero (with an R error
- * already raised) never -- errors are signalled through Rf_error. */
+/* Register a family (call it from R_init_<pkg>).  Returns 0: a descriptor
+ * it cannot accept raises an R error (Rf_error) instead, when the name is
+ * NULL or empty, when abi_version is outside MCX_ABI_MIN_VERSION ..
+ * MCX_ABI_VERSION, when a required slot is NULL (every slot but
+ * param_update; log_predictive and log_marginal may be NULL only when
+ * param_update is set), or when the registry is full. */
 static inline int mcmix_register_family(const mcx_family *family)
 {
     static int (*fn)(const mcx_family *) = NULL;
@@ -144,7 +160,10 @@ static inline int mcmix_abi_version(void)
 
 /* Wrap a target descriptor (static storage, or owned by `prot`) into an
  * external pointer of class "mcmix_target_ptr" that mcmix's samplers accept
- * as a compiled target.  `prot` is kept alive with the pointer. */
+ * as a compiled target.  `prot` is kept alive with the pointer.  Raises an
+ * R error when the descriptor is NULL, its abi_version is unsupported, dim
+ * < 1 or log_density is NULL.  The pointer does not survive saveRDS() or a
+ * new session: create it again there. */
 static inline SEXP mcmix_target_xptr(const mcx_target *target, SEXP prot)
 {
     static SEXP (*fn)(const mcx_target *, SEXP) = NULL;
