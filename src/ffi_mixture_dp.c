@@ -357,6 +357,7 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labe
                     o[j + (size_t) c * M] += pk * share[(size_t) c * (Kc + 1) + k];
             }
         }
+        if (s + 1 < S) R_CheckUserInterrupt();
     }
     UNPROTECT(1);
     return out;
