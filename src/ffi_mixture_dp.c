@@ -154,7 +154,15 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     SEXP labels = PROTECT(Rf_allocMatrix(INTSXP, n_keep, N)); nprot++;
     double *tr = REAL(traces);
     int *lab = INTEGER(labels);
-    int renum_cap = N + 1;      /* "slice" may hold more sticks than N: grows */
+    /* cluster renumbering of the kept draws, sized once for the chunk:
+     * m.K <= N except for "slice", whose sticks are bounded by its own
+     * capacity at the start of the chunk unless that grows. The number of
+     * sticks has no fixed bound (it follows the smallest slice variable),
+     * so the buffer then grows by doubling, like the slice sampler's own
+     * arrays (mixture_slice.c, grow()): amortised, O(log K) allocations
+     * per chunk at most, none once the capacity suffices. */
+    int renum_cap = N + 1;
+    if (alg == ALG_SLICE && sl.cap > renum_cap) renum_cap = sl.cap;
     int *renum = mcx_alloc((size_t) renum_cap, sizeof(int));
 
     GetRNGstate();
