@@ -40,7 +40,13 @@
  *              + nu0/2 log|Psi0| - nu_n/2 log|Psi_n| + d/2 log(kappa0/kappa_n).
  *
  * Stats block (doubles): n, kappa_n, nu_n, log|Psi_n|, predictive constant,
- *   kappa_n/(kappa_n+1), (nu_n+1)/2, mu_n - m0[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ *   kappa_n/(kappa_n+1), (nu_n+1)/2, lgamma((nu_n+1)/2), lgamma(nu_n/2),
+ *   lgamma((nu_n-d+1)/2), lgamma((nu_n-d)/2) (NaN when nu_n <= d),
+ *   mu_n - m0[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ * The four lgamma values follow nu_n by lgamma(z + 1) = lgamma(z) + log z,
+ * so adding or removing a point costs two logs instead of two lgamma calls
+ * (see lg_up() and lg_down()); they restart exactly from the hyperparameters
+ * whenever a cluster is emptied.
  * The mean is stored relative to m0 so that its rounding errors stay at the
  * scale of the spread of the data, not of their location (the statistics
  * return to their start after many add/remove pairs even for data far from
@@ -56,10 +62,12 @@
 typedef struct {
     int d;
     double kappa0, nu0, logdet0, lmvg0;
+    double lg0[4];  /* the four lgamma values of the stats at nu_n = nu0 */
     double v[];     /* m0[d], Psi0[d*d], chol(Psi0)[d*d] */
 } niw_hyper;
 
-enum { S_N, S_KAPPA, S_NU, S_LOGDET, S_CONST, S_RSCALE, S_POW, S_HEAD };
+enum { S_N, S_KAPPA, S_NU, S_LOGDET, S_CONST, S_RSCALE, S_POW,
+       S_LA0, S_LA1, S_LB0, S_LB1, S_HEAD };
 
 #define H_M0(h)   ((h)->v)
 #define H_PSI0(h) ((h)->v + (h)->d)
@@ -67,6 +75,50 @@ enum { S_N, S_KAPPA, S_NU, S_LOGDET, S_CONST, S_RSCALE, S_POW, S_HEAD };
 #define S_MU(s, d)  ((s) + S_HEAD)
 #define S_PSI(s, d) ((s) + S_HEAD + (d))
 #define S_L(s, d)   ((s) + S_HEAD + (d) + (size_t) (d) * (d))
+
+/* lg[0..3] = lgamma((nu+1)/2), lgamma(nu/2), lgamma((nu-d+1)/2), and
+ * lgamma((nu-d)/2) when nu > d (NaN otherwise: never used then). */
+static void lg_direct(double *lg, double nu, int d)
+{
+    lg[0] = lgammafn(0.5 * (nu + 1));
+    lg[1] = lgammafn(0.5 * nu);
+    lg[2] = lgammafn(0.5 * (nu - d + 1));
+    lg[3] = nu - d > 0 ? lgammafn(0.5 * (nu - d)) : R_NaN;
+}
+
+/* The lgamma cache after nu_n grew by one (s[S_NU] is the new value nu'):
+ * lgamma((nu'+1)/2) = lgamma((nu'-1)/2) + log((nu'-1)/2), where
+ * lgamma((nu'-1)/2) is the old lgamma(nu/2); likewise for the d-shifted pair
+ * when its old value exists. */
+static void lg_up(double *s, int d)
+{
+    double nu = s[S_NU];
+    double a = s[S_LA1] + log(0.5 * (nu - 1));
+    s[S_LA1] = s[S_LA0];
+    s[S_LA0] = a;
+    if (nu - 1 - d > 0) {
+        double b = s[S_LB1] + log(0.5 * (nu - 1 - d));
+        s[S_LB1] = s[S_LB0];
+        s[S_LB0] = b;
+    } else {
+        s[S_LB0] = lgammafn(0.5 * (nu - d + 1));
+        s[S_LB1] = nu - d > 0 ? lgammafn(0.5 * (nu - d)) : R_NaN;
+    }
+}
+
+/* The lgamma cache after nu_n shrank by one (s[S_NU] is the new value nu'):
+ * lgamma(nu'/2) = lgamma(nu'/2 + 1) - log(nu'/2), where lgamma(nu'/2 + 1) is
+ * the old lgamma((nu+1)/2); nu' > d - 1 >= 0 keeps the logs finite. */
+static void lg_down(double *s, int d)
+{
+    double nu = s[S_NU];
+    double a = s[S_LA0] - log(0.5 * nu);
+    s[S_LA0] = s[S_LA1];
+    s[S_LA1] = a;
+    double b = nu - d > 0 ? s[S_LB0] - log(0.5 * (nu - d)) : R_NaN;
+    s[S_LB0] = s[S_LB1];
+    s[S_LB1] = b;
+}
 
 static size_t hyper_size(int dim)
 {
@@ -88,6 +140,7 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
     if (mcx_chol(H_L0(h), d) != 0) return 3;
     h->logdet0 = mcx_chol_logdet(H_L0(h), d);
     h->lmvg0 = mcx_lmvgamma(0.5 * h->nu0, d);
+    lg_direct(h->lg0, h->nu0, d);
     return 0;
 }
 
@@ -109,7 +162,7 @@ static void refresh(const niw_hyper *h, double *s)
     int d = h->d;
     double k = s[S_KAPPA], nu = s[S_NU];
     s[S_LOGDET] = mcx_chol_logdet(S_L(s, d), d);
-    s[S_CONST] = lgammafn(0.5 * (nu + 1)) - lgammafn(0.5 * (nu - d + 1))
+    s[S_CONST] = s[S_LA0] - s[S_LB0]
         - 0.5 * d * MCX_LOG_PI - 0.5 * d * log((k + 1) / k) - 0.5 * s[S_LOGDET];
     s[S_RSCALE] = k / (k + 1);
     s[S_POW] = 0.5 * (nu + 1);
@@ -124,6 +177,7 @@ static void stats_reset(const void *hp, void *sp)
     s[S_N] = 0;
     s[S_KAPPA] = h->kappa0;
     s[S_NU] = h->nu0;
+    memcpy(s + S_LA0, h->lg0, 4 * sizeof(double));
     memset(S_MU(s, d), 0, d * sizeof(double));
     memcpy(S_PSI(s, d), H_PSI0(h), dd * sizeof(double));
     memcpy(S_L(s, d), H_L0(h), dd * sizeof(double));
@@ -156,6 +210,7 @@ static void stats_add(const void *hp, void *sp, const double *x, double *work)
     s[S_N] += 1;
     s[S_KAPPA] = k + 1;
     s[S_NU] += 1;
+    lg_up(s, d);
     refresh(h, s);
 }
 
@@ -213,6 +268,7 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     s[S_N] -= 1;
     s[S_KAPPA] = k - 1;
     s[S_NU] -= 1;
+    lg_down(s, d);
     refresh(h, s);
 }
 
