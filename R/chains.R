@@ -246,20 +246,14 @@ check_step_value <- function(v, name, n, offset, thin, warmup) {
 }
 
 # Online co-clustering counts: acc[i, j] = number of kept draws in which i and
-# j share a cluster. Uses the compiled routine when it is registered.
+# j share a cluster (compiled, R/psm.R).
 psm_accumulate <- function(acc, labels) {
   n <- ncol(labels)
   if (is.null(acc)) {
     psm_check_budget(n, n, online = TRUE)
     acc <- matrix(0, n, n)
   }
-  f <- get0("psm_accumulate_c", mode = "function")
-  if (is.function(f)) return(f(acc, labels))
-  for (s in seq_len(nrow(labels))) {
-    l <- labels[s, ]
-    acc <- acc + outer(l, l, "==")
-  }
-  acc
+  psm_accumulate_c(acc, labels)
 }
 
 # ---------------------------------------------------------------------------
@@ -421,7 +415,7 @@ fit_advance <- function(fit, new, cores, backend, progress) {
       FALSE
     }, interrupt = function(e) TRUE)
     if (interrupted) {
-      fit <- fit_recover_interrupted(fit, new, kernel, current)
+      fit <- fit_recover_interrupted(fit, kernel, current)
       warning("sampling interrupted; the fit holds the draws collected so far. ",
               "Use extend(fit, iter = 0) to finish the run.", call. = FALSE)
     }
@@ -437,7 +431,7 @@ fit_advance <- function(fit, new, cores, backend, progress) {
 
 # After an interrupt inside chain `i`, the partially run chain is the one
 # chain_run() left in `interrupt_store`; chains not reached keep their state.
-fit_recover_interrupted <- function(fit, new, kernel, i) {
+fit_recover_interrupted <- function(fit, kernel, i) {
   rec <- get0("last_chain", envir = interrupt_store, inherits = FALSE)
   if (!is.null(rec) && identical(rec$id, i)) fit$chains[[i]] <- rec
   for (j in seq_along(fit$chains))
