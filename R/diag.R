@@ -32,6 +32,7 @@ fit_trace_names <- function(fit) {
 
 diag_input <- function(x, arg = "x", quiet = FALSE) {
   if (inherits(x, "mcmix_fit")) {
+    x <- fit_usable(x, quiet)  # R/chains.R: the chains with draws
     n <- fit_common_draws(x, quiet)
     nm <- fit_trace_names(x)
     out <- lapply(seq_along(nm), function(j)

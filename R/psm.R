@@ -27,6 +27,7 @@
 #' @export
 psm <- function(x, subset = NULL, ...) {
   if (inherits(x, "mcmix_fit")) {
+    x <- fit_usable(x)  # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs)) {
       acc <- lapply(x$chains, `[[`, "psm")
