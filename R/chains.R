@@ -372,7 +372,8 @@ progress_reporter <- function(enabled, total, chains) {
 
 format_count <- function(x) {
   if (!is.finite(x)) return("?")
-  formatC(round(x), format = "d", big.mark = ",")
+  if (abs(x) >= 1e15) return(format(x, digits = 3))
+  format(round(x), big.mark = ",", scientific = FALSE, trim = TRUE)
 }
 
 format_eta <- function(s) {
@@ -573,7 +574,11 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #' `getOption("mcmix.memory_budget", 4e9)` bytes, and the run is refused
 #' with a message naming the argument when it exceeds it. The same option
 #' bounds the other sizes a user controls (the number of sticks of the
-#' slice sampler, particles, runs, dimensions).
+#' slice sampler, particles, runs, dimensions). The number of sticks of the
+#' DP `"slice"` sampler is also bounded by `getOption("mcmix.work_budget",
+#' 1e8)` label evaluations per sweep (at least 1000 sticks); settings that
+#' need more (a huge `alpha`, a discount or `kappa` near 1) are refused
+#' with a message naming the argument.
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
@@ -642,6 +647,16 @@ memory_budget <- function() {
   b <- getOption("mcmix.memory_budget", 4e9)
   if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
     stop(sprintf("option `mcmix.memory_budget` must be a positive number of bytes, not %s.",
+                 describe_value(b)), call. = FALSE)
+  as.double(b)
+}
+
+# Work budget: units of work (label evaluations) per sweep a sampler may
+# need (option `mcmix.work_budget`, documented in ?run_kernel).
+work_budget <- function() {
+  b <- getOption("mcmix.work_budget", 1e8)
+  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
+    stop(sprintf("option `mcmix.work_budget` must be a positive number, not %s.",
                  describe_value(b)), call. = FALSE)
   as.double(b)
 }
@@ -724,11 +739,13 @@ fit_collect <- function(fit, idx, new, res) {
     msg <- conditionMessage(cond)
     fit$interrupted <- TRUE
     stop(structure(class = unique(c("mcmix_chain_error", class(cond), "error", "condition")), list(
-      message = sprintf(paste0("chain %d %s: %s\nThe other chains' draws are in the ",
-                               "condition's `fit` element (tryCatch(..., error = ",
-                               "function(e) e$fit)); extend(e$fit, iter = 0) retries."),
+      message = sprintf("chain %d %s: %s%s",
                         idx[k], if (status[k] == "died") "died (its worker process ended)"
-                        else "failed", msg),
+                        else "failed", msg,
+                        if (length(fit$chains) > 1L) paste0(
+                          "\nThe other chains' draws are in the condition's `fit` element ",
+                          "(tryCatch(..., error = function(e) e$fit)); extend(e$fit, ",
+                          "iter = 0) retries.") else ""),
       call = NULL, fit = fit, chain = idx[k])))
   }
   if (fit$interrupted)
