@@ -177,7 +177,8 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     r <- with_stream(chain$seed, function()
       kernel$step(chain$state, n, thin, offset, warmup))
     dt <- proc.time()[[3L]] - t0
-    check_step_value(r$value, kernel$name, n, offset, thin, warmup)
+    check_step_value(r$value, kernel$name, n, offset, thin, warmup,
+                     width = chain_trace_width(chain))
     chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
     if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
@@ -214,6 +215,13 @@ chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm) {
   }
   if (length(d$extra)) add("extra", d$extra)
   nc
+}
+
+# Number of columns of the traces stored so far (NA before the first draw).
+chain_trace_width <- function(chain) {
+  if (!is.null(chain$traces)) return(ncol(chain$traces))
+  if (length(chain$pending$traces)) return(ncol(chain$pending$traces[[1L]]))
+  NA_integer_
 }
 
 # Bind the pending draws of a chain into it.
@@ -258,7 +266,7 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
 # a list with the new state and, per kept iteration, one row of traces (and
 # of labels when there are labels). A wrong shape would otherwise corrupt the
 # fit silently or fail later with an R-internal message.
-check_step_value <- function(v, name, n, offset, thin, warmup) {
+check_step_value <- function(v, name, n, offset, thin, warmup, width = NA) {
   bad <- function(what)
     stop(sprintf("`kernel` '%s': step() %s.", name, what), call. = FALSE)
   if (!is.list(v) || !"state" %in% names(v))
@@ -277,6 +285,9 @@ check_step_value <- function(v, name, n, offset, thin, warmup) {
   } else if (nrow(tr) != kept) {
     bad(sprintf("returned %d row%s of `draws$traces` for %d kept iteration%s", nrow(tr),
                 if (nrow(tr) == 1L) "" else "s", kept, if (kept == 1L) "" else "s"))
+  } else if (!is.na(width) && kept > 0L && ncol(tr) != width) {
+    bad(sprintf("returned %d column%s of `draws$traces`, but earlier chunks had %d",
+                ncol(tr), if (ncol(tr) == 1L) "" else "s", width))
   }
   lab <- d$labels
   if (!is.null(lab) && (!is.matrix(lab) || !is.numeric(lab) || nrow(lab) != kept))
@@ -663,13 +674,13 @@ work_budget <- function() {
 
 # Refuse a request of `bytes` bytes (or units of work) beyond the budget,
 # naming the argument that asked for it.
-check_budget <- function(bytes, arg, what) {
+check_budget <- function(bytes, arg, what, fix = sprintf("lower `%s`", arg)) {
   budget <- memory_budget()
   if (is.na(bytes) || bytes > budget)
     stop(sprintf(paste0("`%s` asks for %s, which needs about %s, more than the memory ",
-                        "budget of %s (option `mcmix.memory_budget`); lower `%s` or ",
+                        "budget of %s (option `mcmix.memory_budget`); %s or ",
                         "raise the budget with options(mcmix.memory_budget = %.3g)."),
-                 arg, what, format_bytes(bytes), format_bytes(budget), arg,
+                 arg, what, format_bytes(bytes), format_bytes(budget), fix,
                  max(bytes, 1) * 1.01), call. = FALSE)
   invisible(TRUE)
 }

@@ -290,6 +290,9 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     stop("`adapt` adapts during burn-in only, but `burnin` is 0; set `burnin` ",
          "or use `during = \"always\"`.", call. = FALSE)
   d <- init_dim(init, tg)
+  check_budget(4 * 8 * as.double(d)^2, "init",   # R/chains.R
+               sprintf("a target of dimension %s (proposal and adaptation hold d x d matrices)",
+                       format_count(d)), fix = "use a target of lower dimension")
   init_fun <- init_function(init, tg, chains)
   props <- if (proposal$kind == "mixture")
     Map(proposal_spec, proposal$proposals, d, proposal$weights) else

@@ -54,6 +54,12 @@ check_discount <- function(discount, alpha) {
     if (inherits(alpha, "mcmix_gamma_prior"))
       stop("`alpha` must be a fixed number when `discount` has a beta_prior() ",
            "(a gamma_prior() on `alpha` needs `discount = 0`).", call. = FALSE)
+    m <- discount$a / (discount$a + discount$b)
+    if (!(m > 0 && m < 1))   # e.g. beta_prior(1e300, 1): all its mass rounds to 1
+      stop(sprintf(paste0("`discount` = %s has its mass at %s in floating point (mean ",
+                          "a / (a + b) = %s); give `a` and `b` of comparable size."),
+                   format(discount), if (is.finite(m) && m <= 0) "0" else "1",
+                   format(m)), call. = FALSE)
     return(discount)
   }
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||

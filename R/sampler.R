@@ -41,7 +41,10 @@ init_dim <- function(init, tg) {
     stop("`init` is a function, so the dimension of the target is unknown; ",
          "give `dim` in target().", call. = FALSE)
   }
-  if (is.list(init)) length(init[[1L]]) else length(init)
+  d <- if (is.list(init)) length(init[[1L]]) else length(init)
+  check_budget(64 * as.double(d), "init", sprintf("a target of dimension %s", format_count(d)),
+               fix = "use a target of lower dimension")
+  d
 }
 
 # Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`
