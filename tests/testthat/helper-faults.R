@@ -277,24 +277,32 @@ fault_summary <- function(res) {
 # at the first check: inside the compiled loop or the R code it calls back,
 # or right after the .Call returned, before the chunk is stored; "after"
 # signals once the step returned (at the chunk boundary).
+#
+# `signal` = tools::SIGKILL kills the process instead (a dead worker).
+# With `chain_start` = c, the signal comes at the first chunk of the c-th
+# chain run by the process (a chunk of warm-up at offset 0), not at call k.
 interrupting_kernel <- function(kernel, k, flag = tempfile("mcmix-int-"),
-                                where = c("before", "inside", "after")) {
+                                where = c("before", "inside", "after"),
+                                signal = tools::SIGINT, chain_start = NULL) {
   where <- match.arg(where)
   force(flag)
   calls <- 0L
+  starts <- 0L
   step <- kernel$step
-  fire <- function(wait) {
+  fire <- function(wait, offset, warmup) {
     calls <<- calls + 1L
-    if (calls >= k && !file.exists(flag)) {
+    if (warmup && offset == 0) starts <<- starts + 1L
+    now <- if (is.null(chain_start)) calls >= k else starts == chain_start
+    if (now && !file.exists(flag)) {
       file.create(flag)
-      tools::pskill(Sys.getpid(), tools::SIGINT)
+      tools::pskill(Sys.getpid(), signal)
       if (wait) Sys.sleep(0.05)   # the signal is served here
     }
   }
   kernel$step <- function(state, n, thin, offset, warmup) {
-    if (where != "after") fire(where == "before")
+    if (where != "after") fire(where == "before", offset, warmup)
     r <- step(state, n, thin, offset, warmup)
-    if (where == "after") fire(TRUE)
+    if (where == "after") fire(TRUE, offset, warmup)
     r
   }
   kernel
@@ -323,8 +331,9 @@ fault_same_fit <- function(a, b) {
 
 # Run `kernel` as run_kernel() with an interrupt at step call k; returns the
 # interrupted fit (the warning is expected).
-fault_interrupted_run <- function(kernel, k, seed, where = "before", ...) {
-  ik <- interrupting_kernel(kernel, k, where = where)
+fault_interrupted_run <- function(kernel, k, seed, where = "before", chain_start = NULL,
+                                  ...) {
+  ik <- interrupting_kernel(kernel, k, where = where, chain_start = chain_start)
   set.seed(seed)
   w <- NULL
   fit <- withCallingHandlers(run_kernel(ik, progress = FALSE, ...),
