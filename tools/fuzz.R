@@ -10,9 +10,9 @@ max_base <- if (length(args) >= 1L) as.integer(args[1L]) else 2L
 timeout <- if (length(args) >= 2L) as.numeric(args[2L]) else 20
 suppressPackageStartupMessages(library(mcmix))
 source(file.path("tests", "testthat", "helper-faults.R"))
-rds <- Sys.glob(file.path("man", "*.Rd"))
 t0 <- proc.time()[[3L]]
-res <- fault_campaign(rds, timeout = timeout, verbose = TRUE, max_base = max_base)
+res <- fault_campaign(tools::Rd_db("mcmix"), timeout = timeout, verbose = TRUE,
+                      max_base = max_base)
 utils::write.csv(res, "fuzz-results.csv", row.names = FALSE)
 cat(sprintf("\n%d calls of %d functions in %.0f s\n", nrow(res), length(unique(res$fun)),
             proc.time()[[3L]] - t0))

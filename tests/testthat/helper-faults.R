@@ -51,12 +51,13 @@ fault_iid_fit <- function() {
   run_kernel(k, iter = 20, chains = 2, progress = FALSE)
 }
 
-# Calls of exported functions in the examples of help page `rd` (a file),
-# with the code of the example as a list of expressions.
-fault_examples <- function(rd_file) {
+# Calls of exported functions in the examples of help page `rd` (a parsed
+# Rd object, from tools::Rd_db()), with the code of the example as a list of
+# expressions.
+fault_examples <- function(rd) {
   f <- tempfile(fileext = ".R")
   on.exit(unlink(f))
-  tools::Rd2ex(rd_file, f, commentDontrun = TRUE, commentDonttest = FALSE)
+  tools::Rd2ex(rd, f, commentDontrun = TRUE, commentDonttest = FALSE)
   if (!file.exists(f)) return(list(exprs = list(), calls = list()))
   exprs <- tryCatch(as.list(parse(f, keep.source = FALSE)), error = function(e) list())
   exported <- getNamespaceExports("mcmix")
@@ -163,10 +164,11 @@ fault_run_one <- function(v, env, timeout = 10) {
     }, interrupt = function(e) list(outcome = "hang", message = "interrupted"))
     out
   }, silent = TRUE)
-  res <- parallel::mccollect(job, wait = FALSE, timeout = timeout + 5)
+  # (a child that died is reported here, not by mccollect's warning)
+  res <- suppressWarnings(parallel::mccollect(job, wait = FALSE, timeout = timeout + 5))
   if (is.null(res)) {
     tools::pskill(job$pid, tools::SIGKILL)
-    parallel::mccollect(job, wait = TRUE)
+    suppressWarnings(parallel::mccollect(job, wait = TRUE))
     return(list(outcome = "hang", message = sprintf("no answer within %g s", timeout + 5)))
   }
   r <- res[[1L]]
@@ -175,22 +177,28 @@ fault_run_one <- function(v, env, timeout = 10) {
   r
 }
 
-# Run the campaign over help pages `rd_files`; `sample` (if not NULL) runs
-# that many variants drawn at random (seeded) instead of all. Returns a data
-# frame with one row per call.
-fault_campaign <- function(rd_files, sample = NULL, seed = 1, timeout = 10,
-                           values = fault_values(), verbose = FALSE, max_base = 2L) {
+# Run the campaign over the help pages `rd_db` (parsed Rd objects, named by
+# file); `sample` (if not NULL) runs that many variants drawn at random
+# (seeded) instead of all. Functions re-exported from other packages are
+# left out (their methods for bad input are the other package's). Returns a
+# data frame with one row per call.
+fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 1,
+                           timeout = 10, values = fault_values(), verbose = FALSE,
+                           max_base = 2L) {
   suppressPackageStartupMessages(library(mcmix))
   plan <- list()
   n_base <- list()
-  for (rd in rd_files) {
-    ex <- fault_examples(rd)
+  own <- function(fn) identical(environment(get(fn, envir = asNamespace("mcmix"))),
+                                asNamespace("mcmix"))
+  for (rd in names(rd_db)) {
+    ex <- fault_examples(rd_db[[rd]])
     for (cl in ex$calls) {
       fn <- as.character(if (is.call(cl[[1L]])) cl[[1L]][[3L]] else cl[[1L]])
+      if (!own(fn)) next
       n_base[[fn]] <- (if (is.null(n_base[[fn]])) 0L else n_base[[fn]]) + 1L
       if (n_base[[fn]] > max_base) next   # a few base calls per function
       for (v in fault_variants(cl, values)) {
-        v$rd <- basename(rd)
+        v$rd <- rd
         plan[[length(plan) + 1L]] <- v
       }
     }
@@ -213,7 +221,7 @@ fault_campaign <- function(rd_files, sample = NULL, seed = 1, timeout = 10,
   env_rd <- ""
   for (v in plan) {
     if (!identical(env_rd, v$rd)) {   # run the page's examples once: their objects
-      env <- fault_example_env(file.path(dirname(rd_files[1L]), v$rd))
+      env <- fault_example_env(rd_db[[v$rd]])
       env_rd <- v$rd
     }
     r <- fault_run_one(v, env, timeout)
@@ -234,8 +242,8 @@ fault_campaign <- function(rd_files, sample = NULL, seed = 1, timeout = 10,
 
 # The objects defined by the examples of a help page (errors ignored),
 # evaluated in a forked child so that nothing leaks into the session.
-fault_example_env <- function(rd_file) {
-  ex <- fault_examples(rd_file)
+fault_example_env <- function(rd) {
+  ex <- fault_examples(rd)
   job <- parallel::mcparallel({
     grDevices::pdf(NULL)
     env <- new.env(parent = globalenv())

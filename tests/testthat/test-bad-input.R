@@ -435,3 +435,99 @@ test_that("mixtures: psm budget before sampling, `newdata` named, vague HDP prio
     expect_true(all(f$chains[[1]]$traces[, "alpha"] > 0))
   }
 })
+
+# ---------------------------------------------------------------------------
+# Budgets: sizes a user controls are refused before anything is allocated
+# ---------------------------------------------------------------------------
+
+test_that("the slice sampler's sticks are bounded: huge alpha, discount or kappa are refused up front", {
+  x <- c(-1.2, 0.3, 0.8, 2.1, -0.4, 1.7)
+  dp <- function(...) sample_posterior(dp_mixture(gaussian_niw(), ...), x,
+                                       algorithm = "slice", iter = 2, progress = FALSE)
+  expect_error(dp(alpha = 1e300), "`alpha`.*mcmix.work_budget")
+  expect_error(dp(alpha = 1e6), "`alpha`.*mcmix.work_budget")
+  expect_error(dp(alpha = 1, discount = 0.999999), "`discount`.*mcmix.work_budget")
+  expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "slice", iter = 2,
+                                control = dp_control(xi = "geometric", kappa = 0.999999),
+                                progress = FALSE),
+               "kappa.*mcmix.work_budget")
+  # the budget is an option: lowered, a model that runs by default is refused
+  expect_error(dp(alpha = 200), NA)
+  old <- options(mcmix.work_budget = 6000)
+  on.exit(options(old))
+  expect_error(dp(alpha = 200), "`alpha`.*mcmix.work_budget")
+})
+
+test_that("the engine stops a slice sampler whose sticks outgrow the budget, naming the remedy", {
+  # a random alpha escapes the up-front check; the engine's cap catches it
+  old <- options(mcmix.work_budget = 2e4)
+  on.exit(options(old))
+  x <- seq(-1, 1, length.out = 20)
+  expect_error(sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(1e6, 1)), x,
+                                algorithm = "slice", iter = 5, progress = FALSE),
+               "more than 1000 sticks.*mcmix.work_budget")
+})
+
+test_that("chains, particles, runs and dimensions beyond the memory budget are refused", {
+  k <- new_kernel("nothing", function(chain) list(), function(state, n, thin, offset, warmup)
+    list(state = state, draws = list(traces = matrix(0, if (warmup) 0 else n, 1))), "x")
+  expect_error(run_kernel(k, chains = .Machine$integer.max), "`chains`.*mcmix.memory_budget")
+  expect_error(run_kernel(k, iter = 2e9, chains = 2), "`iter`.*mcmix.memory_budget")
+  prior <- function(n) matrix(stats::rnorm(n), 1)
+  expect_error(sample_smc(function(x) 0, function(x) 0, prior,
+                          n_particles = .Machine$integer.max), "`n_particles`.*mcmix.memory_budget")
+  expect_error(ais(function(x) 0, function(x) 0, prior, n_runs = .Machine$integer.max),
+               "`n_runs`.*mcmix.memory_budget")
+  expect_error(sample_mh(function(x) -sum(x^2), init = rep(0, 1e5)), "`init`.*mcmix.memory_budget")
+  old <- options(mcmix.memory_budget = -1)
+  on.exit(options(old))
+  expect_error(run_kernel(k, iter = 10), "mcmix.memory_budget")
+})
+
+# ---------------------------------------------------------------------------
+# Numerical hygiene
+# ---------------------------------------------------------------------------
+
+test_that("diagnostics are scale-free: tiny but varying draws are not constant", {
+  set.seed(12)
+  x <- matrix(stats::rnorm(800), 400, 2)
+  for (s in c(1e-17, 1e17)) {
+    expect_equal(ess(s * x, type = "tail"), ess(x, type = "tail"))
+    expect_equal(ess(s * x, type = "basic"), ess(x, type = "basic"))
+    expect_equal(mcse(s * x) / s, mcse(x))
+    expect_equal(rhat(s * x), rhat(x))
+  }
+  expect_true(is.na(ess(matrix(1e-17, 400, 2))))
+})
+
+test_that("HMC refuses a step size or mass that cannot move the chain", {
+  tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+  expect_error(sample_hmc(tg, init = c(1, 1), iter = 10, step_size = 1e-300), "`step_size`")
+  expect_error(sample_hmc(tg, init = c(1, 1), iter = 10, mass = 1e300), "`mass`")
+  expect_error(sample_hmc(tg, init = c(1, 1), iter = 10, mass = 1e-300), "`mass`")
+})
+
+test_that("ABC refuses non-finite observations", {
+  prior <- function(n) matrix(stats::rnorm(n), 1)
+  for (obs in list(Inf, c(1, -Inf)))
+    expect_error(sample_abc(prior, function(t) stats::rnorm(1, t), observed = obs,
+                            tolerance = 1, n = 10), "`observed`")
+})
+
+test_that("former internal messages are argument-named errors", {
+  x <- c(-1.2, 0.3, 0.8, 2.1, -0.4, 1.7)
+  expect_error(gaussian_nonconj(prior_mean = 1e300), "`prior_mean`")
+  expect_error(dp_mixture(gaussian_niw(), discount = beta_prior(1e300, 1)), "`discount`")
+  expect_error(sample_tempering(function(x) -x^2, function(x) 0, init = matrix(0, 0, 2),
+                                temperatures = c(1, 0.5), iter = 5), "`init`")
+  k <- new_kernel("w", function(chain) list(i = 0), function(state, n, thin, offset, warmup) {
+    state$i <- state$i + 1
+    list(state = state, draws = list(traces = matrix(0, if (warmup) 0 else n, state$i)))
+  }, "x")
+  expect_error(run_kernel(k, iter = 10, progress = FALSE), "`kernel`.*columns")
+  set.seed(1)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "slice", iter = 5,
+                          control = dp_control(xi = "geometric", kappa = 1e-300),
+                          progress = FALSE)
+  expect_false(anyNA(fit$chains[[1]]$traces))
+})

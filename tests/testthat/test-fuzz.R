@@ -1,0 +1,27 @@
+# A fixed random sample of the bad-input campaign (helper-faults.R): calls of
+# the exported functions as in their examples, one argument replaced by a
+# bad value, each in a forked child with a time limit. The whole campaign is
+# `make fuzz` (tools/fuzz.R).
+
+test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or internal message", {
+  skip_on_os("windows")   # forked children
+  # pages with quick examples (each page's examples run once to build the
+  # objects the calls use)
+  db <- tools::Rd_db("mcmix")
+  pages <- c("psm.Rd", "rhat.Rd", "ess.Rd", "new_kernel.Rd", "dp_control.Rd", "gaussian_niw.Rd",
+             "beta_prior.Rd", "target.Rd", "proposals.Rd", "rcrp.Rd", "extend.Rd", "run_kernel.Rd")
+  res <- fault_campaign(db[intersect(pages, names(db))], sample = 40, seed = 20261123,
+                        timeout = 20, max_base = 1L)
+  expect_gt(nrow(res), 30L)
+  bad <- res[res$outcome %in% c("internal", "nan", "hang", "crash"), ]
+  expect(nrow(bad) == 0L, paste(c("problems:", sprintf("[%s] %s: %s", bad$outcome, bad$call,
+                                                         bad$message)), collapse = "\n"))
+  # the campaign tells these outcomes apart
+  expect_equal(fault_classify_error(simpleError("`x` must be positive.")), "error")
+  expect_equal(fault_classify_error(simpleError("subscript out of bounds")), "internal")
+  expect_equal(fault_run_one(list(call = quote(stop("x"))), globalenv(), 5)$outcome, "internal")
+  expect_equal(fault_run_one(list(call = quote(c(1, NaN))), globalenv(), 5)$outcome, "nan")
+  expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 1)$outcome, "hang")
+  expect_equal(fault_run_one(list(call = quote(tools::pskill(Sys.getpid(), tools::SIGKILL))),
+                             globalenv(), 5)$outcome, "crash")
+})
