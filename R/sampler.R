@@ -41,6 +41,9 @@ init_dim <- function(init, tg) {
     stop("`init` is a function, so the dimension of the target is unknown; ",
          "give `dim` in target().", call. = FALSE)
   }
+  if (is.list(init) && !length(init))
+    stop(sprintf("`init` must be a numeric vector, a list of them (one per chain) or a function, not %s.",
+                 describe_value(init)), call. = FALSE)
   d <- if (is.list(init)) length(init[[1L]]) else length(init)
   check_budget(64 * as.double(d), "init", sprintf("a target of dimension %s", format_count(d)),
                fix = "use a target of lower dimension")

@@ -27,7 +27,8 @@ static void chol_or_fail(double *A, int p, const char *what)
 {
     if (mcx_chol(A, p) != 0)
         mcx_error("hier_lm_gibbs: %s is not numerically positive definite; "
-                  "rescale the data or use a more informative prior", what);
+                  "rescale `y` and `X` or use a more informative prior "
+                  "(`mu0`, `V0`, `eta0`, `S0`)", what);
 }
 
 void mcx_hierlm_run(const mcx_hierlm_data *d, double *beta, double *mu,

@@ -119,6 +119,7 @@ fault_internal_patterns <- c(
 # package's classed conditions.
 fault_classify_error <- function(e) {
   msg <- conditionMessage(e)
+  if (grepl("boom", msg, fixed = TRUE)) return("error")   # the user's function failed
   if (grepl("`", msg, fixed = TRUE) &&
       !grepl("internal error", msg, fixed = TRUE)) return("error")
   if (any(vapply(fault_internal_patterns, grepl, logical(1), msg, ignore.case = FALSE)))
