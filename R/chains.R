@@ -324,15 +324,14 @@ resolve_backend <- function(backend, cores, chains) {
     backend <- if (cores > 1L && chains > 1L) "parallel" else "sequential"
     if (cores == 1L && chains > 1L && future_plan_is_set()) backend <- "future"
   }
-  if (backend == "future" && !requireNamespace("future.apply", quietly = TRUE))
-    stop("`backend = \"future\"` needs the future.apply package; install it ",
+  if (backend == "future" && !requireNamespace("future", quietly = TRUE))
+    stop("`backend = \"future\"` needs the future package; install it ",
          "or use `cores =` for local parallel chains.", call. = FALSE)
   backend
 }
 
 future_plan_is_set <- function() {
   requireNamespace("future", quietly = TRUE) &&
-    requireNamespace("future.apply", quietly = TRUE) &&
     !inherits(future::plan(), "sequential")
 }
 
@@ -349,10 +348,10 @@ progress_reporter <- function(enabled, total, chains) {
   env$done <- 0
   env$chains_done <- 0L
   env$t0 <- proc.time()[[3L]]
-  env$last <- -Inf
   env$shown <- FALSE
   live <- interactive()
   interval <- if (live) 0.2 else getOption("mcmix.progress_interval", 10)
+  env$last <- if (live) -Inf else env$t0   # a log gets its first line after `interval`
   show <- function(final = FALSE) {
     now <- proc.time()[[3L]]
     if (!final && now - env$last < interval) return(invisible())
@@ -618,6 +617,7 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #'   trace_names = "u")
 #' set.seed(42)
 #' fit <- run_kernel(k, iter = 200, chains = 2)
+#' @export
 run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        cores = getOption("mcmix.cores", 1L),
                        backend = getOption("mcmix.backend", "auto"),

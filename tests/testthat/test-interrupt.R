@@ -172,3 +172,34 @@ test_that("continuation is bit-identical for every sampler, whatever the chunks"
     expect_true(fault_same_fit(extend(short, st$iter, progress = FALSE), long), label = nm)
   }
 })
+
+test_that("Ctrl-C in the session (not in the workers) stops forked chains without losing a chunk", {
+  parent <- Sys.getpid()
+  flag <- tempfile()
+  k <- iid_kernel()
+  step <- k$step
+  k$step <- function(state, n, thin, offset, warmup) {
+    if (!warmup && offset >= 8 && !file.exists(flag)) {
+      file.create(flag)
+      tools::pskill(parent, tools::SIGINT)   # as a terminal or IDE would
+    }
+    # after the signal, chunks are slow: the 1e5 iterations would take
+    # seconds, the stop request reaches the workers within a chunk or two
+    if (file.exists(flag)) Sys.sleep(0.3)
+    step(state, n, thin, offset, warmup)
+  }
+  set.seed(10)
+  f <- withCallingHandlers(run_kernel(k, iter = 1e5, chains = 2, cores = 2, progress = FALSE),
+                           warning = function(w) invokeRestart("muffleWarning"))
+  expect_true(f$interrupted)
+  expect_true(fault_counters_ok(f))
+  expect_true(all(vapply(f$chains, function(ch) ch$iter_done, 1L) < 1e5))
+  expect_true(any(vapply(f$chains, function(ch) ch$iter_done, 1L) >= 8L))
+  unlink(flag)
+  file.create(flag)   # no second signal; the rest runs at full speed
+  k$step <- function(state, n, thin, offset, warmup) step(state, n, thin, offset, warmup)
+  f$kernel <- k
+  set.seed(10)
+  ref <- run_kernel(k, iter = 1e5, chains = 2, progress = FALSE)
+  expect_true(fault_same_fit(extend(f, 0, cores = 2, progress = FALSE), ref))
+})
