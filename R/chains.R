@@ -242,8 +242,11 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
                            stop_requested = function() FALSE) {
   s <- fit$settings
   kernel <- fit$kernel
-  if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
-    rm("last_chain", envir = interrupt_store)
+  forget <- function()
+    if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
+      rm("last_chain", envir = interrupt_store)
+  forget()
+  on.exit(forget())
   partial <- function() {
     ch <- get0("last_chain", envir = interrupt_store, inherits = FALSE)
     if (!is.null(ch) && identical(ch$id, i)) ch else if (!new) fit$chains[[i]]
@@ -793,8 +796,9 @@ fit_usable <- function(fit, quiet = FALSE) {
   m <- min(n[keep])
   if (length(keep) == length(n) && all(n == m)) return(fit)
   if (!quiet)
-    message(sprintf(paste0("The run is incomplete (draws per chain: %s); using %s with ",
-                           "%s. extend(fit, iter = 0) completes it."),
+    message(sprintf(paste0("Chains have different numbers of draws (%s), e.g. after an ",
+                           "interrupt; using %s with %s. extend(fit, iter = 0) completes ",
+                           "the run."),
                     paste(n, collapse = ", "),
                     if (length(keep) == length(n)) "every chain" else
                       sprintf("chain%s %s", if (length(keep) > 1L) "s" else "",

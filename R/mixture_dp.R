@@ -168,8 +168,9 @@ dpx_needed <- function(model, algorithm) {
 # engine refuses to instantiate more than
 # min(bytes / bytes per stick, max(1000, work / N)) sticks. Settings that
 # need more sticks whatever the data are refused here, before sampling:
-# about alpha log(N) sticks for a DP with fixed alpha, log(N) / (1 - kappa)
-# with geometric slices.
+# about alpha log(alpha N) sticks for a DP with fixed alpha > 1 (the smallest
+# slice is about min weight / N, the weights about 1 / alpha), log(N) /
+# (1 - kappa) with geometric slices.
 slice_budget <- function(model, control, N, algorithm) {
   budget <- c(memory_budget(), work_budget())
   if (algorithm != "slice") return(budget)
@@ -181,8 +182,8 @@ slice_budget <- function(model, control, N, algorithm) {
                         "`algorithm`, or raise the option."),
                  arg, format_count(need), format_count(sticks), budget[2L], N, arg),
          call. = FALSE)
-  if (is.numeric(model$alpha) && model$alpha * log(N + 1) > sticks)
-    refuse("`alpha`", model$alpha * log(N + 1))
+  if (is.numeric(model$alpha) && model$alpha * log(max(model$alpha, 1) * (N + 1)) > sticks)
+    refuse("`alpha`", model$alpha * log(max(model$alpha, 1) * (N + 1)))
   if (identical(control$xi, "geometric") && log(N + 1) / (1 - control$kappa) > sticks)
     refuse("dp_control(kappa = )", log(N + 1) / (1 - control$kappa))
   # Pitman-Yor: the mass beyond stick J is about J^(-(1 - d) / d), so the

@@ -4,6 +4,7 @@
 # `make fuzz` (tools/fuzz.R).
 
 test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or internal message", {
+  withr::local_preserve_seed()
   skip_on_os("windows")   # forked children
   # pages with quick examples (each page's examples run once to build the
   # objects the calls use)

@@ -4,6 +4,7 @@
 # tools/interrupts.R (`make interrupts`).
 
 test_that("a sample of the interrupt sweep: counters match draws, extend(fit, 0) equals the uninterrupted run", {
+  withr::local_preserve_seed()
   cases <- interrupt_cases()
   for (nm in c("mh", "dp_collapsed", "hdp", "lda")) {
     fit0 <- cases[[nm]]()
@@ -20,6 +21,7 @@ test_that("a sample of the interrupt sweep: counters match draws, extend(fit, 0)
 })
 
 test_that("interrupts at chunk boundaries keep every chunk (sequential and forked)", {
+  withr::local_preserve_seed()
   fit0 <- interrupt_cases()$dp_slice()
   for (cores in c(1L, 2L)) for (where in c("before", "after")) {
     r <- interrupt_check(fit0, k = 2L, cores = cores, where = where)
@@ -41,6 +43,7 @@ iid_kernel <- function() {
 }
 
 test_that("a fit interrupted in the burn-in of chain 2 works with every method", {
+  withr::local_preserve_seed()
   set.seed(3)
   f <- fault_interrupted_run(iid_kernel(), k = NA, seed = 3, chain_start = 2L,
                              iter = 300, burnin = 50, chains = 2)
@@ -71,6 +74,7 @@ test_that("a fit interrupted in the burn-in of chain 2 works with every method",
 })
 
 test_that("partition() and psm() of a partial mixture fit use the labels that exist", {
+  withr::local_preserve_seed()
   x <- c(-2.1, -1.9, -2.3, 1.8, 2.2, 2.0, 2.4, -1.7)
   set.seed(4)
   fit0 <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 60, burnin = 10,
@@ -87,6 +91,7 @@ test_that("partition() and psm() of a partial mixture fit use the labels that ex
 })
 
 test_that("a chain that fails is an error naming it, with the other chains in the condition", {
+  withr::local_preserve_seed()
   k <- iid_kernel()
   step <- k$step
   k$init <- function(chain) list(chain = chain)
@@ -106,6 +111,7 @@ test_that("a chain that fails is an error naming it, with the other chains in th
 })
 
 test_that("a forked worker that dies is an error naming its chain; the other chains are kept", {
+  withr::local_preserve_seed()
   k <- iid_kernel()
   k$init <- function(chain) list(chain = chain)
   step <- k$step
@@ -131,6 +137,7 @@ test_that("a forked worker that dies is an error naming its chain; the other cha
 })
 
 test_that("progress is reported on stderr for sequential and forked chains", {
+  withr::local_preserve_seed()
   old <- options(mcmix.progress_interval = 0)
   on.exit(options(old))
   for (cores in c(1L, 2L)) {
@@ -144,6 +151,7 @@ test_that("progress is reported on stderr for sequential and forked chains", {
 })
 
 test_that("progress from chains run by future workers arrives through progressr", {
+  withr::local_preserve_seed()
   skip_on_cran()
   old <- options(mcmix.progress_interval = 0)
   oplan <- future::plan(future::multisession, workers = 2)
@@ -160,6 +168,7 @@ test_that("progress from chains run by future workers arrives through progressr"
 })
 
 test_that("continuation is bit-identical for every sampler, whatever the chunks", {
+  withr::local_preserve_seed()
   cases <- interrupt_cases()
   for (nm in names(cases)) {
     fit0 <- cases[[nm]]()
@@ -174,6 +183,7 @@ test_that("continuation is bit-identical for every sampler, whatever the chunks"
 })
 
 test_that("Ctrl-C in the session (not in the workers) stops forked chains without losing a chunk", {
+  withr::local_preserve_seed()
   parent <- Sys.getpid()
   flag <- tempfile()
   k <- iid_kernel()
