@@ -10,7 +10,7 @@ mkdir -p "$LIB"
 MV="$LIB/Makevars"
 FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1"
 printf 'CFLAGS=%s\nLDFLAGS=-fsanitize=address,undefined\n' "$FLAGS" > "$MV"
-R_MAKEVARS_USER="$MV" R CMD INSTALL --preclean --no-multiarch --library="$LIB" . > "$LIB/install.log" 2>&1 ||
+R_MAKEVARS_USER="$MV" R CMD INSTALL --preclean --no-multiarch --no-test-load --library="$LIB" . > "$LIB/install.log" 2>&1 ||
   { cat "$LIB/install.log"; exit 1; }
 rm -f src/*.o src/*.so
 LOG="$LIB/tests.log"
