@@ -1,0 +1,243 @@
+# Backends of the chain driver (R/chains.R): sequential, forked cores and
+# future runners, which catch interrupts and failures of single chains and
+# stop the others at their next chunk boundary; and the progress line.
+
+# ---------------------------------------------------------------------------
+# Backends
+# ---------------------------------------------------------------------------
+
+resolve_backend <- function(backend, cores, chains) {
+  choices <- c("auto", "sequential", "parallel", "future")
+  i <- if (is.character(backend) && length(backend) == 1L && !is.na(backend))
+    pmatch(backend, choices) else NA_integer_
+  if (is.na(i))
+    stop(sprintf("`backend` should be one of %s, not %s.",
+                 paste0("\"", choices, "\"", collapse = ", "), describe_value(backend)),
+         call. = FALSE)
+  backend <- choices[i]
+  if (backend == "auto") {
+    backend <- if (cores > 1L && chains > 1L) "parallel" else "sequential"
+    if (cores == 1L && chains > 1L && future_plan_is_set()) backend <- "future"
+  }
+  if (backend == "future" && !requireNamespace("future", quietly = TRUE))
+    stop("`backend = \"future\"` needs the future package; install it ",
+         "or use `cores =` for local parallel chains.", call. = FALSE)
+  backend
+}
+
+future_plan_is_set <- function() {
+  requireNamespace("future", quietly = TRUE) &&
+    !inherits(future::plan(), "sequential")
+}
+
+# ---------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------
+
+# One line: chains done, draws (iterations, warm-up included) per second and
+# time left. Interactive sessions redraw it in place about 5 times a second;
+# otherwise a line goes to stderr every `getOption("mcmix.progress_interval",
+# 10)` seconds (and one at the end).
+progress_reporter <- function(enabled, total, chains) {
+  env <- new.env(parent = emptyenv())
+  env$done <- 0
+  env$chains_done <- 0L
+  env$t0 <- proc.time()[[3L]]
+  env$shown <- FALSE
+  live <- interactive()
+  interval <- if (live) 0.2 else getOption("mcmix.progress_interval", 10)
+  env$last <- if (live) -Inf else env$t0   # a log gets its first line after `interval`
+  show <- function(final = FALSE) {
+    now <- proc.time()[[3L]]
+    if (!final && now - env$last < interval) return(invisible())
+    env$last <- now
+    el <- max(now - env$t0, 1e-9)
+    rate <- env$done / el
+    left <- if (rate > 0) (total - env$done) / rate else NA_real_
+    line <- sprintf("mcmix: chains %d/%d done | %s/%s draws | %s draws/s | %s left",
+                    env$chains_done, chains, format_count(env$done), format_count(total),
+                    format_count(rate), if (final) "0 s" else format_eta(left))
+    if (live) cat("\r", formatC(line, width = -78L), file = stderr(), sep = "")
+    else cat(line, "\n", file = stderr(), sep = "")
+    env$shown <- TRUE
+  }
+  list(
+    add = function(n) if (enabled) { env$done <- env$done + n; show() },
+    set = function(done, chains_done) if (enabled) {
+      env$done <- done
+      env$chains_done <- chains_done
+      show()
+    },
+    chain_done = function() if (enabled) { env$chains_done <- env$chains_done + 1L; show() },
+    close = function() if (enabled && total > 0) {
+      show(final = TRUE)
+      if (live) cat("\n", file = stderr())
+    })
+}
+
+format_count <- function(x) {
+  if (!is.finite(x)) return("?")
+  if (abs(x) >= 1e15) return(format(x, digits = 3))
+  format(round(x), big.mark = ",", scientific = FALSE, trim = TRUE)
+}
+
+format_eta <- function(s) {
+  if (!is.finite(s)) return("?")
+  s <- round(s)
+  if (s < 60) return(sprintf("%d s", s))
+  if (s < 3600) return(sprintf("%d:%02d min", s %/% 60, s %% 60))
+  sprintf("%d:%02d h", s %/% 3600, (s %% 3600) %/% 60)
+}
+
+# Iterations (warm-up included) that chain `ch` still has to run.
+chain_work_left <- function(ch, s) {
+  if (is.null(ch)) return(as.double(s$burnin) + s$iter)
+  max(0, as.double(s$burnin) - ch$warmup_done) + max(0, as.double(s$iter) - ch$iter_done)
+}
+
+# ---------------------------------------------------------------------------
+# Running the chains on a backend
+# ---------------------------------------------------------------------------
+#
+# Each runner returns one chain_run_safe() result per chain index, in order
+# (status "died" for a worker that ended without a result). On an interrupt
+# in the R session, or when one chain is interrupted or fails, the other
+# chains are asked to stop at their next chunk boundary (a stop file in a
+# private temporary directory, seen by local workers) and their results are
+# still collected, so no completed chunk is lost.
+
+run_chains_sequential <- function(fit, idx, new, reporter) {
+  out <- vector("list", length(idx))
+  for (k in seq_along(idx)) {
+    # an interrupt between chains (not inside chain_run_safe()) stops here too
+    r <- tryCatch(chain_run_safe(fit, idx[k], new, tick = reporter$add),
+                  interrupt = function(e) list(chain = NULL, status = "interrupted",
+                                               condition = e))
+    if (is.null(r$chain)) r$chain <- if (!new) fit$chains[[idx[k]]]
+    out[[k]] <- r
+    if (r$status != "done") break
+    reporter$chain_done()
+  }
+  out
+}
+
+run_dir_new <- function() {
+  dir <- tempfile("mcmix-run-")
+  dir.create(dir)
+  dir
+}
+
+# Progress of chain i written by its worker (atomic rename, read by the parent).
+progress_file_tick <- function(dir, i) {
+  done <- 0
+  f <- file.path(dir, sprintf("chain-%d.progress", i))
+  function(n) {
+    done <<- done + n
+    tmp <- paste0(f, ".tmp")
+    writeLines(format(done, scientific = FALSE), tmp)
+    file.rename(tmp, f)
+  }
+}
+
+progress_files_read <- function(dir, idx) {
+  sum(vapply(idx, function(i) {
+    f <- file.path(dir, sprintf("chain-%d.progress", i))
+    v <- suppressWarnings(tryCatch(as.numeric(readLines(f, n = 1L, warn = FALSE)),
+                                   error = function(e) 0))
+    if (length(v) == 1L && is.finite(v)) v else 0
+  }, numeric(1)))
+}
+
+run_chains_forked <- function(fit, idx, new, cores, reporter) {
+  dir <- run_dir_new()
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  stopfile <- file.path(dir, "stop")
+  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  work <- function(i) chain_run_safe(fit, i, new, tick = progress_file_tick(dir, i),
+                                     stop_requested = function() file.exists(stopfile))
+  out <- vector("list", length(idx))
+  pending <- seq_along(idx)
+  jobs <- list()   # k (position in idx) -> mcparallel job
+  on.exit({
+    # a second interrupt abandons the run: do not leave workers behind
+    left <- vapply(jobs, function(j) j$pid, integer(1))
+    if (length(left)) {
+      tools::pskill(left, tools::SIGKILL)
+      parallel::mccollect(jobs, wait = TRUE)
+    }
+  }, add = TRUE, after = FALSE)
+  while (length(pending) || length(jobs)) {
+    while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
+      k <- pending[1L]
+      pending <- pending[-1L]
+      jobs[[as.character(k)]] <- parallel::mcparallel(work(idx[k]), name = as.character(k),
+                                                     mc.set.seed = FALSE, silent = FALSE)
+    }
+    if (file.exists(stopfile)) pending <- integer()
+    if (!length(jobs)) break
+    # a dead worker is reported below, naming its chain (not by mccollect's warning)
+    res <- tryCatch(suppressWarnings(parallel::mccollect(jobs, wait = FALSE, timeout = 0.2)),
+                    interrupt = function(e) { stop_all(); NULL })
+    if (!is.null(res)) for (nm in names(res)) {   # results are named by job name: k
+      k <- as.integer(nm)
+      r <- res[[nm]]
+      if (!is.list(r) || is.null(r$status)) {
+        r <- list(chain = if (!new) fit$chains[[idx[k]]], status = "died",
+                  condition = simpleError(if (inherits(r, "try-error"))
+                    conditionMessage(attr(r, "condition")) else
+                    "the worker process ended without returning a result"))
+      }
+      out[[k]] <- r
+      jobs[[as.character(k)]] <- NULL
+      if (r$status != "done") stop_all()
+    }
+    reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
+      identical(r$status, "done"), logical(1))))
+  }
+  out
+}
+
+run_chains_future <- function(fit, idx, new, reporter, progress) {
+  dir <- run_dir_new()
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  stopfile <- file.path(dir, "stop")
+  use_progressr <- progress && requireNamespace("progressr", quietly = TRUE)
+  p <- if (use_progressr)
+    progressr::progressor(steps = 1, initiate = FALSE, auto_finish = FALSE,
+                          on_exit = FALSE, enable = TRUE)
+  tick_for <- function(i) if (use_progressr) function(n) p(amount = n) else function(n) NULL
+  fs <- lapply(idx, function(i) {
+    # the chain's own stream is installed by chain_run_safe(); `seed` only
+    # tells future that the worker uses random numbers
+    future::future(chain_run_safe(fit, i, new, tick = tick_for(i),
+                                  stop_requested = function() file.exists(stopfile)),
+                   seed = fit$streams[[i]], packages = "mcmix",
+                   globals = list(chain_run_safe = chain_run_safe, fit = fit, i = i, new = new,
+                                  tick_for = tick_for, p = p, stopfile = stopfile,
+                                  use_progressr = use_progressr))
+  })
+  on_progress <- function(c) {
+    if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
+        identical(c$type, "update")) {
+      reporter$add(c$amount)
+      tryInvokeRestart("muffleProgression")
+    }
+  }
+  out <- vector("list", length(idx))
+  waiting <- seq_along(idx)
+  while (length(waiting)) {
+    withCallingHandlers(tryCatch({
+      ok <- vapply(fs[waiting], future::resolved, logical(1))
+      for (k in waiting[ok]) {
+        out[[k]] <- tryCatch(future::value(fs[[k]]), error = function(e)
+          list(chain = if (!new) fit$chains[[idx[k]]], status = "died", condition = e))
+        if (out[[k]]$status != "done") file.create(stopfile)
+        else reporter$chain_done()
+      }
+      waiting <- waiting[!ok]
+      if (length(waiting)) Sys.sleep(0.05)
+    }, interrupt = function(e) if (!file.exists(stopfile)) file.create(stopfile)),
+    progression = on_progress)
+  }
+  out
+}

@@ -1,0 +1,51 @@
+# Memory and work budgets (options `mcmix.memory_budget` and
+# `mcmix.work_budget`, documented in ?run_kernel): sizes a user controls are
+# checked before anything is allocated.
+
+# ---------------------------------------------------------------------------
+# Resource budget
+# ---------------------------------------------------------------------------
+
+# The budget in bytes (option `mcmix.memory_budget`, documented in ?run_kernel).
+memory_budget <- function() {
+  b <- getOption("mcmix.memory_budget", 4e9)
+  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
+    stop(sprintf("option `mcmix.memory_budget` must be a positive number of bytes, not %s.",
+                 describe_value(b)), call. = FALSE)
+  as.double(b)
+}
+
+# Work budget: units of work (label evaluations) per sweep a sampler may
+# need (option `mcmix.work_budget`, documented in ?run_kernel).
+work_budget <- function() {
+  b <- getOption("mcmix.work_budget", 1e8)
+  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
+    stop(sprintf("option `mcmix.work_budget` must be a positive number, not %s.",
+                 describe_value(b)), call. = FALSE)
+  as.double(b)
+}
+
+# Refuse a request of `bytes` bytes (or units of work) beyond the budget,
+# naming the argument that asked for it.
+check_budget <- function(bytes, arg, what, fix = sprintf("lower `%s`", arg)) {
+  budget <- memory_budget()
+  if (is.na(bytes) || bytes > budget)
+    stop(sprintf(paste0("`%s` asks for %s, which needs about %s, more than the memory ",
+                        "budget of %s (option `mcmix.memory_budget`); %s or ",
+                        "raise the budget with options(mcmix.memory_budget = %.3g)."),
+                 arg, what, format_bytes(bytes), format_bytes(budget), fix,
+                 max(bytes, 1) * 1.01), call. = FALSE)
+  invisible(TRUE)
+}
+
+# The stored draws of a run: chains x kept draws x (traces + labels) values.
+check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
+  per_draw <- 8 * (max(1, n_traces) + n_labels)
+  kept <- floor(as.double(iter) / thin)
+  check_budget(as.double(chains) * 2000, "chains",
+               sprintf("%s chains", format_count(chains)))
+  check_budget(as.double(chains) * kept * per_draw, "iter",
+               sprintf("%s kept draws of %d values in each of %s chains",
+                       format_count(kept), max(1, n_traces) + n_labels,
+                       format_count(chains)))
+}
