@@ -12,6 +12,8 @@
 #include "mcmix_engine.h"
 #include "ffi.h"
 #include "target_r.h"
+#include "ffi_nuts.h"
+#include "ffi_logit.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -56,6 +58,10 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_smc_run, 4),
     CALLDEF(ffi_ais_run, 4),
     CALLDEF(ffi_anneal_run, 4),
+    /* --- NUTS (ffi_nuts.c) and logistic regression (ffi_logit.c) --- */
+    CALLDEF(ffi_nuts_run, 5),
+    CALLDEF(ffi_logit_step, 3),
+    CALLDEF(ffi_rpolyagamma, 3),
     {NULL, NULL, 0}
 };
 
