@@ -92,13 +92,11 @@ void mcx_logit_run(const mcx_logit_data *d, double *beta, double *v0,
                    double *traces, int n_kept)
 {
     const int n = d->n, p = d->p;
-    double *L = mcx_alloc((size_t) p * p, sizeof(double));
-    double *rhs = mcx_alloc((size_t) p, sizeof(double));
-    double *eta = mcx_alloc((size_t) n, sizeof(double));
-    double *w = mcx_alloc((size_t) n, sizeof(double));
-    double *c = mcx_alloc((size_t) n, sizeof(double));
-    double *lambda = mcx_alloc((size_t) n, sizeof(double));
-    double *logw = mcx_alloc((size_t) (d->n_nu > 0 ? d->n_nu : 1), sizeof(double));
+    /* workspace: L (p x p), rhs (p), eta, w, c, lambda (n each), logw (grid) */
+    size_t n_nu = (size_t) (d->n_nu > 0 ? d->n_nu : 1);
+    double *L = mcx_alloc((size_t) p * p + p + 4 * (size_t) n + n_nu, sizeof(double));
+    double *rhs = L + (size_t) p * p, *eta = rhs + p, *w = eta + n, *c = w + n,
+           *lambda = c + n, *logw = lambda + n;
     const double s = d->t_scale;
 
     int k_out = 0;
