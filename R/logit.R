@@ -126,15 +126,31 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                                 v0 = v0_init, nu = nu0),
     trace_names = names_out)
   run_model(kernel, iter, burnin, thin, chains, list(...),
-            model = list(type = "logit", method = method, prior_mean = b0,
+            model = structure(list(type = "logit", method = method, prior_mean = b0,
                          prior_cov = if (hier) NULL else B0,
                          prior_var = if (hier) prior_var else NULL,
                          nu = if (method == "student_t") nu else NULL,
                          t_scale = if (method == "student_t") s else NULL,
                          terms = des$terms, xlevels = des$xlevels,
-                         coef_names = colnames(X)),
+                         coef_names = colnames(X)), class = "mcmix_logit_model"),
             data = list(X = X, y = des$y), call = call,
             class = "mcmix_logit_fit")
+}
+
+#' @export
+print.mcmix_logit_model <- function(x, ...) {
+  scheme <- switch(x$method, polya_gamma = "Polya-Gamma auxiliary variables",
+                   holmes_held = "Holmes-Held KS scale mixture",
+                   student_t = "Student-t approximation")
+  link <- if (x$method != "student_t") "logistic link" else
+    sprintf("t link (nu %s, scale %s)",
+            if (length(x$nu) > 1L) "sampled on a grid" else format(x$nu),
+            format(signif(x$t_scale, 4)))
+  prior <- if (is.null(x$prior_var)) "normal prior on beta" else
+    sprintf("beta ~ N(b0, v0 I), v0 ~ IG(%s, %s)", format(x$prior_var[1L]),
+            format(x$prior_var[2L]))
+  cat("Logistic regression, ", scheme, ", ", link, ", ", prior, "\n", sep = "")
+  invisible(x)
 }
 
 # The design matrix and binary response of probit_gibbs() and logit_gibbs():

@@ -66,9 +66,10 @@ static double pg_rtigauss(double c)
         }
     }
     while (x > PG_T) {
-        double y = norm_rand();
-        y *= y;
-        x = mu + 0.5 * mu * mu * y - 0.5 * mu * sqrt(4.0 * mu * y + mu * mu * y * y);
+        double y = norm_rand(), a;
+        a = mu * y * y;
+        /* mu + mu a / 2 - mu sqrt(4 a + a^2) / 2, without cancellation */
+        x = 2.0 * mu / (2.0 + a + sqrt(a * a + 4.0 * a));
         if (unif_rand() > mu / (mu + x)) x = mu * mu / x;
     }
     return x;
@@ -131,9 +132,11 @@ double mcx_rks_mixing(double r)
     r = fabs(r);
     if (r < 1e-10) r = 1e-10;  /* the density is continuous at r = 0 */
     for (int tries = 0; tries < 100000; tries++) {
-        double y = norm_rand();
+        double y = norm_rand(), sq;
         y *= y;
-        y = 1.0 + (y - sqrt(y * (4.0 * r + y))) / (2.0 * r);
+        /* 1 + (y - sqrt(y (4 r + y))) / (2 r), without cancellation */
+        sq = y + sqrt(y * (4.0 * r + y));
+        y = 4.0 * r * y / (sq * sq);
         double lambda = unif_rand() <= 1.0 / (1.0 + y) ? r / y : r * y;
         double u = unif_rand();
         if (lambda > 4.0 / 3.0 ? ks_right(u, lambda) : ks_left(u, lambda))

@@ -148,6 +148,25 @@ test_that("NUTS: chunking and extend() give one longer run; support boundaries a
   expect_s3_class(summary(b), "summary.mcmix_nuts_fit")
 })
 
+test_that("NUTS without adaptation keeps its step size and metric; short warm-ups tune the step size only", {
+  tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+  set.seed(9)
+  f <- sample_nuts(tg, init = c(0, 0), iter = 200, burnin = 50, adapt = FALSE,
+                   step_size = 0.3, inv_metric = c(1, 2), progress = FALSE)
+  expect_equal(nuts_diagnostics(f)$step_size, 0.3)
+  expect_equal(f$chains[[1]]$state$inv_metric, c(1, 2))
+  f <- sample_nuts(tg, init = c(0, 0), iter = 200, burnin = 15, progress = FALSE)
+  expect_equal(f$chains[[1]]$state$inv_metric, c(1, 1))
+  expect_gt(f$chains[[1]]$state$da_counter, 0)
+  # Stan's windows for 1000 and 100 warm-up iterations
+  w <- mcmix:::nuts_windows(1000L)
+  expect_equal(unlist(w[c("init_buffer", "base_window", "term_buffer")]),
+               c(init_buffer = 75, base_window = 25, term_buffer = 50))
+  w <- mcmix:::nuts_windows(100L)
+  expect_equal(unlist(w[c("init_buffer", "base_window", "term_buffer")]),
+               c(init_buffer = 15, base_window = 75, term_buffer = 10))
+})
+
 test_that("sample_nuts refuses bad input, naming the argument", {
   tg <- target(function(x) -sum(x^2) / 2)
   expect_error(sample_nuts(tg, init = 0, max_treedepth = 0), "`max_treedepth`")
