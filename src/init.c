@@ -12,6 +12,7 @@
 #include "mcmix_engine.h"
 #include "ffi.h"
 #include "target_r.h"
+#include "ffi_textbook.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -56,6 +57,9 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_smc_run, 4),
     CALLDEF(ffi_ais_run, 4),
     CALLDEF(ffi_anneal_run, 4),
+    /* --- reversible jump, MAP partitions, Bayesian networks (ffi_rj.c, ffi_bayesnet.c) --- */
+    CALLDEF(ffi_rg_step, 4),
+    CALLDEF(ffi_rjc_step, 4),
     {NULL, NULL, 0}
 };
 
