@@ -11,6 +11,7 @@
  */
 #include <string.h>
 #include "mixture_rj.h"
+#include "mixture_icm.h"
 #include "models.h"
 #include "ffi.h"
 #include "ffi_list.h"
@@ -195,5 +196,69 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
     const SEXP ov[] = {st, traces, labels};
     SEXP out = mcx_named_list(on, ov);
     UNPROTECT(7);
+    return out;
+}
+
+/* MAP partition by annealing then ICM (mixture_icm.c).  spec: family, dim,
+ * hyper, finite (logical), K, a, alpha, d, max_icm.  labels: 0-based
+ * initial partition (clusters 0..b-1 all used).  schedule: the powers of
+ * the annealed sweeps; ICM sweeps follow until the log posterior stops
+ * increasing (at most max_icm).  Returns list(labels = best partition
+ * found, log_post = its log posterior, trace = log posterior after each
+ * sweep). */
+SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule)
+{
+    SEXP fname = mcx_list_elt(spec, "family");
+    if (TYPEOF(fname) != STRSXP || XLENGTH(fname) != 1) MCX_INTERNAL("family must be a string");
+    const mcx_family *fam = mcx_get_family(CHAR(STRING_ELT(fname, 0)));
+    if (!mcx_family_conjugate(fam)) MCX_INTERNAL("family must be conjugate");
+    int dim = mcx_list_count(spec, "dim");
+    SEXP hyper_ = mcx_list_elt(spec, "hyper");
+    if (TYPEOF(hyper_) != REALSXP || TYPEOF(xt) != REALSXP || dim < 1 ||
+        XLENGTH(xt) % dim != 0 || XLENGTH(xt) == 0 || TYPEOF(schedule) != REALSXP)
+        MCX_INTERNAL("bad data or schedule");
+    int n = (int) (XLENGTH(xt) / dim), ns = (int) XLENGTH(schedule);
+    if (TYPEOF(labels) != INTSXP || XLENGTH(labels) != n) MCX_INTERNAL("bad labels");
+    const void *hyper = mcx_family_hyper(fam, dim, REAL(hyper_), (int) XLENGTH(hyper_));
+    mcx_icm s;
+    memset(&s, 0, sizeof s);
+    s.finite = Rf_asLogical(mcx_list_elt(spec, "finite"));
+    s.K = mcx_list_count(spec, "K");
+    s.a = mcx_list_num(spec, "a");
+    s.alpha = mcx_list_num(spec, "alpha");
+    s.d = mcx_list_num(spec, "d");
+    s.c = s.finite ? s.a : -s.d;
+    int max_icm = mcx_list_count(spec, "max_icm");
+    mcx_mix m;
+    mcx_mix_build(&m, fam, hyper, REAL(xt), n, dim, INTEGER(labels), 0);
+    for (int k = 0; k < m.K; k++) if (m.size[k] == 0) MCX_INTERNAL("empty initial cluster");
+    mcx_icm_setup(&s, &m);
+    SEXP best = PROTECT(Rf_allocVector(INTSXP, n));
+    SEXP trace = PROTECT(Rf_allocVector(REALSXP, ns + max_icm));
+    double best_lp = mcx_icm_log_post(&m, &s);
+    memcpy(INTEGER(best), m.z, (size_t) n * sizeof(int));
+    int done = 0;
+    double prev = best_lp;
+    GetRNGstate();
+    for (int t = 0; t < ns + max_icm; t++) {
+        double power = t < ns ? REAL(schedule)[t] : R_PosInf;
+        mcx_icm_sweep(&m, &s, power);
+        double lp = mcx_icm_log_post(&m, &s);
+        REAL(trace)[done++] = lp;
+        if (lp > best_lp) {
+            best_lp = lp;
+            memcpy(INTEGER(best), m.z, (size_t) n * sizeof(int));
+        }
+        if (t >= ns && !(lp > prev)) break;     /* ICM reached a local mode */
+        prev = lp;
+        if (t % 16 == 15) R_CheckUserInterrupt();
+    }
+    PutRNGstate();
+    SEXP tr = PROTECT(Rf_lengthgets(trace, done));
+    SEXP lp_ = PROTECT(Rf_ScalarReal(best_lp));
+    const char *on[] = {"labels", "log_post", "trace", NULL};
+    const SEXP ov[] = {best, lp_, tr};
+    SEXP out = mcx_named_list(on, ov);
+    UNPROTECT(4);
     return out;
 }

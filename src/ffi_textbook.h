@@ -8,4 +8,5 @@
 
 SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl);
 SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl);
+SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule);
 #endif

@@ -60,6 +60,7 @@ static const R_CallMethodDef call_methods[] = {
     /* --- reversible jump, MAP partitions, Bayesian networks (ffi_rj.c, ffi_bayesnet.c) --- */
     CALLDEF(ffi_rg_step, 4),
     CALLDEF(ffi_rjc_step, 4),
+    CALLDEF(ffi_map_partition, 4),
     {NULL, NULL, 0}
 };
 
