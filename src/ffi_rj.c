@@ -206,6 +206,28 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
  * increasing (at most max_icm).  Returns list(labels = best partition
  * found, log_post = its log posterior, trace = log posterior after each
  * sweep). */
+typedef struct { mcx_mix *m; mcx_icm *s; int *best; } map_ctx;
+
+static void map_sweep(void *ctx, double power)
+{
+    map_ctx *c = ctx;
+    mcx_icm_sweep(c->m, c->s, power);
+}
+static double map_log_post(void *ctx)
+{
+    map_ctx *c = ctx;
+    return mcx_icm_log_post(c->m, c->s);
+}
+static void map_save(void *ctx)
+{
+    map_ctx *c = ctx;
+    memcpy(c->best, c->m->z, (size_t) c->m->n * sizeof(int));
+}
+void mcx_ffi_check_interrupt(void)
+{
+    R_CheckUserInterrupt();
+}
+
 SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule)
 {
     SEXP fname = mcx_list_elt(spec, "family");
@@ -235,24 +257,11 @@ SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule)
     mcx_icm_setup(&s, &m);
     SEXP best = PROTECT(Rf_allocVector(INTSXP, n));
     SEXP trace = PROTECT(Rf_allocVector(REALSXP, ns + max_icm));
-    double best_lp = mcx_icm_log_post(&m, &s);
-    memcpy(INTEGER(best), m.z, (size_t) n * sizeof(int));
-    int done = 0;
-    double prev = best_lp;
+    map_ctx ctx = {&m, &s, INTEGER(best)};
+    mcx_icm_problem p = {&ctx, map_sweep, map_log_post, map_save, mcx_ffi_check_interrupt};
+    double best_lp;
     GetRNGstate();
-    for (int t = 0; t < ns + max_icm; t++) {
-        double power = t < ns ? REAL(schedule)[t] : R_PosInf;
-        mcx_icm_sweep(&m, &s, power);
-        double lp = mcx_icm_log_post(&m, &s);
-        REAL(trace)[done++] = lp;
-        if (lp > best_lp) {
-            best_lp = lp;
-            memcpy(INTEGER(best), m.z, (size_t) n * sizeof(int));
-        }
-        if (t >= ns && !(lp > prev)) break;     /* ICM reached a local mode */
-        prev = lp;
-        if (t % 16 == 15) R_CheckUserInterrupt();
-    }
+    int done = mcx_icm_run(&p, REAL(schedule), ns, max_icm, REAL(trace), &best_lp);
     PutRNGstate();
     SEXP tr = PROTECT(Rf_lengthgets(trace, done));
     SEXP lp_ = PROTECT(Rf_ScalarReal(best_lp));

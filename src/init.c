@@ -61,6 +61,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_rg_step, 4),
     CALLDEF(ffi_rjc_step, 4),
     CALLDEF(ffi_map_partition, 4),
+    CALLDEF(ffi_bn_step, 3),
+    CALLDEF(ffi_bn_anneal, 4),
     {NULL, NULL, 0}
 };
 

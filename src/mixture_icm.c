@@ -87,3 +87,25 @@ int mcx_icm_sweep(mcx_mix *m, mcx_icm *s, double power)
     }
     return moved;
 }
+
+int mcx_icm_run(const mcx_icm_problem *p, const double *schedule, int ns, int max_icm,
+                double *trace, double *best)
+{
+    double prev = p->log_post(p->ctx);
+    *best = prev;
+    p->save_best(p->ctx);
+    int done = 0;
+    for (int t = 0; t < ns + max_icm; t++) {
+        p->sweep(p->ctx, t < ns ? schedule[t] : R_PosInf);
+        double lp = p->log_post(p->ctx);
+        trace[done++] = lp;
+        if (lp > *best) {
+            *best = lp;
+            p->save_best(p->ctx);
+        }
+        if (t >= ns && !(lp > prev)) break;     /* ICM reached a local mode */
+        prev = lp;
+        if (t % 16 == 15) p->check();
+    }
+    return done;
+}

@@ -24,4 +24,22 @@ void mcx_icm_setup(mcx_icm *s, const mcx_mix *m);
 int mcx_icm_sweep(mcx_mix *m, mcx_icm *s, double power);
 /* log p(partition) + log p(x | partition). */
 double mcx_icm_log_post(const mcx_mix *m, const mcx_icm *s);
+
+/* The annealing-then-ICM driver shared by the MAP searches (mixture
+ * partitions here, Bayesian networks in model_bayesnet.c). */
+typedef struct {
+    void *ctx;
+    void (*sweep)(void *ctx, double power);   /* one sweep at this power */
+    double (*log_post)(void *ctx);            /* objective of the current state */
+    void (*save_best)(void *ctx);             /* copy the current state as the best */
+    void (*check)(void);                      /* interrupt check (host loop) */
+} mcx_icm_problem;
+
+/* Sweeps at powers schedule[0..ns-1], then ICM sweeps (power Inf) until
+ * the objective stops increasing (at most max_icm).  The objective after
+ * each sweep goes to trace (ns + max_icm entries); returns how many were
+ * written.  *best holds the best objective (the initial state's counts),
+ * the state saved by save_best(). */
+int mcx_icm_run(const mcx_icm_problem *p, const double *schedule, int ns, int max_icm,
+                double *trace, double *best);
 #endif
