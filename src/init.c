@@ -14,6 +14,7 @@
 #include "target_r.h"
 #include "ffi_nuts.h"
 #include "ffi_logit.h"
+#include "ffi_textbook.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -62,6 +63,12 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_nuts_run, 5),
     CALLDEF(ffi_logit_step, 3),
     CALLDEF(ffi_rpolyagamma, 3),
+    /* --- reversible jump, MAP partitions, Bayesian networks (ffi_rj.c, ffi_bayesnet.c) --- */
+    CALLDEF(ffi_rg_step, 4),
+    CALLDEF(ffi_rjc_step, 4),
+    CALLDEF(ffi_map_partition, 4),
+    CALLDEF(ffi_bn_step, 3),
+    CALLDEF(ffi_bn_anneal, 4),
     {NULL, NULL, 0}
 };
 
