@@ -111,7 +111,7 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
   fit$family <- grouped$prepared
   fit$group <- grouped$group
   fit$N <- length(grouped$group)
-  class(fit) <- c("mcmix_hdp_fit", class(fit))
+  fit <- fit_set_kind(fit, "hdp")
   fit
 }
 

@@ -108,7 +108,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = FALSE, psm = FALSE,
                     model = model, data = corpus, call = match.call())
-  class(fit) <- c("mcmix_lda_fit", class(fit))
+  fit <- fit_set_kind(fit, "lda")
   fit
 }
 

@@ -80,5 +80,5 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     trace_names = colnames(X))
   run_model(kernel, iter, burnin, thin, chains, list(...),
             model = list(type = "probit", prior_mean = b0, prior_cov = B0),
-            data = list(X = X, y = y), call = call)
+            data = list(X = X, y = y), call = call, kind = "probit")
 }
