@@ -2,7 +2,7 @@
 
 # One line describing the model of a fit: format() of the fit (methods
 # below, one per kind), never longer than `width` characters.
-fit_model_label <- function(fit, width = 100L) {
+fit_model_label <- function(fit, width = 120L) {
   lab <- tryCatch(format(fit), error = function(e) NULL)
   if (!is.character(lab) || length(lab) != 1L || is.na(lab) || !nzchar(lab))
     return(NULL)
@@ -10,7 +10,7 @@ fit_model_label <- function(fit, width = 100L) {
 }
 
 # Squash whitespace and cut a description to `width` characters.
-one_line <- function(x, width = 100L) {
+one_line <- function(x, width = 120L) {
   x <- gsub("[[:space:]]+", " ", trimws(paste(x, collapse = " ")))
   if (nchar(x) > width) x <- paste0(substr(x, 1L, width - 3L), "...")
   x
@@ -148,7 +148,7 @@ format_seconds <- function(s) {
 call_label <- function(call, max_lines = 3L) {
   d <- trimws(deparse(call, width.cutoff = 60L, nlines = max_lines + 1L))
   if (length(d) > max_lines) d <- c(d[seq_len(max_lines)], "...")
-  d <- vapply(d, one_line, character(1), width = 70L, USE.NAMES = FALSE)
+  d <- vapply(d, one_line, character(1), width = 100L, USE.NAMES = FALSE)
   paste(d, collapse = "\n           ")
 }
 

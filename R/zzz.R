@@ -12,6 +12,7 @@
 # `pkg` is loaded, and again each time it is loaded. The same technique as
 # vctrs's s3_register() (r-lib/vctrs, R/register-s3.R).
 s3_register <- function(generic, class, method) {
+  force(generic); force(class); force(method)   # the hook runs later
   stopifnot(is.character(generic), length(generic) == 1L, is.function(method))
   parts <- strsplit(generic, "::", fixed = TRUE)[[1L]]
   pkg <- parts[1L]
