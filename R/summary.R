@@ -2,7 +2,7 @@
 
 # One line describing the model of a fit: format() of the fit (methods
 # below, one per kind), never longer than `width` characters.
-fit_model_label <- function(fit, width = 120L) {
+fit_model_label <- function(fit, width = 140L) {
   lab <- tryCatch(format(fit), error = function(e) NULL)
   if (!is.character(lab) || length(lab) != 1L || is.na(lab) || !nzchar(lab))
     return(NULL)
@@ -54,7 +54,7 @@ format.mcmix_fit <- function(x, ...) {
   m <- x$model
   if (is.null(m)) return(sprintf("kernel %s", dQuote(x$kernel$name, FALSE)))
   if (is.object(m) && !is.list(m)) return(class(m)[1L])
-  one_line(print_lines(m))
+  one_line(print_lines(m), Inf)
 }
 
 #' @rdname format.mcmix_fit
@@ -63,7 +63,8 @@ format.mcmix_mh_fit <- function(x, ...) {
   m <- x$model
   prop <- sub("^<mcmix proposal: (.*)>$", "\\1", print_lines(m$proposal))
   ad <- if (is.null(m$adapt) || identical(m$adapt$kind, "none")) "no adaptation"
-        else sprintf("%s adaptation during %s", m$adapt$kind, m$adapt$during)
+        else sprintf("%s adaptation %s", m$adapt$kind,
+                     if (identical(m$adapt$during, "always")) "(continuing)" else "during burn-in")
   sprintf("Metropolis-Hastings on %s; %s proposal, %s",
           target_label(m$target, fit_dim(x)), prop, ad)
 }
@@ -103,10 +104,9 @@ format.mcmix_probit_fit <- function(x, ...) {
 #' @rdname format.mcmix_fit
 #' @export
 format.mcmix_gp_classify_fit <- function(x, ...) {
-  k <- x$model$kernel
-  sprintf("Gaussian-process classification (probit link): %d training and %d test points, %d input%s, squared-exponential kernel (variance %s)",
+  sprintf("Gaussian-process classification (probit link): %d training and %d test points, %d input%s, squared-exponential kernel",
           nrow(x$data$X), nrow(x$data$X_test), ncol(x$data$X),
-          if (ncol(x$data$X) == 1L) "" else "s", format(k$variance, digits = 4))
+          if (ncol(x$data$X) == 1L) "" else "s")
 }
 
 #' @rdname format.mcmix_fit
@@ -133,7 +133,7 @@ format.mcmix_hier_lm_fit <- function(x, ...) {
 #' @rdname format.mcmix_fit
 #' @export
 format.mcmix_mixture_fit <- function(x, ...)
-  one_line(paste0(print_lines(x$model), "; algorithm: ", x$algorithm))
+  one_line(paste0(print_lines(x$model), "; algorithm: ", x$algorithm), Inf)
 
 fit_draw_counts <- function(fit) vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
 
@@ -146,10 +146,24 @@ format_seconds <- function(s) {
 
 # The call of a fit on at most 3 lines (inline functions or data are cut).
 call_label <- function(call, max_lines = 3L) {
-  d <- trimws(deparse(call, width.cutoff = 60L, nlines = max_lines + 1L))
+  d <- trimws(deparse(compact_call(call), width.cutoff = 60L, nlines = max_lines + 1L))
   if (length(d) > max_lines) d <- c(d[seq_len(max_lines)], "...")
   d <- vapply(d, one_line, character(1), width = 100L, USE.NAMES = FALSE)
   paste(d, collapse = "\n           ")
+}
+
+# A call with the objects inlined in it (by do.call(), for example) shown
+# as short placeholders: <function>, <a 100 x 3 matrix>, ...
+compact_call <- function(call) {
+  if (!is.call(call)) return(call)
+  short <- function(a) {
+    if (is.function(a)) return(as.name("<function>"))
+    if (!is.language(a) && (is.list(a) || length(a) > 5L))
+      return(as.name(paste0("<", describe_value(a), ">")))
+    a
+  }
+  for (i in seq_along(call)) if (!is.null(call[[i]])) call[[i]] <- short(call[[i]])
+  call
 }
 
 fit_header <- function(fit) {
