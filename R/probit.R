@@ -134,7 +134,7 @@ predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response"
     }
   }
   beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]
-  eta <- beta %*% t(X)
+  eta <- unname(beta %*% t(X))
   draws <- if (type == "response") stats::pnorm(eta) else eta
   band <- apply(draws, 2L, stats::quantile, c((1 - level) / 2, (1 + level) / 2), names = FALSE)
   structure(data.frame(fit = colMeans(draws), lower = band[1L, ], upper = band[2L, ]),
