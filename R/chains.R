@@ -360,6 +360,8 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)
   thin <- check_count(thin, "thin", 1L)
+  if (thin > iter)   # no draw would be kept
+    stop(sprintf("`thin` (%d) must be at most `iter` (%d).", thin, iter), call. = FALSE)
   chains <- check_count(chains, "chains", 1L)
   cores <- check_count(cores, "cores", 1L)
   progress <- check_flag(progress, "progress")

@@ -99,7 +99,7 @@ hmc_divergences <- function(fit) {
 }
 
 check_fit_type <- function(fit, type) {
-  if (!inherits(fit, "mcmix_fit") || !identical(fit$model$type, type))
+  if (!inherits(fit, paste0("mcmix_", type, "_fit")))
     stop(sprintf("`fit` must be an mcmix_fit from sample_%s().", type),
          call. = FALSE)
 }

@@ -296,8 +296,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit$N <- nrow(x)
   fit$algorithm <- algorithm
   fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
-  class(fit) <- c("mcmix_mixture_fit", class(fit))
-  fit
+  fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
 }
 
 # The kernel of a mixture sampler (see R/chains.R for the contract).
