@@ -153,7 +153,7 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
   settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
                 spec$J, n, thin, offset, as.double(warmup), as.double(keep_labels))
   .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, as.double(settings))
+        state$beta, state$stats, as.double(settings))
 }
 
 # Settings of the compiled sampler: c(fixed, shape, rate) per concentration.
@@ -204,7 +204,8 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
       for (p in seq_along(ends)) {
         r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
                         warmup, keep_labels)
-        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha)
+        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
+                      stats = r$stats)
         pieces[[p]] <- list(traces = r$traces, labels = r$labels,
                             extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
         done <- ends[p]

@@ -196,7 +196,10 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings.
+#'   Gibbs scans); see [dp_control()] for their settings. The number of
+#'   sticks the slice sampler instantiates is bounded by the options
+#'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
+#'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over

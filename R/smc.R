@@ -115,6 +115,8 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
                        max_stages = 1000) {
   call <- match.call()
   n_particles <- check_count(n_particles, "n_particles", 2L)
+  check_budget(1024 * as.double(n_particles), "n_particles",   # R/chains.R
+               sprintf("%s particles", format_count(n_particles)))
   adaptive <- identical(schedule, "adaptive")
   if (!adaptive) {
     if (!is.numeric(schedule) || length(schedule) < 2L || anyNA(schedule) ||
@@ -244,6 +246,8 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
          call. = FALSE)
   }
   n_runs <- check_count(n_runs, "n_runs", 2L)
+  check_budget(1024 * as.double(n_runs), "n_runs",   # R/chains.R
+               sprintf("%s runs", format_count(n_runs)))
   n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   pd <- prior_draws(prior_sampler, n_runs)
   d <- pd$d
