@@ -308,9 +308,17 @@ product_prepare <- function(family, data, min_rows = 2L) {
        family = family)
 }
 
+# The data of a block as its family reads them: one column of category codes
+# (numbers, factor or character) for a categorical part is a vector.
+product_block <- function(fam, sub) {
+  if (identical(fam$name, "categorical_dirichlet") && ncol(sub) == 1L) sub[[1L]] else sub
+}
+
 # Resolve one part on its observed rows; x = N x dim with NaN where missing.
 product_part <- function(fam, sub, label) {
   N <- nrow(sub)
+  levels <- if (ncol(sub) == 1L && is.logical(sub[[1L]])) c("FALSE", "TRUE")
+            else if (ncol(sub) == 1L && is.factor(sub[[1L]])) levels(sub[[1L]])
   if (identical(fam$name, "bernoulli_beta"))
     sub[] <- lapply(names(sub), function(nm) product_binary(sub[[nm]], nm))
   na <- is.na(as.matrix(sub))
@@ -318,12 +326,11 @@ product_part <- function(fam, sub, label) {
   ok <- n_na == 0L
   if (sum(ok) < 2L)
     stop(sprintf("`data` has fewer than 2 complete rows for the part `%s`.", label), call. = FALSE)
-  x_ok <- family_convert(fam, sub[ok, , drop = FALSE])
+  x_ok <- family_convert(fam, product_block(fam, sub[ok, , drop = FALSE]))
   x_ok <- tryCatch(fam_check_matrix(x_ok, 2L), error = function(e)
     stop(sprintf("%s (part `%s`)", conditionMessage(e), label), call. = FALSE))
   family_check_values(fam, x_ok)
-  levels <- attr(x_ok, "levels")
-  if (is.null(levels) && ncol(sub) == 1L && is.factor(sub[[1L]])) levels <- levels(sub[[1L]])
+  if (!is.null(attr(x_ok, "levels"))) levels <- attr(x_ok, "levels")
   r <- family_resolve(fam, x_ok)
   r$dim <- ncol(x_ok)
   x <- matrix(NaN, N, ncol(x_ok))
@@ -366,7 +373,7 @@ product_convert_new <- function(prep, data, min_rows) {
     ok <- n_na == 0L
     x <- matrix(NaN, nrow(df), p$dim)
     if (any(ok)) {
-      x_ok <- family_convert(p$family, sub[ok, , drop = FALSE])
+      x_ok <- family_convert(p$family, product_block(p$family, sub[ok, , drop = FALSE]))
       x_ok <- fam_check_matrix(x_ok, 1L)
       family_check_values(p$family, x_ok)
       if (ncol(x_ok) != p$dim)
