@@ -154,6 +154,11 @@ family_prepare <- function(family, data, min_rows = 2L) {
                  describe_value(family)), call. = FALSE)
   if (inherits(family, c("mcmix_family_product", "mcmix_family_auto")))
     return(product_prepare(family, data, min_rows))    # R/product_family.R
+  if (fam_any_na(data) && family_is_conjugate(family) &&
+      !identical(family$name, "product")) {            # missing values: R/impute.R
+    w <- product_wrap(family, data)
+    return(product_prepare(w$family, w$data, min_rows))
+  }
   x <- family_convert(family, data)
   x <- fam_check_matrix(x, min_rows)
   family_check_values(family, x)

@@ -325,7 +325,7 @@ product_part <- function(fam, sub, label) {
   n_na <- rowSums(na)
   ok <- n_na == 0L
   if (sum(ok) < 2L)
-    stop(sprintf("`data` has fewer than 2 complete rows for the part `%s`.", label), call. = FALSE)
+    stop(sprintf("`data` has fewer than 2 complete (non-missing) rows for the part `%s`.", label), call. = FALSE)
   x_ok <- family_convert(fam, product_block(fam, sub[ok, , drop = FALSE]))
   x_ok <- tryCatch(fam_check_matrix(x_ok, 2L), error = function(e)
     stop(sprintf("%s (part `%s`)", conditionMessage(e), label), call. = FALSE))

@@ -9,8 +9,8 @@
  * predictive / log marginal / log likelihood = sum over the parts, theta =
  * parts' thetas side by side.
  *
- * Missing values (NaN): a block whose FIRST coordinate is NaN is missing
- * for that observation and contributes nothing (stats_add/remove skip it,
+ * Missing values (NaN): a block with a NaN coordinate is missing for that
+ * observation and contributes nothing (stats_add/remove skip it,
  * log_predictive/log_lik add 0).  Since the parts are independent given
  * the cluster, this is exact marginalisation of the missing block: each
  * part's stats hold only the observations where it was seen, so its own
@@ -133,10 +133,12 @@ static size_t param_size(const void *hp)
     return ((const pf_hyper *) hp)->param_len;
 }
 
-/* Block b of observation x is missing (NaN). */
+/* Block b of observation x is missing (some coordinate NaN). */
 static inline int missing(const pf_part *p, const double *x)
 {
-    return ISNAN(x[p->off]);
+    for (int j = 0; j < p->dim; j++)
+        if (ISNAN(x[p->off + j])) return 1;
+    return 0;
 }
 
 static void stats_reset(const void *hp, void *sp)

@@ -30,6 +30,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_family_conjugate, 1),
     CALLDEF(ffi_dpx_register_abi1, 0),
+    CALLDEF(ffi_impute_step, 4),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 6),
     CALLDEF(ffi_lda_log_joint, 4),
