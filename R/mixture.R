@@ -290,6 +290,8 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
   kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
             else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
+  blocks <- impute_blocks(prepared)                    # R/impute.R
+  if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,

@@ -33,6 +33,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_family_conjugate, 1),
     CALLDEF(ffi_dpx_register_abi1, 0),
+    CALLDEF(ffi_impute_step, 4),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 6),
     CALLDEF(ffi_lda_log_joint, 4),
@@ -43,6 +44,9 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_psm_counts, 3),
     CALLDEF(ffi_partition_loss, 4),
     CALLDEF(ffi_partition_greedy, 5),
+    /* ffi_partition.c: SALSO-style search, distances for credible balls */
+    CALLDEF(ffi_partition_salso, 6),
+    CALLDEF(ffi_partition_dists, 3),
     /* --- generic samplers and targets (ffi_sampler.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
