@@ -795,7 +795,7 @@ fit_usable <- function(fit, quiet = FALSE) {
   m <- min(n[keep])
   if (length(keep) == length(n) && all(n == m)) return(fit)
   if (!quiet)
-    message(sprintf(paste0("The run is incomplete (draws per chain: %s); using %s with ",
+    message(sprintf(paste0("The run is incomplete: chains have different numbers of draws (%s); using %s with ",
                            "%s. extend(fit, iter = 0) completes it."),
                     paste(n, collapse = ", "),
                     if (length(keep) == length(n)) "every chain" else

@@ -108,7 +108,12 @@ product_wrap <- function(family, data) {
 }
 
 fam_any_na <- function(data) {
-  if (is.data.frame(data)) any(vapply(data, anyNA, logical(1))) else anyNA(data)
+  cols <- if (is.data.frame(data)) data else list(data)
+  for (v in cols) if (is.double(v) && any(is.nan(v)))
+    stop(paste0("`data` has a NaN value; missing values must be NA ",
+                "(NaN usually comes from a failed computation)."), call. = FALSE)
+  if (is.data.frame(data)) any(vapply(data, anyNA, logical(1)))
+  else is.atomic(data) && anyNA(data)
 }
 
 #' Draws of the imputed missing values
