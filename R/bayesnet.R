@@ -322,7 +322,8 @@ bn_init_state <- function(model, ev) {
 #'   variable updated alone) or a list of character vectors, groups of
 #'   hidden variables drawn jointly from their conditional (needed where
 #'   deterministic tables make single-variable Gibbs reducible, as the
-#'   "either" node of [bayes_net_asia()]).
+#'   "either" node of [bayes_net_asia()]). For these models `data` is the
+#'   evidence: a named list (or vector) of observed levels, or `NULL`.
 #' @export
 sample_posterior.mcmix_factor_model <- function(
     model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,

@@ -157,6 +157,13 @@ test_that("reversible-jump fits extend like one longer run and have methods", {
     expect_equal(dim(d), c(3L, 3L))
     expect_true(all(d$density > 0 & d$lower <= d$density & d$density <= d$upper))
     expect_equal(nrow(partition_draws(b)), 100L)
+    grDevices::pdf(NULL)
+    expect_no_error(plot(b))
+    grDevices::dev.off()
+    f <- tempfile(fileext = ".rds")
+    saveRDS(b, f)
+    expect_identical(extend(readRDS(f), 20)$chains[[1]]$traces,
+                     extend(b, 20)$chains[[1]]$traces)
   }
   expect_output(print(rj_mixture()), "reversible jump")
 })
