@@ -284,7 +284,7 @@ bn_log_joint <- function(model, X) {
   for (f in model$factors) {
     sc <- bn_scope(f)
     st <- cumprod(c(1, dim(f)))[seq_along(sc)]
-    lp <- lp + log(f)[1 + as.vector((X[, sc, drop = FALSE] - 1) %*% st)]
+    lp <- lp + as.vector(log(f))[1 + as.vector((X[, sc, drop = FALSE] - 1) %*% st)]
   }
   lp
 }
