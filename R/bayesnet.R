@@ -284,7 +284,7 @@ bn_log_joint <- function(model, X) {
   for (f in model$factors) {
     sc <- bn_scope(f)
     st <- cumprod(c(1, dim(f)))[seq_along(sc)]
-    lp <- lp + log(f)[1 + as.vector((X[, sc, drop = FALSE] - 1) %*% st)]
+    lp <- lp + as.vector(log(f))[1 + as.vector((X[, sc, drop = FALSE] - 1) %*% st)]
   }
   lp
 }
@@ -322,7 +322,8 @@ bn_init_state <- function(model, ev) {
 #'   variable updated alone) or a list of character vectors, groups of
 #'   hidden variables drawn jointly from their conditional (needed where
 #'   deterministic tables make single-variable Gibbs reducible, as the
-#'   "either" node of [bayes_net_asia()]).
+#'   "either" node of [bayes_net_asia()]). For these models `data` is the
+#'   evidence: a named list (or vector) of observed levels, or `NULL`.
 #' @export
 sample_posterior.mcmix_factor_model <- function(
     model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
@@ -381,12 +382,8 @@ posterior_marginals <- function(fit) {
     if (!length(unlist(codes))) bn_stop("`fit` has no kept draws.")
     out[[v]] <- stats::setNames(vapply(seq_along(lev[[v]]), function(k)
       mean(unlist(codes) == k), numeric(1)), lev[[v]])
-    se[[v]] <- stats::setNames(vapply(seq_along(lev[[v]]), function(k) {
-      m <- do.call(cbind, lapply(codes, function(cv) as.double(cv == k)))
-      p <- mean(m)
-      if (p == 0 || p == 1 || nrow(m) < 4L) return(0)
-      sqrt(p * (1 - p) / .Call(C_ffi_diag_stats, m, unname(diag_codes["ess_bulk"])))
-    }, numeric(1)), lev[[v]])
+    se[[v]] <- stats::setNames(vapply(seq_along(lev[[v]]), function(k)
+      indicator_mcse(codes, k), numeric(1)), lev[[v]])   # R/rjmcmc.R
   }
   structure(out, mcse = se, class = "mcmix_bn_marginals")
 }
@@ -430,14 +427,19 @@ print.mcmix_bn_marginals <- function(x, digits = 4, ...) {
 bn_enumerate <- function(model, ev) {
   hidden <- setdiff(model$vars, names(ev))
   card <- lengths(model$levels[hidden])
-  if (prod(as.double(card)) > 2^22)
-    bn_stop("`model` has %s joint hidden states, too many to enumerate (at most 2^22); use method = \"sum_product\" on a tree or sample_posterior().",
+  if (!bn_can_enumerate(model, hidden))
+    bn_stop("`model` has %s joint hidden states, too many to enumerate (at most 2^20, and 2^24 states times variables); use sum-product on a tree, annealing or sample_posterior().",
             format(prod(as.double(card)), big.mark = ","))
   X <- as.matrix(expand.grid(lapply(card, seq_len), KEEP.OUT.ATTRS = FALSE))
   colnames(X) <- hidden
   for (v in names(ev)) X <- cbind(X, stats::setNames(rep(ev[[v]], nrow(X)), NULL))
   colnames(X) <- c(hidden, names(ev))
   list(X = X[, model$vars, drop = FALSE], lp = bn_log_joint(model, X), hidden = hidden)
+}
+
+bn_can_enumerate <- function(model, hidden) {
+  states <- prod(as.double(lengths(model$levels[hidden])))
+  states <= 2^20 && states * length(model$vars) <= 2^24
 }
 
 log_sum_exp <- function(v) {
@@ -621,7 +623,7 @@ bn_map <- function(model, evidence = NULL,
   if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
   if (method == "auto")
     method <- if (bn_is_forest(model, ev)) "max_product" else
-      if (prod(as.double(lengths(model$levels[hidden]))) <= 2^22) "enumerate" else "anneal"
+      if (bn_can_enumerate(model, hidden)) "enumerate" else "anneal"
   codes <- switch(method,
     enumerate = {
       en <- bn_enumerate(model, ev)

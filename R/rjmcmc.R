@@ -262,13 +262,22 @@ posterior_k <- function(fit, occupied = FALSE) {
   if (!length(all)) stop("`fit` has no kept draws.", call. = FALSE)
   vals <- sort(unique(all))
   prob <- vapply(vals, function(k) mean(all == k), numeric(1))
-  mcse <- vapply(vals, function(k) {
-    m <- do.call(cbind, lapply(ks, function(v) as.double(v == k)))
-    e <- if (nrow(m) >= 4L && stats::var(as.vector(m)) > 0)
-      .Call(C_ffi_diag_stats, m, unname(diag_codes["ess_bulk"])) else NA_real_
-    sqrt(mean(m) * (1 - mean(m)) / e)
-  }, numeric(1))
+  mcse <- vapply(vals, function(k) indicator_mcse(ks, k), numeric(1))
   data.frame(K = as.integer(vals), prob = prob, mcse = mcse)
+}
+
+# Monte Carlo standard error of the proportion of draws equal to `k`, from
+# the bulk effective sample size of the indicator (chains as columns; one
+# pooled chain when an interrupted run left chains of unequal lengths).
+# 0 when the indicator is constant, NA with fewer than 4 draws per chain.
+indicator_mcse <- function(chains, k) {
+  ind <- lapply(chains, function(v) as.double(v == k))
+  n <- lengths(ind)
+  m <- if (length(unique(n)) == 1L) do.call(cbind, ind) else matrix(unlist(ind), ncol = 1L)
+  p <- mean(m)
+  if (nrow(m) < 4L) return(NA_real_)
+  if (p == 0 || p == 1) return(0)
+  sqrt(p * (1 - p) / .Call(C_ffi_diag_stats, m, unname(diag_codes["ess_bulk"])))
 }
 
 #' @export

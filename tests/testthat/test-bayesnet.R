@@ -96,7 +96,7 @@ test_that("sum-product and max-product on trees equal brute force", {
     best <- which(keep)[which.max(J$p[keep])]
     hidden <- setdiff(tr$nm, names(ev))
     expect_identical(unname(mp$state), letters[J$S[best, hidden]])
-    expect_equal(mp$log_prob, log(J$p[best]), tolerance = 1e-10)
+    expect_equal(mp$log_prob, unname(log(J$p[best])), tolerance = 1e-10)
     # annealing and ICM reach the same MAP from several starts
     for (s in 1:3) {
       set.seed(s)
@@ -162,6 +162,10 @@ test_that("Bayesian network fits extend like one longer run and print", {
   expect_output(print(asia), "either \\{yes, no\\} \\| tub, lung")
   expect_output(print(summary(asia)), "tree-structured: no")
   expect_output(print(bn_map(asia)), "MAP assignment")
+  expect_null(names(bn_map(asia)$log_prob))
+  # without evidence the MAP is the most probable joint state (typed in)
+  expect_equal(bn_map(asia, method = "anneal")$log_prob,
+               log(0.99 * 0.5 * 0.99 * 0.99 * 0.7 * 1 * 0.95 * 0.9), tolerance = 1e-12)
   expect_output(print(bn_marginals(asia)), "log P\\(evidence\\)")
 })
 

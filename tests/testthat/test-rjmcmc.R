@@ -138,6 +138,15 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
                           chains = 2, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
+  # binary vectors, Beta-Bernoulli per coordinate
+  B <- matrix(c(1, 1, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, 1), 8, 2)
+  ll <- mx_log_lik_partitions(P, B, function(X) mx_lml_bernoulli(X, 0.5, 0.5))
+  p <- exact(ll, 1, rep(0.25, 4))
+  set.seed(13)
+  fit <- sample_posterior(rj_mixture(bernoulli_beta(0.5, 0.5), k_max = 4), B,
+                          iter = 20000, burnin = 1000, progress = FALSE)
+  pk <- posterior_k(fit)
+  expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
 })
 
 test_that("reversible-jump fits extend like one longer run and have methods", {
@@ -157,6 +166,13 @@ test_that("reversible-jump fits extend like one longer run and have methods", {
     expect_equal(dim(d), c(3L, 3L))
     expect_true(all(d$density > 0 & d$lower <= d$density & d$density <= d$upper))
     expect_equal(nrow(partition_draws(b)), 100L)
+    grDevices::pdf(NULL)
+    expect_no_error(plot(b))
+    grDevices::dev.off()
+    f <- tempfile(fileext = ".rds")
+    saveRDS(b, f)
+    expect_identical(extend(readRDS(f), 20)$chains[[1]]$traces,
+                     extend(b, 20)$chains[[1]]$traces)
   }
   expect_output(print(rj_mixture()), "reversible jump")
 })
