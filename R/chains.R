@@ -394,6 +394,8 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)
   thin <- check_count(thin, "thin", 1L)
+  if (thin > iter)   # no draw would be kept
+    stop(sprintf("`thin` (%d) must be at most `iter` (%d).", thin, iter), call. = FALSE)
   chains <- check_count(chains, "chains", 1L)
   cores <- check_count(cores, "cores", 1L)
   progress <- check_flag(progress, "progress")
@@ -510,9 +512,8 @@ fit_usable <- function(fit, quiet = FALSE) {
   m <- min(n[keep])
   if (length(keep) == length(n) && all(n == m)) return(fit)
   if (!quiet)
-    message(sprintf(paste0("Chains have different numbers of draws (%s), e.g. after an ",
-                           "interrupt; using %s with %s. extend(fit, iter = 0) completes ",
-                           "the run."),
+    message(sprintf(paste0("The run is incomplete: chains have different numbers of draws (%s); using %s with ",
+                           "%s. extend(fit, iter = 0) completes it."),
                     paste(n, collapse = ", "),
                     if (length(keep) == length(n)) "every chain" else
                       sprintf("chain%s %s", if (length(keep) > 1L) "s" else "",

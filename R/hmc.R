@@ -124,7 +124,7 @@ hmc_check_moves <- function(step_size, n_steps, mass, theta0 = NULL) {
 }
 
 check_fit_type <- function(fit, type) {
-  if (!inherits(fit, "mcmix_fit") || !identical(fit$model$type, type))
+  if (!inherits(fit, paste0("mcmix_", type, "_fit")))
     stop(sprintf("`fit` must be an mcmix_fit from sample_%s().", type),
          call. = FALSE)
 }

@@ -111,7 +111,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
   run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = list(type = "tempering", log_lik = lik, log_prior = prior,
                            temperatures = temperatures, scale = scale),
-              call = call)
+              call = call, kind = "tempering")
 }
 
 #' Swap and move acceptance rates of parallel tempering
