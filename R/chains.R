@@ -258,6 +258,7 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
           else fit$chains[[i]]
     ch <- chain_run(kernel, ch, s$burnin, s$iter, s$thin, s$labels, s$psm, tick,
                     stop_requested = stop_requested)
+    serve_interrupts()   # one that arrived during the last chunk is caught here
     done <- ch$warmup_done >= s$burnin && ch$iter_done >= s$iter
     list(chain = ch, status = if (done) "done" else "stopped", condition = NULL)
   }, interrupt = function(e) {
@@ -266,6 +267,11 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
     list(chain = partial(), status = "error", condition = e)
   })
 }
+
+# R serves a pending interrupt only at its next check, which could come
+# after the handlers above (the interrupt would then escape and lose the
+# run); a short sleep serves it now.
+serve_interrupts <- function() Sys.sleep(0.001)
 
 # What a kernel's step() returns must have the shape of the kernel contract:
 # a list with the new state and, per kept iteration, one row of traces (and
@@ -462,7 +468,9 @@ fit_collect <- function(fit, idx, new, res) {
   for (i in idx)
     if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit$kernel, i, fit$streams[[i]])
   bad <- which(status %in% c("error", "died"))
-  fit$interrupted <- any(status != "done")
+  s <- fit$settings
+  fit$interrupted <- !all(vapply(fit$chains, function(ch)
+    ch$warmup_done >= s$burnin && ch$iter_done >= s$iter, logical(1)))
   if (length(bad)) {
     k <- bad[1L]
     cond <- res[[k]]$condition

@@ -118,6 +118,8 @@ run_chains_sequential <- function(fit, idx, new, reporter) {
     if (r$status != "done") break
     reporter$chain_done()
   }
+  # Ctrl-C once every chain is done: nothing to stop, the fit is complete
+  tryCatch(serve_interrupts(), interrupt = function(e) NULL)
   out
 }
 
@@ -194,6 +196,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
     reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
       identical(r$status, "done"), logical(1))))
   }
+  tryCatch(serve_interrupts(), interrupt = function(e) NULL)   # every chain is back
   out
 }
 
@@ -239,5 +242,6 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
     }, interrupt = function(e) if (!file.exists(stopfile)) file.create(stopfile)),
     progression = on_progress)
   }
+  tryCatch(serve_interrupts(), interrupt = function(e) NULL)   # every chain is back
   out
 }
