@@ -1,0 +1,45 @@
+# ais() at its defaults with n_runs = 100 against exact log evidences
+# (problems in helper-evidence.R).
+#
+# Tolerances: R independent replications give estimates e_1..e_R. Their
+# mean must be within 4 standard errors sd(e) / sqrt(R) of the exact value
+# (the estimator is consistent; the bias of log Z-hat, about -se^2 / 2, is
+# far below that). The reported `se` must describe the spread: the ratio of
+# sd(e) to the root-mean-square reported se must lie in [1/2, 2] (with R = 8
+# the sampling error of sd(e) alone is about 25%).
+
+ev_check_spread <- function(r, exact) {
+  R <- nrow(r)
+  expect_lt(abs(mean(r[, "est"]) - exact), 4 * stats::sd(r[, "est"]) / sqrt(R))
+  ratio <- stats::sd(r[, "est"]) / sqrt(mean(r[, "se"]^2))
+  expect_gt(ratio, 0.5)
+  expect_lt(ratio, 2)
+}
+
+test_that("ais() is unbiased in 10 dimensions (equicorrelated Gaussian, log Z = -32.284)", {
+  skip_on_cran()
+  p <- ev_gauss10
+  expect_equal(p$exact, -32.284, tolerance = 1e-3, ignore_attr = TRUE)
+  set.seed(101)
+  # 6 replications: one run costs 100 runs x 1000 temperatures x 2 moves
+  r <- ev_replicate(6, function() ais(p$ll, p$lp, p$rp, n_runs = 100))
+  ev_check_spread(r, p$exact)
+})
+
+test_that("ais() on a bimodal mixture likelihood and a Beta-Binomial", {
+  skip_on_cran()
+  for (p in list(ev_mix1, ev_betabin)) {
+    set.seed(102)
+    r <- ev_replicate(8, function() ais(p$ll, p$lp, p$rp, n_runs = 100))
+    ev_check_spread(r, p$exact)
+  }
+})
+
+test_that("ais() reports the ESS of the weights and warns when it is small", {
+  p <- ev_gauss10
+  set.seed(103)
+  expect_warning(a <- ais(p$ll, p$lp, p$rp, n_runs = 20, temperatures = 5),
+                 "effective sample size")
+  expect_lt(a$ess, 2)
+  expect_output(print(a), "ESS of the weights")
+})
