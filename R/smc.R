@@ -56,8 +56,9 @@ proposal_scale <- function(scale, d) {
 #' evidence \eqn{\log p(y) = \log \int p(\theta) L(\theta) d\theta}. At each
 #' stage the particles are reweighted by \eqn{L^{\beta_t - \beta_{t-1}}}
 #' (the log evidence gains the log of the weighted mean of these factors),
-#' resampled (systematic resampling) when the effective sample size falls
-#' below `resample_threshold * n_particles`, and moved by `n_moves`
+#' resampled (multinomial resampling) when the effective sample size (of
+#' the pilot, see below) falls below `resample_threshold` times the number
+#' of particles, and moved by `n_moves`
 #' random-walk Metropolis steps that leave \eqn{\pi_{\beta_t}} invariant.
 #'
 #' **Tuning without bias.** The random-walk covariance (`scale^2` times the

@@ -8,14 +8,6 @@
 # sd(e) to the root-mean-square reported se must lie in [1/2, 2] (with R = 8
 # the sampling error of sd(e) alone is about 25%).
 
-ev_check_spread <- function(r, exact) {
-  R <- nrow(r)
-  expect_lt(abs(mean(r[, "est"]) - exact), 4 * stats::sd(r[, "est"]) / sqrt(R))
-  ratio <- stats::sd(r[, "est"]) / sqrt(mean(r[, "se"]^2))
-  expect_gt(ratio, 0.5)
-  expect_lt(ratio, 2)
-}
-
 test_that("ais() is unbiased in 10 dimensions (equicorrelated Gaussian, log Z = -32.284)", {
   skip_on_cran()
   p <- ev_gauss10

@@ -5,14 +5,6 @@
 # be within 4 sd / sqrt(R) of the exact value, and sd over the runs divided
 # by the root-mean-square reported `se` must lie in [1/2, 2].
 
-ev_check_spread <- function(r, exact) {
-  R <- nrow(r)
-  expect_lt(abs(mean(r[, "est"]) - exact), 4 * stats::sd(r[, "est"]) / sqrt(R))
-  ratio <- stats::sd(r[, "est"]) / sqrt(mean(r[, "se"]^2))
-  expect_gt(ratio, 0.5)
-  expect_lt(ratio, 2)
-}
-
 smc_rep <- function(p, R, N) ev_replicate(R, function()
   suppressWarnings(sample_smc(p$ll, p$lp, p$rp, n_particles = N)))
 
