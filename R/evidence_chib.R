@@ -132,6 +132,9 @@ chib_rmvn_prec <- function(P, l) {
 }
 
 # ---- probit (Albert and Chib 1993; Chib 1995, section 3.1) ----------------
+# Data augmentation as in reference 002, section 24.5.1: z_i | beta, y_i is
+# N(x_i' beta, 1) truncated to z_i > 0 (y_i = 1) or z_i < 0 (y_i = 0), and
+# beta | z is N(B_n (B_0^-1 b_0 + X' z), B_n), B_n = (B_0^-1 + X'X)^-1.
 
 chib_probit <- function(fit) {
   X <- fit$data$X
@@ -188,7 +191,10 @@ chib_hier_lm <- function(fit, n_reduced) {
   XtX <- lapply(Xs, crossprod)
   Xty <- Map(crossprod, Xs, ys)
   V0i <- solve(mod$V0)
-  # full conditionals (Hoff 2009, section 11.2)
+  # full conditionals (reference 002, section 24.2.5: beta_j eq. 24.34-24.35,
+  # mu eq. 24.36-24.37, Sigma inverse-Wishart with eta0 + m degrees of
+  # freedom and scale S0 + sum_j (beta_j - mu)(beta_j - mu)', sigma2
+  # IG((nu0 + N) / 2, (nu0 s0sq + SSR) / 2); Hoff 2009, section 11.2)
   draw_beta <- function(mu, Sigma, sigma2) {
     Si <- solve(Sigma)
     matrix(vapply(seq_len(m), function(j)
@@ -255,7 +261,8 @@ chib_hier_lm <- function(fit, n_reduced) {
 
 # ---- finite mixtures of a conjugate family (Chib 1995, section 3.2) --------
 
-# Dirichlet log density at w with parameters a.
+# Dirichlet log density at w with parameters a; the full conditional of
+# the weights is Dir(alpha + n(z)) (reference 001, eq. 2).
 chib_lddir <- function(w, a) lgamma(sum(a)) - sum(lgamma(a)) + sum((a - 1) * log(w))
 
 # All permutations of 1..K (rows), or `n` random ones (the identity first)
