@@ -74,6 +74,8 @@
 #' chib_evidence(fit)
 #' @export
 chib_evidence <- function(fit, n_reduced = NULL, n_candidates = 200) {
+  if (!is.null(n_reduced)) n_reduced <- check_count(n_reduced, "n_reduced", 10L, 1e7)
+  n_candidates <- check_count(n_candidates, "n_candidates", 1L, 1e5)
   type <- if (inherits(fit, "mcmix_mixture_fit") && identical(fit$mixture, "finite"))
     "finite_mixture" else if (inherits(fit, "mcmix_fit")) fit$model$type
   if (is.null(type) || !type %in% c("probit", "hier_lm", "finite_mixture"))
@@ -88,7 +90,7 @@ chib_evidence <- function(fit, n_reduced = NULL, n_candidates = 200) {
   switch(type,
          probit = chib_probit(fit),
          hier_lm = chib_hier_lm(fit, n_reduced),
-         finite_mixture = chib_mixture(fit, check_count(n_candidates, "n_candidates", 1L, 1e5)))
+         finite_mixture = chib_mixture(fit, n_candidates))
 }
 
 # Trace matrices of all chains, stacked, and their chain lengths.
@@ -176,8 +178,7 @@ chib_hier_lm <- function(fit, n_reduced) {
   N <- length(y)
   tr <- chib_traces(fit)
   G <- nrow(tr$m)
-  n_reduced <- if (is.null(n_reduced)) max(G, 1000L)
-               else check_count(n_reduced, "n_reduced", 10L, 1e7)
+  if (is.null(n_reduced)) n_reduced <- max(G, 1000L)
   low <- lower.tri(diag(p), diag = TRUE)
   unpack <- function(row) {
     S <- matrix(0, p, p)

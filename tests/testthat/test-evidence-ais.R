@@ -35,3 +35,13 @@ test_that("ais() reports the ESS of the weights and warns when it is small", {
   expect_lt(a$ess, 2)
   expect_output(print(a), "ESS of the weights")
 })
+
+test_that("ais() checks its new arguments", {
+  p <- ev_betabin
+  expect_error(ais(p$ll, p$lp, p$rp, n_runs = 10, n_pilot = 1), "n_pilot")
+  expect_error(ais(p$ll, p$lp, p$rp, n_runs = 10, temperatures = c(0, 0.5)), "temperatures")
+  set.seed(104)
+  a <- ais(p$ll, p$lp, p$rp, n_runs = 50, n_pilot = 10)
+  expect_length(a$temperatures, 101L)   # default 100 d steps, d = 1
+  expect_true(is.finite(a$se) && a$se > 0)
+})
