@@ -24,8 +24,9 @@ is_discrete_trace <- function(v) {
 select_traces <- function(fit, traces) {
   nm <- fit_trace_names(fit)
   if (is.null(traces)) return(nm)
-  if (is.numeric(traces) && all(traces %in% seq_along(nm))) return(nm[traces])
-  if (is.character(traces) && all(traces %in% nm)) return(traces)
+  if (length(traces) && length(traces) <= length(nm) && is.numeric(traces) &&
+      all(traces %in% seq_along(nm))) return(nm[traces])
+  if (length(traces) && is.character(traces) && all(traces %in% nm)) return(unique(traces))
   stop(sprintf("`traces` must name traces of the fit (%s).", paste(nm, collapse = ", ")),
        call. = FALSE)
 }
@@ -219,6 +220,11 @@ plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
 #' @export
 plot_coclustering <- function(x, estimate = NULL,
                               col = grDevices::hcl.colors(64, "Blues 3", rev = TRUE), ...) {
+  if (!length(col) || !(is.character(col) || is.numeric(col)) || anyNA(col) ||
+      is.numeric(col) && any(col < 0 | col > 1e6) ||
+      is.character(col) && inherits(tryCatch(grDevices::col2rgb(col), error = identity), "error"))
+    stop(sprintf("`col` must be a vector of colours, not %s.", describe_value(col)),
+         call. = FALSE)
   P <- if (is_similarity_matrix(x)) x else psm(x)
   N <- ncol(P)
   if (is.null(estimate)) estimate <- partition(if (is_similarity_matrix(x)) P else x)
@@ -290,6 +296,9 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   draws <- check_count(draws, "draws", 1L)
   if (is.null(data))
     stop("`data` must be given: the fit does not store its data.", call. = FALSE)
+  if (!is.numeric(data) && !is.data.frame(data))
+    stop(sprintf("`data` must be a numeric vector or matrix, not %s.", describe_value(data)),
+         call. = FALSE)
   X <- as.matrix(data)
   if (!is.numeric(X) || anyNA(X))
     stop("`data` must be a numeric vector or matrix without missing values.", call. = FALSE)
