@@ -11,9 +11,10 @@ R CMD INSTALL --preclean --no-multiarch --library="$LIB" . > "$LIB/install.log" 
   { cat "$LIB/install.log"; exit 1; }
 rm -f src/*.o src/*.so
 LOG="$LIB/valgrind.log"
+cp tools/run-tests.R "$LIB/run-tests.R"   # R -f reads its file as it goes
 set +e
 R_LIBS="$LIB" NOT_CRAN=true R --vanilla -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$LOG" \
-  -f tools/run-tests.R > "$LIB/tests.log" 2>&1
+  -f "$LIB/run-tests.R" > "$LIB/tests.log" 2>&1
 status=$?
 set -e
 tail -n 3 "$LIB/tests.log"
