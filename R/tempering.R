@@ -49,6 +49,9 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
                         "(0, 1] starting at 1, not %s."),
                  describe_value(temperatures)), call. = FALSE)
   K <- length(temperatures)
+  if (is.list(init) && !length(init))
+    stop(sprintf("`init` must be a vector, a d x %d matrix, a list of them or a function, not %s.",
+                 K, describe_value(init)), call. = FALSE)
   one <- if (is.list(init)) init[[1L]] else init
   d <- if (is.function(init)) init_dim(init, lik) else
     if (is.matrix(one)) nrow(one) else length(one)
