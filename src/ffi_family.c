@@ -8,7 +8,45 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "mcmix_engine.h"
+#include "mixture_state.h"
+#include "ffi_list.h"
 #include "ffi.h"
+
+/* Families whose hyper block holds R objects (their `hyper` arrives as a
+ * list, not as numbers): descriptor and builder, one row each. */
+static const struct {
+    const mcx_family *family;
+    const void *(*hyper)(SEXP values, int dim, int *nprot);
+} r_hyper_table[] = {
+    {&mcx_family_r_family, ffi_family_r_hyper},
+};
+
+const mcx_family *ffi_family_open(SEXP spec, int dim, const void **hyper, int *nprot)
+{
+    const mcx_family *fam = mcx_get_family(mcx_list_str(spec, "family"));
+    SEXP h = mcx_list_elt(spec, "hyper");
+    if (TYPEOF(h) == REALSXP) {
+        *hyper = mcx_family_hyper(fam, dim, REAL(h), (int) XLENGTH(h));
+        return fam;
+    }
+    int n = (int) (sizeof r_hyper_table / sizeof r_hyper_table[0]);
+    for (int i = 0; i < n; i++)
+        if (r_hyper_table[i].family == fam && TYPEOF(h) == VECSXP) {
+            *hyper = r_hyper_table[i].hyper(h, dim, nprot);
+            return fam;
+        }
+    mcx_error("mcmix internal error: the hyperparameters of family '%s' must be a "
+              "double vector", fam->name);
+}
+
+/* TRUE when the registered family `name` has a closed-form predictive and
+ * marginal likelihood (conjugate), FALSE when it only has a parameter
+ * update (plugin ABI 2, e.g. gaussian_nonconj). */
+SEXP ffi_family_conjugate(SEXP name)
+{
+    if (!Rf_isString(name) || XLENGTH(name) != 1) MCX_INTERNAL("bad family name");
+    return Rf_ScalarLogical(mcx_family_conjugate(mcx_get_family(CHAR(STRING_ELT(name, 0)))));
+}
 
 SEXP ffi_families(void)
 {

@@ -4,19 +4,14 @@
 #include <R.h>
 #include <Rinternals.h>
 
-/* ffi_mixture.c */
-SEXP ffi_mixture_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
-                      SEXP offset, SEXP warmup);
-SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K, SEXP n, SEXP prior, SEXP iters);
+/* ffi_mixture.c (finite mixtures, CRP simulator) */
+SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
 SEXP ffi_rcrp(SEXP n, SEXP alpha, SEXP discount);
-
-/* ffi_mixture_dp.c (further DP samplers, predictive) */
-SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n, SEXP thin,
-                  SEXP offset, SEXP warmup, SEXP rfam);
+/* ffi_mixture_dp.c: every DP / Pitman-Yor algorithm (mixture_dp.h) */
+SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
+/* ffi_mixture_predict.c */
 SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est);
-SEXP ffi_family_conjugate(SEXP name);
-SEXP ffi_dpx_register_abi1(void);
 
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,

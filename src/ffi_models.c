@@ -125,25 +125,6 @@ SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
     return out;
 }
 
-SEXP ffi_ising_energy(SEXP data, SEXP spins)
-{
-    int nrow = mcx_list_count(data, "nrow"), ncol = mcx_list_count(data, "ncol");
-    R_xlen_t N = (R_xlen_t) nrow * ncol;
-    mcx_ising_data d = {nrow, ncol, mcx_list_count(data, "periodic"),
-                        mcx_list_num(data, "J"), mcx_list_real(data, "h", N)};
-    if (TYPEOF(spins) != INTSXP || XLENGTH(spins) % (N > 0 ? N : 1) != 0)
-        MCX_INTERNAL("spins must be an integer matrix with N columns");
-    R_xlen_t k = N > 0 ? XLENGTH(spins) / N : 0;
-    SEXP out = PROTECT(Rf_allocVector(REALSXP, k));
-    int *x = (int *) mcx_alloc((size_t) N, sizeof(int));
-    for (R_xlen_t r = 0; r < k; r++) {      /* rows of a k x N matrix */
-        for (R_xlen_t t = 0; t < N; t++) x[t] = INTEGER(spins)[r + k * t];
-        REAL(out)[r] = mcx_ising_energy(&d, x);
-    }
-    UNPROTECT(1);
-    return out;
-}
-
 SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl)
 {
     step_ctrl c = read_ctrl(ctrl);

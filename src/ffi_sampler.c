@@ -13,7 +13,7 @@
 #include <string.h>
 #include "mcmix_engine.h"
 #include "sampler.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
 #include "ffi.h"
 
 static SEXP get_elt(SEXP list, const char *name)

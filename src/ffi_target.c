@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "mcmix_engine.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
 #include "ffi.h"
 
 static SEXP target_tag(void)

@@ -273,3 +273,22 @@ test_that("DP samplers without accept/reject steps refuse acceptance(); settings
   s <- capture.output(print(summary(fm)$n_clusters))
   expect_false(any(grepl("[0-9]\\.[0-9]{4}", s)))
 })
+
+# A fresh neal8 state draws its clusters' parameters inside the .Call's RNG
+# bracket, from the chain's own stream: a future worker (whose generator
+# state before the .Call differs from the sequential run's) gives the same
+# draws, for a non-conjugate family too.
+test_that("neal8 under future::multisession gives the sequential draws", {
+  skip_on_cran()
+  x <- c(-2.2, -1.9, -2.1, 1.8, 2.3, 2.0, 0.1)
+  run <- function() {
+    set.seed(22)
+    f <- sample_posterior(dp_mixture(gaussian_nonconj()), x, iter = 30, burnin = 5,
+                          chains = 2, algorithm = "neal8", progress = FALSE)
+    lapply(f$chains, function(ch) list(ch$traces, ch$labels))
+  }
+  ref <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(run(), ref)
+})

@@ -1,6 +1,6 @@
 /*
- * target_r.c -- the R-function target adapter and safe calls of user R
- * functions from C loops (see target_r.h).
+ * ffi_target_r.c -- the R-function target adapter and safe calls of user R
+ * functions from C loops (see ffi_target_r.h).
  *
  * Each user function is called through a call object f(x) built once; the
  * argument vector x is reused from call to call unless the user's function
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mcmix_engine.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
 
 int mcx_rfun_open(mcx_rfun *f, SEXP fun, int nargs, int dim, SEXP io,
                   int code, const char *label, const long *iter, int rng)
