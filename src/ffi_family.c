@@ -72,7 +72,7 @@ static void bind_family(bound_family *b, SEXP name, SEXP hyper, int dim)
         MCX_INTERNAL("`name` must be a string and `hyper` a double vector");
     b->f = mcx_get_family(CHAR(STRING_ELT(name, 0)));
     b->dim = dim;
-    b->hyper = mcx_alloc(b->f->hyper_size(dim), 1);
+    b->hyper = mcx_alloc(mcx_family_hyper_doubles(b->f, dim) + 1, sizeof(double));
     int rc = b->f->hyper_init(b->hyper, dim, REAL(hyper), (int) XLENGTH(hyper));
     if (rc != 0)
         mcx_error("mcmix internal error: family '%s' refused its hyperparameter "
@@ -99,7 +99,7 @@ static double *rows_of(SEXP x, int *n, int *d)
 
 static void *new_stats(const bound_family *b)
 {
-    void *s = mcx_alloc(b->f->stats_size(b->hyper), 1);
+    void *s = mcx_alloc(mcx_family_stats_doubles(b->f, b->hyper) + 1, sizeof(double));
     b->f->stats_reset(b->hyper, s);
     return s;
 }
@@ -193,7 +193,8 @@ static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_o
  *   "param_draw"     `arg` draws from the posterior given x (the prior when
  *                    x has 0 rows)                     -> arg x param_size
  *   "log_lik"        log p(row | theta = arg) for each row    -> length n
- *   "info"           c(hyper_size, stats_size, work_size, param_size)
+ *   "info"           c(hyper_size, stats_size, work_size, param_size), all
+ *                    in doubles (mcmix_abi.h, ABI 3)
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -213,8 +214,8 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 
     if (strcmp(what, "info") == 0) {
         out = PROTECT(Rf_allocVector(REALSXP, 4));
-        REAL(out)[0] = (double) f->hyper_size(d);
-        REAL(out)[1] = (double) f->stats_size(b.hyper);
+        REAL(out)[0] = (double) mcx_family_hyper_doubles(f, d);
+        REAL(out)[1] = (double) mcx_family_stats_doubles(f, b.hyper);
         REAL(out)[2] = (double) f->work_size(b.hyper);
         REAL(out)[3] = (double) f->param_size(b.hyper);
     } else if (strcmp(what, "log_marginal") == 0) {

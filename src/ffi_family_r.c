@@ -51,7 +51,7 @@ static double checked(double v, const char *what)
     return v;
 }
 
-static size_t rf_hyper_size(int dim) { (void) dim; return sizeof(r_ctx); }
+static size_t rf_hyper_size(int dim) { (void) dim; return MCX_DOUBLES(sizeof(r_ctx)); }
 static int rf_hyper_init(void *h, int dim, const double *v, int n)
 {
     (void) h; (void) dim; (void) v; (void) n;
@@ -62,7 +62,7 @@ static size_t rf_work_size(const void *h)
     const r_ctx *c = h;
     return (size_t) (2 * c->psize + c->dim);
 }
-static size_t rf_stats_size(const void *h) { (void) h; return sizeof(double); }
+static size_t rf_stats_size(const void *h) { (void) h; return 1; }
 static void rf_stats_reset(const void *h, void *s) { (void) h; *(double *) s = 0.0; }
 static void rf_stats_add(const void *h, void *s, const double *x, double *w)
 {

@@ -40,22 +40,31 @@ const char *mcx_list_str(SEXP list, const char *name)
     return CHAR(STRING_ELT(x, 0));
 }
 
-double *mcx_list_real(SEXP list, const char *name, R_xlen_t len)
+/* element `name` of type `type` and length len (len < 0: any) */
+static SEXP typed_elt(SEXP list, const char *name, SEXPTYPE type, R_xlen_t len)
 {
     SEXP x = mcx_list_elt(list, name);
-    if (TYPEOF(x) != REALSXP || (len >= 0 && XLENGTH(x) != len))
-        mcx_error("mcmix internal error: '%s' must be a double vector of length %ld",
-                  name, (long) len);
-    return REAL(x);
+    if (TYPEOF(x) != type || (len >= 0 && XLENGTH(x) != len))
+        mcx_error("mcmix internal error: '%s' must be %s vector of length %ld", name,
+                  type == REALSXP ? "a double" : "an integer", (long) len);
+    return x;
+}
+
+double *mcx_list_real(SEXP list, const char *name, R_xlen_t len)
+{
+    return REAL(typed_elt(list, name, REALSXP, len));
 }
 
 int *mcx_list_int(SEXP list, const char *name, R_xlen_t len)
 {
-    SEXP x = mcx_list_elt(list, name);
-    if (TYPEOF(x) != INTSXP || (len >= 0 && XLENGTH(x) != len))
-        mcx_error("mcmix internal error: '%s' must be an integer vector of length %ld",
-                  name, (long) len);
-    return INTEGER(x);
+    return INTEGER(typed_elt(list, name, INTSXP, len));
+}
+
+void mcx_bind_fields(SEXP list, const mcx_field *fields, void *obj, const R_xlen_t *lens)
+{
+    for (const mcx_field *f = fields; f->name != NULL; f++)
+        *(double **) (void *) ((char *) obj + f->offset) =
+            mcx_list_real(list, f->name, lens[f->len]);
 }
 
 double mcx_list_num(SEXP list, const char *name)

@@ -12,8 +12,11 @@
  *       #define DP_STATE(X) X(labels) X(alpha) X(stats)
  *       enum { DP_STATE(MCX_FIELD_ENUM) DP_STATE_N };
  *       static const char *const dp_state[] = {DP_STATE(MCX_FIELD_NAME) NULL};
- *   imported with mcx_list_fields(state, dp_state, in) (in[DP_alpha], ...)
+ *   imported with mcx_list_fields(state, dp_state, in) (in[F_alpha], ...)
  *   and exported with mcx_named_list(dp_state, out): one table for both.
+ *   A sampler whose engine state is a struct of `double *` into the (copied)
+ *   state list, advanced in place, declares it as one mcx_field table
+ *   (list name, struct member, length) bound by mcx_bind_fields().
  */
 #ifndef MCMIX_FFI_LIST_H
 #define MCMIX_FFI_LIST_H
@@ -21,8 +24,23 @@
 #include <Rinternals.h>
 #include "chunk.h"
 
+#include <stddef.h>
+
 #define MCX_FIELD_ENUM(name) F_##name,
 #define MCX_FIELD_NAME(name) #name,
+
+/* A double vector of a state list bound to a `double *` member of an
+ * engine struct: its name in the list, the member's offset, and its length
+ * as an index into the `lens` array given to mcx_bind_fields(). */
+typedef struct mcx_field {
+    const char *name;
+    size_t offset;
+    int len;
+} mcx_field;
+#define MCX_FIELD(type, member, name, len) {name, offsetof(type, member), len}
+/* Point the members of *obj at the elements of `list` named by the
+ * fields (a table ending with a NULL name), checking type and length. */
+void mcx_bind_fields(SEXP list, const mcx_field *fields, void *obj, const R_xlen_t *lens);
 
 /* Element `name` of the named list `list` (internal error when missing). */
 SEXP mcx_list_elt(SEXP list, const char *name);

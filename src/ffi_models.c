@@ -5,7 +5,7 @@
  * Every entry point has the shape  ffi_<model>_step(data, state, ctrl):
  *   data  a named list of fixed inputs prepared (and validated) in R;
  *   state a named list, the chain state (not modified: a copy is advanced);
- *   ctrl  integer c(n, thin, offset, warmup).
+ *   ctrl  the chunk c(n, thin, offset, warmup) (chunk.h, mcx_chunk_read()).
  * and returns list(state = <advanced copy>, traces = <n_kept x p matrix>,
  * spins = <int matrix or NULL>).  Types and lengths are re-checked here;
  * a mismatch is an internal error (R validated the user's input).
@@ -14,20 +14,6 @@
 #include "models.h"
 #include "ffi.h"
 #include "ffi_list.h"
-
-typedef struct { int n, thin, offset, warmup, n_kept; } step_ctrl;
-
-static step_ctrl read_ctrl(SEXP ctrl)
-{
-    if (TYPEOF(ctrl) != INTSXP || XLENGTH(ctrl) != 4)
-        MCX_INTERNAL("ctrl must be integer(4)");
-    step_ctrl c = {INTEGER(ctrl)[0], INTEGER(ctrl)[1], INTEGER(ctrl)[2],
-                   INTEGER(ctrl)[3], 0};
-    if (c.n < 0 || c.thin < 1 || c.offset < 0)
-        MCX_INTERNAL("bad iteration counts");
-    c.n_kept = mcx_n_kept(c.n, c.thin, c.offset, c.warmup);
-    return c;
-}
 
 /* A copy of state element `name` (double), to be advanced in place. */
 static SEXP copy_real(SEXP state, const char *name, R_xlen_t len)
@@ -52,7 +38,7 @@ static SEXP step_result(SEXP state, SEXP traces, SEXP spins)
 
 SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl)
 {
-    step_ctrl c = read_ctrl(ctrl);
+    mcx_chunk c = mcx_chunk_read(ctrl);
     int n = mcx_list_count(data, "n"), p = mcx_list_count(data, "p");
     mcx_probit_data d = {n, p, mcx_list_real(data, "X", (R_xlen_t) n * p),
                          mcx_list_int(data, "y", n),
@@ -73,7 +59,7 @@ SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl)
 
 SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl)
 {
-    step_ctrl c = read_ctrl(ctrl);
+    mcx_chunk c = mcx_chunk_read(ctrl);
     int n = mcx_list_count(data, "n"), m = mcx_list_count(data, "m");
     mcx_gpclass_data d = {n, m, mcx_list_int(data, "y", n),
                           mcx_list_real(data, "A", (R_xlen_t) n * n),
@@ -102,7 +88,7 @@ SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl)
 
 SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
 {
-    step_ctrl c = read_ctrl(ctrl);
+    mcx_chunk c = mcx_chunk_read(ctrl);
     int nrow = mcx_list_count(data, "nrow"), ncol = mcx_list_count(data, "ncol");
     int method = mcx_list_count(data, "method"), keep = mcx_list_count(data, "keep_spins");
     R_xlen_t N = (R_xlen_t) nrow * ncol;
@@ -127,7 +113,7 @@ SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl)
 
 SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl)
 {
-    step_ctrl c = read_ctrl(ctrl);
+    mcx_chunk c = mcx_chunk_read(ctrl);
     int p = mcx_list_count(data, "p"), m = mcx_list_count(data, "m");
     int keep_beta = mcx_list_count(data, "keep_beta");
     R_xlen_t pp = (R_xlen_t) p * p;

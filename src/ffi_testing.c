@@ -233,11 +233,14 @@ SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K_, SEXP n_, SEXP prior, SEXP iters_)
     return out;
 }
 
-/* ---- test support: a plugin descriptor of ABI version 1 ----
+/* ---- test support: plugin descriptors of ABI versions 1 and 2 ----
  * The layout of mcx_family before ABI 2 (no param_update slot), filled with
  * the functions of the built-in poisson_gamma family and registered as
- * "poisson_gamma_abi1": the registry and the samplers must accept it
- * without reading past its end (tests/testthat/test-dpx-api.R). */
+ * "poisson_gamma_abi1", and an ABI 2 descriptor "poisson_gamma_abi2" (the
+ * full struct, param_update NULL).  Both count hyper_size and stats_size in
+ * bytes, as ABI 1 and 2 did: the registry and the samplers must accept them
+ * without reading past their end and must convert the sizes
+ * (tests/testthat/test-dpx-api.R). */
 typedef struct {
     int abi_version;
     const char *name;
@@ -255,22 +258,40 @@ typedef struct {
     double (*log_lik)(const void *, const double *, const double *, double *);
 } mcx_family_v1;
 
+static size_t bytes_hyper_size(int dim)
+{
+    return mcx_family_poisson_gamma.hyper_size(dim) * sizeof(double);
+}
+static size_t bytes_stats_size(const void *hyper)
+{
+    return mcx_family_poisson_gamma.stats_size(hyper) * sizeof(double);
+}
+
 static mcx_family_v1 *family_v1 = NULL;
+static mcx_family *family_v2 = NULL;
 
 SEXP ffi_dpx_register_abi1(void)
 {
     if (family_v1 == NULL) {
-        /* lives for the session, like a plugin's static descriptor */
+        /* live for the session, like a plugin's static descriptors */
         family_v1 = (mcx_family_v1 *) malloc(sizeof *family_v1);
-        if (family_v1 == NULL) mcx_error("out of memory");
+        family_v2 = (mcx_family *) malloc(sizeof *family_v2);
+        if (family_v1 == NULL || family_v2 == NULL) mcx_error("out of memory");
     }
     const mcx_family *f = &mcx_family_poisson_gamma;
     mcx_family_v1 v = {
-        1, "poisson_gamma_abi1", f->hyper_size, f->hyper_init, f->work_size,
-        f->stats_size, f->stats_reset, f->stats_add, f->stats_remove,
+        1, "poisson_gamma_abi1", bytes_hyper_size, f->hyper_init, f->work_size,
+        bytes_stats_size, f->stats_reset, f->stats_add, f->stats_remove,
         f->log_predictive, f->log_marginal, f->param_size, f->param_draw, f->log_lik
     };
     *family_v1 = v;
     mcx_register_family((const mcx_family *) (const void *) family_v1);
+    *family_v2 = *f;
+    family_v2->abi_version = 2;
+    family_v2->name = "poisson_gamma_abi2";
+    family_v2->hyper_size = bytes_hyper_size;
+    family_v2->stats_size = bytes_stats_size;
+    family_v2->param_update = NULL;
+    mcx_register_family(family_v2);
     return R_NilValue;
 }

@@ -31,9 +31,9 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_dp_step, 4),
     CALLDEF(ffi_mixture_predict, 8),
     /* ffi_topic.c: LDA and HDP */
-    CALLDEF(ffi_lda_step, 6),
+    CALLDEF(ffi_lda_step, 7),
     CALLDEF(ffi_lda_log_joint, 4),
-    CALLDEF(ffi_hdp_step, 7),
+    CALLDEF(ffi_hdp_step, 8),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),

@@ -14,13 +14,6 @@
 #include "mcmix_engine.h"
 #include "mixture_state.h"
 
-/* Number of kept iterations among offset + 1 .. offset + n. */
-static inline int mcx_topic_n_kept(int n, int thin, int offset, int warmup)
-{
-    if (warmup || thin < 1) return 0;
-    return (offset + n) / thin - offset / thin;
-}
-
 /* ---- LDA, collapsed Gibbs (Griffiths and Steyvers 2004) ---------------- */
 typedef struct mcx_lda {
     int K, W, D, N;           /* topics, vocabulary, documents, tokens */

@@ -5,7 +5,7 @@
  * Common conventions:
  * - a call runs iterations offset + 1 .. offset + n_iter; when `warmup` is 0
  *   iteration g is kept iff g %% thin == 0 and its draws go to row k of the
- *   column-major `traces` matrix with `n_kept` rows (see mcx_n_kept());
+ *   column-major `traces` matrix with `n_kept` rows (mcx_chunk_kept(), chunk.h);
  * - the state arrays passed in are updated in place and hold everything
  *   needed to continue, so running in chunks equals one longer run.
  */
@@ -13,13 +13,6 @@
 #define MCMIX_MODELS_H
 
 #include "mcmix_engine.h"
-
-/* Number of kept iterations among offset + 1 .. offset + n. */
-static inline int mcx_n_kept(int n, int thin, int offset, int warmup)
-{
-    if (warmup || thin < 1) return 0;
-    return (offset + n) / thin - offset / thin;
-}
 
 /* ---- probit regression (Albert and Chib 1993) ------------------------- */
 typedef struct mcx_probit_data {

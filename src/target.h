@@ -23,7 +23,7 @@
 #define MCMIX_TARGET_H
 
 #include <math.h>
-#include "mcmix.h"
+#include "mcmix_abi.h"
 
 typedef struct mcx_tgt {
     const mcx_target *desc;  /* the descriptor (R adapter or compiled) */
