@@ -13,8 +13,9 @@
 #            NULL in a fresh state (computed from the labels). The engine
 #            recomputes them from scratch every 64 sweeps (numerical
 #            stability; a rule on the iteration number, not on chunks).
-# Traces: n_clusters (occupied clusters) and log_lik: log p(x | z, theta) for the samplers that draw theta ("gibbs",
-# "collapsed_weights"), the collapsed log p(x | partition) = sum over
+# Traces: n_clusters (occupied clusters) and log_lik: log p(x | z, theta)
+# for the samplers that draw theta ("gibbs", "collapsed_weights"), the
+# collapsed log p(x | partition) = sum over
 # clusters of the family's log marginal likelihood otherwise.
 
 # ---------------------------------------------------------------------------
@@ -308,7 +309,6 @@ finite_kernel <- function(model, prepared, algorithm, init) {
     hyper = as.double(prepared$hyper), algorithm = algorithm,
     alpha = as.double(model$alpha), K = as.integer(model$K))
   init_fun <- mixture_init(model, N, init)
-  keep_extra <- algorithm != "collapsed"
   new_kernel(
     name = paste0("finite_", algorithm),
     init = function(chain) {
@@ -316,8 +316,8 @@ finite_kernel <- function(model, prepared, algorithm, init) {
     },
     step = function(state, n, thin, offset, warmup) {
       r <- .Call(C_ffi_finite_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))
-      extra <- NULL
-      if (keep_extra && nrow(r$traces)) {
+      extra <- NULL   # the weights and parameters drawn, when the algorithm draws them
+      if (!is.null(r$params) && nrow(r$traces)) {
         K <- spec$K
         extra <- lapply(seq_len(nrow(r$traces)), function(s) list(
           weights = if (!is.null(r$weights)) r$weights[s, ],

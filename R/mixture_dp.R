@@ -22,8 +22,8 @@
 # MCX_DP_ALGORITHMS (src/mixture_dp.h). Adding an algorithm: one engine file,
 # one row there and one row here.
 #   control          function(ctl) of a dp_control() object giving the
-#                    row's settings as a named double vector (the names of
-#                    the C row's control_names);
+#                    row's settings as a named numeric vector (the names of
+#                    the C row's control_names; handed to C as a list);
 #   conjugate_only   refuses non-conjugate families;
 #   random_discount  samples a beta_prior() discount;
 #   counters         counts accepted proposals (read by acceptance()).
@@ -197,7 +197,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
-    control = vapply(row$control(control), as.double, 0))
+    control = as.list(vapply(row$control(control), as.double, 0)))
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount

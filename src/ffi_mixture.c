@@ -24,6 +24,28 @@
 #include "ffi_list.h"
 #include "ffi.h"
 
+void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt, int dim,
+                  SEXP labels, SEXP stats, int k_min)
+{
+    if (TYPEOF(xt) != REALSXP || dim < 1 || XLENGTH(xt) % dim != 0)
+        MCX_INTERNAL("data must be a dim x N double matrix");
+    int N = (int) (XLENGTH(xt) / dim);
+    if (TYPEOF(labels) != INTSXP || XLENGTH(labels) != N) MCX_INTERNAL("bad labels");
+    mcx_mix_build(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min);
+    if (stats != R_NilValue) {
+        if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
+        mcx_mix_restore_stats(m, RAW(stats), (size_t) XLENGTH(stats));
+    }
+}
+
+void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats)
+{
+    *labels = PROTECT(Rf_allocVector(INTSXP, m->n));
+    memcpy(INTEGER(*labels), m->z, (size_t) m->n * sizeof(int));
+    *stats = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(m)));
+    memcpy(RAW(*stats), m->stats, mcx_mix_stats_bytes(m));
+}
+
 #define FINITE_STATE(X) X(labels) X(weights) X(params) X(stats)
 enum { FINITE_STATE(MCX_FIELD_ENUM) FINITE_STATE_N };
 static const char *const finite_state[] = {FINITE_STATE(MCX_FIELD_NAME) NULL};
@@ -58,11 +80,7 @@ SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
             MCX_INTERNAL("finite mixture label out of range");
     mcx_mix m;
     mcx_finite fs;
-    mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, lab0, K);
-    if (in[F_stats] != R_NilValue) {
-        if (TYPEOF(in[F_stats]) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
-        mcx_mix_restore_stats(&m, RAW(in[F_stats]), (size_t) XLENGTH(in[F_stats]));
-    }
+    ffi_mix_open(&m, fam, hyper, xt, dim, in[F_labels], in[F_stats], K);
     mcx_finite_setup(&fs, &m, a, K, alpha);
     size_t psize = fs.psize, np = psize * (size_t) K;
     /* carry the last weights and parameters (informational) */
@@ -103,10 +121,7 @@ SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     PutRNGstate();
 
     SEXP out[FINITE_STATE_N];
-    out[F_labels] = PROTECT(Rf_allocVector(INTSXP, N)); nprot++;
-    memcpy(INTEGER(out[F_labels]), m.z, (size_t) N * sizeof(int));
-    out[F_stats] = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&m))); nprot++;
-    memcpy(RAW(out[F_stats]), m.stats, mcx_mix_stats_bytes(&m));
+    ffi_mix_export(&m, &out[F_labels], &out[F_stats]); nprot += 2;
     out[F_weights] = out[F_params] = R_NilValue;
     if (keep_w) {
         out[F_weights] = PROTECT(Rf_allocVector(REALSXP, K)); nprot++;

@@ -4,6 +4,16 @@
 #include <R.h>
 #include <Rinternals.h>
 
+#include "mixture_state.h"
+
+/* Shared by the mixture glue (ffi_mixture.c): the partition of a state
+ * from its labels (N integers, 0-based, internal order; k_min as in
+ * mcx_mix_build()) and its exported stats blocks (raw, or NULL: computed
+ * from the labels); and the export of both (two new PROTECTed vectors). */
+void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt, int dim,
+                  SEXP labels, SEXP stats, int k_min);
+void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats);
+
 /* ffi_mixture.c (finite mixtures, CRP simulator) */
 SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
 SEXP ffi_rcrp(SEXP n, SEXP alpha, SEXP discount);

@@ -5,7 +5,7 @@
  * ffi_dp_step(spec, xt, state, chunk) runs one chunk of one chain:
  *   spec  = list(family, dim, hyper, algorithm, alpha_prior = c(shape,
  *           rate) or numeric(0), discount_prior = c(a, b) or numeric(0),
- *           control = named double vector of the algorithm's settings,
+ *           control = named list of the algorithm's settings (numbers),
  *           the names of its row's control_names);
  *           hyper: a double vector, or the list of R functions of an
  *           R-function family (ffi_family_open());
@@ -53,25 +53,15 @@ static void read_prior(mcx_partition_prior *pr, SEXP spec, SEXP *in, int n)
     mcx_partition_prior_setup(pr, n);
 }
 
-/* The row's settings, in the order of its control_names. */
+/* The row's settings (spec$control, a named list of numbers), in the
+ * order of its control_names. */
 static double *read_control(const mcx_dp_algorithm *alg, SEXP spec)
 {
     SEXP ctl = mcx_list_elt(spec, "control");
-    SEXP nm = Rf_getAttrib(ctl, R_NamesSymbol);
     int n = 0;
     while (alg->control_names[n] != NULL) n++;
     double *out = mcx_alloc((size_t) n + 1, sizeof(double));
-    if (n > 0 && (TYPEOF(ctl) != REALSXP || TYPEOF(nm) != STRSXP))
-        MCX_INTERNAL("spec$control must be a named double vector");
-    for (int j = 0; j < n; j++) {
-        R_xlen_t i = 0;
-        while (i < XLENGTH(ctl) && strcmp(CHAR(STRING_ELT(nm, i)), alg->control_names[j]) != 0)
-            i++;
-        if (i == XLENGTH(ctl))
-            mcx_error("mcmix internal error: setting '%s' of the DP algorithm '%s' is missing",
-                      alg->control_names[j], alg->name);
-        out[j] = REAL(ctl)[i];
-    }
+    for (int j = 0; j < n; j++) out[j] = mcx_list_num(ctl, alg->control_names[j]);
     return out;
 }
 
@@ -104,14 +94,10 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         for (int i = 0; i < N; i++)
             if (lab0[i] + 1 > kmin) kmin = lab0[i] + 1;
     mcx_mix m;
-    mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, lab0, kmin);
+    ffi_mix_open(&m, fam, hyper, xt, dim, in[F_labels], in[F_stats], kmin);
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
-    if (in[F_stats] != R_NilValue) {
-        if (TYPEOF(in[F_stats]) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
-        mcx_mix_restore_stats(&m, RAW(in[F_stats]), (size_t) XLENGTH(in[F_stats]));
-    }
     SEXP p0 = in[F_params];
     if (p0 != R_NilValue && TYPEOF(p0) != REALSXP) MCX_INTERNAL("state$params must be double");
 
@@ -172,10 +158,7 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     PutRNGstate();
 
     SEXP out[DP_STATE_N];
-    out[F_labels] = PROTECT(Rf_allocVector(INTSXP, N)); nprot++;
-    memcpy(INTEGER(out[F_labels]), m.z, (size_t) N * sizeof(int));
-    out[F_stats] = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&m))); nprot++;
-    memcpy(RAW(out[F_stats]), m.stats, mcx_mix_stats_bytes(&m));
+    ffi_mix_export(&m, &out[F_labels], &out[F_stats]); nprot += 2;
     out[F_params] = R_NilValue;
     if (alg->params != NULL) {
         int rows, cols;

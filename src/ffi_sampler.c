@@ -97,7 +97,8 @@ static int theta_dim(SEXP state)
 }
 
 /* The common part of the single-target samplers (MH, slice, HMC): the
- * duplicated state, its dimension, the target opened as a log density, and
+ * duplicated state, its dimension, the engine state bound to it (`fields`;
+ * K the number of MH proposals), the target opened as a log density, and
  * the chunk's run with its traces matrix.  sampler_open() protects what it
  * allocates and counts it in *nprot; sampler_close() names the traces,
  * builds the result and unprotects all nprot objects. */
@@ -109,10 +110,13 @@ typedef struct sampler_call {
 } sampler_call;
 
 static void sampler_open(SEXP target, SEXP io, SEXP state_, SEXP run_,
+                         const mcx_field *fields, void *engine_state, int K,
                          sampler_call *sc, int *nprot)
 {
     sc->state = PROTECT(Rf_duplicate(state_)); (*nprot)++;
     sc->d = theta_dim(sc->state);
+    R_xlen_t lens[] = {1, sc->d, (R_xlen_t) sc->d * sc->d, K, K - 1};
+    mcx_bind_fields(sc->state, fields, engine_state, lens);
     *nprot += mcx_target_open(target, sc->d, io, MCX_CB_LOG_DENSITY, "log_density",
                               &sc->h);
     sc->traces = PROTECT(run_open(run_, sc->d, &sc->run)); (*nprot)++;
@@ -156,14 +160,13 @@ static double custom_logq(const double *y, const double *x, void *ctx)
 SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
-    sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
-    int d = sc.d;
-
     SEXP props_ = mcx_list_elt(spec, "proposals");
     int K = (int) XLENGTH(props_);
     if (TYPEOF(props_) != VECSXP || K < 1) MCX_INTERNAL("bad proposals");
+    sampler_call sc;
+    mcx_mh_state s;
+    sampler_open(target, io, state_, run_, mh_fields, &s, K, &sc, &nprot);
+    int d = sc.d;
     mcx_mh_prop *props = (mcx_mh_prop *) mcx_alloc((size_t) K, sizeof(mcx_mh_prop));
     for (int k = 0; k < K; k++) {
         SEXP pk = VECTOR_ELT(props_, k);
@@ -204,13 +207,10 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     ad.eps = mcx_list_num(ad_, "eps");
     ad.start = mcx_list_num(ad_, "start");
 
-    mcx_mh_state s;
-    R_xlen_t lens[] = {1, d, (R_xlen_t) d * d, K, K - 1};
-    mcx_bind_fields(state, mh_fields, &s, lens);
     GetRNGstate();
     mcx_mh_run(&sc.h, props, K, &ad, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* ------------------------------------------------------------- slice */
@@ -219,20 +219,17 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
     sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
+    mcx_slice_state s;
+    sampler_open(target, io, state_, run_, slice_fields, &s, 0, &sc, &nprot);
     int d = sc.d;
     const double *width = mcx_list_real(spec, "width", d);
     SEXP disc = mcx_list_elt(spec, "discrete");
     if (TYPEOF(disc) != INTSXP || XLENGTH(disc) != d) MCX_INTERNAL("bad discrete");
     int max_steps = (int) mcx_list_num(spec, "max_steps");
-    mcx_slice_state s;
-    R_xlen_t lens[] = {1, d, (R_xlen_t) d * d, 0, 0};
-    mcx_bind_fields(state, slice_fields, &s, lens);
     GetRNGstate();
     mcx_slice_run(&sc.h, width, INTEGER(disc), max_steps, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* --------------------------------------------------------------- HMC */
@@ -241,8 +238,8 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
     sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
+    mcx_hmc_state s;
+    sampler_open(target, io, state_, run_, hmc_fields, &s, 0, &sc, &nprot);
     int d = sc.d;
     mcx_hmc_ctrl c;
     c.n_steps = (int) mcx_list_num(spec, "n_steps");
@@ -252,14 +249,11 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     c.gamma = mcx_list_num(spec, "gamma");
     c.t0 = mcx_list_num(spec, "t0");
     c.kappa = mcx_list_num(spec, "kappa");
-    mcx_hmc_state s;
-    R_xlen_t lens[] = {1, d, (R_xlen_t) d * d, 0, 0};
-    mcx_bind_fields(state, hmc_fields, &s, lens);
     GetRNGstate();
     if (!isfinite(*s.logd)) MCX_INTERNAL("HMC state outside the support");
     mcx_hmc_run(&sc.h, &c, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* Gradient of a target at theta (HMC's initial state), iteration 0. */

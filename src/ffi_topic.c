@@ -58,7 +58,6 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
     double alpha = s[2], beta = s[3];
-    int n = c.n, thin = c.thin, offset = c.offset, warmup = c.warmup;
     check_int(doc_start, -1, "doc_start");
     int D = (int) XLENGTH(doc_start) - 1;
     if (D < 1 || K < 1 || W < 1 || !(alpha > 0) || !(beta > 0))
@@ -86,7 +85,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
     GetRNGstate();
-    mcx_lda_run(&m, n, thin, offset, warmup, REAL(ll), REAL(ps), REAL(ts));
+    mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
     PutRNGstate();
     UNPROTECT(1);
     return out;
@@ -139,7 +138,6 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     check_real(beta, K + 1, "beta");
     mcx_hdp_prior gp = { s[2] != 0, s[3], s[4] }, ap = { s[5] != 0, s[6], s[7] };
     int J = (int) s[8], keep_labels = s[9] != 0;
-    int n_iter = c.n, thin = c.thin, offset = c.offset, warmup = c.warmup;
     if (J < 1 || n < 1 || !(s[0] > 0) || !(s[1] > 0))
         MCX_INTERNAL("bad HDP settings");
 
@@ -164,8 +162,7 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     mcx_hdp_build(&h, fam, hy, REAL(x), n, dim, INTEGER(group), J, INTEGER(z),
                   REAL(beta), s[0], s[1], gp, ap);
     GetRNGstate();
-    mcx_hdp_run(&h, n_iter, thin, offset, warmup, REAL(tr),
-                keep_labels ? INTEGER(lab) : NULL, n_kept);
+    mcx_hdp_run(&h, &c, REAL(tr), keep_labels ? INTEGER(lab) : NULL);
     PutRNGstate();
 
     int Kn = h.mix.K;

@@ -23,8 +23,8 @@ typedef struct mcx_probit_data {
     const double *prior_lin;  /* p: B0^{-1} b0 */
 } mcx_probit_data;
 
-void mcx_probit_run(const mcx_probit_data *d, double *beta, int n_iter,
-                    int thin, int offset, int warmup, double *traces, int n_kept);
+void mcx_probit_run(const mcx_probit_data *d, double *beta, const mcx_chunk *ch,
+                    double *traces);
 
 /* ---- probit Gaussian-process classification --------------------------- */
 typedef struct mcx_gpclass_data {
@@ -40,8 +40,7 @@ typedef struct mcx_gpclass_data {
  * sum of the Rao-Blackwellised predictive probabilities over kept draws.
  * traces: n_kept x (n + 1) (f, then the log likelihood). */
 void mcx_gpclass_run(const mcx_gpclass_data *d, double *z, double *f,
-                     double *prob_sum, int n_iter, int thin, int offset,
-                     int warmup, double *traces, int n_kept, double *work);
+                     double *prob_sum, const mcx_chunk *ch, double *traces, double *work);
 
 /* ---- 2-D Ising model --------------------------------------------------- */
 typedef struct mcx_ising_data {
@@ -54,8 +53,7 @@ typedef struct mcx_ising_data {
  * spins: +-1 (column-major image); spin_sum: running sum over kept draws;
  * traces: n_kept x 2 (magnetisation, energy); spins_out: n_kept x N or NULL. */
 void mcx_ising_run(const mcx_ising_data *d, int method, int *spins,
-                   double *spin_sum, int n_iter, int thin, int offset,
-                   int warmup, double *traces, int *spins_out, int n_kept);
+                   double *spin_sum, const mcx_chunk *ch, double *traces, int *spins_out);
 double mcx_ising_energy(const mcx_ising_data *d, const int *spins);
 
 /* ---- hierarchical linear regression ------------------------------------ */
@@ -74,7 +72,6 @@ typedef struct mcx_hierlm_data {
 /* State: beta (p x m), mu (p), Sigma (p x p), sigma2 (1).
  * traces: n_kept x (p + p(p+1)/2 + 1 + p m if keep_beta). */
 void mcx_hierlm_run(const mcx_hierlm_data *d, double *beta, double *mu,
-                    double *Sigma, double *sigma2, int n_iter, int thin,
-                    int offset, int warmup, int keep_beta, double *traces,
-                    int n_kept);
+                    double *Sigma, double *sigma2, const mcx_chunk *ch, int keep_beta,
+                    double *traces);
 #endif
