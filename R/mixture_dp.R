@@ -11,6 +11,8 @@
 #   alpha, discount  current values;
 #   params    "neal8": the psize x K parameters of the clusters (NULL in a
 #             fresh state: drawn given the members);
+#   aux       an integer block of the algorithms that need one (NULL
+#             otherwise and in a fresh state);
 #   stats     the clusters' stats blocks as raw bytes (NULL when fresh);
 #   n_accept, n_prop  acceptance counters of the rows with `counters`
 #             (zero, and ignored by acceptance(), for the other algorithms).
@@ -210,7 +212,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     name = paste0("dp_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
-           params = NULL, stats = NULL, n_accept = 0, n_prop = 0)
+           params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
     step = function(state, n, thin, offset, warmup) {
       r <- .Call(C_ffi_dp_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))

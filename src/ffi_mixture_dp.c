@@ -11,8 +11,9 @@
  *           R-function family (ffi_family_open());
  *   state = the list DP_STATE below: labels 0-based in the engine's cluster
  *           order (for rows with empty_slots, e.g. "slice", the stick of
- *           each observation); alpha, discount; params the row's parameter
- *           block (NULL when fresh or when the row has none); stats the
+ *           each observation); alpha, discount; params / aux the row's
+ *           double / integer blocks (NULL when fresh or when the row has
+ *           none); stats the
  *           clusters' stats blocks as raw bytes (NULL when fresh: computed
  *           from the labels); n_accept / n_prop the row's counters (0 when
  *           it has none);
@@ -31,7 +32,8 @@
 #include "ffi_list.h"
 #include "ffi.h"
 
-#define DP_STATE(X) X(labels) X(alpha) X(discount) X(params) X(stats) X(n_accept) X(n_prop)
+#define DP_STATE(X) \
+    X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop)
 enum { DP_STATE(MCX_FIELD_ENUM) DP_STATE_N };
 static const char *const dp_state[] = {DP_STATE(MCX_FIELD_NAME) NULL};
 
@@ -98,8 +100,17 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
-    SEXP p0 = in[F_params];
-    if (p0 != R_NilValue && TYPEOF(p0) != REALSXP) MCX_INTERNAL("state$params must be double");
+    mcx_dp_saved saved = {NULL, 0, NULL, 0};
+    if (in[F_params] != R_NilValue) {
+        if (TYPEOF(in[F_params]) != REALSXP) MCX_INTERNAL("state$params must be double");
+        saved.params = REAL(in[F_params]);
+        saved.n_params = (size_t) XLENGTH(in[F_params]);
+    }
+    if (in[F_aux] != R_NilValue) {
+        if (TYPEOF(in[F_aux]) != INTSXP) MCX_INTERNAL("state$aux must be integer");
+        saved.aux = INTEGER(in[F_aux]);
+        saved.n_aux = (size_t) XLENGTH(in[F_aux]);
+    }
 
     const char *tn[4];
     int p = 0;
@@ -116,8 +127,7 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     memset(st, 0, alg->state_size);
 
     GetRNGstate();
-    alg->setup(st, &m, &pr, control, p0 == R_NilValue ? NULL : REAL(p0),
-               p0 == R_NilValue ? 0 : (size_t) XLENGTH(p0));
+    alg->setup(st, &m, &pr, control, &saved);
     double *counts = alg->counters ? alg->counters(st) : NULL;
     if (counts != NULL) {
         counts[0] = mcx_list_num(state, "n_accept");
@@ -165,6 +175,13 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         const double *th = alg->params(st, &m, &rows, &cols);
         out[F_params] = PROTECT(Rf_allocMatrix(REALSXP, rows, cols)); nprot++;
         memcpy(REAL(out[F_params]), th, (size_t) rows * cols * sizeof(double));
+    }
+    out[F_aux] = R_NilValue;
+    if (alg->aux != NULL) {
+        int len;
+        const int *ax = alg->aux(st, &m, &len);
+        out[F_aux] = PROTECT(Rf_allocVector(INTSXP, len)); nprot++;
+        if (len > 0) memcpy(INTEGER(out[F_aux]), ax, (size_t) len * sizeof(int));
     }
     out[F_alpha] = PROTECT(Rf_ScalarReal(pr.alpha)); nprot++;
     out[F_discount] = PROTECT(Rf_ScalarReal(pr.discount)); nprot++;

@@ -85,9 +85,9 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
 /* ---- the table row ---- */
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                  const double *params, size_t n_params)
+                  const mcx_dp_saved *saved)
 {
-    (void) p; (void) control; (void) params; (void) n_params;
+    (void) p; (void) control; (void) saved;
     mcx_dp_collapsed_init(st, m);
 }
 
@@ -103,5 +103,5 @@ static const char *const no_control[] = {NULL};
 
 const mcx_dp_algorithm mcx_dp_collapsed = {
     "collapsed", 1, 0, 1, sizeof(mcx_dp_scan), no_control,
-    setup, sweep, NULL, NULL, NULL
+    setup, sweep, NULL, NULL, NULL, NULL
 };

@@ -18,26 +18,31 @@
  *
  * The row interface (one chunk of one chain, all inside one
  * GetRNGstate()/PutRNGstate() bracket; memory from mcx_alloc):
- *   setup(st, m, p, control, params, n_params)
+ *   setup(st, m, p, control, saved)
  *       build the algorithm's state `st` (state_size bytes, zeroed) for the
  *       partition `m` (built from the exported labels and stats) and the
  *       partition prior `p`.  control[j] is the value of the setting
- *       control_names[j] (from dp_control(), always as doubles).  params:
- *       the algorithm's exported parameter block (n_params doubles) or
- *       NULL in a fresh state (then draw it: setup may use the RNG).
+ *       control_names[j] (from dp_control(), always as doubles).  `saved`
+ *       holds what the row exported at the end of the previous chunk (its
+ *       params and aux blocks; NULL pointers in a fresh state: then draw
+ *       them -- setup may use the RNG).
  *   sweep(st, m, p)
  *       one iteration: moves of the partition, the algorithm's own
  *       variables and the updates of p (alpha, discount) it makes (most
  *       rows call mcx_partition_prior_update() at the end).  Returns the
  *       log-likelihood trace of the iteration.
- *   params(st, m, &rows, &cols)  optional (NULL): the parameter block to
- *       export in state$params, a rows x cols matrix (neal8: psize x K);
+ *   params(st, m, &rows, &cols)  optional (NULL): a double block exported
+ *       as state$params, a rows x cols matrix (neal8: psize x K);
+ *   aux(st, m, &len)           optional (NULL): an integer block exported
+ *       as state$aux (e.g. per-observation sub-cluster labels);
  *   counters(st)               optional (NULL): pointer to the two
  *       doubles {accepted, proposed} of Metropolis-Hastings moves, carried
  *       in state$n_accept / state$n_prop across chunks.
  *   capacity(st)               optional (NULL): the number of cluster
  *       slots the labels may reach (sticks of "slice"), for the glue's
  *       label renumbering buffer; default n + 1.
+ * Continuing a chain must give the draws of one longer run: what a row
+ * needs beyond the labels, the stats and p goes into params / aux.
  * Flags: conjugate_only (needs log_predictive / log_marginal), empty_slots
  * (labels may name empty clusters, e.g. stick indices: kept in the state),
  * random_discount (the sweep samples a Beta-prior discount).
@@ -86,6 +91,15 @@ double mcx_py_discount_update(double d, double alpha, const int *size, int nslot
 
 /* ---------------- the algorithm table ---------------- */
 
+/* What a row exported at the end of the previous chunk (NULL / 0 when
+ * fresh or when the row exports none). */
+typedef struct mcx_dp_saved {
+    const double *params;
+    size_t n_params;
+    const int *aux;
+    size_t n_aux;
+} mcx_dp_saved;
+
 typedef struct mcx_dp_algorithm {
     const char *name;                  /* "collapsed", "neal8", ... */
     int conjugate_only;
@@ -94,9 +108,10 @@ typedef struct mcx_dp_algorithm {
     size_t state_size;                 /* bytes */
     const char *const *control_names;  /* NULL-terminated (may be empty) */
     void   (*setup)(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                    const double *params, size_t n_params);
+                    const mcx_dp_saved *saved);
     double (*sweep)(void *st, mcx_mix *m, mcx_partition_prior *p);
     const double *(*params)(const void *st, const mcx_mix *m, int *rows, int *cols);
+    const int *(*aux)(const void *st, const mcx_mix *m, int *len);
     double *(*counters)(void *st);
     int    (*capacity)(const void *st);
 } mcx_dp_algorithm;

@@ -65,10 +65,10 @@ static void update_params(mcx_mix *m, mcx_neal8 *s)
     }
 }
 
-/* control[0] = m_aux; theta0: psize x K parameters of the current
+/* control[0] = m_aux; saved->params: psize x K parameters of the current
  * clusters, or NULL to draw them given the members (a fresh state). */
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                  const double *theta0, size_t n_theta0)
+                  const mcx_dp_saved *saved)
 {
     mcx_neal8 *s = st;
     int n = m->n, m_aux = (int) control[0];
@@ -88,10 +88,10 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->order = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
     s->start = mcx_alloc((size_t) n + 2, sizeof(int));
     if (m->K > n) MCX_INTERNAL("more clusters than observations");
-    if (theta0 != NULL) {
-        if (n_theta0 != s->psize * (size_t) m->K)
+    if (saved->params != NULL) {
+        if (saved->n_params != s->psize * (size_t) m->K)
             MCX_INTERNAL("state$params does not match the clusters");
-        memcpy(s->theta, theta0, s->psize * (size_t) m->K * sizeof(double));
+        memcpy(s->theta, saved->params, s->psize * (size_t) m->K * sizeof(double));
     } else {
         /* fresh state: start from the prior, then condition on the members
          * (for a non-conjugate family a few moves from the prior draw) */
@@ -163,5 +163,5 @@ static const char *const control_names[] = {"m_aux", NULL};
 
 const mcx_dp_algorithm mcx_dp_neal8 = {
     "neal8", 0, 0, 1, sizeof(mcx_neal8), control_names,
-    setup, sweep, params, NULL, NULL
+    setup, sweep, params, NULL, NULL, NULL
 };

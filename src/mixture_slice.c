@@ -77,12 +77,12 @@ static void grow(mcx_slice *s, int need)
 }
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                  const double *params, size_t n_params)
+                  const mcx_dp_saved *saved)
 {
     mcx_slice *s = st;
     int geometric = control[0] != 0.0;
     double kappa = control[1];
-    (void) p; (void) params; (void) n_params;
+    (void) p; (void) saved;
     if (geometric && !(kappa > 0.0 && kappa < 1.0)) MCX_INTERNAL("kappa not in (0, 1)");
     s->geometric = geometric;
     s->kappa = kappa;
@@ -249,5 +249,5 @@ static const char *const control_names[] = {"geometric", "kappa", NULL};
 
 const mcx_dp_algorithm mcx_dp_slice = {
     "slice", 1, 1, 0, sizeof(mcx_slice), control_names,
-    setup, sweep, NULL, NULL, capacity
+    setup, sweep, NULL, NULL, NULL, capacity
 };

@@ -41,10 +41,10 @@ typedef struct {
 } mcx_splitmerge;
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                  const double *params, size_t n_params)
+                  const mcx_dp_saved *saved)
 {
     mcx_splitmerge *s = st;
-    (void) p; (void) params; (void) n_params;
+    (void) p; (void) saved;
     s->t = (int) control[0];
     s->moves = (int) control[1];
     mcx_dp_collapsed_init(&s->scan, m);
@@ -186,5 +186,5 @@ static const char *const control_names[] = {"t", "moves", NULL};
 
 const mcx_dp_algorithm mcx_dp_split_merge = {
     "split_merge", 1, 0, 1, sizeof(mcx_splitmerge), control_names,
-    setup, sweep, NULL, counters, NULL
+    setup, sweep, NULL, NULL, counters, NULL
 };
