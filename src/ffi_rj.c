@@ -122,6 +122,27 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
     return out;
 }
 
+/* One chunk of the collapsed sampler (mcx_mix_chunk()): traces K,
+ * n_clusters, log_post; labels 1-based. */
+typedef struct { mcx_mix *m; mcx_rjc *s; double *tr; int *lab, n_keep; } rjc_run;
+
+static double rjc_sweep(void *ctx)
+{
+    rjc_run *u = ctx;
+    mcx_rjc_sweep(u->m, u->s);
+    return 0.0;
+}
+
+static void rjc_keep(void *ctx, int r, double ll)
+{
+    rjc_run *u = ctx;
+    size_t nk = (size_t) u->n_keep;
+    (void) ll;
+    double row[3] = {u->m->K, mcx_mix_n_occupied(u->m), mcx_rjc_log_post(u->m, u->s)};
+    for (int t = 0; t < 3; t++) u->tr[r + (size_t) t * nk] = row[t];
+    for (int i = 0; i < u->m->n; i++) u->lab[r + (size_t) i * nk] = u->m->z[i] + 1;
+}
+
 /* Collapsed.  spec: kmax, logpk, delta, family, dim, hyper.  data: dim x N.
  * state: K, labels (0-based, internal order), stats (raw or NULL), counts.
  * traces: K, n_clusters, log_post. */
@@ -148,38 +169,21 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
     const int *lab = mcx_list_int(state, "labels", n);
     if (K < 1 || K > s.c.kmax) MCX_INTERNAL("K out of range");
     for (int i = 0; i < n; i++) if (lab[i] < 0 || lab[i] >= K) MCX_INTERNAL("label out of range");
-    SEXP stats_ = mcx_list_elt(state, "stats");
     mcx_mix m;
-    if (TYPEOF(stats_) == RAWSXP)
-        mcx_mix_build_restore(&m, fam, hyper, REAL(xt), n, dim, lab, K, RAW(stats_),
-                              (size_t) XLENGTH(stats_));
-    else mcx_mix_build(&m, fam, hyper, REAL(xt), n, dim, lab, K);
+    ffi_mix_open(&m, fam, hyper, xt, dim, mcx_list_elt(state, "labels"),
+                 mcx_list_elt(state, "stats"), K);
     mcx_rjc_setup(&s, &m, s.c.kmax);
 
-    int nk = ch.n_kept;
-    SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, nk, 3));
-    SEXP labels = PROTECT(Rf_allocMatrix(INTSXP, nk, n));
-    double *tr = REAL(traces);
+    SEXP traces = PROTECT(mcx_chunk_matrix(&ch, REALSXP, 3, NULL));
+    SEXP labels = PROTECT(mcx_chunk_matrix(&ch, INTSXP, n, NULL));
+    rjc_run run = {&m, &s, REAL(traces), INTEGER(labels), ch.n_kept};
     GetRNGstate();
-    int r = 0;
-    for (int g = ch.offset + 1; g <= ch.offset + ch.n; g++) {
-        mcx_rjc_sweep(&m, &s);
-        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&m);
-        if (mcx_chunk_keeps(&ch, g)) {
-            double row[3] = {m.K, mcx_mix_n_occupied(&m), mcx_rjc_log_post(&m, &s)};
-            for (int t = 0; t < 3; t++) tr[r + (size_t) t * nk] = row[t];
-            for (int i = 0; i < n; i++) INTEGER(labels)[r + (size_t) i * nk] = m.z[i] + 1;
-            r++;
-        }
-        if (g < ch.offset + ch.n) R_CheckUserInterrupt();
-    }
+    mcx_mix_chunk(&m, &ch, rjc_sweep, rjc_keep, &run);
     PutRNGstate();
     const char *sn[] = {"K", "labels", "stats", "counts", NULL};
     SEXP sv[4];
     sv[0] = PROTECT(Rf_ScalarInteger(m.K));
-    sv[1] = PROTECT(int_vec(m.z, n));
-    sv[2] = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&m)));
-    memcpy(RAW(sv[2]), m.stats, mcx_mix_stats_bytes(&m));
+    ffi_mix_export(&m, &sv[1], &sv[2]);
     sv[3] = PROTECT(counts_out(&s.c));
     SEXP st = PROTECT(mcx_named_list(sn, sv));
     const char *on[] = {"state", "traces", "labels", NULL};
