@@ -107,8 +107,14 @@ product_wrap <- function(family, data) {
   list(family = product_family(x = family, .columns = list(x = names(df))), data = df)
 }
 
+# Missing values (NA, not NaN, which stays an error) in vector, matrix or
+# data frame data.
 fam_any_na <- function(data) {
-  if (is.data.frame(data)) any(vapply(data, anyNA, logical(1))) else anyNA(data)
+  na_only <- function(v) is.atomic(v) && anyNA(v) && !(is.numeric(v) && any(is.nan(v)))
+  if (is.data.frame(data)) {
+    cols <- vapply(data, function(v) c(na_only(v), is.numeric(v) && any(is.nan(v))), logical(2))
+    any(cols[1L, ]) && !any(cols[2L, ])
+  } else na_only(data)
 }
 
 #' Draws of the imputed missing values

@@ -279,7 +279,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
                  paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
-  prepared <- family_prepare(model$family, data)
+  prepared <- family_prepare(model$family, data, allow_missing = TRUE)
   x <- prepared$x
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",

@@ -71,9 +71,7 @@ test_that("hyperparameters that disagree on the dimension are refused at constru
 test_that("bad data are refused, saying what is wrong and where", {
   x <- matrix(rnorm(20), 10)
   x[3, 2] <- NA
-  # missing values are modelled (R/impute.R), except by non-conjugate families
-  expect_identical(fam_prepare(gaussian_niw(), x)$name, "product")
-  expect_error(fam_prepare(gaussian_nonconj(), x), "`data` has a missing value in row 3, column 2.",
+  expect_error(fam_prepare(gaussian_niw(), x), "`data` has a missing value in row 3, column 2.",
                fixed = TRUE)
   x[3, 2] <- Inf
   expect_error(fam_prepare(gaussian_niw(), x), "`data` has a non-finite value (Inf) in row 3, column 2.",
@@ -93,8 +91,7 @@ test_that("bad data are refused, saying what is wrong and where", {
                fixed = TRUE)
   expect_error(fam_prepare(poisson_gamma(), c(1, 2.5)), "row 2, column 1 is 2.5")
   expect_error(fam_prepare(categorical_dirichlet(), c(1, 0, 2)), "`data` must hold category numbers.*row 2 is 0")
-  expect_error(fam_prepare(categorical_dirichlet(), factor(c("a", NA))),
-               "`data` has fewer than 2 complete (non-missing) rows", fixed = TRUE)
+  expect_error(fam_prepare(categorical_dirichlet(), factor(c("a", NA))), "`data` has a missing value in row 2.")
   expect_error(fam_prepare(gaussian_mean(), cbind(c(1, 1, 1), c(1, 2, 3))),
                "default for `cov`.*column 1 is constant")
   expect_error(fam_prepare(gaussian_niw(), x = NULL), "unused argument")
