@@ -55,7 +55,8 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   Mueller (2022), `runs` randomised sequential allocations (the
 #'   observations taken in a random order, each put in the cluster, or a new
 #'   one, minimising the expected loss of the observations placed so far)
-#'   each followed by greedy sweeps, plus the greedy search from the best
+#'   each followed by greedy sweeps (on at most 1000 evenly spaced draws),
+#'   plus the greedy search from the best
 #'   sampled partition; the best of all is returned. `"greedy"`: the greedy
 #'   search from `restarts` starting partitions. From a similarity matrix
 #'   with `loss = "VI"` (the lower bound) the search is always greedy.
@@ -68,7 +69,8 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   available), `n_clusters`, `sizes`, `candidates` (the number of
 #'   distinct sampled partitions) and `scored` (how many were scored
 #'   exactly), `method`, and `run_loss` (the expected loss reached by each
-#'   sequential allocation of `"salso"`). [credible_ball()] gives the
+#'   sequential allocation of `"salso"`, over the draws the search used: at
+#'   most 1000 evenly spaced ones; the reported `loss` is over all draws). [credible_ball()] gives the
 #'   uncertainty around the estimate.
 #' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
 #'   algorithms and loss functions for Bayesian clustering. *Journal of
@@ -178,10 +180,13 @@ print.mcmix_partition <- function(x, ...) {
 
 # SALSO-style search (src/partition_salso.c through src/ffi_partition.c):
 # `runs` random permutations, each allocated sequentially and sweetened by
-# greedy sweeps; the VI tables allow up to max(2 L, L + 10) clusters, L the
+# greedy sweeps, on at most `max_draws` evenly spaced draws (the loss of
+# the result is then recomputed exactly over all draws by partition()); the VI tables allow up to max(2 L, L + 10) clusters, L the
 # largest number of clusters of a draw.
-partition_salso <- function(labs, p, code, runs, max_sweeps) {
+partition_salso <- function(labs, p, code, runs, max_sweeps, max_draws = 1000L) {
   N <- if (!is.null(labs)) ncol(labs) else ncol(p)
+  if (!is.null(labs) && nrow(labs) > max_draws)   # the search on evenly thinned draws
+    labs <- labs[unique(round(seq(1, nrow(labs), length.out = max_draws))), , drop = FALSE]
   perms <- vapply(seq_len(runs), function(r) sample.int(N) - 1L, integer(N))
   if (N == 1L) perms <- matrix(perms, 1L)
   L <- if (!is.null(labs)) max(labs) else N
