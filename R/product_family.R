@@ -113,7 +113,7 @@ print.mcmix_family_product <- function(x, ...) {
       columns = vapply(x$resolved, function(p) paste(p$columns, collapse = ", "), ""),
       family = vapply(x$resolved, function(p) p$family$name, ""),
       dim = vapply(x$resolved, `[[`, 1L, "dim"),
-      missing = vapply(x$resolved, function(p) if (p$impute) "imputed" else "skipped", ""))
+      missing = vapply(x$resolved, function(p) if (p$impute) "imputed" else "integrated out", ""))
     print(tab, row.names = FALSE)
   } else {
     for (p in names(x$parts)) {

@@ -74,6 +74,7 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
       xc <- x[lab == c, b$cols, drop = FALSE]
       xc[is.nan(xc)] <- NA
       obs <- colMeans(xc, na.rm = TRUE)
+      obs[is.nan(obs)] <- NA                 # every value missing in the cluster
       th <- theta[, c, b$theta, drop = FALSE]
       dim(th) <- c(length(use), length(b$theta))
       q <- apply(th, 2L, stats::quantile, probs = probs, names = FALSE)
