@@ -84,6 +84,22 @@ test_that("every DP algorithm matches the exact posterior of a mixed table, with
   }
 })
 
+test_that("the collapsed finite mixture matches the exact posterior of a mixed table with missing entries", {
+  d <- tb_mixed(7, 2)
+  d$x2[c(1, 4)] <- NA
+  d$cat[6] <- NA
+  P <- mx_partitions(7)
+  ll <- apply(P, 1L, function(z)
+    sum(vapply(split(seq_along(z), z), function(i) tb_lml_mixed(d[i, ]), 0)))
+  p <- mx_posterior(P, ll, apply(P, 1L, mx_lprior_finite, K = 3, a = 1 / 3))
+  r <- mx_check(finite_mixture(tb_family(), K = 3, alpha = 1), d, p, iter = 12000,
+                thin = 2, seed = 6)
+  expect_lt(r$tv, r$bound)
+  top <- which.max(p)
+  f_top <- mean(mx_keys(partition_draws(r$fit)) == names(p)[top])
+  expect_lt(abs(f_top - p[[top]]), 10 * sqrt(p[[top]] * (1 - p[[top]]) / 6000))
+})
+
 test_that("finite mixtures, predict() and a plugin part work with product families", {
   df <- tb_mixed(30, 3)
   df$x1[c(1, 9)] <- NA
