@@ -66,3 +66,13 @@ test_that("LCA on poLCA's carcinoma data agrees with poLCA's ML estimates", {
   expect_gte(length(lca_probs(fit2)$sizes), 1L)
   expect_error(lca(data.frame(a = c(0.5, 1.2))), "categorical")
 })
+
+test_that("the table front ends refuse bad input naming the argument", {
+  expect_error(lca(1:5), "`data`")
+  expect_error(lca(data.frame(a = c("x", "y", "x")), K = 0), "`K`")
+  expect_error(auto_family(1), "`data`")
+  expect_error(auto_family(data.frame(a = 1:3), quiet = NA), "`quiet`")
+  expect_error(imputed_draws(1), "`fit`")
+  expect_error(credible_ball("a"), "`x`")
+  expect_error(cluster_profiles(1), "`fit`")
+})
