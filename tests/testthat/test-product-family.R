@@ -100,7 +100,7 @@ test_that("the collapsed finite mixture matches the exact posterior of a mixed t
   expect_lt(abs(f_top - p[[top]]), 10 * sqrt(p[[top]] * (1 - p[[top]]) / 6000))
 })
 
-test_that("finite mixtures, predict() and a plugin part work with product families", {
+test_that("finite mixtures and predict() work with product families", {
   df <- tb_mixed(30, 3)
   df$x1[c(1, 9)] <- NA
   set.seed(4)
@@ -110,7 +110,13 @@ test_that("finite mixtures, predict() and a plugin part work with product famili
   pr <- predict(fit, df[1:3, ])
   expect_true(all(is.finite(pr$density) & pr$density > 0))
   expect_error(predict(fit, df[1:3, 1:2]), "newdata")
+})
+
+test_that("a plugin family is a part of a product family", {
   ns <- install_test_plugin("mcmixexpgamma")
+  df <- tb_mixed(30, 3)
+  df$x1[c(1, 9)] <- NA
+  set.seed(5)
   df$wait <- stats::rexp(30, ifelse(df$bin, 0.5, 5))
   fam <- product_family(x1 = gaussian_diag(prior_mean = 0, kappa = 0.5, shape = 2, rate = 1),
                         wait = ns$exponential_gamma(shape = 2, rate = 1))
@@ -160,6 +166,11 @@ test_that("product families refuse bad parts and data with messages naming them"
   expect_error(mcmix:::family_prepare(fam, df[1:3]), "bin")
   expect_error(mcmix:::family_prepare(fam, cbind(df, extra = 1)), "extra")
   expect_error(mcmix:::family_prepare(fam, 1:10), "data frame")
+  # an unnamed matrix gives one column per part, in order
+  m <- cbind(df$x1, df$x2, as.integer(df$cat), as.numeric(df$bin))
+  prep_m <- mcmix:::family_prepare(fam, m)
+  expect_equal(mcmix:::.family_eval(prep_m, NULL, "log_marginal"), tb_lml_mixed(df),
+               tolerance = 1e-10)
   df$bin <- factor(sample(c("x", "y", "z"), 10, TRUE))
   expect_error(mcmix:::family_prepare(fam, df), "two")
   df <- tb_mixed(10, 1)
