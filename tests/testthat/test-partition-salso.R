@@ -39,8 +39,16 @@ test_that("the SALSO-style search is never worse than the greedy search or mcclu
       expect_equal(s$loss, ps_score(s$labels, draws, loss), tolerance = 1e-10)
       expect_lte(s$loss, g$loss + 1e-10)
       expect_lte(s$loss, s$best_draw_loss + 1e-10)
+      # mcclust's estimates, and every cut of the average- and complete-linkage
+      # trees of 1 - psm (the candidates of minVI(method = "avg"/"comp") in
+      # Wade's mcclust.ext; "draws" is covered by best_draw_loss above)
+      cuts <- do.call(rbind, lapply(c("average", "complete"), function(m) {
+        tr <- stats::hclust(stats::as.dist(1 - psm), method = m)
+        t(sapply(seq_len(min(ncol(draws), 20)), function(k) stats::cutree(tr, k)))
+      }))
       peers <- rbind(mcclust::minbinder(psm, draws, method = "all")$cl,
-                     mcclust::medv(psm), mcclust::maxpear(psm, draws, method = "all")$cl)
+                     mcclust::medv(psm), mcclust::maxpear(psm, draws, method = "all")$cl,
+                     cuts)
       expect_lte(s$loss, min(ps_score(peers, draws, loss)) + 1e-10)
     }
   }
