@@ -118,7 +118,7 @@ test_that("credible balls contain the true partition at their posterior level", 
     ll <- mx_log_lik_partitions(P, x, function(X) mx_lml_bernoulli(X, 1, 1))
     post <- mx_posterior(P, ll, lprior)
     draws <- P[sample.int(nrow(P), 400, TRUE, prob = post), , drop = FALSE]
-    b <- credible_ball(draws, loss = "VI", level = 0.9)
+    b <- credible_ball(draws, estimate = partition(draws, runs = 4), loss = "VI", level = 0.9)
     dall <- .Call(mcmix:::C_ffi_partition_dists, as.integer(b$estimate), P, 1L)
     inside <- dall <= b$radius + 1e-9
     mass[r] <- sum(post[inside])

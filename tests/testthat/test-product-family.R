@@ -46,9 +46,12 @@ test_that("missing entries inside a multi-column gaussian_diag part are skipped 
 
 # Exact posterior over the 4140 partitions of 8 rows under a DP(1) prior.
 tb_exact <- function(df) {
-  P <- mx_partitions(nrow(df))
+  n <- nrow(df)
+  P <- mx_partitions(n)
+  # the log marginal of every subset of rows, indexed by its bitmask
+  lml <- vapply(seq_len(2^n - 1), function(b) tb_lml_mixed(df[bitwAnd(b, 2^(0:(n - 1))) > 0, ]), 0)
   ll <- apply(P, 1L, function(z)
-    sum(vapply(split(seq_along(z), z), function(i) tb_lml_mixed(df[i, ]), 0)))
+    sum(lml[vapply(split(seq_along(z), z), function(i) sum(2^(i - 1)), 0)]))
   list(P = P, p = mx_posterior(P, ll, apply(P, 1L, mx_lprior_dp, alpha = 1)))
 }
 
@@ -89,9 +92,8 @@ test_that("the collapsed finite mixture matches the exact posterior of a mixed t
   d$x2[c(1, 4)] <- NA
   d$cat[6] <- NA
   P <- mx_partitions(7)
-  ll <- apply(P, 1L, function(z)
-    sum(vapply(split(seq_along(z), z), function(i) tb_lml_mixed(d[i, ]), 0)))
-  p <- mx_posterior(P, ll, apply(P, 1L, mx_lprior_finite, K = 3, a = 1 / 3))
+  p <- mx_posterior(P, log(tb_exact(d)$p), apply(P, 1L, mx_lprior_finite, K = 3, a = 1 / 3) -
+                      apply(P, 1L, mx_lprior_dp, alpha = 1))
   r <- mx_check(finite_mixture(tb_family(), K = 3, alpha = 1), d, p, iter = 12000,
                 thin = 2, seed = 6)
   expect_lt(r$tv, r$bound)
