@@ -7,9 +7,10 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'
 #' Finds the partition minimising the posterior expected loss: the
 #' variation of information (VI; Meila 2007, Wade and Ghahramani 2018) or
-#' Binder's loss (unit costs), by a greedy search (each sweep moves every
-#' observation to the cluster, or a new cluster, that lowers the loss most)
-#' from several starting partitions.
+#' Binder's loss (unit costs), by randomised sequential allocations
+#' (`method = "salso"`, Dahl, Johnson and Mueller 2022) and greedy searches
+#' (each sweep moves every observation to the cluster, or a new cluster,
+#' that lowers the loss most) from several starting partitions.
 #'
 #' **How the loss is computed.** With label draws (a fit with stored
 #' labels, or a label matrix), the expected VI is computed *exactly* over
@@ -56,8 +57,9 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   observations taken in a random order, each put in the cluster, or a new
 #'   one, minimising the expected loss of the observations placed so far)
 #'   each followed by greedy sweeps (on at most 1000 evenly spaced draws),
-#'   plus the greedy search from the best
-#'   sampled partition; the best of all is returned. `"greedy"`: the greedy
+#'   plus the greedy searches of `"greedy"` (only the one from the best
+#'   sampled partition when the others would cost more than a tenth of
+#'   `budget`); the best of all is returned. `"greedy"`: the greedy
 #'   search from `restarts` starting partitions. From a similarity matrix
 #'   with `loss = "VI"` (the lower bound) the search is always greedy.
 #' @param runs Number of random sequential allocations of `"salso"`.
@@ -131,7 +133,11 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
     starts <- psm_starts(p, restarts)
   }
   salso <- method == "salso" && code != "VI_lb"
-  if (salso) starts <- starts[1L, , drop = FALSE]   # greedy from the best draw only
+  # with salso, the greedy restarts too when they are cheap, else the greedy
+  # search from the best draw only
+  if (salso && as.numeric(N) * (if (is.null(labs)) N else nrow(labs)) * nrow(starts) >
+      budget / 10)
+    starts <- starts[1L, , drop = FALSE]
   results <- lapply(seq_len(nrow(starts)), function(r)
     .Call(C_ffi_partition_greedy, starts[r, ], labs, p, loss_codes[[code]],
           max_sweeps))
