@@ -76,3 +76,13 @@ test_that("the table front ends refuse bad input naming the argument", {
   expect_error(credible_ball("a"), "`x`")
   expect_error(cluster_profiles(1), "`fit`")
 })
+
+test_that("cluster profiles work for a single (non-product) family", {
+  set.seed(9)
+  x <- cbind(c(rnorm(20, -3), rnorm(20, 3)), c(rnorm(20, -3), rnorm(20, 3)))
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100, progress = FALSE)
+  pr <- cluster_profiles(fit, estimate = rep(1:2, each = 20), draws = 50)
+  expect_identical(unique(pr$column), c("x1", "x2"))
+  expect_equal(pr$observed[pr$column == "x1"], c(mean(x[1:20, 1]), mean(x[21:40, 1])))
+  expect_true(all(pr$parameter == "mean"))
+})
