@@ -144,19 +144,17 @@ print.mcmix_family <- function(x, ...) {
 #' @param data Data (vector, matrix or data frame; a factor for
 #'   [categorical_dirichlet()]).
 #' @param min_rows Fewest rows accepted.
-#' @param allow_missing Accept missing values (`NA`) for a conjugate family,
-#'   which is then prepared as a product family (R/impute.R).
 #' @return `list(name, dim, hyper, x, family)`: `x` is the N x dim numeric
 #'   matrix handed to C, `family` the family with every default resolved
 #'   (preparing new data with it converts them the same way).
 #' @noRd
-family_prepare <- function(family, data, min_rows = 2L, allow_missing = FALSE) {
+family_prepare <- function(family, data, min_rows = 2L, missing = FALSE) {
   if (!inherits(family, "mcmix_family"))
     stop(sprintf("`family` must be an mcmix family such as `gaussian_niw()`, not %s.",
                  describe_value(family)), call. = FALSE)
   if (inherits(family, c("mcmix_family_product", "mcmix_family_auto")))
     return(product_prepare(family, data, min_rows))    # R/product_family.R
-  if (allow_missing && fam_any_na(data) && family_is_conjugate(family) &&
+  if (missing && fam_any_na(data) && family_is_conjugate(family) &&
       !identical(family$name, "product")) {            # missing values: R/impute.R
     w <- product_wrap(family, data)
     return(product_prepare(w$family, w$data, min_rows))
@@ -346,7 +344,7 @@ fam_numeric_matrix <- function(data) {
   if (is.data.frame(data)) {
     ok <- vapply(data, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (!all(ok))
-      stop(sprintf("`data` must have numeric columns only; column %s is %s. For columns of mixed types use auto_family() or product_family().",
+      stop(sprintf("`data` must have numeric columns only; column %s is %s.",
                    fam_col_label(data, which(!ok)[1L]),
                    fam_type_label(data[[which(!ok)[1L]]])), call. = FALSE)
     data <- as.matrix(data)

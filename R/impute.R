@@ -107,14 +107,13 @@ product_wrap <- function(family, data) {
   list(family = product_family(x = family, .columns = list(x = names(df))), data = df)
 }
 
-# Missing values (NA, not NaN, which stays an error) in vector, matrix or
-# data frame data.
 fam_any_na <- function(data) {
-  na_only <- function(v) is.atomic(v) && anyNA(v) && !(is.numeric(v) && any(is.nan(v)))
-  if (is.data.frame(data)) {
-    cols <- vapply(data, function(v) c(na_only(v), is.numeric(v) && any(is.nan(v))), logical(2))
-    any(cols[1L, ]) && !any(cols[2L, ])
-  } else na_only(data)
+  cols <- if (is.data.frame(data)) data else list(data)
+  for (v in cols) if (is.double(v) && any(is.nan(v)))
+    stop(paste0("`data` has a NaN value; missing values must be NA ",
+                "(NaN usually comes from a failed computation)."), call. = FALSE)
+  if (is.data.frame(data)) any(vapply(data, anyNA, logical(1)))
+  else is.atomic(data) && anyNA(data)
 }
 
 #' Draws of the imputed missing values

@@ -180,12 +180,8 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param model A model object, e.g. from [dp_mixture()].
 #' @param data The data: a numeric vector (one observation per element), a
 #'   numeric matrix or data frame (one observation per row), or what the
-#'   family needs (binary or count matrices); for a [product_family()] or
-#'   [auto_family()], a data frame with columns of any type. Missing values
-#'   (`NA`) are modelled with a conjugate family: integrated out exactly,
-#'   or, for partly missing rows of a joint Gaussian family, imputed at each
-#'   sweep (see [imputed_draws()]). Non-finite values, a wrong number of
-#'   columns or fewer than 2 observations are refused.
+#'   family needs (binary or count matrices). Missing or non-finite values,
+#'   a wrong number of columns or fewer than 2 observations are refused.
 #' @param iter Number of iterations per chain kept after burn-in (before
 #'   thinning).
 #' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).
@@ -200,7 +196,10 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings.
+#'   Gibbs scans); see [dp_control()] for their settings. The number of
+#'   sticks the slice sampler instantiates is bounded by the options
+#'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
+#'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
@@ -283,7 +282,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
                  paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
-  prepared <- family_prepare(model$family, data, allow_missing = TRUE)
+  prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
@@ -302,8 +301,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit$N <- nrow(x)
   fit$algorithm <- algorithm
   fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
-  class(fit) <- c("mcmix_mixture_fit", class(fit))
-  fit
+  fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
 }
 
 # The kernel of a mixture sampler (see R/chains.R for the contract).

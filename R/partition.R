@@ -101,6 +101,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   labs <- NULL
   p <- NULL
   if (inherits(x, "mcmix_fit")) {
+    check_clustering_fit(x)   # R/psm.R
+    x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs)) p <- psm(x)
   } else if (is_similarity_matrix(x)) {
