@@ -72,8 +72,8 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   distinct sampled partitions) and `scored` (how many were scored
 #'   exactly), `method`, and `run_loss` (the expected loss reached by each
 #'   sequential allocation of `"salso"`, over the draws the search used: at
-#'   most 1000 evenly spaced ones; the reported `loss` is over all draws). [credible_ball()] gives the
-#'   uncertainty around the estimate.
+#'   most 1000 evenly spaced ones; the reported `loss` is over all draws).
+#'   [credible_ball()] gives the uncertainty around the estimate.
 #' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
 #'   algorithms and loss functions for Bayesian clustering. *Journal of
 #'   Computational and Graphical Statistics* 31(4), 1189--1201.
@@ -189,8 +189,9 @@ print.mcmix_partition <- function(x, ...) {
 # SALSO-style search (src/partition_salso.c through src/ffi_partition.c):
 # `runs` random permutations, each allocated sequentially and sweetened by
 # greedy sweeps, on at most `max_draws` evenly spaced draws (the loss of
-# the result is then recomputed exactly over all draws by partition()); the VI tables allow up to max(2 L, L + 10) clusters, L the
-# largest number of clusters of a draw.
+# the result is then recomputed exactly over all draws by partition()); the
+# VI tables allow up to max(2 L, L + 10) clusters, L the largest number of
+# clusters of a draw.
 partition_salso <- function(labs, p, code, runs, max_sweeps, max_draws = 1000L) {
   N <- if (!is.null(labs)) ncol(labs) else ncol(p)
   if (!is.null(labs) && nrow(labs) > max_draws)   # the search on evenly thinned draws
