@@ -68,11 +68,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
                         backend = getOption("mcmix.backend", "auto"),
                         progress = interactive()) {
   call <- match.call()
-  iter <- check_count(iter, "iter", 1L)
-  tg <- as_target(target)
-  chains <- check_count(chains, "chains", 1L)
-  burnin <- check_count(burnin, "burnin", 0L)
-  d <- init_dim(init, tg)
+  su <- sampler_setup(target, init, iter, burnin, chains)
+  iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
   max_treedepth <- check_count(max_treedepth, "max_treedepth", 1L, 20L)
   metric <- check_choice(metric, "metric", c("diag", "dense"))

@@ -100,50 +100,52 @@ test_that("the three schemes agree with each other and with a long MH run on MAS
   expect_true(all(abs(colMeans(fits$student_t) - colMeans(ref)) / post_sd < 0.25))
 })
 
+# SBC design: n = 12 points, intercept and slope; L = 19 thinned draws;
+# 200 replications of `one()` (returning the ranks of k parameters).
+sbc_X <- cbind(1, seq(-1.5, 1.5, length.out = 12))
+sbc_L <- 19L
+logit_sbc <- function(k, one) t(vapply(seq_len(200L), function(r) one(), numeric(k)))
+
 test_that("Polya-Gamma (with the inverse-gamma prior on v0) is calibrated (SBC)", {
   skip_on_cran()
   set.seed(2025)
-  n <- 12
-  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
-  L <- 19L
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  X <- sbc_X; n <- nrow(X); L <- sbc_L
+  ranks <- logit_sbc(3, function() {
     v0 <- 1 / stats::rgamma(1, 4, 3)
     beta <- stats::rnorm(2, 0, sqrt(v0))
     y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
     fit <- logit_gibbs(X, y, prior_var = c(4, 3), iter = L * 4, burnin = 20,
                        thin = 4, progress = FALSE)
     sbc_rank(fit$chains[[1]]$traces, c(beta, v0))
-  }, numeric(3)))
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
 })
 
 test_that("Holmes-Held and Student-t with nu on a grid are calibrated (SBC)", {
   skip_on_cran()
   set.seed(2026)
-  n <- 12
-  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
-  L <- 19L
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  X <- sbc_X; n <- nrow(X); L <- sbc_L
+  ranks <- logit_sbc(2, function() {
     beta <- stats::rnorm(2)
     y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
     fit <- logit_gibbs(X, y, method = "holmes_held", prior_cov = 1,
                        iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
     sbc_rank(fit$chains[[1]]$traces, beta)
-  }, numeric(2)))
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
   # robit model with nu ~ uniform on a grid (eq. 24.92), unit scale
   grid <- c(1, 2, 4, 8, 16)
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  ranks <- logit_sbc(3, function() {
     beta <- stats::rnorm(2)
     nu <- sample(grid, 1)
     y <- stats::rbinom(n, 1, stats::pt(X %*% beta, nu))
     fit <- logit_gibbs(X, y, method = "student_t", nu = grid, prior_cov = 1,
                        iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
     tr <- fit$chains[[1]]$traces
-    # ranks of a discrete parameter: randomise ties
+    # rank of a discrete parameter: uniform among the tied positions
     c(sbc_rank(tr[, 1:2], beta),
-      sum(tr[, 3] < nu) + stats::rbinom(1, sum(tr[, 3] == nu), 0.5))
-  }, numeric(3)))
+      sum(tr[, 3] < nu) + sample.int(sum(tr[, 3] == nu) + 1L, 1L) - 1L)
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
 })
 
