@@ -96,8 +96,22 @@ test_that("the three schemes agree with each other and with a long MH run on MAS
     sqrt(se(fits$polya_gamma)^2 + se(fits$holmes_held)^2)
   expect_true(all(abs(zpg) < 4.5))
   # the Student-t link approximates the logistic: means within 0.25
-  # posterior standard deviations (mostly Monte Carlo error)
+  # posterior standard deviations of the logit posterior
   expect_true(all(abs(colMeans(fits$student_t) - colMeans(ref)) / post_sd < 0.25))
+  # and the Student-t scheme is exact for its own (t link) posterior
+  s8 <- pi * sqrt(6 / 24)
+  lp_t <- function(b) {
+    eta <- as.vector(X %*% b) / s8
+    sum(stats::pt(ifelse(y == 1, eta, -eta), 8, log.p = TRUE)) - sum(b^2) / 200
+  }
+  set.seed(15)
+  mh_t <- sample_mh(lp_t, init = stats::coef(g), iter = 40000, burnin = 1000,
+                    proposal = proposal_independent(mean = stats::coef(g),
+                                                    cov = 2 * stats::vcov(g)),
+                    progress = FALSE)$chains[[1]]$traces
+  z <- (colMeans(fits$student_t) - colMeans(mh_t)) /
+    sqrt(se(fits$student_t)^2 + se(mh_t)^2)
+  expect_true(all(abs(z) < 4.5))
 })
 
 # SBC design: n = 12 points, intercept and slope; L = 19 thinned draws;
