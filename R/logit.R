@@ -133,6 +133,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          t_scale = if (method == "student_t") s else NULL,
                          terms = des$terms, xlevels = des$xlevels,
                          coef_names = colnames(X)), class = "mcmix_logit_model"),
+            kind = "logit",
             data = list(X = X, y = des$y), call = call,
             class = "mcmix_logit_fit")
 }
