@@ -193,6 +193,15 @@ test_that("logit_gibbs: extend() equals one longer run, predict() gives probabil
   lk <- predict(fit, newdata = nd, type = "link")
   expect_equal(lk$mean, as.vector(Xn %*% colMeans(B)), tolerance = 1e-10)
   expect_equal(nrow(predict(fit)), nrow(d))
+  # the t link with nu sampled on a grid: predict() uses each draw's nu
+  set.seed(7)
+  ft <- logit_gibbs(y ~ x + g, data = d, method = "student_t", nu = c(2, 8, 32),
+                    iter = 200, burnin = 20, progress = FALSE)
+  Bt <- ft$chains[[1]]$traces
+  expect_true(all(Bt[, "nu"] %in% c(2, 8, 32)))
+  expect_equal(predict(ft, nd)$mean,
+               colMeans(stats::pt(Bt[, 1:3] %*% t(Xn), df = Bt[, "nu"])),
+               tolerance = 1e-12)
   r <- unserialize(serialize(fit, NULL))
   expect_equal(predict(r, nd, level = 0.9), p)
 })
