@@ -48,7 +48,7 @@ mcmix_families <- function() {
 #' Builds a family object for a family registered in the compiled code by
 #' name, typically one added by another package through the C interface
 #' (`inst/include/mcmix.h`). The built-in families have their own
-#' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()],
+#' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()], [gaussian_iso()],
 #' [bernoulli_beta()], [categorical_dirichlet()], [poisson_gamma()] and the
 #' non-conjugate [gaussian_nonconj()]), which validate their
 #' hyperparameters and fill in data-driven defaults.
@@ -284,7 +284,8 @@ family_resolve.mcmix_family <- function(family, x) {
 
 # Data types of the built-in families, checked by the low-level constructor.
 fam_builtin_types <- c(gaussian_mean = "real", gaussian_niw = "real",
-                       gaussian_diag = "real", gaussian_nonconj = "real",
+                       gaussian_diag = "real", gaussian_iso = "real",
+                       gaussian_nonconj = "real",
                        bernoulli_beta = "binary", poisson_gamma = "count",
                        categorical_dirichlet = "categorical")
 

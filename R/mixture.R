@@ -196,7 +196,14 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings.
+#'   Gibbs scans) or `"subcluster"` (the parallel sub-cluster split-merge
+#'   sampler after Chang and Fisher 2013: restricted Gibbs over the
+#'   instantiated clusters, parallel over observations, with split and
+#'   merge proposals from two sub-clusters of each cluster); see
+#'   [dp_control()] for their settings. When `algorithm` is not given, a
+#'   Dirichlet process mixture of a conjugate family with at least
+#'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
+#'   `"subcluster"`, smaller data `"collapsed"`.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
@@ -211,6 +218,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
 #' @param cores Number of cores for running chains in parallel.
+#' @param threads Number of threads (OpenMP) for the data-parallel parts of
+#'   a sweep within each chain (`algorithm = "subcluster"`; the other
+#'   algorithms are sequential). The draws do not depend on it: random
+#'   numbers in parallel regions come from fixed blocks of observations,
+#'   each with its own stream seeded from R's generator. Default
+#'   `getOption("mcmix.threads", 1)`.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
@@ -252,13 +265,15 @@ sample_posterior.mcmix_finite_mixture <- function(
 #' @export
 sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    algorithm = c("collapsed", "neal8", "slice", "split_merge"), init = "prior",
+    algorithm = c("collapsed", "neal8", "slice", "split_merge", "subcluster"), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), control = dp_control(), ...) {
-  algorithm <- check_algorithm(algorithm, c("collapsed", "neal8", "slice", "split_merge"))
+    cores = getOption("mcmix.cores", 1L), control = dp_control(),
+    threads = getOption("mcmix.threads", 1L), ...) {
+  algorithm <- dp_default_algorithm(algorithm, missing(algorithm), model, data)  # R/mixture_dp.R
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
+  control$threads <- check_threads(threads)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
 }

@@ -88,6 +88,9 @@ check_discount <- function(discount, alpha) {
 #' @param moves `"split_merge"`: split-merge proposals before each
 #'   collapsed Gibbs scan, between 0 and 1000; `moves = 0` turns the
 #'   split-merge moves off (plain collapsed Gibbs sampling).
+#' @param sc_moves `"subcluster"`: split / merge proposals per sweep (each
+#'   costs one pass over the members of the clusters involved), between 0
+#'   and 1000.
 #' @return An object of class `mcmix_dp_control`.
 #' @seealso [sample_posterior()]
 #' @examples
@@ -95,13 +98,15 @@ check_discount <- function(discount, alpha) {
 #' dp_control(xi = "geometric", kappa = 0.7)
 #' @export
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
-                       t = 5, moves = 1) {
+                       t = 5, moves = 1, sc_moves = 4) {
   m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
   xi <- match_choice(xi, c("dependent", "geometric"), "xi")
   kappa <- check_prob(kappa, "kappa")
   t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
   moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
-  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves),
+  sc_moves <- check_count_max(sc_moves, "sc_moves", 0L, 1000, "split / merge proposals per sweep")
+  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves,
+                 sc_moves = sc_moves),
             class = "mcmix_dp_control")
 }
 
@@ -110,7 +115,9 @@ format.mcmix_dp_control <- function(x, ...) {
   c(sprintf("neal8:       m = %d auxiliary components", x$m),
     sprintf("slice:       xi = %s%s", dQuote(x$xi, FALSE),
             if (x$xi == "geometric") sprintf(", kappa = %s", format(x$kappa)) else ""),
-    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves))
+    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves),
+    sprintf("subcluster:  sc_moves = %d split / merge proposals per sweep",
+            if (is.null(x$sc_moves)) 4L else x$sc_moves))
 }
 
 #' @export
@@ -170,7 +177,9 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
     m_aux = as.integer(control$m), geometric = as.integer(control$xi == "geometric"),
-    kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves))
+    kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves),
+    sc_moves = as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves),
+    threads = as.integer(if (is.null(control$threads)) 1L else control$threads))
   rfam <- if (identical(prepared$name, "r_family")) r_family_spec(prepared$family) else NULL
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
@@ -195,5 +204,22 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     spec = spec, N = N,
     # only split-merge proposals are accepted or rejected; the other
     # algorithms carry zero counters in their state (read by acceptance())
-    counters = algorithm == "split_merge")
+    counters = algorithm %in% c("split_merge", "subcluster"))
+}
+
+# Number of OpenMP threads of a chain (argument `threads`).
+check_threads <- function(threads) {
+  check_count_max(threads, "threads", 1L, 1024, "threads")
+}
+
+# The DP algorithm: the one given, or by default "subcluster" for large
+# data (a conjugate family, at least getOption("mcmix.subcluster_min_n",
+# 20000) observations), else "collapsed".
+dp_default_algorithm <- function(algorithm, missing, model, data) {
+  choices <- c("collapsed", "neal8", "slice", "split_merge", "subcluster")
+  if (!missing) return(check_algorithm(algorithm, choices))
+  n <- NROW(data)
+  big <- is.numeric(n) && length(n) == 1L &&
+    n >= getOption("mcmix.subcluster_min_n", 20000)
+  if (big && family_is_conjugate(model$family)) "subcluster" else "collapsed"
 }

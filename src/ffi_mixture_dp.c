@@ -26,11 +26,12 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "mixture_dpx.h"
+#include "mixture_subcluster.h"
 #include "family_r.h"
 #include "ffi_list.h"
 #include "ffi.h"
 
-enum { ALG_COLLAPSED, ALG_NEAL8, ALG_SLICE, ALG_SPLITMERGE };
+enum { ALG_COLLAPSED, ALG_NEAL8, ALG_SLICE, ALG_SPLITMERGE, ALG_SUBCLUSTER };
 
 static int one_int(SEXP v, const char *what)
 {
@@ -78,7 +79,8 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     const char *an = one_str(spec, "algorithm");
     int alg = strcmp(an, "collapsed") == 0 ? ALG_COLLAPSED :
         strcmp(an, "neal8") == 0 ? ALG_NEAL8 : strcmp(an, "slice") == 0 ? ALG_SLICE :
-        strcmp(an, "split_merge") == 0 ? ALG_SPLITMERGE : -1;
+        strcmp(an, "split_merge") == 0 ? ALG_SPLITMERGE :
+        strcmp(an, "subcluster") == 0 ? ALG_SUBCLUSTER : -1;
     if (alg < 0) mcx_error("mcmix internal error: unknown DP algorithm '%s'", an);
 
     int nprot = 0;
@@ -124,6 +126,7 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     mcx_neal8 n8;
     mcx_slice sl;
     mcx_splitmerge sm;
+    mcx_subcluster sc;
     if (alg == ALG_COLLAPSED || alg == ALG_SPLITMERGE) {
         mcx_dp_setup(&ds, &m, pr.alpha, pr.discount, 0, 0.0, 0.0);
         if (alg == ALG_SPLITMERGE) {
@@ -132,6 +135,12 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
             sm.n_accept = mcx_list_num(state, "n_accept");
             sm.n_prop = mcx_list_num(state, "n_prop");
         }
+    } else if (alg == ALG_SUBCLUSTER) {
+        /* threads only for the built-in families (plugins need not be thread-safe) */
+        int th = mcx_family_builtin(fam) ? mcx_list_count(spec, "threads") : 1;
+        mcx_subcluster_setup(&sc, &m, th, mcx_list_count(spec, "sc_moves"));
+        sc.n_accept = mcx_list_num(state, "n_accept");
+        sc.n_prop = mcx_list_num(state, "n_prop");
     } else if (alg == ALG_NEAL8) {
         SEXP p0 = mcx_list_elt(state, "params");
         size_t ps = fam->param_size(hyper);
@@ -180,6 +189,10 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
             mcx_dp_collapsed_sweep(&m, &ds);
             ll = ds.log_lik;
             mcx_py_prior_update(&pr, &m, &ds);
+            break;
+        case ALG_SUBCLUSTER:
+            mcx_subcluster_sweep(&m, &sc, &pr);
+            ll = sc.log_lik;
             break;
         case ALG_NEAL8:
             mcx_neal8_sweep(&m, &n8, &pr);
@@ -231,8 +244,10 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
     }
     SEXP a = PROTECT(Rf_ScalarReal(pr.alpha)); nprot++;
     SEXP d = PROTECT(Rf_ScalarReal(pr.discount)); nprot++;
-    SEXP na = PROTECT(Rf_ScalarReal(alg == ALG_SPLITMERGE ? sm.n_accept : 0.0)); nprot++;
-    SEXP np = PROTECT(Rf_ScalarReal(alg == ALG_SPLITMERGE ? sm.n_prop : 0.0)); nprot++;
+    SEXP na = PROTECT(Rf_ScalarReal(alg == ALG_SPLITMERGE ? sm.n_accept :
+                                    alg == ALG_SUBCLUSTER ? sc.n_accept : 0.0)); nprot++;
+    SEXP np = PROTECT(Rf_ScalarReal(alg == ALG_SPLITMERGE ? sm.n_prop :
+                                    alg == ALG_SUBCLUSTER ? sc.n_prop : 0.0)); nprot++;
     const char *sn[] = {"labels", "alpha", "discount", "params", "stats",
                         "n_accept", "n_prop", NULL};
     SEXP sv[] = {nl, a, d, th, sb, na, np};

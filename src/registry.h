@@ -15,11 +15,15 @@ int mcx_abi_version(void);
 extern const mcx_family mcx_family_gaussian_mean;
 extern const mcx_family mcx_family_gaussian_niw;
 extern const mcx_family mcx_family_gaussian_diag;
+extern const mcx_family mcx_family_gaussian_iso;
 extern const mcx_family mcx_family_bernoulli_beta;
 extern const mcx_family mcx_family_categorical_dirichlet;
 extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
 void mcx_register_builtin_families(void);
+/* 1 for a built-in family (pure C, safe to call from several threads at
+ * once with separate `work`), 0 for a plugin. */
+int mcx_family_builtin(const mcx_family *f);
 
 /* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a
  * version-1 descriptor, which ends before the slot. */
