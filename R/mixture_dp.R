@@ -196,7 +196,11 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
            params = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_dpx_step, spec, xt, state, as.integer(n), as.integer(thin),
+      sp <- spec
+      # OpenMP's thread pool does not survive fork(): a forked chain (cores > 1)
+      # runs its parallel passes on one thread (same draws, see check_threads())
+      if (sp$threads > 1L && in_forked_child()) sp$threads <- 1L
+      r <- .Call(C_ffi_dpx_step, sp, xt, state, as.integer(n), as.integer(thin),
                  as.integer(offset), as.logical(warmup), rfam)
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
     },
@@ -205,6 +209,16 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     # only split-merge proposals are accepted or rejected; the other
     # algorithms carry zero counters in their state (read by acceptance())
     counters = algorithm %in% c("split_merge", "subcluster"))
+}
+
+# TRUE in a process forked by the parallel package (mclapply, mcparallel,
+# future's multicore backend), where OpenMP threads must not be started:
+# libgomp's pool of the parent is not carried into the child and a parallel
+# region there can hang.
+in_forked_child <- function() {
+  is_child <- tryCatch(utils::getFromNamespace("isChild", "parallel"),
+                       error = function(e) function() FALSE)
+  isTRUE(is_child())
 }
 
 # Number of OpenMP threads of a chain (argument `threads`).

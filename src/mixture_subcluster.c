@@ -39,7 +39,7 @@ void mcx_subcluster_setup(mcx_subcluster *s, const mcx_mix *m, int threads, int 
     size_t nb = nn / MCX_BLOCK + 1;
     s->part = mcx_alloc(nb * (2 * (size_t) d + 4), sizeof(double));
     s->sum = mcx_alloc(2 * (size_t) d + 4, sizeof(double));
-    s->cen = mcx_alloc(5 * (size_t) d, sizeof(double));
+    s->cen = mcx_alloc(5 * (size_t) d + 2, sizeof(double));
     s->sa = mcx_alloc(m->sstride, sizeof(double));
     s->sb = mcx_alloc(m->sstride, sizeof(double));
     reserve(s, m->K > 0 ? m->K : 1);
@@ -111,7 +111,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *
     long nb = ((long) m->n + MCX_BLOCK - 1) / MCX_BLOCK;
     size_t stride = s->wsz + (size_t) s->kcap;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static)
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
         propose_block(m, s, master, b, s->tscr + (size_t) MCX_THREAD_ID() * stride);

@@ -62,7 +62,7 @@ typedef struct {
     double *lr;            /* n: log-odds of side 0 */
     double *part;          /* per-block partial sums */
     double *sum;           /* their total (2 dim + 4) */
-    double *cen;           /* 5 * dim: mean, axis, two centres, spare */
+    double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
     double *sa, *sb;       /* stats blocks of the two sides / the union */
     double n_accept, n_prop;
     double log_lik;        /* collapsed log p(x | partition) after the sweep */

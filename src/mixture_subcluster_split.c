@@ -30,8 +30,10 @@
 #include "mixture_subcluster.h"
 
 #define POWER_STEPS 2
-#define LLOYD_STEPS 2
+#define LLOYD_STEPS 5
 #define MAX_LOGIT 40.0
+/* Share of the uniform component of the split proposal (sides by fair coins). */
+#define UNIFORM_SHARE 0.5
 
 enum { PASS_MEAN, PASS_AXIS, PASS_LLOYD, PASS_LOGIT, PASS_SIDES };
 
@@ -44,6 +46,7 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
     double *pt = s->part + (size_t) b * ps;
     const double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
     double beta = s->cen[4 * d];
+    int uniform = s->cen[4 * d + 1] != 0.0;
     memset(pt, 0, ps * sizeof(double));
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < nmem ? lo + MCX_BLOCK : nmem;
     mcx_stream st;
@@ -75,7 +78,8 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
         } else {
             /* sides: drawn (split) or given (merge); log rho of both labelings */
             double a = s->lr[j];
-            if (master != 0) s->side[j] = mcx_stream_unif(&st) * (1.0 + exp(-a)) < 1.0 ? 0 : 1;
+            if (master != 0)      /* the uniform component draws with log-odds 0 */
+                s->side[j] = mcx_stream_unif(&st) * (1.0 + (uniform ? 1.0 : exp(-a))) < 1.0 ? 0 : 1;
             double l0 = -log1p(exp(-a)), l1 = -log1p(exp(a));
             pt[0] += s->side[j] ? l1 : l0;
             pt[1] += s->side[j] ? l0 : l1;
@@ -91,7 +95,7 @@ static void pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64
     long nb = ((long) nmem + MCX_BLOCK - 1) / MCX_BLOCK;
     size_t ps = 2 * (size_t) m->dim + 4;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static)
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++) pass_block(m, s, kind, b, nmem, master);
     memset(out, 0, ps * sizeof(double));
@@ -148,6 +152,14 @@ static double log_add(double a, double b)
     return mx + log(exp(a - mx) + exp(b - mx));
 }
 
+/* log Q(A, B): the probability that the split proposal of the union gives
+ * the two sides (sums[0], sums[1]: log rho of both labelings; n members). */
+static double log_q_sides(const double *sum, int n)
+{
+    return log_add(log_add(sum[0], sum[1]) + log(1.0 - UNIFORM_SHARE),
+                   log(UNIFORM_SHARE) + (1.0 - n) * M_LN2);
+}
+
 /* log p(partition) gained by splitting n = nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 static double log_prior_split(const mcx_py_prior *p, int K, int nA, int nB)
@@ -192,9 +204,10 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
     s->n_prop += 1;
     if (n < 2) return;
     subclusters(m, s, n, sum);
+    s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
     pass(m, s, PASS_SIDES, n, mcx_stream_master() | 1, sum);
     int nB = (int) sum[2], nA = n - nB;
-    double lQ = log_add(sum[0], sum[1]);
+    double lQ = log_q_sides(sum, n);
     if (nA == 0 || nB == 0) return;
     side_stats(m, s, n);
     const void *h = m->hyper;
@@ -226,7 +239,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
     s->n_prop += 1;
     subclusters(m, s, n, sum);
     pass(m, s, PASS_SIDES, n, 0, sum);
-    double lQ = log_add(sum[0], sum[1]);
+    double lQ = log_q_sides(sum, n);
     const void *h = m->hyper;
     double *su = s->sa;
     memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));
