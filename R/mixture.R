@@ -207,7 +207,9 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
-#'   partitions), `"one"` (every observation in one cluster), an integer
+#'   partitions; the default, except for `algorithm = "subcluster"`, which
+#'   starts from `"one"` and grows clusters by splits), `"one"` (every
+#'   observation in one cluster), an integer
 #'   vector of labels (one per observation; for a finite mixture values in
 #'   `1..K` are used as the components), or a `function(chain)` returning
 #'   such a vector.
@@ -274,6 +276,10 @@ sample_posterior.mcmix_dp_mixture <- function(
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
   control$threads <- check_threads(threads)
+  # the sub-cluster sampler grows clusters by splits: start it from one
+  # cluster (Chang and Fisher 2013) unless told otherwise
+  if (missing(init) && algorithm == "subcluster") init <- "one"
+  control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
 }
@@ -318,7 +324,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
 # The kernel of a mixture sampler (see R/chains.R for the contract).
 mixture_kernel <- function(model, prepared, algorithm, init) {
   xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  if (!is.double(xt)) storage.mode(xt) <- "double"   # a second full copy otherwise
   N <- ncol(xt)
   is_dp <- inherits(model, "mcmix_dp_mixture")
   random_alpha <- is_dp && inherits(model$alpha, "mcmix_gamma_prior")

@@ -166,8 +166,8 @@ dpx_needed <- function(model, algorithm) {
 
 dpx_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
-  xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  xt <- t(prepared$x)   # the only copy of the data (family_prepare() makes none)
+  if (!is.double(xt)) storage.mode(xt) <- "double"
   N <- ncol(xt)
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
   random_d <- inherits(model$discount, "mcmix_beta_prior")
@@ -179,7 +179,10 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     m_aux = as.integer(control$m), geometric = as.integer(control$xi == "geometric"),
     kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves),
     sc_moves = as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves),
-    threads = as.integer(if (is.null(control$threads)) 1L else control$threads))
+    threads = as.integer(if (is.null(control$threads)) 1L else control$threads),
+    # labels of the kept draws are returned only when the fit keeps them
+    # (N integers per kept draw: 4 MB each at N = 1e6)
+    store_labels = !isFALSE(control$store_labels))
   rfam <- if (identical(prepared$name, "r_family")) r_family_spec(prepared$family) else NULL
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)

@@ -160,9 +160,12 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         for (int g = offset + 1; g <= offset + n_iter; g++) n_keep += g % thin == 0;
     int p = 2 + pr.alpha_random + pr.discount_random;
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, n_keep, p)); nprot++;
-    SEXP labels = PROTECT(Rf_allocMatrix(INTSXP, n_keep, N)); nprot++;
+    /* labels of the kept draws unless the fit stores none (spec$store_labels) */
+    int store = Rf_asLogical(mcx_list_elt(spec, "store_labels")) == TRUE;
+    SEXP labels = store ? Rf_allocMatrix(INTSXP, n_keep, N) : R_NilValue;
+    PROTECT(labels); nprot++;
     double *tr = REAL(traces);
-    int *lab = INTEGER(labels);
+    int *lab = store ? INTEGER(labels) : NULL;
     /* cluster renumbering of the kept draws, sized once for the chunk:
      * m.K <= N except for "slice", whose sticks are bounded by its own
      * capacity at the start of the chunk unless that grows. The number of
@@ -172,7 +175,7 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
      * per chunk at most, none once the capacity suffices. */
     int renum_cap = N + 1;
     if (alg == ALG_SLICE && sl.cap > renum_cap) renum_cap = sl.cap;
-    int *renum = mcx_alloc((size_t) renum_cap, sizeof(int));
+    int *renum = mcx_alloc(store ? (size_t) renum_cap : 1, sizeof(int));
 
     GetRNGstate();
     int r = 0;
@@ -210,13 +213,13 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
             if (pr.alpha_random) tr[r + (size_t) (col++) * n_keep] = pr.alpha;
             if (pr.discount_random) tr[r + (size_t) (col++) * n_keep] = pr.discount;
             tr[r + (size_t) col * n_keep] = ll;
-            if (m.K > renum_cap) {
+            if (store && m.K > renum_cap) {
                 renum_cap = 2 * m.K;
                 renum = mcx_alloc((size_t) renum_cap, sizeof(int));
             }
             int next = 0;
-            for (int k = 0; k < m.K; k++) renum[k] = m.size[k] > 0 ? ++next : 0;
-            for (int i = 0; i < N; i++) lab[r + (size_t) i * n_keep] = renum[m.z[i]];
+            if (store) for (int k = 0; k < m.K; k++) renum[k] = m.size[k] > 0 ? ++next : 0;
+            if (store) for (int i = 0; i < N; i++) lab[r + (size_t) i * n_keep] = renum[m.z[i]];
             r++;
         }
         if (g < offset + n_iter) R_CheckUserInterrupt();

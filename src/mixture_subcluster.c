@@ -32,10 +32,9 @@ void mcx_subcluster_setup(mcx_subcluster *s, const mcx_mix *m, int threads, int 
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
     size_t nn = (size_t) (n > 0 ? n : 1);
-    s->znew = mcx_alloc(nn, sizeof(int));
     s->mem = mcx_alloc(nn, sizeof(int));
-    s->side = mcx_alloc(nn, sizeof(int));
-    s->lr = mcx_alloc(nn, sizeof(double));
+    s->znew = s->mem;     /* the label pass and the split/merge moves take turns */
+    s->side = mcx_alloc(nn, 1);
     size_t nb = nn / MCX_BLOCK + 1;
     s->part = mcx_alloc(nb * (2 * (size_t) d + 4), sizeof(double));
     s->sum = mcx_alloc(2 * (size_t) d + 4, sizeof(double));

@@ -56,10 +56,9 @@ typedef struct {
     double *logpi;         /* kcap */
     int *cnt;              /* kcap */
     double *tscr;          /* threads * (wsz + kcap) per-thread scratch */
-    int *znew;             /* n: proposed labels */
+    int *znew;             /* n: proposed labels (shares the buffer of mem) */
     int *mem;              /* n: members of a split / merge proposal */
-    int *side;             /* n: their side (0 / 1) */
-    double *lr;            /* n: log-odds of side 0 */
+    unsigned char *side;   /* n: their side (0 / 1) */
     double *part;          /* per-block partial sums */
     double *sum;           /* their total (2 dim + 4) */
     double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */

@@ -35,7 +35,7 @@
 /* Share of the uniform component of the split proposal (sides by fair coins). */
 #define UNIFORM_SHARE 0.5
 
-enum { PASS_MEAN, PASS_AXIS, PASS_LLOYD, PASS_LOGIT, PASS_SIDES };
+enum { PASS_MEAN, PASS_AXIS, PASS_LLOYD, PASS_SIDES };
 
 /* One pass over the member block b: partial sums into part (stride ps). */
 static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, int nmem,
@@ -60,24 +60,23 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
             for (int t = 0; t < d; t++) pr += (x[t] - mu[t]) * v[t];
             for (int t = 0; t < d; t++) pt[t] += (x[t] - mu[t]) * pr;
             pt[2 * d] += pr * pr;
-        } else if (kind == PASS_LLOYD || kind == PASS_LOGIT) {
+        } else {
             double e0 = 0.0, e1 = 0.0;
             for (int t = 0; t < d; t++) {
                 e0 += (x[t] - c0[t]) * (x[t] - c0[t]);
                 e1 += (x[t] - c1[t]) * (x[t] - c1[t]);
             }
-            if (kind == PASS_LOGIT) {
-                double a = 0.5 * beta * (e1 - e0);
-                s->lr[j] = a > MAX_LOGIT ? MAX_LOGIT : a < -MAX_LOGIT ? -MAX_LOGIT : a;
+            if (kind == PASS_LLOYD) {
+                int side = e1 < e0;
+                for (int t = 0; t < d; t++) pt[side * d + t] += x[t];
+                pt[2 * d + side] += 1.0;
+                pt[2 * d + 2] += side ? e1 : e0;
                 continue;
             }
-            int side = e1 < e0;
-            for (int t = 0; t < d; t++) pt[side * d + t] += x[t];
-            pt[2 * d + side] += 1.0;
-            pt[2 * d + 2] += side ? e1 : e0;
-        } else {
-            /* sides: drawn (split) or given (merge); log rho of both labelings */
-            double a = s->lr[j];
+            /* sides: drawn (split) or given (merge); log rho of both labelings,
+             * with log-odds a of side 0 (the sharp sub-cluster probability) */
+            double a = 0.5 * beta * (e1 - e0);
+            a = a > MAX_LOGIT ? MAX_LOGIT : a < -MAX_LOGIT ? -MAX_LOGIT : a;
             if (master != 0)      /* the uniform component draws with log-odds 0 */
                 s->side[j] = mcx_stream_unif(&st) * (1.0 + (uniform ? 1.0 : exp(-a))) < 1.0 ? 0 : 1;
             double l0 = -log1p(exp(-a)), l1 = -log1p(exp(a));
@@ -103,7 +102,7 @@ static void pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64
         for (size_t t = 0; t < ps; t++) out[t] += s->part[(size_t) b * ps + t];
 }
 
-/* The sub-clusters of the nmem members in s->mem: log-odds into s->lr. */
+/* The sub-clusters of the nmem members in s->mem: centres and beta in s->cen. */
 static void subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum)
 {
     int d = m->dim;
@@ -142,7 +141,6 @@ static void subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
     double w = within / ((double) nmem * d);
     double floor_w = 1e-12 * (1.0 + scale / d);
     s->cen[4 * d] = 1.0 / (w > floor_w ? w : floor_w);
-    pass(m, s, PASS_LOGIT, nmem, 0, sum);
 }
 
 /* log of exp(a) + exp(b) */
