@@ -421,8 +421,8 @@ fam_check_matrix <- function(x, min_rows) {
   }
   # min() and max() scan without the full-size temporaries of is.finite(x),
   # abs(x) or range(x) (they matter at N = 1e6); positions only on failure
-  lo <- min(x)
-  hi <- max(x)
+  lo <- if (length(x)) min(x) else 0
+  hi <- if (length(x)) max(x) else 0
   if (!is.finite(lo) || !is.finite(hi)) {
     p <- fam_first_where(!is.finite(x))
     stop(sprintf("`data` has a non-finite value (%s) in row %d, column %d.",
