@@ -31,8 +31,9 @@
 #' Lists the component families known to the compiled code: the built-in
 #' ones (six conjugate families and the non-conjugate `"gaussian_nonconj"`)
 #' and any family registered by another package through the C interface in
-#' `mcmix.h` (see [mcmix_family()]). The R-level [r_family()] is not
-#' registered in C and is not listed.
+#' `mcmix.h` (see [mcmix_family()]). `"r_family"` is the descriptor behind
+#' [r_family()] (whose hyperparameters are R functions, so build it with
+#' that constructor).
 #'
 #' @return A character vector of family names.
 #' @seealso [gaussian_niw()], [mcmix_family()].

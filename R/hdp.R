@@ -151,9 +151,9 @@ hdp_grouped_data <- function(family, data, group) {
 hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
                        keep_labels = TRUE) {
   settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
-                spec$J, n, thin, offset, as.double(warmup), as.double(keep_labels))
+                spec$J, as.double(keep_labels))
   .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, as.double(settings))
+        state$beta, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
 }
 
 # Settings of the compiled sampler: c(fixed, shape, rate) per concentration.

@@ -144,11 +144,3 @@ ising_mean <- function(fit) {
   cnt <- sum(vapply(fit$chains, function(ch) NROW(ch$traces), 0L))
   matrix(tot / cnt, fit$model$nrow, fit$model$ncol)
 }
-
-# Energy of configurations (rows of an integer matrix), for tests.
-ising_energy <- function(fit, spins) {
-  m <- fit$model
-  .Call(C_ffi_ising_energy,
-        list(nrow = m$nrow, ncol = m$ncol, periodic = as.integer(m$periodic),
-             J = m$J, h = m$h), spins)
-}

@@ -197,10 +197,10 @@ lda_check_memory <- function(K, corpus) {
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup) {
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, n, thin, offset,
-                as.double(warmup))
+  settings <- c(model$K, corpus$W, model$alpha, model$beta)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
-             state$phi_sum, state$theta_sum, as.double(settings))
+             state$phi_sum, state$theta_sum, as.double(settings),
+             chunk_ctrl(n, thin, offset, warmup))
   list(z = r$z, phi_sum = r$phi_sum, theta_sum = r$theta_sum,
        n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik)
 }

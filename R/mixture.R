@@ -1,12 +1,10 @@
 # Mixture models: finite Bayesian mixtures and Dirichlet process mixtures,
-# their samplers (src/mixture_finite.c, src/mixture_dp.c through
-# src/ffi_mixture.c) and the fit object they produce.
+# the finite samplers (src/mixture_finite.c through src/ffi_mixture.c; the
+# DP ones are in R/mixture_dp.R) and the fit object they produce.
 #
-# Sampler state of one chain (a plain list, see mixture_kernel()):
-#   labels   integer vector (N), cluster of each observation, 0-based, in the
-#            INTERNAL cluster order of the C engine (continuing a chain needs
-#            exactly this order);
-#   alpha    DP concentration (current value when it has a Gamma prior);
+# Sampler state of one finite-mixture chain (a plain list, see
+# finite_kernel()):
+#   labels   integer vector (N), component of each observation, 0-based;
 #   weights  finite "gibbs": last mixture weights drawn (else NULL);
 #   params   finite "gibbs" / "collapsed_weights": last component
 #            parameters drawn, a param_size x K matrix (else NULL);
@@ -15,9 +13,9 @@
 #            NULL in a fresh state (computed from the labels). The engine
 #            recomputes them from scratch every 64 sweeps (numerical
 #            stability; a rule on the iteration number, not on chunks).
-# Traces: n_clusters (occupied clusters), alpha (DP with a Gamma prior) and
-# log_lik: log p(x | z, theta) for the samplers that draw theta ("gibbs",
-# "collapsed_weights"), the collapsed log p(x | partition) = sum over
+# Traces: n_clusters (occupied clusters) and log_lik: log p(x | z, theta)
+# for the samplers that draw theta ("gibbs", "collapsed_weights"), the
+# collapsed log p(x | partition) = sum over
 # clusters of the family's log marginal likelihood otherwise.
 
 # ---------------------------------------------------------------------------
@@ -267,7 +265,7 @@ sample_posterior.mcmix_finite_mixture <- function(
 #' @export
 sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    algorithm = c("collapsed", "neal8", "slice", "split_merge", "subcluster"), init = "prior",
+    algorithm = names(dp_algorithms), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
     cores = getOption("mcmix.cores", 1L), control = dp_control(),
     threads = getOption("mcmix.threads", 1L), ...) {
@@ -306,8 +304,9 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
          call. = FALSE)
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
-  kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
-            else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
+  kernel <- if (inherits(model, "mcmix_dp_mixture"))
+    dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
+  else finite_kernel(model, prepared, algorithm, init)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,
@@ -321,39 +320,25 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit
 }
 
-# The kernel of a mixture sampler (see R/chains.R for the contract).
-mixture_kernel <- function(model, prepared, algorithm, init) {
+# The kernel of a finite mixture sampler (see R/chains.R for the contract).
+finite_kernel <- function(model, prepared, algorithm, init) {
   xt <- t(prepared$x)
   if (!is.double(xt)) storage.mode(xt) <- "double"   # a second full copy otherwise
   N <- ncol(xt)
-  is_dp <- inherits(model, "mcmix_dp_mixture")
-  random_alpha <- is_dp && inherits(model$alpha, "mcmix_gamma_prior")
-  if (random_alpha && model$discount > 0)
-    stop("a gamma_prior() on `alpha` needs `discount = 0`.", call. = FALSE)
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
-    hyper = as.double(prepared$hyper),
-    model = if (is_dp) "dp" else "finite", algorithm = algorithm,
-    alpha = if (is_dp) numeric() else as.double(model$alpha),
-    prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
-    discount = as.double(if (is_dp) model$discount else 0),
-    K = as.integer(if (is_dp) 0L else model$K))
+    hyper = as.double(prepared$hyper), algorithm = algorithm,
+    alpha = as.double(model$alpha), K = as.integer(model$K))
   init_fun <- mixture_init(model, N, init)
-  alpha0 <- if (!is_dp) NA_real_ else if (random_alpha)
-    model$alpha$shape / model$alpha$rate else model$alpha
-  keep_extra <- !is_dp && algorithm != "collapsed"
-  trace_names <- c("n_clusters", if (random_alpha) "alpha", "log_lik")
   new_kernel(
-    name = paste0(if (is_dp) "dp_" else "finite_", algorithm),
+    name = paste0("finite_", algorithm),
     init = function(chain) {
-      list(labels = init_fun(chain, alpha0), alpha = alpha0,
-           weights = NULL, params = NULL, stats = NULL)
+      list(labels = init_fun(chain, NA_real_), weights = NULL, params = NULL, stats = NULL)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_mixture_step, spec, xt, state, as.integer(n),
-                 as.integer(thin), as.integer(offset), as.logical(warmup))
-      extra <- NULL
-      if (keep_extra && nrow(r$traces)) {
+      r <- .Call(C_ffi_finite_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))
+      extra <- NULL   # the weights and parameters drawn, when the algorithm draws them
+      if (!is.null(r$params) && nrow(r$traces)) {
         K <- spec$K
         extra <- lapply(seq_len(nrow(r$traces)), function(s) list(
           weights = if (!is.null(r$weights)) r$weights[s, ],
@@ -362,7 +347,7 @@ mixture_kernel <- function(model, prepared, algorithm, init) {
       list(state = r$state,
            draws = list(traces = r$traces, labels = r$labels, extra = extra))
     },
-    trace_names = trace_names,
+    trace_names = c("n_clusters", "log_lik"),
     spec = spec, N = N)
 }
 

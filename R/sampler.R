@@ -44,12 +44,17 @@ init_dim <- function(init, tg) {
   if (is.list(init)) length(init[[1L]]) else length(init)
 }
 
+# The chunk of a kernel's step() as the C glue reads it (src/chunk.h):
+# iterations offset + 1 .. offset + n, kept iff !warmup && g %% thin == 0.
+chunk_ctrl <- function(n, thin, offset, warmup)
+  as.integer(c(n, thin, offset, warmup))
+
 # Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`
 # makes the .Call (a literal routine in the caller, so that the registration
 # of the call can be checked), `targets` its first argument. Returns what a kernel's step() returns.
 sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
                           spec, names) {
-  run <- as.integer(c(n, thin, offset, warmup))
+  run <- chunk_ctrl(n, thin, offset, warmup)
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))

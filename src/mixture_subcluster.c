@@ -21,10 +21,16 @@ static void reserve(mcx_subcluster *s, int K)
     s->kcap = cap;
 }
 
-void mcx_subcluster_setup(mcx_subcluster *s, const mcx_mix *m, int threads, int moves)
+static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
+                  const mcx_dp_saved *saved)
 {
+    mcx_subcluster *s = st;
     int n = m->n, d = m->dim;
+    int moves = (int) control[0], threads = (int) control[1];
+    (void) p; (void) saved;
     if (threads < 1 || moves < 0) MCX_INTERNAL("bad sub-cluster settings");
+    /* plugin families need not be thread-safe: one thread for them */
+    if (!mcx_family_builtin(m->fam)) threads = 1;
     memset(s, 0, sizeof *s);
     s->threads = threads;
     s->moves = moves;
@@ -95,7 +101,7 @@ static int accept_block(mcx_mix *m, mcx_subcluster *s, long b)
 }
 
 /* Step 1: restricted Gibbs over the instantiated clusters. */
-static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
+static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     int K = m->K;
     if (K < 1) return;
@@ -117,10 +123,23 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *
     for (long b = 0; b < nb; b++) accept_block(m, s, b);
 }
 
-void mcx_subcluster_sweep(mcx_mix *m, mcx_subcluster *s, mcx_py_prior *p)
+static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
+    mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
     mcx_subcluster_moves(m, s, p);
-    mcx_py_prior_update(p, m, NULL);
-    s->log_lik = mcx_mix_log_marginal(m);
+    mcx_partition_prior_update(p, m);
+    return mcx_mix_log_marginal(m);
 }
+
+static double *counters(void *st)
+{
+    return ((mcx_subcluster *) st)->counts;
+}
+
+static const char *const control_names[] = {"sc_moves", "threads", NULL};
+
+const mcx_dp_algorithm mcx_dp_subcluster = {
+    "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,
+    setup, sweep, NULL, NULL, counters, NULL
+};

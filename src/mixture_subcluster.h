@@ -37,7 +37,7 @@
 #ifndef MCMIX_MIXTURE_SUBCLUSTER_H
 #define MCMIX_MIXTURE_SUBCLUSTER_H
 
-#include "mixture_dpx.h"
+#include "mixture_dp.h"
 #include "rng_stream.h"
 
 #ifdef _OPENMP
@@ -63,14 +63,12 @@ typedef struct {
     double *sum;           /* their total (2 dim + 4) */
     double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
     double *sa, *sb;       /* stats blocks of the two sides / the union */
-    double n_accept, n_prop;
-    double log_lik;        /* collapsed log p(x | partition) after the sweep */
+    double counts[2];      /* split / merge proposals accepted, made */
 } mcx_subcluster;
 
-void mcx_subcluster_setup(mcx_subcluster *s, const mcx_mix *m, int threads, int moves);
-/* One sweep (see above); the prior's random parts are updated in `p`. */
-void mcx_subcluster_sweep(mcx_mix *m, mcx_subcluster *s, mcx_py_prior *p);
-/* Step 2 alone (mixture_subcluster_split.c). */
-void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p);
+/* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
+ * mixture_subcluster.c; settings sc_moves and threads). */
+/* Step 2 of a sweep (mixture_subcluster_split.c). */
+void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
 
 #endif

@@ -160,7 +160,7 @@ static double log_q_sides(const double *sum, int n)
 
 /* log p(partition) gained by splitting n = nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
-static double log_prior_split(const mcx_py_prior *p, int K, int nA, int nB)
+static double log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB)
 {
     double d = p->discount;
     return log(p->alpha + K * d) + lgammafn(nA - d) + lgammafn(nB - d)
@@ -193,13 +193,13 @@ static int members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
     return n;
 }
 
-static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
+static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     int K = m->K, k = (int) (unif_rand() * K);
     if (k >= K) k = K - 1;
     int n = members(m, s, k, k);
     double *sum = s->sum;
-    s->n_prop += 1;
+    s->counts[1] += 1;
     if (n < 2) return;
     subclusters(m, s, n, sum);
     s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
@@ -222,10 +222,10 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
     m->size[c] = nB;
     for (int j = 0; j < n; j++)
         if (s->side[j]) m->z[s->mem[j]] = c;
-    s->n_accept += 1;
+    s->counts[0] += 1;
 }
 
-static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
+static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     int K = m->K;
     int a = (int) (unif_rand() * K), b = (int) (unif_rand() * (K - 1));
@@ -234,7 +234,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
     if (b >= a) b++;
     int n = members(m, s, a, b);
     double *sum = s->sum;
-    s->n_prop += 1;
+    s->counts[1] += 1;
     subclusters(m, s, n, sum);
     pass(m, s, PASS_SIDES, n, 0, sum);
     double lQ = log_q_sides(sum, n);
@@ -256,10 +256,10 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
     for (int j = 0; j < n; j++)
         if (s->side[j]) m->z[s->mem[j]] = a;
     mcx_mix_delete_cluster(m, b);
-    s->n_accept += 1;
+    s->counts[0] += 1;
 }
 
-void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_py_prior *p)
+void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     for (int t = 0; t < s->moves; t++) {
         if (m->K < 1) return;

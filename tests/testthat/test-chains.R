@@ -147,3 +147,19 @@ test_that("driver arguments are checked", {
   fit <- run_kernel(k, iter = 10, progress = FALSE)
   expect_error(extend(fit, -3), "`iter`")
 })
+
+test_that("every fit stores its format, and extend() refuses another format", {
+  set.seed(9)
+  fit <- run_kernel(ar1_kernel(), iter = 20, progress = FALSE)
+  expect_identical(fit$format, mcmix:::fit_format)
+  # survives saveRDS() and is continued
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  saveRDS(fit, f)
+  expect_identical(nrow(extend(readRDS(f), 5, progress = FALSE)$chains[[1]]$traces), 25L)
+  old <- fit
+  old$format <- NULL   # a fit saved before formats were recorded
+  expect_error(extend(old, 5, progress = FALSE), "fit format 1")
+  old$format <- mcmix:::fit_format + 1L
+  expect_error(extend(old, 5, progress = FALSE), "run the sampler again")
+})
