@@ -64,6 +64,9 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
   if (!is.numeric(s_obs) || !length(s_obs) || anyNA(s_obs))
     stop("`summary(observed)` must be a numeric vector without missing values.",
          call. = FALSE)
+  if (!all(is.finite(s_obs)))   # every distance would be Inf: the prior comes back
+    stop(sprintf("`observed` must give finite summaries; `summary(observed)` is %s.",
+                 describe_value(s_obs)), call. = FALSE)
   pd <- prior_draws(prior_sampler, n)
   theta <- pd$theta
   dist <- numeric(n)
@@ -101,5 +104,68 @@ print.mcmix_abc <- function(x, digits = 4, ...) {
                sd = apply(x$accepted, 2L, stats::sd))
     print(t(s), digits = digits)
   }
+  invisible(x)
+}
+
+#' Summarise and plot a rejection ABC result
+#'
+#' `summary()` gives the mean, standard deviation and quantiles of every
+#' parameter over the accepted draws (the ABC posterior), with the
+#' tolerance and acceptance rate. `plot()` draws the density of every
+#' parameter over the accepted draws and the distribution of all the
+#' distances with the tolerance marked. The accepted draws convert to
+#' posterior's draws objects (`posterior::as_draws_df(x)`, see
+#' [as_draws.mcmix_fit]).
+#'
+#' @param object,x An `mcmix_abc` result of [sample_abc()].
+#' @param probs Quantiles to report.
+#' @param per_page Largest number of panels per page.
+#' @param digits Significant digits to print.
+#' @param ... Unused by `summary()`; graphical parameters for `plot()`.
+#' @return `summary()`: an object of class `summary.mcmix_abc` with
+#'   `stats` (one row per parameter; `NULL` when no draw was accepted),
+#'   `n_accepted`, `n`, `tolerance`, `acceptance_rate`. `plot()`: `x`,
+#'   invisibly.
+#' @examples
+#' set.seed(1)
+#' r <- sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
+#'                 observed = 7, tolerance = 0, n = 2000)
+#' summary(r)
+#' plot(r)
+#' @export
+summary.mcmix_abc <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
+  if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
+    stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  acc <- object$accepted
+  structure(list(stats = if (nrow(acc)) weighted_stats(acc, rep(1, nrow(acc)), probs),
+                 n_accepted = nrow(acc), n = object$n, tolerance = object$tolerance,
+                 acceptance_rate = object$acceptance_rate),
+            class = "summary.mcmix_abc")
+}
+
+#' @rdname summary.mcmix_abc
+#' @export
+print.summary.mcmix_abc <- function(x, digits = 4, ...) {
+  cat("Rejection ABC: ", x$n_accepted, " of ", x$n, " draws accepted (rate ",
+      format(x$acceptance_rate, digits = 3), ", tolerance ",
+      format(x$tolerance, digits = digits), ")\n", sep = "")
+  if (is.null(x$stats)) cat("No draw accepted: raise `tolerance` or `n`.\n")
+  else print(x$stats, digits = digits)
+  invisible(x)
+}
+
+#' @rdname summary.mcmix_abc
+#' @export
+plot.mcmix_abc <- function(x, per_page = 4, ...) {
+  acc <- x$accepted
+  if (!nrow(acc))
+    stop("`x` has no accepted draw to plot: raise `tolerance` or `n`.", call. = FALSE)
+  extra <- function(draw) {
+    if (is.null(draw)) return(1L)
+    graphics::hist(x$distances, breaks = 40, main = "Distances of all simulations",
+                   xlab = "distance")
+    graphics::abline(v = x$tolerance, col = "red", lwd = 2)
+  }
+  plot_weighted_draws(acc, rep(1, nrow(acc)), "ABC posterior of", per_page, extra, ...)
   invisible(x)
 }

@@ -31,7 +31,10 @@ fit_trace_names <- function(fit) {
 }
 
 diag_input <- function(x, arg = "x", quiet = FALSE) {
+  if (inherits(x, "draws") && requireNamespace("posterior", quietly = TRUE))
+    x <- unclass(posterior::as_draws_array(x))
   if (inherits(x, "mcmix_fit")) {
+    x <- fit_usable(x, quiet)  # R/chains.R: the chains with draws
     n <- fit_common_draws(x, quiet)
     nm <- fit_trace_names(x)
     out <- lapply(seq_along(nm), function(j)
@@ -78,8 +81,9 @@ diag_input <- function(x, arg = "x", quiet = FALSE) {
   if (is.numeric(x) && is.null(dim(x)))
     return(list(x = matrix(as.double(x), ncol = 1L)))
   stop(sprintf(paste0("`%s` must be an mcmix fit, a coda mcmc or mcmc.list, ",
-                      "an iterations x chains matrix, an iterations x chains ",
-                      "x variables array or a numeric vector, not %s."),
+                      "a posterior draws object, an iterations x chains matrix, ",
+                      "an iterations x chains x variables array or a numeric ",
+                      "vector, not %s."),
                arg, describe_value(x)), call. = FALSE)
 }
 
@@ -123,7 +127,7 @@ check_diag_draws <- function(q, min_draws, arg = "x") {
 
 # A single quantity gives a single number, several a named vector.
 diag_simplify <- function(v, x) {
-  if (!inherits(x, c("mcmix_fit", "mcmc", "mcmc.list")) &&
+  if (!inherits(x, c("mcmix_fit", "mcmc", "mcmc.list", "draws")) &&
       !(is.array(x) && length(dim(x)) == 3L)) return(unname(v))
   v
 }
@@ -136,11 +140,15 @@ diag_simplify <- function(v, x) {
 #' about 1.01) indicate that the chains agree.
 #'
 #' @param x An `mcmix_fit` (one value per trace), a coda `mcmc.list` or
-#'   `mcmc`, an iterations x chains x variables array, an iterations x
+#'   `mcmc`, a posterior draws object, an iterations x chains x variables array, an iterations x
 #'   chains matrix, or a numeric vector (one chain).
 #' @param type `"rank"` (rank-normalised split R-hat, equal to
 #'   `posterior::rhat()`), or `"classic"` (equal to the point estimate of
 #'   `coda::gelman.diag(x, autoburnin = FALSE)`, needs two chains or more).
+#' @param ... Unused for the inputs above. A posterior `rvar` is passed with `...` to `posterior::rhat()`, so
+#'   `rhat()` accepts whatever posterior's does, whichever of the two
+#'   packages was attached last; with posterior or bayesplot attached after
+#'   mcmix, their `rhat()` generics dispatch to the same method for fits.
 #' @return A number, or a named vector with one value per quantity. `NA`
 #'   for a quantity whose draws are all equal (a constant chain; as the
 #'   posterior package). Draws containing `NA`, `NaN` or infinite values are
@@ -159,13 +167,28 @@ diag_simplify <- function(v, x) {
 #' rhat(x)
 #' rhat(x, type = "classic")
 #' @export
-rhat <- function(x, type = c("rank", "classic")) {
+rhat <- function(x, type = c("rank", "classic"), ...) {
+  if (inherits(x, "rvar") && requireNamespace("posterior", quietly = TRUE))
+    return(posterior::rhat(x, ...))   # what posterior::rhat() takes beyond the above
+  mcmix_rhat(x, type, ...)
+}
+
+# rhat() proper; also the method registered for posterior's and bayesplot's
+# rhat() generics (R/convert.R).
+mcmix_rhat <- function(x, type = c("rank", "classic"), ...) {
+  check_no_dots(...)
   type <- match_choice(type, c("rank", "classic"), "type")
   code <- if (type == "rank") "rhat" else "rhat_classic"
   if (type == "classic" && ncol(diag_input(x, quiet = TRUE)[[1L]]) < 2L)
     stop("`x` must have two chains or more for `type = \"classic\"`.", call. = FALSE)
   tab <- diag_table(x, code, if (type == "rank") 4L else 2L)
   diag_simplify(tab[, 1L], x)
+}
+
+check_no_dots <- function(...) {
+  if (...length())
+    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
+                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
 }
 
 #' Effective sample size
@@ -218,9 +241,18 @@ mcse <- function(x) {
 
 #' Autocorrelations of chains
 #'
+#' `chain_acf()` gives the autocorrelations of every chain of every
+#' quantity. It replaces `autocorr()`, whose name clashes with
+#' [coda::autocorr()]: `autocorr()` is deprecated; given a coda `mcmc` or
+#' `mcmc.list` it now behaves exactly as `coda::autocorr()` (so attaching
+#' mcmix after coda changes nothing for coda users), otherwise it warns and
+#' calls `chain_acf()`.
+#'
 #' @inheritParams rhat
 #' @param lag.max Largest lag; by default `10 * log10(n)` for `n` draws per
 #'   chain, as [stats::acf()].
+#' @param ... For `autocorr()` on coda objects: `lags` and `relative` of
+#'   `coda::autocorr()`.
 #' @return An array `lags x chains x quantities` (lags `0:lag.max`), or a
 #'   `lags x chains` matrix for a matrix or vector input. Each chain is
 #'   centred at its own mean; the values equal those of [stats::acf()].
@@ -229,9 +261,9 @@ mcse <- function(x) {
 #' @examples
 #' set.seed(3)
 #' x <- as.numeric(stats::filter(rnorm(1000), 0.5, "recursive"))
-#' autocorr(x, lag.max = 3)
+#' chain_acf(x, lag.max = 3)
 #' @export
-autocorr <- function(x, lag.max = NULL) {
+chain_acf <- function(x, lag.max = NULL) {
   q <- diag_input(x)
   check_diag_draws(q, 2L)
   n <- nrow(q[[1L]])
@@ -249,6 +281,15 @@ autocorr <- function(x, lag.max = NULL) {
                dimnames = list(lag = 0:lag.max, chain = seq_len(ncol(q[[1L]])),
                                variable = names(q)))
   out
+}
+
+#' @rdname chain_acf
+#' @export
+autocorr <- function(x, lag.max = NULL, ...) {
+  if (inherits(x, c("mcmc", "mcmc.list"))) return(coda::autocorr(x, ...))
+  .Deprecated("chain_acf", package = "mcmix",
+              msg = "mcmix::autocorr() is deprecated (its name clashes with coda::autocorr()); use chain_acf().")
+  chain_acf(x, lag.max = lag.max)
 }
 
 #' Acceptance rates of Metropolis-type steps

@@ -172,5 +172,6 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
     trace_names = names)
   run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = list(type = "gibbs", conditionals = conditionals,
-                           blocks = blocks, scan = scan), call = call)
+                           blocks = blocks, scan = scan), call = call,
+              kind = "gibbs")
 }

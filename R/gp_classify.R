@@ -103,7 +103,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   run_model(kernel, iter, burnin, thin, chains, list(...),
             model = list(type = "gp_classify", kernel = kern),
             data = list(X = X, y = y, X_test = X_test), call = call,
-            class = "mcmix_gpclass")
+            kind = "gp_classify", class = "mcmix_gpclass")
 }
 
 # Squared-exponential covariance between the rows of A and of B.

@@ -111,7 +111,7 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
   fit$family <- grouped$prepared
   fit$group <- grouped$group
   fit$N <- length(grouped$group)
-  class(fit) <- c("mcmix_hdp_fit", class(fit))
+  fit <- fit_set_kind(fit, "hdp")
   fit
 }
 
@@ -153,7 +153,7 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
   settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
                 spec$J, as.double(keep_labels))
   .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
+        state$beta, state$stats, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
 }
 
 # Settings of the compiled sampler: c(fixed, shape, rate) per concentration.
@@ -194,11 +194,28 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
            gamma = g0, alpha = a0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- hdp_step_c(spec, xt, group0, state, n, thin, offset, warmup, keep_labels)
-      tr <- r$traces
+      # The chunk is cut after every kept iteration to keep the global
+      # weights beta of each kept draw (for predict()); the sampler is
+      # chunk-invariant, so the draws are those of one call.
+      ends <- if (warmup) n else
+        unique(c(which((offset + seq_len(n)) %% thin == 0L), n))
+      pieces <- vector("list", length(ends))
+      done <- 0L
+      for (p in seq_along(ends)) {
+        r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
+                        warmup, keep_labels)
+        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
+                      stats = r$stats)
+        pieces[[p]] <- list(traces = r$traces, labels = r$labels,
+                            extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
+        done <- ends[p]
+      }
+      tr <- do.call(rbind, lapply(pieces, `[[`, "traces"))
       colnames(tr) <- c("n_clusters", "gamma", "alpha", "log_lik")
-      list(state = list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha),
-           draws = list(traces = tr, labels = r$labels))
+      labs <- do.call(rbind, lapply(pieces, `[[`, "labels"))
+      list(state = state,
+           draws = list(traces = tr, labels = labs,
+                        extra = do.call(c, lapply(pieces, `[[`, "extra"))))
     },
     trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),
     spec = spec, N = N)
@@ -259,4 +276,91 @@ shared_clusters <- function(fit, labels = NULL, chain = 1) {
   tab <- table(cluster = cl, group = fit$group)
   attr(tab, "shared") <- stats::setNames(rowSums(tab > 0) >= 2L, rownames(tab))
   tab
+}
+
+#' Posterior predictive density of an HDP mixture
+#'
+#' The density of a new observation in one of the fitted groups, or in a new
+#' group, averaged over the kept draws. In the direct-assignment
+#' representation (Teh et al. 2006, section 5.3), given the partition
+#' \eqn{z}, the global weights \eqn{\beta} (\eqn{\beta_u} for the clusters
+#' not represented) and the concentration \eqn{\alpha} of a kept draw, a new
+#' observation in group \eqn{j} with \eqn{n_j} members, \eqn{n_{jk}} of
+#' them in cluster \eqn{k}, has density
+#' \deqn{\sum_k \frac{n_{jk} + \alpha \beta_k}{n_j + \alpha} p(x \mid x_k)
+#'   + \frac{\alpha \beta_u}{n_j + \alpha} p(x),}
+#' with \eqn{p(x \mid x_k)} the family's collapsed predictive given the
+#' members of cluster \eqn{k} and \eqn{p(x)} its prior predictive. In a new
+#' group the weights are \eqn{\beta_k} and \eqn{\beta_u}.
+#'
+#' @param object A fit from [sample_posterior()] on an [hdp_mixture()]
+#'   (with `labels = TRUE`, the default).
+#' @param newdata New observations, in the form of the fitted data.
+#' @param group The group of the new observations: a name or number of a
+#'   fitted group, or `NULL` (the default) for a new group.
+#' @param level Credible level of the pointwise band, in (0, 1).
+#' @param ... Unused (an error if given).
+#' @return A data frame with columns `density` (posterior mean), `lower` and
+#'   `upper` (the band over draws), one row per new observation, and
+#'   attribute `draws` (draws x points).
+#' @references Teh, Y. W., Jordan, M. I., Beal, M. J. and Blei, D. M.
+#'   (2006). Hierarchical Dirichlet processes. *JASA* 101, 1566--1581.
+#' @examples
+#' set.seed(1)
+#' groups <- list(a = c(rnorm(20, -4), rnorm(20)), b = c(rnorm(20), rnorm(20, 4)))
+#' fit <- sample_posterior(hdp_mixture(gaussian_mean(cov = 1, prior_cov = 25)),
+#'                         groups, iter = 100, progress = FALSE)
+#' predict(fit, c(-4, 0, 4), group = "a")
+#' predict(fit, c(-4, 0, 4))
+#' @export
+predict.mcmix_hdp_fit <- function(object, newdata, group = NULL, level = 0.95, ...) {
+  check_no_dots(...)
+  level <- check_prob(level, "level")
+  if (missing(newdata))
+    stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
+  prep <- object$family
+  newx <- fam_convert_with(prep, newdata, min_rows = 1L)
+  lev <- levels(object$group)
+  j <- NULL
+  if (!is.null(group)) {
+    j <- if (is.numeric(group) && length(group) == 1L && group %in% seq_along(lev)) group
+         else if (is.character(group) && length(group) == 1L) match(group, lev) else NA
+    if (is.na(j))
+      stop(sprintf("`group` must be one of the fitted groups (%s) or NULL for a new group, not %s.",
+                   paste(dQuote(lev, FALSE), collapse = ", "), describe_value(group)),
+           call. = FALSE)
+  }
+  labs <- lapply(object$chains, `[[`, "labels")
+  betas <- lapply(object$chains, `[[`, "extra")
+  if (any(vapply(labs, is.null, logical(1))) ||
+      any(vapply(seq_along(labs), function(c) length(betas[[c]]) != nrow(labs[[c]]), logical(1))))
+    stop("`object` has no stored labels and weights per draw: sample with `labels = TRUE`.",
+         call. = FALSE)
+  z <- do.call(rbind, labs)
+  beta <- lapply(do.call(c, betas), `[[`, "beta")
+  alpha <- unlist(lapply(object$chains, function(ch) ch$traces[seq_len(nrow(ch$labels)), "alpha"]))
+  x <- object$data
+  hyper <- as.double(prep$hyper)
+  logpred <- function(rows)
+    .Call(C_ffi_family_eval, prep$name, hyper, rows, "log_predictive", newx)
+  prior <- exp(logpred(x[0L, , drop = FALSE]))
+  in_j <- if (is.null(j)) NULL else as.integer(object$group) == j
+  dens <- t(vapply(seq_len(nrow(z)), function(s) {
+    b <- beta[[s]]
+    K <- length(b) - 1L
+    w <- b
+    if (!is.null(j)) {
+      njk <- tabulate(z[s, in_j], K)
+      w <- (c(njk, 0) + alpha[s] * b) / (sum(in_j) + alpha[s])
+    }
+    occ <- tabulate(z[s, ], K) > 0L
+    out <- (w[K + 1L] + sum(w[seq_len(K)][!occ])) * prior   # unoccupied atoms: prior
+    for (k in which(occ))
+      out <- out + w[k] * exp(logpred(x[z[s, ] == k, , drop = FALSE]))
+    out
+  }, numeric(nrow(newx))))
+  dens <- matrix(dens, nrow = nrow(z))
+  band <- apply(dens, 2L, stats::quantile, c((1 - level) / 2, (1 + level) / 2), names = FALSE)
+  structure(data.frame(density = colMeans(dens), lower = band[1L, ], upper = band[2L, ]),
+            draws = dens)
 }

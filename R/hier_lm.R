@@ -104,5 +104,5 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
                          groups = levels(group)),
-            data = list(y = y, X = X, group = group), call = call)
+            data = list(y = y, X = X, group = group), call = call, kind = "hier_lm")
 }

@@ -123,7 +123,7 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
                          h = field, periodic = periodic,
                          method = c("gibbs", "swendsen_wang")[method + 1L]),
             data = list(evidence = evidence), call = call,
-            class = "mcmix_ising")
+            kind = "ising", class = "mcmix_ising")
 }
 
 #' Posterior mean image of an Ising fit

@@ -108,7 +108,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = FALSE, psm = FALSE,
                     model = model, data = corpus, call = match.call())
-  class(fit) <- c("mcmix_lda_fit", class(fit))
+  fit <- fit_set_kind(fit, "lda")
   fit
 }
 
@@ -319,4 +319,87 @@ top_terms <- function(fit, n = 10, chain = 1) {
   out <- matrix(out, nrow = n)
   colnames(out) <- rownames(phi)
   out
+}
+
+#' Held-out perplexity of an LDA fit
+#'
+#' Perplexity by document completion (Wallach, Murray, Salakhutdinov and
+#' Mimno 2009, section 4.2): each held-out document is split into its first
+#' half of tokens, from which its topic proportions \eqn{\theta_d} are
+#' estimated with the topics fixed at their posterior mean
+#' \eqn{\hat\phi} ([topic_word()]), and its second half, whose words are
+#' scored:
+#' \deqn{\mathrm{perplexity} = \exp\Big(-\frac{\sum_d \sum_{i \in
+#'   \mathrm{2nd\ half}} \log \sum_k \hat\theta_{dk} \hat\phi_{k w_i}}
+#'   {\text{number of scored tokens}}\Big).}
+#' \eqn{\hat\theta_d} is the fixed point of
+#' \eqn{\theta_{k} = (\alpha + \sum_i r_{ik}) / (n + K\alpha)},
+#' \eqn{r_{ik} \propto \theta_k \hat\phi_{k w_i}} over the \eqn{n} tokens of
+#' the first half ("folding in" the document by expectation--maximisation
+#' with the Dirichlet prior's pseudo-counts; Asuncion et al. 2009); a
+#' document with one token is scored with \eqn{\theta_d = 1/K}. Lower is
+#' better; a model that ignores the topics scores about the vocabulary
+#' size.
+#'
+#' @param fit A fit from [sample_posterior()] on an [lda_model()].
+#' @param newdata Held-out documents in a form `sample_posterior()` takes
+#'   (a list of word-id vectors or a document-term matrix over the same
+#'   vocabulary); a document-term matrix is expanded to tokens in column
+#'   order. `NULL` scores the fitted documents the same way.
+#' @param chain Which chain's topics to use.
+#' @param max_iter,tol Iterations and relative tolerance of the fold-in.
+#' @return The perplexity, with attributes `log_lik` (total log probability
+#'   of the scored tokens) and `n_tokens`.
+#' @references Wallach, H. M., Murray, I., Salakhutdinov, R. and Mimno, D.
+#'   (2009). Evaluation methods for topic models. *ICML*, 1105--1112.
+#'   Asuncion, A., Welling, M., Smyth, P. and Teh, Y. W. (2009). On smoothing
+#'   and inference for topic models. *UAI*, 27--34.
+#' @examples
+#' set.seed(2)
+#' docs <- list(c(1, 1, 2, 1, 2), c(3, 3, 4, 4), c(4, 3, 3, 4, 3), c(1, 2, 2, 1))
+#' fit <- sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1), docs,
+#'                         iter = 200, progress = FALSE)
+#' perplexity(fit, list(c(1, 2, 1, 2), c(3, 4, 4, 3)))
+#' @export
+perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-8) {
+  phi <- topic_word(fit, chain)
+  max_iter <- check_count(max_iter, "max_iter", 1L)
+  tol <- check_positive(tol, "tol")
+  K <- nrow(phi)
+  W <- ncol(phi)
+  corpus <- if (is.null(newdata)) fit$data else lda_corpus(newdata, fit$data$vocab)
+  if (corpus$W > W || (is.matrix(newdata) && ncol(newdata) != W))
+    stop(sprintf("`newdata` must use the vocabulary of the fit (%d words); it has %d.",
+                 W, if (is.matrix(newdata)) ncol(newdata) else corpus$W), call. = FALSE)
+  alpha <- fit$model$alpha
+  ll <- 0
+  n_scored <- 0
+  for (d in seq_len(corpus$D)) {
+    idx <- seq.int(corpus$doc_start[d] + 1L, length.out = corpus$doc_start[d + 1L] - corpus$doc_start[d])
+    if (!length(idx)) next
+    w <- corpus$word[idx] + 1L
+    n_obs <- length(w) %/% 2L
+    theta <- lda_fold_in(phi[, w[seq_len(n_obs)], drop = FALSE], alpha, max_iter, tol)
+    held <- w[seq.int(n_obs + 1L, length(w))]
+    ll <- ll + sum(log(colSums(theta * phi[, held, drop = FALSE])))
+    n_scored <- n_scored + length(held)
+  }
+  structure(exp(-ll / n_scored), log_lik = ll, n_tokens = n_scored)
+}
+
+# Topic proportions of one document given the topics: `p` is the K x n
+# matrix phi[, w_i] of its tokens (fixed point described in ?perplexity).
+lda_fold_in <- function(p, alpha, max_iter, tol) {
+  K <- nrow(p)
+  theta <- rep(1 / K, K)
+  if (!ncol(p)) return(theta)
+  for (it in seq_len(max_iter)) {
+    r <- theta * p
+    r <- sweep(r, 2L, colSums(r), "/")
+    new <- (alpha + rowSums(r)) / (ncol(p) + K * alpha)
+    done <- max(abs(new - theta)) < tol * max(theta)
+    theta <- new
+    if (done) break
+  }
+  theta
 }

@@ -143,11 +143,26 @@ proposal_spec <- function(p, d, weight = 1) {
 #'   target_accept)`, towards the acceptance rate `target_accept`.
 #' * `adapt_haario()`: the adaptive Metropolis algorithm of Haario, Saksman
 #'   and Tamminen (2001): after `start` iterations the random-walk
-#'   covariance becomes `scale * (C + eps I)`, with `C` the empirical
-#'   covariance of the states visited so far and `scale = 2.38^2 / d` by
-#'   default.
+#'   covariance becomes `lambda * scale * (C + eps I)`, with `C` the
+#'   empirical covariance of the states visited so far, `scale = 2.38^2 / d`
+#'   by default, and a global factor `lambda` tuned towards the acceptance
+#'   rate `target_accept` as in `adapt_scale()` (Andrieu and Thoms 2008,
+#'   Algorithm 4). With `initial = "laplace"` (the default) the adaptation
+#'   starts from the Laplace approximation of the target: the proposal
+#'   covariance is `scale` times the inverse Hessian of `-log f` at its
+#'   mode, found by BFGS ([stats::optim()]) from the first chain's initial
+#'   values (the chains still start at their initial values). When the
+#'   search fails or the Hessian is not positive definite, the adaptation
+#'   starts from the random-walk proposal given to [sample_mh()], as with
+#'   `initial = "proposal"`. By default the adaptation continues over the
+#'   kept iterations (`during = "always"`) with the vanishing weight `1/t`
+#'   of a new state in `C` and the gain `t^-kappa` of `lambda`, as in
+#'   Haario et al. (2001), whose chain is ergodic for the target.
+#'   Together these make the algorithm usable on correlated posteriors with
+#'   very different scales, such as a logistic regression on uncentred
+#'   covariates, with the default burn-in.
 #'
-#' With `during = "burnin"` (the default) the proposal adapts during the
+#' With `during = "burnin"` (the default of `adapt_scale()`) the proposal adapts during the
 #' burn-in only and is then frozen, so the kept draws come from an ordinary
 #' Metropolis-Hastings chain. With `during = "always"` adaptation continues
 #' over the kept iterations with a vanishing effect (diminishing
@@ -160,6 +175,8 @@ proposal_spec <- function(p, d, weight = 1) {
 #' @param eps Small number added to the diagonal of the covariance.
 #' @param start Number of adaptation steps before the covariance is used.
 #' @param scale Multiplier of the covariance (default `2.38^2 / d`).
+#' @param initial `"laplace"` or `"proposal"`: where the adaptation of
+#'   `adapt_haario()` starts (see above).
 #' @param during `"burnin"` or `"always"`.
 #' @return An object of class `mcmix_adapt`.
 #' @seealso [sample_mh()]
@@ -192,13 +209,37 @@ adapt_scale <- function(target_accept = 0.234, kappa = 0.6,
 #' @rdname adaptation
 #' @export
 adapt_haario <- function(start = 100, eps = 1e-6, scale = NULL,
-                         during = c("burnin", "always")) {
+                         during = c("always", "burnin"),
+                         initial = c("laplace", "proposal"),
+                         target_accept = 0.234, kappa = 0.6) {
   start <- check_count(start, "start", 1L)
   eps <- check_positive(eps, "eps")
   if (!is.null(scale)) scale <- check_positive(scale, "scale")
-  during <- match_choice(during, c("burnin", "always"), "during")
+  during <- match_choice(during, c("always", "burnin"), "during")
+  initial <- match_choice(initial, c("laplace", "proposal"), "initial")
+  a <- adapt_scale(target_accept, kappa)
   structure(list(kind = "haario", start = start, eps = eps, scale = scale,
-                 during = during), class = "mcmix_adapt")
+                 during = during, initial = initial, target_accept = a$target_accept,
+                 kappa = a$kappa), class = "mcmix_adapt")
+}
+
+# The random-walk proposal from the Laplace approximation of the target
+# (see ?adaptation): scale * H^-1 at the mode of log f found by BFGS from
+# theta0, or NULL when the search fails or H is not positive definite.
+laplace_proposal <- function(tg, theta0, scale) {
+  f <- function(b) {
+    v <- tryCatch(target_eval(tg, b), error = function(e) -Inf)
+    if (is.finite(v)) -v else 1e300
+  }
+  o <- tryCatch(stats::optim(theta0, f, method = "BFGS", hessian = TRUE,
+                             control = list(maxit = 1000L)),
+                error = function(e) NULL)
+  if (is.null(o) || o$convergence != 0L || o$value >= 1e300 ||
+      any(!is.finite(o$hessian))) return(NULL)
+  H <- (o$hessian + t(o$hessian)) / 2
+  S <- tryCatch(chol2inv(chol(H)), error = function(e) NULL)
+  if (is.null(S)) return(NULL)
+  proposal_rw(cov = scale * S)
 }
 
 #' @export
@@ -290,7 +331,17 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     stop("`adapt` adapts during burn-in only, but `burnin` is 0; set `burnin` ",
          "or use `during = \"always\"`.", call. = FALSE)
   d <- init_dim(init, tg)
+  check_budget(4 * 8 * as.double(d)^2, "init",   # R/chains.R
+               sprintf("a target of dimension %s (proposal and adaptation hold d x d matrices)",
+                       format_count(d)), fix = "use a target of lower dimension")
   init_fun <- init_function(init, tg, chains)
+  if (adapt$kind == "haario" && identical(adapt$initial, "laplace")) {
+    saved <- rng_save()   # init(1) may draw: leave the caller's stream alone
+    theta0 <- init_fun(1L)
+    rng_restore(saved)
+    lp <- laplace_proposal(tg, theta0, if (is.null(adapt$scale)) 2.38^2 / d else adapt$scale)
+    if (!is.null(lp)) proposal <- lp
+  }
   props <- if (proposal$kind == "mixture")
     Map(proposal_spec, proposal$proposals, d, proposal$weights) else
       list(proposal_spec(proposal, d))

@@ -201,7 +201,10 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   [dp_control()] for their settings. When `algorithm` is not given, a
 #'   Dirichlet process mixture of a conjugate family with at least
 #'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
-#'   `"subcluster"`, smaller data `"collapsed"`.
+#'   `"subcluster"`, smaller data `"collapsed"`. The number of
+#'   sticks the slice sampler instantiates is bounded by the options
+#'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
+#'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
@@ -298,7 +301,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
                  paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
-  prepared <- family_prepare(model$family, data)
+  prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
@@ -307,6 +310,8 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   kernel <- if (inherits(model, "mcmix_dp_mixture"))
     dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
   else finite_kernel(model, prepared, algorithm, init)
+  blocks <- impute_blocks(prepared)                    # R/impute.R
+  if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,
@@ -316,8 +321,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit$N <- nrow(x)
   fit$algorithm <- algorithm
   fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
-  class(fit) <- c("mcmix_mixture_fit", class(fit))
-  fit
+  fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
 }
 
 # The kernel of a finite mixture sampler (see R/chains.R for the contract).

@@ -23,13 +23,15 @@
 # One row per DP algorithm; the C side has the matching row in
 # MCX_DP_ALGORITHMS (src/mixture_dp.h). Adding an algorithm: one engine file,
 # one row there and one row here.
-#   control          function(ctl) of a dp_control() object giving the
-#                    row's settings as a named numeric vector (the names of
-#                    the C row's control_names; handed to C as a list);
+#   control          function(ctl, model, N) of a dp_control() object, the
+#                    model and the number of observations, giving the row's
+#                    settings as a named numeric vector (the names of the C
+#                    row's control_names; handed to C as a list); it may
+#                    refuse settings with an error naming the argument;
 #   conjugate_only   refuses non-conjugate families;
 #   random_discount  samples a beta_prior() discount;
 #   counters         counts accepted proposals (read by acceptance()).
-dp_algorithm <- function(control = function(ctl) numeric(), conjugate_only = TRUE,
+dp_algorithm <- function(control = function(ctl, model, N) numeric(), conjugate_only = TRUE,
                          random_discount = TRUE, counters = FALSE) {
   list(control = control, conjugate_only = conjugate_only,
        random_discount = random_discount, counters = counters)
@@ -37,13 +39,16 @@ dp_algorithm <- function(control = function(ctl) numeric(), conjugate_only = TRU
 
 dp_algorithms <- list(
   collapsed = dp_algorithm(),
-  neal8 = dp_algorithm(control = function(ctl) c(m_aux = ctl$m), conjugate_only = FALSE),
-  slice = dp_algorithm(control = function(ctl) c(geometric = as.double(ctl$xi == "geometric"),
-                                                 kappa = ctl$kappa),
-                       random_discount = FALSE),
-  split_merge = dp_algorithm(control = function(ctl) c(t = ctl$t, moves = ctl$moves),
+  neal8 = dp_algorithm(control = function(ctl, model, N) c(m_aux = ctl$m),
+                       conjugate_only = FALSE),
+  slice = dp_algorithm(control = function(ctl, model, N) {
+                         budget <- slice_budget(model, ctl, N)
+                         c(geometric = as.double(ctl$xi == "geometric"), kappa = ctl$kappa,
+                           memory_budget = budget[1L], work_budget = budget[2L])
+                       }, random_discount = FALSE),
+  split_merge = dp_algorithm(control = function(ctl, model, N) c(t = ctl$t, moves = ctl$moves),
                              counters = TRUE),
-  subcluster = dp_algorithm(control = function(ctl)
+  subcluster = dp_algorithm(control = function(ctl, model, N)
                               c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
                                 threads = if (is.null(ctl$threads)) 1 else ctl$threads),
                             counters = TRUE))
@@ -92,6 +97,12 @@ check_discount <- function(discount, alpha) {
     if (inherits(alpha, "mcmix_gamma_prior"))
       stop("`alpha` must be a fixed number when `discount` has a beta_prior() ",
            "(a gamma_prior() on `alpha` needs `discount = 0`).", call. = FALSE)
+    m <- discount$a / (discount$a + discount$b)
+    if (!(m > 0 && m < 1))   # e.g. beta_prior(1e300, 1): all its mass rounds to 1
+      stop(sprintf(paste0("`discount` = %s has its mass at %s in floating point (mean ",
+                          "a / (a + b) = %s); give `a` and `b` of comparable size."),
+                   format(discount), if (is.finite(m) && m <= 0) "0" else "1",
+                   format(m)), call. = FALSE)
     return(discount)
   }
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||
@@ -196,6 +207,36 @@ check_family_algorithm <- function(model, algorithm) {
   invisible()
 }
 
+# The budget of the slice sampler: c(bytes, label evaluations per sweep)
+# (options `mcmix.memory_budget` and `mcmix.work_budget`, ?run_kernel); the
+# engine refuses to instantiate more than
+# min(bytes / bytes per stick, max(1000, work / N)) sticks. Settings that
+# need more sticks whatever the data are refused here, before sampling:
+# about alpha log(N) sticks for a DP with fixed alpha, log(N) / (1 - kappa)
+# with geometric slices.
+slice_budget <- function(model, control, N) {
+  budget <- c(memory_budget(), work_budget())
+  sticks <- max(1000, budget[2L] / N)
+  refuse <- function(arg, need)
+    stop(sprintf(paste0("%s needs about %s sticks of the slice sampler, beyond the budget ",
+                        "of %s (option `mcmix.work_budget` = %.3g label evaluations per ",
+                        "sweep, over N = %d observations): lower %s, use another ",
+                        "`algorithm`, or raise the option."),
+                 arg, format_count(need), format_count(sticks), budget[2L], N, arg),
+         call. = FALSE)
+  if (is.numeric(model$alpha) && model$alpha * log(N + 1) > sticks)
+    refuse("`alpha`", model$alpha * log(N + 1))
+  if (identical(control$xi, "geometric") && log(N + 1) / (1 - control$kappa) > sticks)
+    refuse("dp_control(kappa = )", log(N + 1) / (1 - control$kappa))
+  # Pitman-Yor: the mass beyond stick J is about J^(-(1 - d) / d), so the
+  # sticks reach mass 1 - 1/N only from J = N^(d / (1 - d))
+  d <- model$discount
+  if (is.numeric(d) && d > 0 && !identical(control$xi, "geometric") &&
+      d / (1 - d) * log(N + 1) > log(sticks))
+    refuse("`discount`", exp(min(700, d / (1 - d) * log(N + 1))))
+  budget
+}
+
 dp_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
   row <- dp_algorithms[[algorithm]]
@@ -210,7 +251,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
-    control = as.list(vapply(row$control(control), as.double, 0)),
+    control = as.list(vapply(row$control(control, model, N), as.double, 0)),
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
     store_labels = !isFALSE(control$store_labels))

@@ -27,7 +27,7 @@ model_kernel <- function(name, routine, data, init, trace_names, ...) {
 
 # Run a model kernel with the common settings of the model samplers.
 run_model <- function(kernel, iter, burnin, thin, chains, dots, model, data,
-                      call, class = NULL) {
+                      call, kind, class = NULL) {
   args <- c(list(kernel = kernel, iter = iter, burnin = burnin, thin = thin,
                  chains = chains, model = model, data = data, call = call),
             dots)
@@ -41,8 +41,7 @@ run_model <- function(kernel, iter, burnin, thin, chains, dots, model, data,
                  paste0("`", ifelse(bad == "", "<unnamed>", bad), "`",
                         collapse = ", ")), call. = FALSE)
   fit <- do.call(run_kernel, args, quote = TRUE)
-  if (!is.null(class)) class(fit) <- c(class, class(fit))
-  fit
+  fit_set_kind(fit, kind, class)   # R/sampler.R
 }
 
 # ---- argument checks -------------------------------------------------------

@@ -34,7 +34,11 @@ select_traces <- function(fit, traces) {
 #'
 #' For every trace, the draws against the iteration number (left) and their
 #' density (right; proportions for integer-valued traces such as the number
-#' of clusters), chains in distinct colours. With many traces the panels
+#' of clusters), chains in distinct colours. The axes follow the draws. A
+#' trace whose draws are all non-negative (a variance, a rate, a
+#' probability) is taken to live on \eqn{[0, \infty)}: its kernel density
+#' estimate is reflected at 0 (Silverman 1986, section 2.10) so that it
+#' puts no mass below 0 and is not biased down at the boundary. With many traces the panels
 #' are spread over several pages of at most `per_page` traces.
 #'
 #' @param x An `mcmix_fit`.
@@ -55,6 +59,7 @@ select_traces <- function(fit, traces) {
 #' plot(run_kernel(k, iter = 200, chains = 2))
 #' @export
 plot.mcmix_fit <- function(x, traces = NULL, per_page = 4, ...) {
+  x <- fit_usable(x)  # R/chains.R: the chains with draws
   nm <- select_traces(x, traces)
   per_page <- check_count(per_page, "per_page", 1L)
   mats <- fit_trace_matrices(x, quiet = TRUE)
@@ -98,14 +103,16 @@ plot.mcmix_fit <- function(x, traces = NULL, per_page = 4, ...) {
           graphics::segments(vals + off[c], 0, vals + off[c], props[, c], col = cols[c],
                              lwd = max(1, 6 / m))
       } else {
+        lower <- if (all(ys[is.finite(ys)] >= 0)) 0 else -Inf
         dens <- lapply(seq_len(m), function(c) {
           y <- ys[is.finite(ys[, c]), c]
           if (length(y) < 2L) return(NULL)
-          stats::density(y)
+          support_density(y, lower)
         })
         ok <- !vapply(dens, is.null, logical(1))
         xr <- range(unlist(lapply(dens[ok], `[[`, "x")), rng)
-        yr <- c(0, max(unlist(lapply(dens[ok], `[[`, "y")), 0.01))
+        ymax <- max(unlist(lapply(dens[ok], `[[`, "y")), 0)
+        yr <- c(0, if (ymax > 0) ymax * 1.04 else 1)
         graphics::plot(NA, xlim = xr, ylim = yr, xlab = v, ylab = "density",
                        main = paste("Density of", v), ...)
         for (c in which(ok)) graphics::lines(dens[[c]], col = cols[c], lwd = 1.5)
@@ -114,6 +121,21 @@ plot.mcmix_fit <- function(x, traces = NULL, per_page = 4, ...) {
     if (m > 1L) legend_chains(cols)
   }
   invisible(x)
+}
+
+# Kernel density estimate of `y` on [lower, Inf): when the Gaussian kernels
+# would spill below `lower` (lower within 3 bandwidths of the smallest
+# draw), the estimate of y and its reflection 2 lower - y, restricted to
+# x >= lower and doubled (the reflection method, Silverman 1986, 2.10;
+# the bandwidth is that of y alone).
+support_density <- function(y, lower = -Inf) {
+  d <- stats::density(y)
+  if (!is.finite(lower) || min(y) - 3 * d$bw >= lower) return(d)
+  to <- max(d$x)
+  r <- stats::density(c(y, 2 * lower - y), bw = d$bw, from = lower, to = to)
+  r$y <- 2 * r$y
+  r$n <- length(y)
+  r
 }
 
 # Coloured chain numbers in the outer top margin.
@@ -130,7 +152,7 @@ legend_chains <- function(cols) {
 #' @param lag.max Largest lag (default as [stats::acf()]).
 #' @param traces Names or indices of the traces to plot (default: all).
 #' @param ... Further graphical parameters passed to [graphics::plot()].
-#' @return The autocorrelations ([autocorr()]), invisibly.
+#' @return The autocorrelations ([chain_acf()]), invisibly.
 #' @examples
 #' k <- new_kernel("ar1",
 #'   init = function(chain) list(x = 0),
@@ -146,8 +168,9 @@ legend_chains <- function(cols) {
 #' @export
 plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
   check_fit_arg(x)
+  x <- fit_usable(x)  # R/chains.R
   nm <- select_traces(x, traces)
-  ac <- autocorr(x, lag.max = lag.max)
+  ac <- chain_acf(x, lag.max = lag.max)
   m <- dim(ac)[2L]
   n <- fit_common_draws(x, quiet = TRUE)
   cols <- chain_colours(m)

@@ -38,36 +38,13 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = 100, iter = 1000, burnin = 500, thin = 1,
                          chains = 1, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) {
-    if (!is.null(y))
-      stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
-           call. = FALSE)
-    mf <- tryCatch(stats::model.frame(x, data = data, na.action = stats::na.pass),
-                   error = function(e)
-                     stop(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
-                                  conditionMessage(e)), call. = FALSE))
-    if (anyNA(mf))
-      stop(sprintf("`data` has missing values in the variables of `x` (column %s).",
-                   names(mf)[vapply(mf, anyNA, logical(1))][1L]), call. = FALSE)
-    y <- stats::model.response(mf)
-    if (is.null(y))
-      stop("`x` must be a formula with a response, like y ~ x1 + x2.", call. = FALSE)
-    X <- stats::model.matrix(attr(mf, "terms"), mf)
-    if (any(!is.finite(X)))
-      stop("`data` has infinite values in the variables of `x`.", call. = FALSE)
-    check_magnitude(X, "data")
-    y_arg <- "the response"
-  } else {
-    X <- mdl_matrix(x, "x")
-    colnames(X) <- mdl_design_names(X, "beta")
-    y_arg <- "y"
-  }
+  des <- mdl_binary_design(x, y, data)
+  X <- des$X
+  y <- des$y
+  tt <- if (is.null(des$terms)) NULL else stats::delete.response(des$terms)
+  xlev <- des$xlevels
   n <- nrow(X)
   p <- ncol(X)
-  if (n < 1L || p < 1L)
-    stop("`x` must give a design matrix with at least one row and one column.",
-         call. = FALSE)
-  y <- mdl_binary(y, if (y_arg == "y") "y" else "response", n)
   b0 <- mdl_vector(prior_mean, "prior_mean", p)
   B0 <- mdl_cov(prior_cov, "prior_cov", p)
   P0 <- solve(B0)
@@ -78,7 +55,62 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     data_c,
     init = function(chain) list(beta = b0 + stats::rnorm(p)),
     trace_names = colnames(X))
-  run_model(kernel, iter, burnin, thin, chains, list(...),
-            model = list(type = "probit", prior_mean = b0, prior_cov = B0),
-            data = list(X = X, y = y), call = call)
+  fit <- run_model(kernel, iter, burnin, thin, chains, list(...),
+                   model = list(type = "probit", prior_mean = b0, prior_cov = B0),
+                   data = list(X = X, y = y), call = call, kind = "probit")
+  fit$terms <- tt      # for predict() on new data frames (formula fits)
+  fit$xlevels <- xlev
+  fit
+}
+
+#' Predictions from a probit regression fit
+#'
+#' For every new row \eqn{x}, the posterior of \eqn{P(y = 1 \mid x) =
+#' \Phi(x^\top \beta)} (or of the linear predictor \eqn{x^\top \beta})
+#' over the kept draws of \eqn{\beta}: its mean and a pointwise credible
+#' interval. The posterior mean of \eqn{\Phi(x^\top \beta)} is the
+#' posterior predictive probability that a new observation at \eqn{x} is 1.
+#'
+#' @param object A fit from [probit_gibbs()].
+#' @param newdata New covariates: for a formula fit a data frame with the
+#'   variables of the formula, otherwise a matrix (or data frame) with the
+#'   columns of `x`. `NULL` (the default) predicts at the fitted rows.
+#' @param type `"response"` (probabilities) or `"link"` (linear predictor).
+#' @param level Credible level of the interval, in (0, 1).
+#' @param ... Unused (an error if given).
+#' @return A data frame with columns `fit` (posterior mean), `lower` and
+#'   `upper`, one row per new observation, and attribute `draws` (draws x
+#'   rows).
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x = rnorm(100))
+#' d$y <- as.integer(d$x + rnorm(100) > 0)
+#' fit <- probit_gibbs(y ~ x, data = d, iter = 300, progress = FALSE)
+#' predict(fit, data.frame(x = c(-1, 0, 1)))
+#' @export
+predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response", "link"),
+                                     level = 0.95, ...) {
+  check_no_dots(...)
+  type <- match_choice(type, c("response", "link"), "type")
+  level <- check_prob(level, "level")
+  X <- object$data$X
+  if (!is.null(newdata)) {
+    if (!is.null(object$terms)) {
+      if (!is.data.frame(newdata))
+        stop(sprintf("`newdata` must be a data frame with the variables of the formula, not %s.",
+                     describe_value(newdata)), call. = FALSE)
+      mf <- tryCatch(stats::model.frame(object$terms, newdata, xlev = object$xlevels),
+                     error = function(e) stop(sprintf("`newdata` does not fit the formula: %s",
+                                                      conditionMessage(e)), call. = FALSE))
+      X <- stats::model.matrix(object$terms, mf)
+    } else {
+      X <- mdl_matrix(newdata, "newdata", ncol = ncol(X))
+    }
+  }
+  beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]
+  eta <- unname(beta %*% t(X))
+  draws <- if (type == "response") stats::pnorm(eta) else eta
+  band <- apply(draws, 2L, stats::quantile, c((1 - level) / 2, (1 + level) / 2), names = FALSE)
+  structure(data.frame(fit = colMeans(draws), lower = band[1L, ], upper = band[2L, ]),
+            draws = draws)
 }

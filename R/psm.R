@@ -27,6 +27,8 @@
 #' @export
 psm <- function(x, subset = NULL, ...) {
   if (inherits(x, "mcmix_fit")) {
+    check_clustering_fit(x)   # R/psm.R
+    x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs)) {
       acc <- lapply(x$chains, `[[`, "psm")
@@ -98,6 +100,22 @@ check_subset <- function(subset, N) {
 }
 
 # All stored labels of a fit (draws of every chain, one after another).
+# A fit whose model clusters the data (mixture and HDP fits, or any fit
+# that stored labels or co-clustering counts); otherwise an error saying
+# that the fit has no clusters (advice about `labels = TRUE` would mislead).
+check_clustering_fit <- function(x, arg = "x") {
+  if (inherits(x, c("mcmix_mixture_fit", "mcmix_hdp_fit"))) return(invisible(x))
+  has <- any(vapply(x$chains, function(ch) !is.null(ch$labels) || !is.null(ch$psm),
+                    logical(1)))
+  if (!has)
+    stop(sprintf(paste0("`%s` is a fit of the \"%s\" sampler, which does not cluster the data: ",
+                        "partitions and co-clustering need a mixture fit (sample_posterior() ",
+                        "of dp_mixture() or finite_mixture(), hdp_mixture()) or a matrix of ",
+                        "cluster labels."), arg, x$kernel$name),
+         call. = FALSE)
+  invisible(x)
+}
+
 fit_labels <- function(fit, need = TRUE) {
   labs <- lapply(fit$chains, `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1)))) {

@@ -34,14 +34,27 @@ param_names <- function(init, d) {
   nm
 }
 
-# Dimension implied by `init` (for checks done before any chain starts).
+# Dimension implied by `init` (for checks done before any chain starts): the
+# target's, else the length of the initial values (of init(1) for a function).
 init_dim <- function(init, tg) {
   if (!is.na(tg$dim)) return(tg$dim)
   if (is.function(init)) {
-    stop("`init` is a function, so the dimension of the target is unknown; ",
-         "give `dim` in target().", call. = FALSE)
+    # the dimension is the length of init(1); the call is made with the
+    # caller's generator saved and put back, so it changes no draw
+    saved <- rng_save()
+    on.exit(rng_restore(saved))
+    v <- tryCatch(init(1L), error = function(e)
+      stop(sprintf("`init` is a function, and init(1) failed (%s); give `dim` in target().",
+                   conditionMessage(e)), call. = FALSE))
+    if (!is.numeric(v) || !length(v))
+      stop(sprintf("`init` must be a function returning a numeric vector; init(1) returned %s.",
+                   describe_value(v)), call. = FALSE)
+    return(length(v))
   }
-  if (is.list(init)) length(init[[1L]]) else length(init)
+  d <- if (is.list(init)) length(init[[1L]]) else length(init)
+  check_budget(64 * as.double(d), "init", sprintf("a target of dimension %s", format_count(d)),
+               fix = "use a target of lower dimension")
+  d
 }
 
 # The chunk of a kernel's step() as the C glue reads it (src/chunk.h):
@@ -77,15 +90,34 @@ run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))
   run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
-              model = model, call = call)
+              model = model, call = call, kind = name)
 }
 
-# The common tail of every sampler: run the kernel and return the fit.
+# The common tail of every sampler: run the kernel and return the fit, of
+# class c("mcmix_<kind>_fit", "mcmix_fit") (see fit_set_kind()).
 run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
-                        progress, model, call) {
-  run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-             cores = cores, backend = backend, progress = progress,
-             labels = FALSE, model = model, call = call)
+                        progress, model, call, kind) {
+  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+                    cores = cores, backend = backend, progress = progress,
+                    labels = FALSE, model = model, call = call)
+  fit_set_kind(fit, kind)
+}
+
+# The class of a fit says what it is: c("mcmix_<kind>_fit", <intermediate
+# classes>, "mcmix_fit"), with `kind` one of mh, slice, hmc, gibbs,
+# tempering, probit, gp_classify, ising, hier_lm, finite, dp, hdp, lda.
+# Methods tell kinds apart by class (never by fit$model$type); fit_kind()
+# reads the kind back.
+fit_set_kind <- function(fit, kind, extra = NULL) {
+  class(fit) <- unique(c(paste0("mcmix_", kind, "_fit"), extra, "mcmix_fit"))
+  fit
+}
+
+fit_kind <- function(fit) {
+  cl <- grep("^mcmix_.*_fit$", class(fit), value = TRUE)
+  cl <- setdiff(cl, c("mcmix_fit", "mcmix_mixture_fit"))
+  if (!length(cl)) return("kernel")
+  sub("^mcmix_(.*)_fit$", "\\1", cl[1L])
 }
 
 # Sum of a numeric state element over the chains of a fit.

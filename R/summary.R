@@ -1,15 +1,139 @@
 # print() and summary() of fits.
 
-# One line describing the model of a fit.
-fit_model_label <- function(fit) {
-  m <- fit$model
-  if (is.null(m)) return(NULL)
+# One line describing the model of a fit: format() of the fit (methods
+# below, one per kind), never longer than `width` characters.
+fit_model_label <- function(fit, width = 140L) {
+  lab <- tryCatch(format(fit), error = function(e) NULL)
+  if (!is.character(lab) || length(lab) != 1L || is.na(lab) || !nzchar(lab))
+    return(NULL)
+  one_line(lab, width)
+}
+
+# Squash whitespace and cut a description to `width` characters.
+one_line <- function(x, width = 120L) {
+  x <- gsub("[[:space:]]+", " ", trimws(paste(x, collapse = " ")))
+  if (nchar(x) > width) x <- paste0(substr(x, 1L, width - 3L), "...")
+  x
+}
+
+# The printed lines of an object (a short model object), joined by "; ".
+print_lines <- function(m) {
   out <- tryCatch(utils::capture.output(print(m)), error = function(e) character())
   out <- trimws(out[nzchar(trimws(out))])
   if (!length(out)) return(class(m)[1L])
   out <- gsub(":[ ]+", ": ", out)   # drop the alignment padding of the model's print()
   paste(out, collapse = "; ")
 }
+
+# "an R function target of dimension 3" / "a compiled target ...".
+target_label <- function(tg, d) {
+  if (is.null(tg)) return("a target")
+  kind <- if (inherits(tg, "mcmix_target") && is.null(tg$xptr)) "an R function" else "a compiled"
+  sprintf("%s target in dimension %d", kind, d)
+}
+
+fit_dim <- function(fit) length(fit_trace_names(fit))
+
+#' One-line descriptions of fits
+#'
+#' `format()` of a fit is a single line saying what was sampled: the
+#' sampler and the model, with sizes, never the data or the user's
+#' functions. `print()` and `summary()` show it as their "Model:" line.
+#'
+#' @param x An `mcmix_fit`.
+#' @param ... Unused.
+#' @return A character string.
+#' @examples
+#' set.seed(1)
+#' fit <- sample_mh(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 200,
+#'                  progress = FALSE)
+#' format(fit)
+#' @name format.mcmix_fit
+#' @export
+format.mcmix_fit <- function(x, ...) {
+  m <- x$model
+  if (is.null(m)) return(sprintf("kernel %s", dQuote(x$kernel$name, FALSE)))
+  if (is.object(m) && !is.list(m)) return(class(m)[1L])
+  one_line(print_lines(m), Inf)
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_mh_fit <- function(x, ...) {
+  m <- x$model
+  prop <- sub("^<mcmix proposal: (.*)>$", "\\1", print_lines(m$proposal))
+  ad <- if (is.null(m$adapt) || identical(m$adapt$kind, "none")) "no adaptation"
+        else sprintf("%s adaptation %s", m$adapt$kind,
+                     if (identical(m$adapt$during, "always")) "(continuing)" else "during burn-in")
+  sprintf("Metropolis-Hastings on %s; %s proposal, %s",
+          target_label(m$target, fit_dim(x)), prop, ad)
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_slice_fit <- function(x, ...)
+  sprintf("slice sampling of %s", target_label(x$model$target, fit_dim(x)))
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_hmc_fit <- function(x, ...)
+  sprintf("Hamiltonian Monte Carlo on %s", target_label(x$model$target, fit_dim(x)))
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_gibbs_fit <- function(x, ...) {
+  m <- x$model
+  sprintf("Gibbs sampler in dimension %d: %d block%s, %s scan", fit_dim(x),
+          length(m$blocks), if (length(m$blocks) == 1L) "" else "s", m$scan)
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_tempering_fit <- function(x, ...)
+  sprintf("parallel tempering in dimension %d with %d temperatures", fit_dim(x),
+          length(x$model$temperatures))
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_probit_fit <- function(x, ...) {
+  p <- length(x$model$prior_mean)
+  sprintf("Bayesian probit regression (Albert-Chib): %d observation%s, %d coefficient%s, normal prior",
+          nrow(x$data$X), if (nrow(x$data$X) == 1L) "" else "s", p, if (p == 1L) "" else "s")
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_gp_classify_fit <- function(x, ...) {
+  sprintf("Gaussian-process classification (probit link): %d training and %d test points, %d input%s, squared-exponential kernel",
+          nrow(x$data$X), nrow(x$data$X_test), ncol(x$data$X),
+          if (ncol(x$data$X) == 1L) "" else "s")
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_ising_fit <- function(x, ...) {
+  m <- x$model
+  h <- unique(m$h)
+  field <- if (!is.null(x$data$evidence)) "field from noisy evidence"
+           else if (length(h) == 1L) sprintf("field h = %s", format(h, digits = 4))
+           else "non-constant field"
+  sprintf("Ising model on a %d x %d %slattice, J = %s, %s; %s", m$nrow, m$ncol,
+          if (isTRUE(m$periodic)) "periodic " else "", format(m$J, digits = 4), field,
+          if (identical(m$method, "swendsen_wang")) "Swendsen-Wang" else "Gibbs")
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_hier_lm_fit <- function(x, ...) {
+  m <- x$model
+  sprintf("hierarchical linear model: %d observations in %d groups, %d coefficients",
+          length(x$data$y), length(m$groups), length(m$mu0))
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_mixture_fit <- function(x, ...)
+  one_line(paste0(print_lines(x$model), "; algorithm: ", x$algorithm), Inf)
 
 fit_draw_counts <- function(fit) vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
 
@@ -20,15 +144,36 @@ format_seconds <- function(s) {
   sprintf("%.2f h", s / 3600)
 }
 
+# The call of a fit on at most 3 lines (inline functions or data are cut).
+call_label <- function(call, max_lines = 3L) {
+  d <- trimws(deparse(compact_call(call), width.cutoff = 60L, nlines = max_lines + 1L))
+  if (length(d) > max_lines) d <- c(d[seq_len(max_lines)], "...")
+  d <- vapply(d, one_line, character(1), width = 100L, USE.NAMES = FALSE)
+  paste(d, collapse = "\n           ")
+}
+
+# A call with the objects inlined in it (by do.call(), for example) shown
+# as short placeholders: <function>, <a 100 x 3 matrix>, ...
+compact_call <- function(call) {
+  if (!is.call(call)) return(call)
+  short <- function(a) {
+    if (is.function(a)) return(as.name("<function>"))
+    if (!is.language(a) && (is.list(a) || length(a) > 5L))
+      return(as.name(paste0("<", describe_value(a), ">")))
+    a
+  }
+  for (i in seq_along(call)) if (!is.null(call[[i]])) call[[i]] <- short(call[[i]])
+  call
+}
+
 fit_header <- function(fit) {
   s <- fit$settings
   kept <- fit_draw_counts(fit)
   cat("<mcmix fit>\n")
   cat("Algorithm: ", fit$kernel$name, "\n", sep = "")
   if (!is.null(fit$call))
-    cat("Call:      ", paste(trimws(deparse(fit$call, width.cutoff = 60L)), collapse = "\n           "),
-        "\n", sep = "")
-  lab <- fit_model_label(fit)
+    cat("Call:      ", call_label(fit$call), "\n", sep = "")
+  lab <- if (inherits(fit, "mcmix_fit")) fit_model_label(fit) else fit$model_label
   if (!is.null(lab)) cat("Model:     ", lab, "\n", sep = "")
   if (!is.null(fit$N)) cat("Data:      ", fit$N, " observations\n", sep = "")
   cat("Chains:    ", s$chains, "\n", sep = "")
@@ -86,6 +231,7 @@ print.mcmix_fit <- function(x, ...) {
 summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
     stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  object <- fit_usable(object)  # R/chains.R: the chains with draws
   q <- diag_input(object)
   codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")
   tab <- vapply(q, function(m) .Call(C_ffi_diag_stats, m, unname(diag_codes[codes])),
@@ -102,8 +248,9 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   k <- NULL
   if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q))
     k <- cluster_table(q[["n_clusters"]])
-  structure(list(table = df, n_clusters = k, fit = object[c("kernel", "model", "call",
-    "settings", "timing", "interrupted", "N")],
+  structure(list(table = df, n_clusters = k,
+    fit = c(unclass(object)[c("kernel", "call", "settings", "timing", "interrupted", "N")],
+            list(model_label = fit_model_label(object))),
     draws = fit_draw_counts(object)),
     class = "summary.mcmix_fit")
 }

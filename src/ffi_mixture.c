@@ -50,6 +50,38 @@ void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats)
 enum { FINITE_STATE(MCX_FIELD_ENUM) FINITE_STATE_N };
 static const char *const finite_state[] = {FINITE_STATE(MCX_FIELD_NAME) NULL};
 
+/* One chunk (mcx_mix_chunk()): traces n_clusters, log_lik; labels
+ * 1-based; the weights and parameters drawn when kept. */
+typedef struct {
+    mcx_mix *m;
+    mcx_finite *fs;
+    double *tr;
+    int *lab;
+    double *kw, *kp;
+    int n_keep;
+    size_t np;
+} finite_run;
+
+static double finite_sweep(void *ctx)
+{
+    finite_run *u = ctx;
+    mcx_finite_sweep(u->m, u->fs);
+    return u->fs->log_lik;
+}
+
+static void finite_keep(void *ctx, int r, double ll)
+{
+    finite_run *u = ctx;
+    size_t nk = (size_t) u->n_keep;
+    u->tr[r] = mcx_mix_n_occupied(u->m);
+    u->tr[r + nk] = ll;
+    for (int i = 0; i < u->m->n; i++) u->lab[r + (size_t) i * nk] = u->m->z[i] + 1;
+    if (u->kw != NULL)
+        for (int k = 0; k < u->fs->K; k++) u->kw[r + (size_t) k * nk] = u->fs->weights[k];
+    if (u->kp != NULL)
+        for (size_t j = 0; j < u->np; j++) u->kp[r + j * nk] = u->fs->theta[j];
+}
+
 SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
@@ -96,28 +128,10 @@ SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     SEXP kw = R_NilValue, kp = R_NilValue;
     if (keep_w) { kw = PROTECT(mcx_chunk_matrix(&c, REALSXP, K, NULL)); nprot++; }
     if (keep_p) { kp = PROTECT(mcx_chunk_matrix(&c, REALSXP, (int) np, NULL)); nprot++; }
-    double *tr = REAL(traces);
-    int *lab = INTEGER(labels), n_keep = c.n_kept;
-
+    finite_run run = {&m, &fs, REAL(traces), INTEGER(labels),
+                      keep_w ? REAL(kw) : NULL, keep_p ? REAL(kp) : NULL, c.n_kept, np};
     GetRNGstate();
-    int r = 0;
-    for (int g = c.offset + 1; g <= c.offset + c.n; g++) {
-        mcx_finite_sweep(&m, &fs);
-        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&m);
-        if (mcx_chunk_keeps(&c, g)) {
-            tr[r] = mcx_mix_n_occupied(&m);
-            tr[r + (size_t) n_keep] = fs.log_lik;
-            for (int i = 0; i < N; i++) lab[r + (size_t) i * n_keep] = m.z[i] + 1;
-            if (keep_w)
-                for (int k = 0; k < K; k++) REAL(kw)[r + (size_t) k * n_keep] = fs.weights[k];
-            if (keep_p)
-                for (size_t j = 0; j < np; j++) REAL(kp)[r + j * n_keep] = fs.theta[j];
-            r++;
-        }
-        /* An interrupt abandons the chunk: the driver keeps the chain's
-         * state and stream from before it, so no PutRNGstate() is needed. */
-        if (g < c.offset + c.n) R_CheckUserInterrupt();
-    }
+    mcx_mix_chunk(&m, &c, finite_sweep, finite_keep, &run);
     PutRNGstate();
 
     SEXP out[FINITE_STATE_N];

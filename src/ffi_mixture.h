@@ -23,11 +23,14 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
 SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est);
 
+/* ffi_impute.c (imputation of joint Gaussian blocks) */
+SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss);
+
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk);
 SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
 SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
-                  SEXP beta, SEXP settings, SEXP chunk);
+                  SEXP beta, SEXP stats, SEXP settings, SEXP chunk);
 
 #endif

@@ -68,6 +68,50 @@ static double *read_control(const mcx_dp_algorithm *alg, SEXP spec)
     return out;
 }
 
+/* One chunk of a row (mcx_mix_chunk()). */
+typedef struct {
+    const mcx_dp_algorithm *alg;
+    void *st;
+    mcx_mix *m;
+    mcx_partition_prior *pr;
+    double *tr;
+    int *lab, n_keep, N;
+    int renum_cap, *renum;   /* cluster renumbering of the kept draws */
+} dp_run;
+
+static double dp_sweep(void *ctx)
+{
+    dp_run *u = ctx;
+    return u->alg->sweep(u->st, u->m, u->pr);
+}
+
+/* Traces n_clusters, [alpha,] [discount,] log_lik and the labels numbered
+ * without gaps.  The renumbering buffer is sized once for the chunk: m->K
+ * <= N except for rows with empty slots, whose number of slots is bounded
+ * by their capacity at the start of the chunk unless that grows (it
+ * follows the smallest slice variable), so the buffer then grows by
+ * doubling like the sampler's own arrays: amortised, O(log K) allocations
+ * per chunk at most, none once the capacity suffices. */
+static void dp_keep(void *ctx, int r, double ll)
+{
+    dp_run *u = ctx;
+    const mcx_mix *m = u->m;
+    size_t nk = (size_t) u->n_keep;
+    int col = 0;
+    u->tr[r + (col++) * nk] = mcx_mix_n_occupied(m);
+    if (u->pr->alpha_random) u->tr[r + (col++) * nk] = u->pr->alpha;
+    if (u->pr->discount_random) u->tr[r + (col++) * nk] = u->pr->discount;
+    u->tr[r + col * nk] = ll;
+    if (u->lab == NULL) return;          /* the fit keeps no labels */
+    if (m->K > u->renum_cap) {
+        u->renum_cap = 2 * m->K;
+        u->renum = mcx_alloc((size_t) u->renum_cap, sizeof(int));
+    }
+    int next = 0;
+    for (int k = 0; k < m->K; k++) u->renum[k] = m->size[k] > 0 ? ++next : 0;
+    for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
+}
+
 SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
@@ -123,9 +167,6 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     /* labels of the kept draws unless the fit keeps none (spec$store_labels) */
     int store = Rf_asLogical(mcx_list_elt(spec, "store_labels")) == TRUE;
     SEXP labels = PROTECT(store ? mcx_chunk_matrix(&c, INTSXP, N, NULL) : R_NilValue); nprot++;
-    double *tr = REAL(traces);
-    int *lab = store ? INTEGER(labels) : NULL;
-    int n_keep = c.n_kept;
     void *st = mcx_alloc(alg->state_size > 0 ? alg->state_size : 1, 1);
     memset(st, 0, alg->state_size);
 
@@ -136,38 +177,13 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         counts[0] = mcx_list_num(state, "n_accept");
         counts[1] = mcx_list_num(state, "n_prop");
     }
-    /* cluster renumbering of the kept draws, sized once for the chunk:
-     * m.K <= N except for rows with empty slots, whose number of slots is
-     * bounded by their capacity at the start of the chunk unless that
-     * grows (it follows the smallest slice variable), so the buffer then
-     * grows by doubling like the sampler's own arrays: amortised, O(log K)
-     * allocations per chunk at most, none once the capacity suffices. */
-    int renum_cap = N + 1;
-    if (alg->capacity != NULL && alg->capacity(st) > renum_cap) renum_cap = alg->capacity(st);
-    int *renum = mcx_alloc(store ? (size_t) renum_cap : 1, sizeof(int));
-    int r = 0;
-    for (int g = c.offset + 1; g <= c.offset + c.n; g++) {
-        double ll = alg->sweep(st, &m, &pr);
-        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&m);
-        if (mcx_chunk_keeps(&c, g)) {
-            int col = 0;
-            tr[r + (size_t) (col++) * n_keep] = mcx_mix_n_occupied(&m);
-            if (pr.alpha_random) tr[r + (size_t) (col++) * n_keep] = pr.alpha;
-            if (pr.discount_random) tr[r + (size_t) (col++) * n_keep] = pr.discount;
-            tr[r + (size_t) col * n_keep] = ll;
-            if (store && m.K > renum_cap) {
-                renum_cap = 2 * m.K;
-                renum = mcx_alloc((size_t) renum_cap, sizeof(int));
-            }
-            int next = 0;
-            if (store) for (int k = 0; k < m.K; k++) renum[k] = m.size[k] > 0 ? ++next : 0;
-            if (store) for (int i = 0; i < N; i++) lab[r + (size_t) i * n_keep] = renum[m.z[i]];
-            r++;
-        }
-        /* An interrupt abandons the chunk: the driver keeps the chain's
-         * state and stream from before it, so no PutRNGstate() is needed. */
-        if (g < c.offset + c.n) R_CheckUserInterrupt();
-    }
+    dp_run run = {alg, st, &m, &pr, REAL(traces), store ? INTEGER(labels) : NULL, c.n_kept,
+                  N, 0, NULL};
+    run.renum_cap = N + 1;
+    if (alg->capacity != NULL && alg->capacity(st) > run.renum_cap)
+        run.renum_cap = alg->capacity(st);
+    run.renum = mcx_alloc(store ? (size_t) run.renum_cap : 1, sizeof(int));
+    mcx_mix_chunk(&m, &c, dp_sweep, dp_keep, &run);
     PutRNGstate();
 
     SEXP out[DP_STATE_N];

@@ -21,22 +21,10 @@ int mcx_rfun_open(mcx_rfun *f, SEXP fun, int nargs, int dim, SEXP io,
 {
     if (!Rf_isFunction(fun) || dim < 1 || nargs < 1 || nargs > 2)
         MCX_INTERNAL("bad user function");
-    f->dim = dim;
-    f->io = io;
-    f->code = code;
-    f->label = label;
-    f->iter = iter;
-    f->rng = rng;
-    f->x = Rf_allocVector(REALSXP, dim);
-    PROTECT(f->x);
-    if (nargs == 2) {
-        f->y = Rf_allocVector(REALSXP, dim);
-        PROTECT(f->y);
-        f->call = Rf_lang3(fun, f->x, f->y);
-    } else {
-        f->y = NULL;
-        f->call = Rf_lang2(fun, f->x);
-    }
+    SEXP x = PROTECT(Rf_allocVector(REALSXP, dim));
+    SEXP y = nargs == 2 ? PROTECT(Rf_allocVector(REALSXP, dim)) : NULL;
+    *f = (mcx_rfun) {y ? Rf_lang3(fun, x, y) : Rf_lang2(fun, x), x, y, io, code, dim, rng,
+                     iter, label};
     UNPROTECT(nargs);
     PROTECT(f->call);  /* x and y are reachable from the call */
     return 1;

@@ -109,19 +109,22 @@ SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings)
 }
 
 /*
- * ffi_hdp_step(family, hyper, x, group, z, beta, settings, chunk)
+ * ffi_hdp_step(family, hyper, x, group, z, beta, stats, settings, chunk)
  *   family    family name (registry key); hyper: its hyperparameter vector
  *   x         double dim x n matrix, one observation per column, overall order
  *   group     integer, n groups (0-based)
  *   z         integer, n clusters (0-based, internal order): the state
  *   beta      double, K + 1 global weights (beta_u last)
+ *   stats     raw: the clusters' stats blocks exported by the previous
+ *             chunk (NULL when fresh), so that a continued chain goes on
+ *             bit for bit as one long run (mixture_state.h)
  *   settings  double c(gamma, alpha, gamma_fixed, gamma_shape, gamma_rate,
  *             alpha_fixed, alpha_shape, alpha_rate, J, keep_labels)
  *   chunk     c(n, thin, offset, warmup) (chunk.h)
- * Returns list(z, beta, gamma, alpha, traces, labels).
+ * Returns list(z, beta, gamma, alpha, traces, labels, stats).
  */
 SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
-                  SEXP beta, SEXP settings, SEXP chunk)
+                  SEXP beta, SEXP stats, SEXP settings, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
     check_real(settings, 10, "settings");
@@ -148,8 +151,8 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     const void *hy = mcx_family_hyper(fam, dim, REAL(hyper), (int) XLENGTH(hyper));
     int n_kept = c.n_kept;
 
-    const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels" };
-    SEXP out = PROTECT(named_list(6, names));
+    const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels", "stats" };
+    SEXP out = PROTECT(named_list(7, names));
     SEXP tr = Rf_allocMatrix(REALSXP, n_kept, 4);
     SET_VECTOR_ELT(out, 4, tr);
     SEXP lab = R_NilValue;
@@ -161,6 +164,10 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     mcx_hdp h;
     mcx_hdp_build(&h, fam, hy, REAL(x), n, dim, INTEGER(group), J, INTEGER(z),
                   REAL(beta), s[0], s[1], gp, ap);
+    if (!Rf_isNull(stats)) {
+        if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("`stats` must be raw");
+        mcx_mix_restore_stats(&h.mix, RAW(stats), (size_t) XLENGTH(stats));
+    }
     GetRNGstate();
     mcx_hdp_run(&h, &c, REAL(tr), keep_labels ? INTEGER(lab) : NULL);
     PutRNGstate();
@@ -174,6 +181,9 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     memcpy(REAL(b_new), h.beta, ((size_t) Kn + 1) * sizeof(double));
     SET_VECTOR_ELT(out, 2, Rf_ScalarReal(h.gamma));
     SET_VECTOR_ELT(out, 3, Rf_ScalarReal(h.alpha));
+    SEXP sb = Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&h.mix));
+    SET_VECTOR_ELT(out, 6, sb);
+    memcpy(RAW(sb), h.mix.stats, mcx_mix_stats_bytes(&h.mix));
     UNPROTECT(1);
     return out;
 }

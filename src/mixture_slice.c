@@ -44,8 +44,10 @@
 #include "mixture_dp.h"
 
 /* The row "slice" of the algorithm table (mixture_dp.h): settings
- * geometric (0/1) and kappa; labels are stick indices (empty sticks
- * allowed); the discount must be fixed. */
+ * geometric (0/1), kappa, and the budget memory_budget (bytes) and
+ * work_budget (label evaluations per sweep) of R/mixture_dp.R
+ * slice_budget(); labels are stick indices (empty sticks allowed); the
+ * discount must be fixed. */
 typedef struct {
     int geometric;         /* xi_j = (1 - kappa) kappa^(j-1); else xi_j = w_j */
     double kappa;
@@ -57,6 +59,7 @@ typedef struct {
     double *swap;          /* one stats block */
     int *cand;             /* candidate sticks of one observation */
     int n_sticks;          /* sticks instantiated in the last sweep */
+    double max_sticks;     /* budget: more sticks is an error (0: no limit) */
 } mcx_slice;
 
 static void grow(mcx_slice *s, int need)
@@ -97,6 +100,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->cand = mcx_alloc((size_t) s->cap, sizeof(int));
     s->u = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(double));
     s->swap = mcx_alloc(m->sstride, sizeof(double));
+    /* the budget: bytes and label work per stick */
+    double per_stick = 8.0 * ((double) s->psize + (double) m->sstride + 8.0);
+    s->max_sticks = fmin(control[2] / per_stick, fmax(1000.0, control[3] / m->n));
 }
 
 /* xi_j for stick j (0-based); s->w holds log w_j */
@@ -203,6 +209,12 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
     for (;;) {
         int more = s->geometric ? xi_of(s, J) > umin : lrest >= log(umin);
         if (!more) break;
+        if (s->max_sticks > 0 && J >= s->max_sticks)
+            mcx_error("the slice sampler needs more than %.0f sticks, beyond the budget "
+                      "(options `mcmix.work_budget` and `mcmix.memory_budget`): lower "
+                      "`alpha`, `discount` or dp_control(kappa = ), or raise the budget",
+                      s->max_sticks);
+        mcx_interrupt_point((double) ps + 16.0);
         grow(s, J + 1);
         rbeta_logs(1.0 - d, p->alpha + (J + 1) * d, s->w + J, s->v + J);
         s->w[J] += lrest;
@@ -225,7 +237,9 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
                 continue;
             }
             s->cand[nc] = j;
-            s->logw[nc] = (s->geometric ? s->w[j] - log(xj) : 0.0) +
+            /* log xi_j in logs when xi_j underflowed (kappa tiny) */
+            double lxj = xj > 0.0 ? log(xj) : log1p(-s->kappa) + j * log(s->kappa);
+            s->logw[nc] = (s->geometric ? s->w[j] - lxj : 0.0) +
                 f->log_lik(hyper, s->theta + j * ps, xi, m->work);
             nc++;
         }
@@ -245,7 +259,8 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 
 static int capacity(const void *st) { return ((const mcx_slice *) st)->cap; }
 
-static const char *const control_names[] = {"geometric", "kappa", NULL};
+static const char *const control_names[] = {"geometric", "kappa", "memory_budget",
+                                            "work_budget", NULL};
 
 const mcx_dp_algorithm mcx_dp_slice = {
     "slice", 1, 1, 0, sizeof(mcx_slice), control_names,

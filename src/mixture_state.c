@@ -174,3 +174,15 @@ double mcx_mix_log_marginal(const mcx_mix *m)
             s += m->fam->log_marginal(m->hyper, mcx_mix_stats(m, k), m->work);
     return s;
 }
+
+void mcx_mix_chunk(mcx_mix *m, const mcx_chunk *c, double (*sweep)(void *ctx),
+                   void (*keep)(void *ctx, int r, double ll), void *ctx)
+{
+    int r = 0;
+    for (int g = c->offset + 1; g <= c->offset + c->n; g++) {
+        double ll = sweep(ctx);
+        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(m);
+        if (mcx_chunk_keeps(c, g)) keep(ctx, r++, ll);
+        if (g < c->offset + c->n) R_CheckUserInterrupt();
+    }
+}

@@ -30,7 +30,7 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     (void) p; (void) saved;
     if (threads < 1 || moves < 0) MCX_INTERNAL("bad sub-cluster settings");
     /* plugin families need not be thread-safe: one thread for them */
-    if (!mcx_family_builtin(m->fam)) threads = 1;
+    if (!mcx_family_thread_safe(m->fam)) threads = 1;
     memset(s, 0, sizeof *s);
     s->threads = threads;
     s->moves = moves;

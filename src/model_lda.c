@@ -138,6 +138,7 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
     const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup;
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point((double) m->N * m->K);
         mcx_lda_sweep(m);
         int g = offset + it;
         if (!warmup && g % thin == 0) {

@@ -82,6 +82,7 @@ static const mcx_family *const builtin[] = {
     &mcx_family_categorical_dirichlet,
     &mcx_family_poisson_gamma,
     &mcx_family_gaussian_nonconj,
+    &mcx_family_product,
 };
 
 void mcx_register_builtin_families(void)
@@ -90,8 +91,9 @@ void mcx_register_builtin_families(void)
         mcx_register_family(builtin[i]);
 }
 
-int mcx_family_builtin(const mcx_family *f)
+int mcx_family_thread_safe(const mcx_family *f)
 {
+    if (f == &mcx_family_product) return 0;     /* its components may be plugins */
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (f == builtin[i]) return 1;
     return 0;

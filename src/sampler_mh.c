@@ -13,8 +13,13 @@
  *    step (Andrieu & Thoms 2008, Algorithm 4 with a scalar scale).
  *  - HAARIO: the adaptive Metropolis algorithm (Haario, Saksman & Tamminen
  *    2001): after `start` adaptation steps the proposal covariance is
- *    s_d (C_t + eps I) with C_t the empirical covariance of the states
- *    visited while adapting (Welford updates of mean and M2).
+ *    lambda_t s_d (C_t + eps I) with C_t the empirical covariance of the
+ *    states visited while adapting (Welford updates of mean and M2), and
+ *    the global scale lambda_t adapted as in SCALE (Andrieu & Thoms 2008,
+ *    Algorithm 4, "AM with global adaptive scaling"); before `start` steps
+ *    the initial proposal is scaled by lambda_t.  The scale lets a chain
+ *    whose initial proposal is far too wide (or narrow) move at once, so the
+ *    covariance is learnt from a moving chain.
  * By default adaptation happens during burn-in only and the proposal is
  * then frozen, so the kept draws come from a proper Markov chain; with
  * `always` it continues with a vanishing effect (t^-kappa gains; for
@@ -169,6 +174,7 @@ static void mh_rw_fixed(mcx_tgt *h, const double *L, double scale,
     size_t n_kept = (size_t) run->n_kept;
     int row = 0;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(4.0 * d + 16.0);
         h->iter = ++it;
         rw_draw(x, L, diag, scale, d, y, z);
         double ly = mcx_tgt_logd(h, y);
@@ -211,7 +217,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
     int adapting = ad->kind != MCX_ADAPT_NONE && (run->warmup || ad->always);
     if (n_props == 1 && props[0].kind == MCX_PROP_RW && !adapting) {
         mh_rw_fixed(h, Lcur != NULL ? Lcur : props[0].L,
-                    ad->kind == MCX_ADAPT_SCALE ? exp(*s->log_scale) : 1.0, s, run);
+                    ad->kind != MCX_ADAPT_NONE ? exp(*s->log_scale) : 1.0, s, run);
         return;
     }
     int *diag = (int *) mcx_alloc((size_t) n_props, sizeof(int));
@@ -220,6 +226,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
     long keep = keep_countdown(run);
     int row = 0;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(4.0 * d + 16.0);
         *s->iteration += 1.0;
         h->iter = (long) *s->iteration;
         int k = choose_prop(props, n_props);
@@ -228,7 +235,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         switch (p->kind) {
         case MCX_PROP_RW: {
             const double *L = Lcur != NULL ? Lcur : p->L;
-            double sc = ad->kind == MCX_ADAPT_SCALE ? exp(*s->log_scale) : 1.0;
+            double sc = ad->kind != MCX_ADAPT_NONE ? exp(*s->log_scale) : 1.0;
             rw_draw(s->theta, L, diag[k], sc, d, y, z);
             break;
         }
@@ -267,14 +274,11 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
         s->comp_prop[k] += 1;
         s->comp_accept[k] += accept;
         if (adapting) {
-            if (ad->kind == MCX_ADAPT_SCALE) {
-                double alpha = log_r >= 0 ? 1.0 : exp(log_r);
-                *s->adapt_t += 1.0;
-                *s->log_scale += pow(*s->adapt_t, -ad->kappa) * (alpha - ad->target_accept);
-            } else {
-                haario_update(s, s->theta, d, z);
-                haario_factor(ad, s, props[0].L, d, Lcur);
-            }
+            double alpha = log_r >= 0 ? 1.0 : exp(log_r);
+            if (ad->kind == MCX_ADAPT_SCALE) *s->adapt_t += 1.0;
+            else haario_update(s, s->theta, d, z);   /* adapt_t += 1 */
+            *s->log_scale += pow(*s->adapt_t, -ad->kappa) * (alpha - ad->target_accept);
+            if (ad->kind == MCX_ADAPT_HAARIO) haario_factor(ad, s, props[0].L, d, Lcur);
         }
         if (!run->warmup && --keep == 0) {
             for (int j = 0; j < d; j++) run->out[row + (size_t) j * run->n_kept] = s->theta[j];

@@ -90,7 +90,7 @@ test_that("sample_posterior() refuses bad sampler settings and data, naming them
                                                            function(x) x, numeric(0)))
   for (v in list(1e12, -1, 1.5, 0)) expect_error(do.call(sample_posterior,
     utils::modifyList(base, list(iter = v))), "`iter`")
-  bad_data <- list(c(NA, x), c(Inf, x), c(NaN, x), x[1],
+  bad_data <- list(rep(NA_real_, 6), c(Inf, x), c(NaN, x), x[1],
                    data.frame(a = letters[1:6], b = x))
   for (d in bad_data)
     expect_error(do.call(sample_posterior, utils::modifyList(base, list(data = d))), "`data`")
@@ -329,7 +329,7 @@ test_that("diagnostics refuse non-finite draws and short chains, naming `x`", {
   x <- matrix(rnorm(400), 100, 4)
   y <- x
   y[7, 3] <- Inf
-  for (f in list(rhat, ess, mcse, autocorr)) {
+  for (f in list(rhat, ess, mcse, chain_acf)) {
     expect_error(f(c(1, NA, 3:10)), "`x`.*draw 2 of chain 1")
     expect_error(f(y), "`x`.*draw 7 of chain 3")
     expect_error(f(c(1, NaN, 3:10)), "`x`")
@@ -346,7 +346,7 @@ test_that("diagnostics refuse non-finite draws and short chains, naming `x`", {
   expect_equal(rhat(x * 1e307), rhat(x))
   expect_equal(ess(x * 1e307), ess(x))
   expect_equal(mcse(x * 1e307) / 1e307, mcse(x))
-  expect_equal(unclass(autocorr(x * 1e307, lag.max = 3)), unclass(autocorr(x, lag.max = 3)))
+  expect_equal(unclass(chain_acf(x * 1e307, lag.max = 3)), unclass(chain_acf(x, lag.max = 3)))
 })
 
 test_that("choice arguments name themselves; labels must be positive", {

@@ -57,10 +57,10 @@ test_that("classic rhat equals coda::gelman.diag", {
 
 test_that("autocorr equals stats::acf", {
   x <- ar1_chains(500, 2, 0.7, 11)
-  a <- autocorr(x, lag.max = 20)
+  a <- chain_acf(x, lag.max = 20)
   expect_equal(unname(a[, 2]), as.numeric(stats::acf(x[, 2], lag.max = 20, plot = FALSE)$acf),
                tolerance = 1e-10)
-  a <- autocorr(x[, 1], lag.max = 499)   # all lags: FFT path
+  a <- chain_acf(x[, 1], lag.max = 499)   # all lags: FFT path
   expect_equal(unname(a[, 1]), as.numeric(stats::acf(x[, 1], lag.max = 499, plot = FALSE)$acf),
                tolerance = 1e-8)
 })
@@ -113,5 +113,5 @@ test_that("acceptance reads the counters; bad input is named", {
   expect_true(all(abs(acc[, "b"] - 0.5) < 0.02))
   expect_error(acceptance(1), "`fit`")
   expect_error(rhat("a"), "`x`")
-  expect_error(autocorr(rnorm(10), lag.max = -1), "`lag.max`")
+  expect_error(chain_acf(rnorm(10), lag.max = -1), "`lag.max`")
 })

@@ -1,0 +1,28 @@
+# Load hooks: S3 methods for generics of suggested packages (posterior,
+# bayesplot) are registered when those packages are loaded, so that they
+# need not be installed, and so that the methods are found whatever the
+# order in which packages are attached.
+
+.onLoad <- function(libname, pkgname) {
+  register_posterior_methods()   # R/convert.R
+  invisible(NULL)
+}
+
+# Register `method` for the generic "pkg::generic" and class `class`: now if
+# `pkg` is loaded, and again each time it is loaded. The same technique as
+# vctrs's s3_register() (r-lib/vctrs, R/register-s3.R).
+s3_register <- function(generic, class, method) {
+  force(generic); force(class); force(method)   # the hook runs later
+  stopifnot(is.character(generic), length(generic) == 1L, is.function(method))
+  parts <- strsplit(generic, "::", fixed = TRUE)[[1L]]
+  pkg <- parts[1L]
+  gen <- parts[2L]
+  register <- function(...) {
+    envir <- asNamespace(pkg)
+    if (exists(gen, envir = envir, inherits = FALSE))
+      registerS3method(gen, class, method, envir = envir)
+  }
+  setHook(packageEvent(pkg, "onLoad"), function(...) register())
+  if (isNamespaceLoaded(pkg)) register()
+  invisible(NULL)
+}
