@@ -198,14 +198,23 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings. The number of
+#'   Gibbs scans) or `"subcluster"` (the parallel sub-cluster split-merge
+#'   sampler after Chang and Fisher 2013: restricted Gibbs over the
+#'   instantiated clusters, parallel over observations, with split and
+#'   merge proposals from two sub-clusters of each cluster); see
+#'   [dp_control()] for their settings. When `algorithm` is not given, a
+#'   Dirichlet process mixture of a conjugate family with at least
+#'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
+#'   `"subcluster"`, smaller data `"collapsed"`. The number of
 #'   sticks the slice sampler instantiates is bounded by the options
 #'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
 #'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
-#'   partitions), `"one"` (every observation in one cluster), an integer
+#'   partitions; the default, except for `algorithm = "subcluster"`, which
+#'   starts from `"one"` and grows clusters by splits), `"one"` (every
+#'   observation in one cluster), an integer
 #'   vector of labels (one per observation; for a finite mixture values in
 #'   `1..K` are used as the components), or a `function(chain)` returning
 #'   such a vector.
@@ -216,6 +225,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
 #' @param cores Number of cores for running chains in parallel.
+#' @param threads Number of threads (OpenMP) for the data-parallel parts of
+#'   a sweep within each chain (`algorithm = "subcluster"`; the other
+#'   algorithms are sequential). The draws do not depend on it: random
+#'   numbers in parallel regions come from fixed blocks of observations,
+#'   each with its own stream seeded from R's generator. Default
+#'   `getOption("mcmix.threads", 1)`.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
@@ -259,11 +274,17 @@ sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
     algorithm = names(dp_algorithms), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), control = dp_control(), ...) {
-  algorithm <- check_algorithm(algorithm, names(dp_algorithms))
+    cores = getOption("mcmix.cores", 1L), control = dp_control(),
+    threads = getOption("mcmix.threads", 1L), ...) {
+  algorithm <- dp_default_algorithm(algorithm, missing(algorithm), model, data)  # R/mixture_dp.R
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
+  control$threads <- check_threads(threads)
+  # the sub-cluster sampler grows clusters by splits: start it from one
+  # cluster (Chang and Fisher 2013) unless told otherwise
+  if (missing(init) && algorithm == "subcluster") init <- "one"
+  control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
 }
@@ -310,7 +331,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
 # The kernel of a finite mixture sampler (see R/chains.R for the contract).
 finite_kernel <- function(model, prepared, algorithm, init) {
   xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  if (!is.double(xt)) storage.mode(xt) <- "double"   # a second full copy otherwise
   N <- ncol(xt)
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),

@@ -47,7 +47,11 @@ dp_algorithms <- list(
                            memory_budget = budget[1L], work_budget = budget[2L])
                        }, random_discount = FALSE),
   split_merge = dp_algorithm(control = function(ctl, model, N) c(t = ctl$t, moves = ctl$moves),
-                             counters = TRUE))
+                             counters = TRUE),
+  subcluster = dp_algorithm(control = function(ctl, model, N)
+                              c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
+                                threads = if (is.null(ctl$threads)) 1 else ctl$threads),
+                            counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)
 or_list <- function(x) {
@@ -133,6 +137,9 @@ check_discount <- function(discount, alpha) {
 #' @param moves `"split_merge"`: split-merge proposals before each
 #'   collapsed Gibbs scan, between 0 and 1000; `moves = 0` turns the
 #'   split-merge moves off (plain collapsed Gibbs sampling).
+#' @param sc_moves `"subcluster"`: split / merge proposals per sweep (each
+#'   costs one pass over the members of the clusters involved), between 0
+#'   and 1000.
 #' @return An object of class `mcmix_dp_control`.
 #' @seealso [sample_posterior()]
 #' @examples
@@ -140,13 +147,15 @@ check_discount <- function(discount, alpha) {
 #' dp_control(xi = "geometric", kappa = 0.7)
 #' @export
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
-                       t = 5, moves = 1) {
+                       t = 5, moves = 1, sc_moves = 4) {
   m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
   xi <- match_choice(xi, c("dependent", "geometric"), "xi")
   kappa <- check_prob(kappa, "kappa")
   t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
   moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
-  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves),
+  sc_moves <- check_count_max(sc_moves, "sc_moves", 0L, 1000, "split / merge proposals per sweep")
+  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves,
+                 sc_moves = sc_moves),
             class = "mcmix_dp_control")
 }
 
@@ -155,7 +164,9 @@ format.mcmix_dp_control <- function(x, ...) {
   c(sprintf("neal8:       m = %d auxiliary components", x$m),
     sprintf("slice:       xi = %s%s", dQuote(x$xi, FALSE),
             if (x$xi == "geometric") sprintf(", kappa = %s", format(x$kappa)) else ""),
-    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves))
+    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves),
+    sprintf("subcluster:  sc_moves = %d split / merge proposals per sweep",
+            if (is.null(x$sc_moves)) 4L else x$sc_moves))
 }
 
 #' @export
@@ -229,8 +240,8 @@ slice_budget <- function(model, control, N) {
 dp_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
   row <- dp_algorithms[[algorithm]]
-  xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  xt <- t(prepared$x)   # the only copy of the data (family_prepare() makes none)
+  if (!is.double(xt)) storage.mode(xt) <- "double"
   N <- ncol(xt)
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
   random_d <- inherits(model$discount, "mcmix_beta_prior")
@@ -240,7 +251,10 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
-    control = as.list(vapply(row$control(control, model, N), as.double, 0)))
+    control = as.list(vapply(row$control(control, model, N), as.double, 0)),
+    # labels of the kept draws are returned only when the fit keeps them
+    # (N integers per kept draw: 4 MB each at N = 1e6)
+    store_labels = !isFALSE(control$store_labels))
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount
@@ -256,7 +270,11 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
            params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_dp_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))
+      sp <- spec
+      # OpenMP's thread pool does not survive fork(): a forked chain (cores > 1)
+      # runs its parallel passes on one thread (same draws, see in_forked_child())
+      if (isTRUE(sp$control$threads > 1) && in_forked_child()) sp$control$threads <- 1
+      r <- .Call(C_ffi_dp_step, sp, xt, state, chunk_ctrl(n, thin, offset, warmup))
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
     },
     trace_names = trace_names,
@@ -264,4 +282,30 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     # only some algorithms accept or reject proposals; the others carry
     # zero counters in their state (read by acceptance())
     counters = row$counters)
+}
+
+# TRUE in a process forked by the parallel package (mclapply, mcparallel,
+# future's multicore backend), where OpenMP threads must not be started:
+# libgomp's pool of the parent is not carried into the child and a parallel
+# region there can hang.
+in_forked_child <- function() {
+  is_child <- tryCatch(utils::getFromNamespace("isChild", "parallel"),
+                       error = function(e) function() FALSE)
+  isTRUE(is_child())
+}
+
+# Number of OpenMP threads of a chain (argument `threads`).
+check_threads <- function(threads) {
+  check_count_max(threads, "threads", 1L, 1024, "threads")
+}
+
+# The DP algorithm: the one given, or by default "subcluster" for large
+# data (a conjugate family, at least getOption("mcmix.subcluster_min_n",
+# 20000) observations), else "collapsed".
+dp_default_algorithm <- function(algorithm, missing, model, data) {
+  if (!missing) return(check_algorithm(algorithm, names(dp_algorithms)))
+  n <- NROW(data)
+  big <- is.numeric(n) && length(n) == 1L &&
+    n >= getOption("mcmix.subcluster_min_n", 20000)
+  if (big && family_is_conjugate(model$family)) "subcluster" else "collapsed"
 }

@@ -20,7 +20,8 @@
  *   chunk = c(n, thin, offset, warmup) (chunk.h).
  * Returns list(state, traces = kept x p matrix (n_clusters, [alpha,]
  * [discount,] log_lik), labels = kept x N integer matrix, 1-based, clusters
- * numbered in the engine's order with empty slots skipped).
+ * numbered in the engine's order with empty slots skipped; NULL when
+ * spec$store_labels is FALSE, the fit keeping no labels).
  * Everything random, the algorithm's setup included, happens inside one
  * GetRNGstate()/PutRNGstate() bracket: a fresh "neal8" state draws its
  * parameters from the chain's own stream.
@@ -101,6 +102,7 @@ static void dp_keep(void *ctx, int r, double ll)
     if (u->pr->alpha_random) u->tr[r + (col++) * nk] = u->pr->alpha;
     if (u->pr->discount_random) u->tr[r + (col++) * nk] = u->pr->discount;
     u->tr[r + col * nk] = ll;
+    if (u->lab == NULL) return;          /* the fit keeps no labels */
     if (m->K > u->renum_cap) {
         u->renum_cap = 2 * m->K;
         u->renum = mcx_alloc((size_t) u->renum_cap, sizeof(int));
@@ -162,7 +164,9 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     if (pr.discount_random) tn[p++] = "discount";
     tn[p++] = "log_lik";
     SEXP traces = PROTECT(mcx_chunk_matrix(&c, REALSXP, p, tn)); nprot++;
-    SEXP labels = PROTECT(mcx_chunk_matrix(&c, INTSXP, N, NULL)); nprot++;
+    /* labels of the kept draws unless the fit keeps none (spec$store_labels) */
+    int store = Rf_asLogical(mcx_list_elt(spec, "store_labels")) == TRUE;
+    SEXP labels = PROTECT(store ? mcx_chunk_matrix(&c, INTSXP, N, NULL) : R_NilValue); nprot++;
     void *st = mcx_alloc(alg->state_size > 0 ? alg->state_size : 1, 1);
     memset(st, 0, alg->state_size);
 
@@ -173,11 +177,12 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         counts[0] = mcx_list_num(state, "n_accept");
         counts[1] = mcx_list_num(state, "n_prop");
     }
-    dp_run run = {alg, st, &m, &pr, REAL(traces), INTEGER(labels), c.n_kept, N, 0, NULL};
+    dp_run run = {alg, st, &m, &pr, REAL(traces), store ? INTEGER(labels) : NULL, c.n_kept,
+                  N, 0, NULL};
     run.renum_cap = N + 1;
     if (alg->capacity != NULL && alg->capacity(st) > run.renum_cap)
         run.renum_cap = alg->capacity(st);
-    run.renum = mcx_alloc((size_t) run.renum_cap, sizeof(int));
+    run.renum = mcx_alloc(store ? (size_t) run.renum_cap : 1, sizeof(int));
     mcx_mix_chunk(&m, &c, dp_sweep, dp_keep, &run);
     PutRNGstate();
 

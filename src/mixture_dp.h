@@ -121,7 +121,8 @@ typedef struct mcx_dp_algorithm {
     X(collapsed)             \
     X(neal8)                 \
     X(slice)                 \
-    X(split_merge)
+    X(split_merge)           \
+    X(subcluster)
 
 #define MCX_DP_DECLARE(name) extern const mcx_dp_algorithm mcx_dp_##name;
 MCX_DP_ALGORITHMS(MCX_DP_DECLARE)

@@ -15,12 +15,17 @@ int mcx_abi_version(void);
 extern const mcx_family mcx_family_gaussian_mean;
 extern const mcx_family mcx_family_gaussian_niw;
 extern const mcx_family mcx_family_gaussian_diag;
+extern const mcx_family mcx_family_gaussian_iso;
 extern const mcx_family mcx_family_bernoulli_beta;
 extern const mcx_family mcx_family_categorical_dirichlet;
 extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
 extern const mcx_family mcx_family_product;
 void mcx_register_builtin_families(void);
+/* 1 for a built-in family that is pure C (safe to call from several
+ * threads at once with separate `work`); 0 for plugins and for the product
+ * family, whose components may be plugins. */
+int mcx_family_thread_safe(const mcx_family *f);
 
 /* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a
  * version-1 descriptor, which ends before the slot. */
