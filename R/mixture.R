@@ -184,7 +184,8 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   a wrong number of columns or fewer than 2 observations are refused.
 #' @param iter Number of iterations per chain kept after burn-in (before
 #'   thinning).
-#' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param algorithm The sampler. Finite mixtures: `"collapsed"` (weights and

@@ -30,7 +30,9 @@
 #' them and warn about divergences, saturated trees and E-BFMI below 0.3.
 #'
 #' @inheritParams sample_mh
-#' @param burnin Warm-up iterations (adaptation), per chain.
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
+#'   The step size and metric are adapted there.
 #' @param step_size Initial step size (tuned during warm-up; used as given
 #'   when `adapt = FALSE` or `burnin = 0`).
 #' @param max_treedepth Maximum tree depth (at most `2^max_treedepth`
@@ -60,7 +62,7 @@
 #' fit
 #' nuts_diagnostics(fit)
 #' @export
-sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
+sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, step_size = 1, max_treedepth = 10,
                         metric = c("diag", "dense"), inv_metric = 1,
                         adapt = TRUE, target_accept = 0.8,

@@ -84,18 +84,8 @@ run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
       sampler_chunk(routine, tg, d, state, n, thin, offset, warmup, spec, names),
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = model, call = call, kind = name)
-}
-
-# The common tail of every sampler: run the kernel and return the fit, of
-# class c("mcmix_<kind>_fit", "mcmix_fit") (see fit_set_kind()).
-run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
-                        progress, model, call, kind) {
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = cores, backend = backend, progress = progress,
-                    labels = FALSE, model = model, call = call)
-  fit_set_kind(fit, kind)
 }
 
 # The class of a fit says what it is: c("mcmix_<kind>_fit", <intermediate
