@@ -1,5 +1,8 @@
 # The main error messages of every exported constructor and sampler, as
-# snapshots: a change of wording shows up in review.
+# snapshots: a change of wording shows up in review. Snapshots run in every
+# test run, not only where NOT_CRAN is set (restored at the end of the file).
+not_cran <- Sys.getenv("NOT_CRAN", NA)
+Sys.setenv(NOT_CRAN = "true")
 
 tg <- function(x) -sum(x^2) / 2
 X <- cbind(1, c(-1, -0.5, 0.5, 1))
@@ -107,3 +110,5 @@ test_that("fits, diagnostics and partitions", {
     map_partition(1, 1)
   })
 })
+
+if (is.na(not_cran)) Sys.unsetenv("NOT_CRAN") else Sys.setenv(NOT_CRAN = not_cran)
