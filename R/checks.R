@@ -126,10 +126,28 @@ check_fit_arg <- function(x, arg = "x") {
 dots_backend <- function(dots) {
   backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
   dots$backend <- NULL
-  if (length(dots))
-    stop_input(sprintf("unknown argument%s: %s.", if (length(dots) > 1L) "s" else "",
-                 paste0("`", names(dots), "`", collapse = ", ")), names(dots)[1L])
+  check_dots(dots)
   backend
+}
+
+# The one check of further arguments: `dots` (list(...)) may hold only
+# arguments named in `allowed`; otherwise an error naming the first other
+# one, listing the allowed ones.
+check_dots <- function(dots, allowed = character()) {
+  nm <- names(dots)
+  if (is.null(nm)) nm <- rep("", length(dots))
+  bad <- nm[nm == "" | !nm %in% allowed]
+  if (length(bad)) {
+    quote_names <- function(x) paste0("`", x, "`")
+    stop_input(sprintf("unknown argument%s: %s%s.", if (length(bad) > 1L) "s" else "",
+                       paste(quote_names(ifelse(bad == "", "<unnamed>", bad)), collapse = ", "),
+                       if (!length(allowed)) "" else
+                         sprintf("; further arguments may be %s",
+                                 sub(", ([^,]*)$", " and \\1",
+                                     paste(quote_names(allowed), collapse = ", ")))),
+               if (bad[1L] == "") "..." else bad[1L])
+  }
+  invisible(dots)
 }
 
 # One of `choices` (the first when `x` is the default vector of choices);

@@ -103,15 +103,8 @@ warn_deprecated <- function(old, new, why = NULL) {
 # list(value = <the value>), or NULL when `old` was not given. Any other
 # argument in `dots` is an error naming it.
 renamed_arg <- function(dots, old, new, fun) {
-  nm <- names(dots)
-  if (is.null(nm)) nm <- rep("", length(dots))
-  bad <- nm[nm != old]
-  if (length(bad))
-    stop_input(sprintf("unknown argument%s %s in %s().", if (length(bad) > 1L) "s" else "",
-                       paste0("`", ifelse(bad == "", "<unnamed>", bad), "`",
-                              collapse = ", "), fun),
-               if (bad[1L] == "") "..." else bad[1L])
-  if (!old %in% nm) return(NULL)
+  check_dots(dots, old)   # R/checks.R
+  if (!old %in% names(dots)) return(NULL)
   warn_deprecated(sprintf("%s(%s = )", fun, old), sprintf("%s(%s = )", fun, new),
                   "the same name as in the other samplers")
   list(value = dots[[old]])

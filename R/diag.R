@@ -185,11 +185,7 @@ mcmix_rhat <- function(x, type = c("rank", "classic"), ...) {
   diag_simplify(tab[, 1L], x)
 }
 
-check_no_dots <- function(...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
-}
+check_no_dots <- function(...) check_dots(list(...))   # R/checks.R
 
 #' Effective sample size
 #'

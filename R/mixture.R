@@ -279,9 +279,7 @@ check_algorithm <- function(algorithm, choices) {
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
                         backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_dots(list(...))   # R/checks.R
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x

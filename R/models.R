@@ -38,16 +38,7 @@ run_fit <- function(kernel, iter, burnin, thin, chains,
                     model = NULL, data = NULL, call = NULL, kind, class = NULL,
                     dots = NULL) {
   if (length(dots)) {
-    nm <- names(dots)
-    if (is.null(nm)) nm <- rep("", length(dots))
-    bad <- nm[!nm %in% c("cores", "backend", "progress")]
-    if (length(bad))
-      stop_input(sprintf(paste0("unknown argument%s %s; further arguments may be ",
-                                "`cores`, `backend` and `progress`."),
-                         if (length(bad) > 1L) "s" else "",
-                         paste0("`", ifelse(bad == "", "<unnamed>", bad), "`",
-                                collapse = ", ")),
-                 if (bad[1L] == "") "..." else bad[1L])
+    check_dots(dots, c("cores", "backend", "progress"))   # R/checks.R
     if (!is.null(dots$cores)) cores <- dots$cores
     if (!is.null(dots$backend)) backend <- dots$backend
     if (!is.null(dots$progress)) progress <- dots$progress
