@@ -301,7 +301,7 @@ autocorr <- function(x, lag.max = NULL, ...) {
 #' @return A matrix with one row per chain and one column per block:
 #'   accepted / proposed over the iterations the sampler counts (see the
 #'   sampler's documentation; the Metropolis samplers count the sampling
-#'   phase, after warm-up), `NA` for a block never proposed.
+#'   phase, after burn-in), `NA` for a block never proposed.
 #' @examples
 #' k <- new_kernel("rw_normal",
 #'   init = function(chain) list(x = 0, n_accept = 0, n_prop = 0),
