@@ -12,7 +12,8 @@
 #' Burn-in (Stan's warm-up) follows Stan's windowed adaptation: the step
 #' size is tuned at every burn-in iteration by dual averaging towards the
 #' mean acceptance statistic `target_accept`; the inverse metric (the
-#' posterior covariance, diagonal or dense) is estimated from the draws of slow windows of 25,
+#' posterior covariance, diagonal or dense) is estimated from the draws of
+#' slow windows of 25,
 #' 50, 100, ... iterations between an initial fast buffer of 75 iterations
 #' and a terminal fast buffer of 50 (scaled down to 15%, 75% and 10% of a
 #' burn-in shorter than 150 iterations; not estimated at all for fewer than
