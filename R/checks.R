@@ -286,3 +286,7 @@ design_names <- function(X, prefix) {
   cn[blank] <- paste0(prefix, seq_len(ncol(X)))[blank]
   cn
 }
+
+# The mixture algorithm, one of `choices`.
+check_algorithm <- function(algorithm, choices)
+  match_choice(algorithm, choices, "algorithm")

@@ -73,7 +73,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
   call <- match.call()
-  method <- check_choice(method, "method", c("polya_gamma", "holmes_held", "student_t"))
+  method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
   des <- binary_design(x, y, data)
   X <- des$X
   p <- ncol(X)
@@ -218,7 +218,7 @@ binary_design <- function(x, y, data) {
 #' @export
 predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "link"),
                                     level = 0.95, ...) {
-  type <- check_choice(type, "type", c("prob", "link"))
+  type <- match_choice(type, c("prob", "link"), "type")
   level <- check_prob(level, "level")
   m <- object$model
   if (is.null(newdata)) {

@@ -267,15 +267,6 @@ sample_posterior.mcmix_dp_mixture <- function(
               labels, psm, cores, call = match.call(), control = control, ...)
 }
 
-check_algorithm <- function(algorithm, choices) {
-  if (identical(algorithm, choices)) return(choices[1L])
-  if (!is.character(algorithm) || length(algorithm) != 1L || !algorithm %in% choices)
-    stop(sprintf("`algorithm` must be one of %s, not %s.",
-                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(algorithm)),
-         call. = FALSE)
-  algorithm
-}
-
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
                         backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {

@@ -78,7 +78,7 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
   d <- init_dim(init, tg)
   step_size <- check_positive(step_size, "step_size")
   max_treedepth <- check_count(max_treedepth, "max_treedepth", 1L, 20L)
-  metric <- check_choice(metric, "metric", c("diag", "dense"))
+  metric <- match_choice(metric, c("diag", "dense"), "metric")
   dense <- metric == "dense"
   inv_metric <- nuts_inv_metric(inv_metric, d, dense)
   adapt <- check_flag(adapt, "adapt")
@@ -119,16 +119,6 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
     call = call)
   class(fit) <- c("mcmix_nuts_fit", class(fit))
   fit
-}
-
-# One of `choices`, with the usual error naming the argument.
-check_choice <- function(x, arg, choices) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices)
-    stop(sprintf("`%s` must be one of %s, not %s.", arg,
-                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(x)),
-         call. = FALSE)
-  x
 }
 
 # The initial inverse metric: a d-vector (diag) or a d x d matrix (dense).
