@@ -146,7 +146,7 @@ test_that("Wishart draws have mean nu S and the exact variances", {
     m <- matrix(colMeans(W), d)
     v <- nu * (S^2 + outer(diag(S), diag(S)))     # Var(W_ij)
     expect_true(all(abs(m - nu * S) < 5 * sqrt(v / n)))
-    expect_equal(W[, as.vector(t(matrix(seq_len(d * d), d)))], W)   # symmetric
+    expect_equal(W[, as.vector(t(matrix(seq_len(d * d), d))), drop = FALSE], W)   # symmetric
     # W_11 / S_11 ~ chi^2(nu)
     expect_gt(stats::ks.test(W[1:5000, 1] / S[1, 1], "pchisq", nu)$p.value, p_min)
   }
