@@ -240,7 +240,7 @@ family_param_unpack <- function(prepared, theta) {
     add_remove = , param_draw = as.double(arg),
     log_lik = as.double(arg),
     NULL)
-  out <- .Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg)
+  out <- with_c_errors(.Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg))
   if (op == "param_draw") {
     nm <- family_param_names(prep, all = TRUE)
     if (length(nm) == ncol(out)) colnames(out) <- nm
