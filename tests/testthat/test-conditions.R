@@ -60,6 +60,13 @@ test_that("errors from the C glue get the package's classes", {
   expect_identical(cond_of(wc(base::stop(inner))), inner)
 })
 
+test_that("an error raised in a compiled family is classed", {
+  x <- matrix(c(0.1, 0.4, -0.3), 3)
+  e <- cond_of(mcmix:::.family_eval(gaussian_nonconj(), x, "log_marginal"))
+  expect_s3_class(e, "mcmix_error")
+  expect_match(conditionMessage(e), "not conjugate")
+})
+
 test_that("the argument checks carry the argument name", {
   expect_input_error(mcmix:::check_count(0, "iter"), "iter")
   expect_input_error(mcmix:::check_flag(NA, "progress"), "progress")
