@@ -179,7 +179,9 @@ test_that("every sampler names its run settings alike, burnin = floor(iter / 2)"
   methods <- c("sample_posterior.mcmix_finite_mixture", "sample_posterior.mcmix_dp_mixture",
                "sample_posterior.mcmix_hdp", "sample_posterior.mcmix_lda",
                "sample_posterior.mcmix_rj_mixture", "sample_posterior.mcmix_factor_model")
-  fns <- c(fns, methods)
+  # run_kernel() is the low-level driver for user-written kernels: it keeps
+  # burnin = 0 (documented there), since the kernel's author decides warm-up.
+  fns <- c(setdiff(fns, "run_kernel"), methods)
   expect_true(all(c("sample_mh", "sample_nuts", "probit_gibbs", "hier_lm_gibbs",
                     "ising_gibbs", "logit_gibbs", "gp_classify") %in% fns))
   for (f in fns) {
