@@ -189,3 +189,48 @@ test_that("Gibbs sampling refuses evidence of probability zero instead of return
                           iter = 50, progress = FALSE)
   expect_true(all(is.finite(fit$chains[[1]]$traces[, "log_prob"])))
 })
+
+test_that("Richardson-Green RJMCMC matches p(K | y) by enumeration and quadrature (other data, priors)", {
+  skip_on_cran()
+  y <- c(-1.2, -0.8, 0.9, 1.4, 3.1); N <- length(y)
+  xi <- 0.5; kappa <- 0.2; al <- 2; g <- 0.5; h <- 1; delta <- 1; kmax <- 4
+  # one cluster's marginal given the precision tau: N(v; xi 1, I / tau + 11' / kappa)
+  lm_tau <- function(v, tau) {
+    n <- length(v); s2 <- 1 / tau; t2 <- 1 / kappa; r <- v - xi
+    -0.5 * n * log(2 * pi) - 0.5 * ((n - 1) * log(s2) + log(s2 + n * t2)) -
+      0.5 * (sum(r^2) - t2 * sum(r)^2 / (s2 + n * t2)) / s2
+  }
+  # ... integrated over tau ~ Gamma(alpha, beta) on a log grid
+  m_beta <- function(v, beta) {
+    if (!length(v)) return(1)
+    uu <- seq(log(al / beta) - 20, log(al / beta) + 20, length.out = 4001)
+    lf <- stats::dgamma(exp(uu), al, beta, log = TRUE) + lm_tau(v, exp(uu)) + uu
+    lf[!is.finite(lf)] <- -Inf
+    sum(exp(lf - max(lf))) * (uu[2] - uu[1]) * exp(max(lf))
+  }
+  subsets <- lapply(0:(2^N - 1), function(b) which(bitwAnd(b, 2^(0:(N - 1))) > 0))
+  allocs <- lapply(seq_len(kmax), function(K) as.matrix(expand.grid(rep(list(seq_len(K)), N))))
+  key <- function(idx) sum(2^(idx - 1)) + 1
+  pyk_beta <- function(beta) {
+    ms <- vapply(subsets, function(S) m_beta(y[S], beta), 0)
+    vapply(seq_len(kmax), function(K) {
+      a <- rep(delta, K)
+      sum(apply(allocs[[K]], 1L, function(z) {
+        n <- tabulate(z, K)
+        exp(lgamma(sum(a)) - lgamma(sum(a) + N) + sum(lgamma(a + n) - lgamma(a))) *
+          prod(vapply(seq_len(K), function(k) ms[key(which(z == k))], 0))
+      }))
+    }, 0)
+  }
+  # ... and over beta ~ Gamma(g, h) on a log grid
+  lb <- seq(log(1e-6), log(1e3), length.out = 300)
+  vals <- t(vapply(exp(lb), function(b) pyk_beta(b) * stats::dgamma(b, g, h) * b, numeric(kmax)))
+  ex <- colSums(vals) / sum(vals)
+  set.seed(21)
+  fit <- sample_posterior(rj_mixture(rg_prior(xi = xi, kappa = kappa, alpha = al, g = g, h = h),
+                                     k_max = kmax, delta = delta), y,
+                          iter = 15000, burnin = 2000, progress = FALSE)
+  pk <- posterior_k(fit)
+  expect_equal(pk$K, 1:4)
+  expect_true(all(abs(pk$prob - ex) < 4 * pk$mcse + 0.005))
+})
