@@ -344,7 +344,7 @@ fam_numeric_matrix <- function(data) {
   if (is.data.frame(data)) {
     ok <- vapply(data, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (!all(ok))
-      stop(sprintf("`data` must have numeric columns only; column %s is %s.",
+      stop(sprintf("`data` must have numeric columns only; column %s is %s. For columns of mixed types use auto_family() or product_family().",
                    fam_col_label(data, which(!ok)[1L]),
                    fam_type_label(data[[which(!ok)[1L]]])), call. = FALSE)
     data <- as.matrix(data)

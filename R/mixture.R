@@ -180,8 +180,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param model A model object, e.g. from [dp_mixture()].
 #' @param data The data: a numeric vector (one observation per element), a
 #'   numeric matrix or data frame (one observation per row), or what the
-#'   family needs (binary or count matrices). Missing or non-finite values,
-#'   a wrong number of columns or fewer than 2 observations are refused.
+#'   family needs (binary or count matrices); for a [product_family()] or
+#'   [auto_family()], a data frame with columns of any type. Missing values
+#'   (`NA`) are modelled with a conjugate family: integrated out exactly,
+#'   or, for partly missing rows of a joint Gaussian family, imputed at each
+#'   sweep (see [imputed_draws()]). Non-finite values, a wrong number of
+#'   columns or fewer than 2 observations are refused.
 #' @param iter Number of iterations per chain kept after burn-in (before
 #'   thinning).
 #' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).

@@ -68,15 +68,20 @@ sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
                         backend = getOption("mcmix.backend", "auto"),
                         progress = interactive()) {
   call <- match.call()
-  iter <- check_count(iter, "iter", 1L)
-  tg <- as_target(target)
-  chains <- check_count(chains, "chains", 1L)
-  burnin <- check_count(burnin, "burnin", 0L)
-  d <- init_dim(init, tg)
+  su <- sampler_setup(target, init, iter, burnin, chains)
+  iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
   max_treedepth <- check_count(max_treedepth, "max_treedepth", 1L, 20L)
   metric <- check_choice(metric, "metric", c("diag", "dense"))
   dense <- metric == "dense"
+  if (dense && d > 2000L)
+    stop(sprintf(paste0("`metric` = \"dense\" needs three %d x %d matrices in the ",
+                        "state; use metric = \"diag\" above 2000 dimensions."), d, d),
+         call. = FALSE)
+  if (8 * as.double(d) * (10 * max_treedepth + 28) > 2^30)
+    stop(sprintf(paste0("`max_treedepth` = %d needs a tree workspace of %.1f GB for ",
+                        "%d dimensions; lower it."), max_treedepth,
+                 8 * as.double(d) * (10 * max_treedepth + 28) / 1e9, d), call. = FALSE)
   inv_metric <- nuts_inv_metric(inv_metric, d, dense)
   adapt <- check_flag(adapt, "adapt")
   target_accept <- check_prob(target_accept, "target_accept")

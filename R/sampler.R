@@ -34,6 +34,17 @@ param_names <- function(init, d) {
   nm
 }
 
+# The checks that open sample_hmc() and sample_nuts(): the counts, the
+# target and its dimension (see init_dim()).
+sampler_setup <- function(target, init, iter, burnin, chains) {
+  iter <- check_count(iter, "iter", 1L)
+  tg <- as_target(target)
+  chains <- check_count(chains, "chains", 1L)
+  burnin <- check_count(burnin, "burnin", 0L)
+  list(iter = iter, tg = tg, chains = chains, burnin = burnin,
+       d = init_dim(init, tg))
+}
+
 # Dimension implied by `init` (for checks done before any chain starts): the
 # target's, else the length of the initial values (of init(1) for a function).
 init_dim <- function(init, tg) {
