@@ -19,7 +19,7 @@ upto <- match(level, levels)
 
 pkgs <- list(
   core  = c("coda"),
-  test  = c("testthat", "posterior", "future.apply", "future"),
+  test  = c("testthat", "withr", "posterior", "bayesplot", "future.apply", "future", "MASS"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )
