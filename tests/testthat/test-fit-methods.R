@@ -152,3 +152,17 @@ test_that("diagnostics and conversions work in every attach order", {
     expect_identical(out[length(out)], "OK", label = paste(o, collapse = " < "))
   }
 })
+
+test_that("print() of the results of SMC, AIS, ABC and annealing", {
+  withr::local_envvar(NOT_CRAN = "true")
+  set.seed(61)
+  y <- c(0.8, 1.3, 0.2, 1.9, 1.1)
+  ll <- function(th) sum(dnorm(y, th, 1, log = TRUE))
+  lp <- function(th) dnorm(th, 0, 2, log = TRUE)
+  expect_snapshot(print(sample_smc(ll, lp, function(n) rnorm(n, 0, 2), n_particles = 100)))
+  expect_snapshot(print(ais(ll, lp, function(n) rnorm(n, 0, 2), temperatures = 10,
+                            n_runs = 50)))
+  expect_snapshot(print(sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
+                                   observed = 7, tolerance = 0, n = 500)))
+  expect_snapshot(print(anneal(function(x) -(x - 1)^2, init = 0, n_iter = 500)))
+})
