@@ -167,6 +167,10 @@ as.data.frame.mcmix_fit <- function(x, row.names = NULL, optional = FALSE, ...) 
 #' Methods for the `as_draws*()` generics of the posterior package, so that
 #' every posterior function, and bayesplot, takes a fit directly:
 #' `posterior::summarise_draws(fit)`, `bayesplot::mcmc_trace(fit)`. The
+#' generics of posterior that read draws (`variables()`, `ndraws()`,
+#' `subset_draws()`, `resample_draws()`, `extract_variable()`, ...) get the
+#' fit's draws, and its convergence functions of one variable (`ess_bulk()`,
+#' `mcse_quantile()`, `rhat_basic()`, ...) give one value per trace. The
 #' draws of an `mcmix_fit` are its traces, chain by chain. The results of
 #' [sample_smc()] and [ais()] give weighted draws (posterior's
 #' `weight_draws()`, the normalised importance weights) and [sample_abc()]
@@ -219,14 +223,50 @@ draws_method <- function(convert, of) {
 posterior_generics <- c("as_draws", "as_draws_array", "as_draws_df", "as_draws_list",
                         "as_draws_matrix", "as_draws_rvars")
 
+# posterior's generics that read a draws object: for a fit (or a particle
+# result) they get its draws.
+posterior_draws_generics <- c(
+  "variables", "nvariables", "ndraws", "nchains", "niterations", "iteration_ids",
+  "chain_ids", "draw_ids", "reserved_variables", "subset_draws", "thin_draws",
+  "merge_chains", "split_chains", "resample_draws", "mutate_variables",
+  "rename_variables", "order_draws", "repair_draws", "extract_variable",
+  "extract_variable_matrix", "weight_draws", "bind_draws")
+
+# posterior's convergence functions of one variable (an iterations x chains
+# matrix): for a fit, one value per trace (as mcmix's rhat(), ess(), ...).
+posterior_convergence_generics <- c(
+  "rhat_basic", "rhat_nested", "ess_basic", "ess_bulk", "ess_tail", "ess_mean",
+  "ess_median", "ess_quantile", "ess_sd", "mcse_mean", "mcse_median",
+  "mcse_quantile", "mcse_sd")
+
+posterior_function <- function(g) {
+  f <- function(...) NULL
+  body(f) <- substitute(posterior::G(...), list(G = as.name(g)))
+  f
+}
+
+per_variable_method <- function(g) {
+  force(g)
+  function(x, ...) {
+    a <- as.array(x)
+    f <- getExportedValue("posterior", g)
+    out <- lapply(dimnames(a)$variable, function(v) f(matrix(a[, , v], nrow = dim(a)[1L]), ...))
+    if (all(lengths(out) == 1L)) return(stats::setNames(unlist(out), dimnames(a)$variable))
+    out <- do.call(cbind, out)
+    colnames(out) <- dimnames(a)$variable
+    out
+  }
+}
+
 register_posterior_methods <- function() {
-  for (g in posterior_generics) {
-    conv <- function(...) NULL
-    body(conv) <- substitute(posterior::G(...), list(G = as.name(g)))
+  for (g in c(posterior_generics, posterior_draws_generics)) {
+    conv <- posterior_function(g)
     s3_register(paste0("posterior::", g), "mcmix_fit", draws_method(conv, draws_of_fit))
     for (cl in c("mcmix_smc", "mcmix_ais", "mcmix_abc"))
       s3_register(paste0("posterior::", g), cl, draws_method(conv, draws_of_result))
   }
+  for (g in posterior_convergence_generics)
+    s3_register(paste0("posterior::", g), "mcmix_fit", per_variable_method(g))
   # posterior's and bayesplot's rhat() generics: rhat(fit) works whichever
   # of posterior, bayesplot and mcmix was attached last.
   s3_register("posterior::rhat", "mcmix_fit", function(x, ...) mcmix_rhat(x, ...))

@@ -102,6 +102,18 @@ test_that("draws conversions keep the draws and the iteration numbers", {
     expect_equal(mean(posterior::extract_variable(posterior::as_draws_df(d), "b")),
                  mean(m[, "b"]), label = g)
   }
+  # posterior's other generics read the fit's draws, its convergence
+  # functions give one value per trace (agreeing with mcmix's)
+  expect_identical(posterior::variables(fit), c("a", "b"))
+  expect_equal(posterior::ndraws(fit), 120L)
+  expect_equal(posterior::nchains(fit), 2L)
+  expect_equal(posterior::variables(posterior::subset_draws(fit, "b")), "b")
+  expect_equal(posterior::ess_bulk(fit), ess(fit), tolerance = 1e-6)
+  expect_equal(posterior::ess_tail(fit), ess(fit, "tail"), tolerance = 1e-6)
+  expect_equal(posterior::mcse_mean(fit), mcse(fit), tolerance = 1e-6)
+  expect_equal(dim(posterior::mcse_quantile(fit, probs = c(0.1, 0.9))), c(2L, 2L))
+  expect_equal(posterior::extract_variable_matrix(fit, "a"),
+               unname(as.array(fit)[, , "a"]), ignore_attr = TRUE)
   # coda: one chain by as.mcmc(), several only by as.mcmc.list()
   expect_error(coda::as.mcmc(fit), "2 chains.*as.mcmc.list")
   expect_equal(coda::niter(coda::as.mcmc(fit, chain = 2)), 60L)
