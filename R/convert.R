@@ -240,9 +240,8 @@ posterior_convergence_generics <- c(
   "mcse_quantile", "mcse_sd")
 
 posterior_function <- function(g) {
-  f <- function(...) NULL
-  body(f) <- substitute(posterior::G(...), list(G = as.name(g)))
-  f
+  force(g)
+  function(...) getExportedValue("posterior", g)(...)
 }
 
 per_variable_method <- function(g) {

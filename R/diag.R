@@ -144,7 +144,8 @@ diag_simplify <- function(v, x) {
 #' @param type `"rank"` (rank-normalised split R-hat, equal to
 #'   `posterior::rhat()`), or `"classic"` (equal to the point estimate of
 #'   `coda::gelman.diag(x, autoburnin = FALSE)`, needs two chains or more).
-#' @param ... Unused for the inputs above. A posterior `rvar` is passed with `...` to `posterior::rhat()`, so
+#' @param ... Unused for the inputs above. A posterior `rvar` is passed
+#'   with `...` to `posterior::rhat()`, so
 #'   `rhat()` accepts whatever posterior's does, whichever of the two
 #'   packages was attached last; with posterior or bayesplot attached after
 #'   mcmix, their `rhat()` generics dispatch to the same method for fits.
