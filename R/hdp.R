@@ -204,7 +204,8 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
       for (p in seq_along(ends)) {
         r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
                         warmup, keep_labels)
-        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha)
+        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
+                      stats = r$stats)
         pieces[[p]] <- list(traces = r$traces, labels = r$labels,
                             extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
         done <- ends[p]
