@@ -174,7 +174,11 @@ as.data.frame.mcmix_fit <- function(x, row.names = NULL, optional = FALSE, ...) 
 #' draws of an `mcmix_fit` are its traces, chain by chain. The results of
 #' [sample_smc()] and [ais()] give weighted draws (posterior's
 #' `weight_draws()`, the normalised importance weights) and [sample_abc()]
-#' its accepted draws (equal weights).
+#' its accepted draws (equal weights). posterior's summaries ignore weights,
+#' so `posterior::summarise_draws()` of an SMC or AIS result summarises the
+#' particles after deterministic resampling (`resample_draws(method =
+#' "deterministic")`) to equally weighted draws; its R-hat and ESS columns
+#' say nothing about particles (see `summary()` of the result instead).
 #'
 #' posterior numbers the iterations of a draws object `1, 2, ...`; the
 #' iteration numbers of the run (burn-in and thinning counted) are in
@@ -266,6 +270,12 @@ register_posterior_methods <- function() {
   }
   for (g in posterior_convergence_generics)
     s3_register(paste0("posterior::", g), "mcmix_fit", per_variable_method(g))
+  # posterior's summaries ignore weights: summarise weighted particles
+  # through deterministic resampling to equally weighted draws
+  for (cl in c("mcmix_smc", "mcmix_ais"))
+    s3_register("posterior::summarise_draws", cl, function(.x, ...)
+      posterior::summarise_draws(posterior::resample_draws(draws_of_result(.x),
+                                                           method = "deterministic"), ...))
   # posterior's and bayesplot's rhat() generics: rhat(fit) works whichever
   # of posterior, bayesplot and mcmix was attached last.
   s3_register("posterior::rhat", "mcmix_fit", function(x, ...) mcmix_rhat(x, ...))
