@@ -98,18 +98,10 @@ run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
 # The class of a fit says what it is: c("mcmix_<kind>_fit", <intermediate
 # classes>, "mcmix_fit"), with `kind` one of mh, slice, hmc, gibbs,
 # tempering, probit, gp_classify, ising, hier_lm, finite, dp, hdp, lda.
-# Methods tell kinds apart by class (never by fit$model$type); fit_kind()
-# reads the kind back.
+# Methods tell kinds apart by class (never by fit$model$type).
 fit_set_kind <- function(fit, kind, extra = NULL) {
   class(fit) <- unique(c(paste0("mcmix_", kind, "_fit"), extra, "mcmix_fit"))
   fit
-}
-
-fit_kind <- function(fit) {
-  cl <- grep("^mcmix_.*_fit$", class(fit), value = TRUE)
-  cl <- setdiff(cl, c("mcmix_fit", "mcmix_mixture_fit"))
-  if (!length(cl)) return("kernel")
-  sub("^mcmix_(.*)_fit$", "\\1", cl[1L])
 }
 
 # Sum of a numeric state element over the chains of a fit.
