@@ -17,7 +17,7 @@ fit_trace_matrices <- function(fit, quiet = FALSE) {
   n <- fit_common_draws(fit, quiet)
   nm <- fit_trace_names(fit)
   lapply(fit$chains, function(ch) {
-    m <- ch$traces[seq_len(n), , drop = FALSE]
+    m <- ch$traces[seq_len(n), fit_trace_index(fit), drop = FALSE]
     storage.mode(m) <- "double"
     colnames(m) <- nm
     m
@@ -83,7 +83,7 @@ as.mcmc.mcmix_fit <- function(x, chain = NULL, ...) {
     chain <- 1L
   }
   chain <- check_count(chain, "chain", 1L, nch)
-  m <- x$chains[[chain]]$traces
+  m <- x$chains[[chain]]$traces[, fit_trace_index(x), drop = FALSE]
   storage.mode(m) <- "double"
   colnames(m) <- fit_trace_names(x)
   coda::mcmc(m, start = fit_mcmc_start(x), thin = x$settings$thin)

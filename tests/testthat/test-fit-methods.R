@@ -61,7 +61,7 @@ test_that("print() of a fit of every sampler", {
 test_that("summarise_draws(), mcmc_trace() and gelman.diag() take every fit", {
   for (n in names(fits)) {
     fit <- fits[[n]]
-    nm <- colnames(fit$chains[[1]]$traces)
+    nm <- setdiff(colnames(fit$chains[[1]]$traces), fit$kernel$fixed_traces)
     s <- posterior::summarise_draws(fit)
     expect_identical(s$variable, nm, label = n)
     pooled <- unlist(lapply(fit$chains, function(ch) ch$traces[, nm[1]]))
@@ -114,6 +114,13 @@ test_that("draws conversions keep the draws and the iteration numbers", {
   expect_equal(dim(posterior::mcse_quantile(fit, probs = c(0.1, 0.9))), c(2L, 2L))
   expect_equal(posterior::extract_variable_matrix(fit, "a"),
                unname(as.array(fit)[, , "a"]), ignore_attr = TRUE)
+  # an HDP fit with fixed concentrations: their constant traces are kept in
+  # the fit but are not draws, so coda's multivariate diagnostic applies
+  h <- fits$hdp
+  expect_true(all(c("gamma", "alpha") %in% colnames(h$chains[[1]]$traces)))
+  expect_identical(coda::varnames(as.mcmc.list(h)), c("n_clusters", "log_lik"))
+  expect_length(coda::gelman.diag(as.mcmc.list(h))$mpsrf, 1L)
+  expect_identical(posterior::variables(h), c("n_clusters", "log_lik"))
   # coda: one chain by as.mcmc(), several only by as.mcmc.list()
   expect_error(coda::as.mcmc(fit), "2 chains.*as.mcmc.list")
   expect_equal(coda::niter(coda::as.mcmc(fit, chain = 2)), 60L)
