@@ -165,7 +165,8 @@ test_that("diagnostics and conversions work in every attach order", {
     "cat('OK\\n')")
   lib <- function(p) sprintf("suppressPackageStartupMessages(library(%s))", p)
   orders <- list(c("mcmix", "coda", "posterior", "bayesplot"),
-                 c("bayesplot", "posterior", "coda", "mcmix"))
+                 c("bayesplot", "posterior", "coda", "mcmix"),
+                 c("posterior", "mcmix", "bayesplot", "coda"))
   for (o in orders) {
     out <- run_child(c(vapply(o, lib, ""), body))
     expect_identical(out[length(out)], "OK", label = paste(o, collapse = " < "))
