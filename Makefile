@@ -5,13 +5,18 @@
 #                test suite
 #   make check   R CMD build + R CMD check --as-cran on the tarball
 #   make bench   run the benchmarks in bench/ (installs the peer packages)
+#   make fuzz        the bad-input campaign and the full interrupt sweep
+#   make interrupts  the interrupt sweep only (every sampler, every chunk)
+#   make sanitize    build with ASan + UBSan and run the tests
+#   make valgrind    run the tests under valgrind's memcheck
 R       ?= R
 RSCRIPT ?= Rscript
 PKG     := mcmix
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: all deps deps-check deps-bench install demo test check document bench clean
+.PHONY: all deps deps-check deps-bench install demo test check document bench clean \
+        fuzz interrupts sanitize valgrind
 
 all: test
 
@@ -50,5 +55,27 @@ check: deps-check
 bench: install deps-bench
 	for f in bench/bench-*.R; do $(RSCRIPT) $$f || exit 1; done
 
+# Fault campaigns (tools/fuzz.R, tools/interrupts.R; see the README). The
+# campaign runs under a virtual-memory limit so that runaway allocation
+# fails instead of swapping. FUZZ_BASE: example calls per function;
+# FUZZ_TIMEOUT: seconds per call.
+FUZZ_BASE    ?= 2
+FUZZ_TIMEOUT ?= 20
+FUZZ_VMEM_KB ?= 8000000
+fuzz: install interrupts
+	ulimit -v $(FUZZ_VMEM_KB); NOT_CRAN=true $(RSCRIPT) tools/fuzz.R $(FUZZ_BASE) $(FUZZ_TIMEOUT)
+
+interrupts: install
+	NOT_CRAN=true $(RSCRIPT) tools/interrupts.R
+
+# Sanitizers and valgrind; MCMIX_TEST_FILTER (a regular expression on test
+# file names) runs a subset, e.g. make valgrind MCMIX_TEST_FILTER='chains|hdp'.
+sanitize: deps
+	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' sh tools/sanitize.sh
+
+valgrind: deps
+	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' sh tools/valgrind.sh
+
 clean:
-	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output
+	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
+	  .sanitize-lib .valgrind-lib fuzz-results.csv

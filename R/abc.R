@@ -64,6 +64,9 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
   if (!is.numeric(s_obs) || !length(s_obs) || anyNA(s_obs))
     stop("`summary(observed)` must be a numeric vector without missing values.",
          call. = FALSE)
+  if (!all(is.finite(s_obs)))   # every distance would be Inf: the prior comes back
+    stop(sprintf("`observed` must give finite summaries; `summary(observed)` is %s.",
+                 describe_value(s_obs)), call. = FALSE)
   pd <- prior_draws(prior_sampler, n)
   theta <- pd$theta
   dist <- numeric(n)

@@ -141,7 +141,8 @@ with_stream <- function(seed, f) {
 # ---------------------------------------------------------------------------
 
 # A chain is a list: state, seed (current stream state), warmup_done,
-# iter_done, and the chunks of draws collected so far.
+# iter_done, the draws collected so far (traces, labels, extra) and the
+# online co-clustering counts (psm, psm_n).
 chain_new <- function(kernel, chain_id, seed) {
   r <- with_stream(seed, function() kernel$init(chain_id))
   list(id = chain_id, state = r$value, seed = r$seed,
@@ -150,12 +151,22 @@ chain_new <- function(kernel, chain_id, seed) {
 }
 
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
-# `tick(n)` reports progress. Chunk lengths grow until a chunk takes about
-# `target_secs`, which never changes the draws (kernels are chunk-invariant).
+# `tick(n)` reports progress; `stop_requested()` is asked after every chunk
+# (a parallel run sets it when another chain was interrupted or failed).
+# Chunk lengths grow until a chunk takes about `target_secs`, which never
+# changes the draws (kernels are chunk-invariant).
+#
+# Chunks are transactional: the new chain (state, seed, counters, draws,
+# labels, co-clustering counts) is built completely from the old one and
+# the step's value, then installed by one assignment, so an interrupt or
+# error at any moment leaves the chain of the last completed chunk. The
+# chain as it stands is kept in `interrupt_store` on any non-local exit.
 chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
-                      tick = function(n) NULL, target_secs = 0.25) {
+                      tick = function(n) NULL, target_secs = 0.25,
+                      stop_requested = function() FALSE) {
   chunk <- 1L
-  pieces <- list(traces = list(), labels = list(), extra = list())
+  # draws of this call are collected in `chain$pending` (bound at the end)
+  chain$pending <- list(traces = list(), labels = list(), extra = list())
   advance <- function(phase_left, offset, warmup) {
     n <- min(chunk, phase_left)
     if (!warmup && thin > 1L) {
@@ -166,59 +177,96 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     r <- with_stream(chain$seed, function()
       kernel$step(chain$state, n, thin, offset, warmup))
     dt <- proc.time()[[3L]] - t0
-    check_step_value(r$value, kernel$name, n, offset, thin, warmup)
-    chain$state <<- r$value$state
-    chain$seed <<- r$seed
-    if (warmup) chain$warmup_done <<- chain$warmup_done + n
-    else chain$iter_done <<- chain$iter_done + n
-    if (!warmup) {
-      d <- r$value$draws
-      if (!is.null(d$traces) && nrow(d$traces))
-        pieces$traces[[length(pieces$traces) + 1L]] <<- d$traces
-      if (!is.null(d$labels) && nrow(d$labels)) {
-        if (psm) {
-          chain$psm <<- psm_accumulate(chain$psm, d$labels)
-          chain$psm_n <<- chain$psm_n + nrow(d$labels)
-        }
-        if (keep_labels)
-          pieces$labels[[length(pieces$labels) + 1L]] <<- d$labels
-      }
-      if (length(d$extra))
-        pieces$extra[[length(pieces$extra) + 1L]] <<- d$extra
-    }
+    check_step_value(r$value, kernel$name, n, offset, thin, warmup,
+                     width = chain_trace_width(chain))
+    chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
     if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
     tick(n)
     n
   }
-  # Bind the collected chunks into the chain. On an interrupt the partial
-  # chain is left in `interrupt_store` for fit_recover_interrupted().
-  finish <- function() {
-    if (length(pieces$traces))
-      chain$traces <<- rbind(chain$traces, do.call(rbind, pieces$traces))
-    if (length(pieces$labels))
-      chain$labels <<- rbind(chain$labels, do.call(rbind, pieces$labels))
-    if (length(pieces$extra))
-      chain$extra <<- c(chain$extra, do.call(c, pieces$extra))
-    pieces <<- list(traces = list(), labels = list(), extra = list())
-    chain
-  }
-  completed <- FALSE
-  on.exit(if (!completed)
-    assign("last_chain", finish(), envir = interrupt_store))
-  while (chain$warmup_done < burnin)
+  on.exit(assign("last_chain", chain_finish(chain), envir = interrupt_store))
+  while (chain$warmup_done < burnin && !stop_requested())
     advance(burnin - chain$warmup_done, chain$warmup_done, TRUE)
-  while (chain$iter_done < iter)
+  while (chain$warmup_done >= burnin && chain$iter_done < iter && !stop_requested())
     advance(iter - chain$iter_done, chain$iter_done, FALSE)
-  completed <- TRUE
-  finish()
+  chain_finish(chain)
+}
+
+# The chain after one chunk, built from scratch (see chain_run()).
+chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm) {
+  nc <- chain
+  nc$state <- value$state
+  nc$seed <- seed
+  if (warmup) {
+    nc$warmup_done <- chain$warmup_done + as.integer(n)
+    return(nc)
+  }
+  nc$iter_done <- chain$iter_done + as.integer(n)
+  d <- value$draws
+  add <- function(what, x) nc$pending[[what]][[length(nc$pending[[what]]) + 1L]] <<- x
+  if (!is.null(d$traces) && nrow(d$traces)) add("traces", d$traces)
+  if (!is.null(d$labels) && nrow(d$labels)) {
+    if (psm) {
+      nc$psm <- psm_accumulate(chain$psm, d$labels)
+      nc$psm_n <- chain$psm_n + nrow(d$labels)
+    }
+    if (keep_labels) add("labels", d$labels)
+  }
+  if (length(d$extra)) add("extra", d$extra)
+  nc
+}
+
+# Number of columns of the traces stored so far (NA before the first draw).
+chain_trace_width <- function(chain) {
+  if (!is.null(chain$traces)) return(ncol(chain$traces))
+  if (length(chain$pending$traces)) return(ncol(chain$pending$traces[[1L]]))
+  NA_integer_
+}
+
+# Bind the pending draws of a chain into it.
+chain_finish <- function(chain) {
+  p <- chain$pending
+  chain$pending <- NULL
+  if (length(p$traces)) chain$traces <- rbind(chain$traces, do.call(rbind, p$traces))
+  if (length(p$labels)) chain$labels <- rbind(chain$labels, do.call(rbind, p$labels))
+  if (length(p$extra)) chain$extra <- c(chain$extra, do.call(c, p$extra))
+  chain
+}
+
+# Run chain `i` (created first when `new`), catching interrupts and errors:
+# returns list(chain, status = "done" / "interrupted" / "stopped" / "error",
+# condition). `chain` is the chain of the last completed chunk (NULL when
+# the chain could not be created).
+chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
+                           stop_requested = function() FALSE) {
+  s <- fit$settings
+  kernel <- fit$kernel
+  if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
+    rm("last_chain", envir = interrupt_store)
+  partial <- function() {
+    ch <- get0("last_chain", envir = interrupt_store, inherits = FALSE)
+    if (!is.null(ch) && identical(ch$id, i)) ch else if (!new) fit$chains[[i]]
+  }
+  tryCatch({
+    ch <- if (new || is.null(fit$chains[[i]])) chain_new(kernel, i, fit$streams[[i]])
+          else fit$chains[[i]]
+    ch <- chain_run(kernel, ch, s$burnin, s$iter, s$thin, s$labels, s$psm, tick,
+                    stop_requested = stop_requested)
+    done <- ch$warmup_done >= s$burnin && ch$iter_done >= s$iter
+    list(chain = ch, status = if (done) "done" else "stopped", condition = NULL)
+  }, interrupt = function(e) {
+    suspendInterrupts(list(chain = partial(), status = "interrupted", condition = e))
+  }, error = function(e) {
+    list(chain = partial(), status = "error", condition = e)
+  })
 }
 
 # What a kernel's step() returns must have the shape of the kernel contract:
 # a list with the new state and, per kept iteration, one row of traces (and
 # of labels when there are labels). A wrong shape would otherwise corrupt the
 # fit silently or fail later with an R-internal message.
-check_step_value <- function(v, name, n, offset, thin, warmup) {
+check_step_value <- function(v, name, n, offset, thin, warmup, width = NA) {
   bad <- function(what)
     stop(sprintf("`kernel` '%s': step() %s.", name, what), call. = FALSE)
   if (!is.list(v) || !"state" %in% names(v))
@@ -237,6 +285,9 @@ check_step_value <- function(v, name, n, offset, thin, warmup) {
   } else if (nrow(tr) != kept) {
     bad(sprintf("returned %d row%s of `draws$traces` for %d kept iteration%s", nrow(tr),
                 if (nrow(tr) == 1L) "" else "s", kept, if (kept == 1L) "" else "s"))
+  } else if (!is.na(width) && kept > 0L && ncol(tr) != width) {
+    bad(sprintf("returned %d column%s of `draws$traces`, but earlier chunks had %d",
+                ncol(tr), if (ncol(tr) == 1L) "" else "s", width))
   }
   lab <- d$labels
   if (!is.null(lab) && (!is.matrix(lab) || !is.numeric(lab) || nrow(lab) != kept))
@@ -285,41 +336,260 @@ future_plan_is_set <- function() {
     !inherits(future::plan(), "sequential")
 }
 
-# Apply `f` to chain indices on the chosen backend. Results are identical for
-# every backend because each chain carries its own stream.
-chain_apply <- function(idx, f, backend, cores, seeds) {
-  switch(backend,
-    sequential = lapply(idx, f),
-    parallel = {
-      if (.Platform$OS.type == "windows") {
-        cl <- parallel::makePSOCKcluster(min(cores, length(idx)))
-        on.exit(parallel::stopCluster(cl))
-        parallel::clusterEvalQ(cl, library(mcmix))
-        parallel::parLapply(cl, idx, f)
-      } else {
-        res <- parallel::mclapply(idx, f, mc.cores = min(cores, length(idx)),
-                                  mc.preschedule = FALSE, mc.set.seed = FALSE)
-        bad <- vapply(res, inherits, logical(1), "try-error")
-        if (any(bad)) stop(attr(res[[which(bad)[1L]]], "condition"))
-        res
-      }
+# ---------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------
+
+# One line: chains done, draws (iterations, warm-up included) per second and
+# time left. Interactive sessions redraw it in place about 5 times a second;
+# otherwise a line goes to stderr every `getOption("mcmix.progress_interval",
+# 10)` seconds (and one at the end).
+progress_reporter <- function(enabled, total, chains) {
+  env <- new.env(parent = emptyenv())
+  env$done <- 0
+  env$chains_done <- 0L
+  env$t0 <- proc.time()[[3L]]
+  env$last <- -Inf
+  env$shown <- FALSE
+  live <- interactive()
+  interval <- if (live) 0.2 else getOption("mcmix.progress_interval", 10)
+  show <- function(final = FALSE) {
+    now <- proc.time()[[3L]]
+    if (!final && now - env$last < interval) return(invisible())
+    env$last <- now
+    el <- max(now - env$t0, 1e-9)
+    rate <- env$done / el
+    left <- if (rate > 0) (total - env$done) / rate else NA_real_
+    line <- sprintf("mcmix: chains %d/%d done | %s/%s draws | %s draws/s | %s left",
+                    env$chains_done, chains, format_count(env$done), format_count(total),
+                    format_count(rate), if (final) "0 s" else format_eta(left))
+    if (live) cat("\r", formatC(line, width = -78L), file = stderr(), sep = "")
+    else cat(line, "\n", file = stderr(), sep = "")
+    env$shown <- TRUE
+  }
+  list(
+    add = function(n) if (enabled) { env$done <- env$done + n; show() },
+    set = function(done, chains_done) if (enabled) {
+      env$done <- done
+      env$chains_done <- chains_done
+      show()
     },
-    future = future.apply::future_lapply(idx, f, future.seed = seeds[idx],
-                                         future.packages = "mcmix"))
+    chain_done = function() if (enabled) { env$chains_done <- env$chains_done + 1L; show() },
+    close = function() if (enabled && total > 0) {
+      show(final = TRUE)
+      if (live) cat("\n", file = stderr())
+    })
+}
+
+format_count <- function(x) {
+  if (!is.finite(x)) return("?")
+  if (abs(x) >= 1e15) return(format(x, digits = 3))
+  format(round(x), big.mark = ",", scientific = FALSE, trim = TRUE)
+}
+
+format_eta <- function(s) {
+  if (!is.finite(s)) return("?")
+  s <- round(s)
+  if (s < 60) return(sprintf("%d s", s))
+  if (s < 3600) return(sprintf("%d:%02d min", s %/% 60, s %% 60))
+  sprintf("%d:%02d h", s %/% 3600, (s %% 3600) %/% 60)
+}
+
+# Iterations (warm-up included) that chain `ch` still has to run.
+chain_work_left <- function(ch, s) {
+  if (is.null(ch)) return(as.double(s$burnin) + s$iter)
+  max(0, as.double(s$burnin) - ch$warmup_done) + max(0, as.double(s$iter) - ch$iter_done)
+}
+
+# ---------------------------------------------------------------------------
+# Running the chains on a backend
+# ---------------------------------------------------------------------------
+#
+# Each runner returns one chain_run_safe() result per chain index, in order
+# (status "died" for a worker that ended without a result). On an interrupt
+# in the R session, or when one chain is interrupted or fails, the other
+# chains are asked to stop at their next chunk boundary (a stop file in a
+# private temporary directory, seen by local workers) and their results are
+# still collected, so no completed chunk is lost.
+
+run_chains_sequential <- function(fit, idx, new, reporter) {
+  out <- vector("list", length(idx))
+  for (k in seq_along(idx)) {
+    # an interrupt between chains (not inside chain_run_safe()) stops here too
+    r <- tryCatch(chain_run_safe(fit, idx[k], new, tick = reporter$add),
+                  interrupt = function(e) list(chain = NULL, status = "interrupted",
+                                               condition = e))
+    if (is.null(r$chain)) r$chain <- if (!new) fit$chains[[idx[k]]]
+    out[[k]] <- r
+    if (r$status != "done") break
+    reporter$chain_done()
+  }
+  out
+}
+
+run_dir_new <- function() {
+  dir <- tempfile("mcmix-run-")
+  dir.create(dir)
+  dir
+}
+
+# Progress of chain i written by its worker (atomic rename, read by the parent).
+progress_file_tick <- function(dir, i) {
+  done <- 0
+  f <- file.path(dir, sprintf("chain-%d.progress", i))
+  function(n) {
+    done <<- done + n
+    tmp <- paste0(f, ".tmp")
+    writeLines(format(done, scientific = FALSE), tmp)
+    file.rename(tmp, f)
+  }
+}
+
+progress_files_read <- function(dir, idx) {
+  sum(vapply(idx, function(i) {
+    f <- file.path(dir, sprintf("chain-%d.progress", i))
+    v <- suppressWarnings(tryCatch(as.numeric(readLines(f, n = 1L, warn = FALSE)),
+                                   error = function(e) 0))
+    if (length(v) == 1L && is.finite(v)) v else 0
+  }, numeric(1)))
+}
+
+run_chains_forked <- function(fit, idx, new, cores, reporter) {
+  dir <- run_dir_new()
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  stopfile <- file.path(dir, "stop")
+  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  work <- function(i) chain_run_safe(fit, i, new, tick = progress_file_tick(dir, i),
+                                     stop_requested = function() file.exists(stopfile))
+  out <- vector("list", length(idx))
+  pending <- seq_along(idx)
+  jobs <- list()   # k (position in idx) -> mcparallel job
+  on.exit({
+    # a second interrupt abandons the run: do not leave workers behind
+    left <- vapply(jobs, function(j) j$pid, integer(1))
+    if (length(left)) {
+      tools::pskill(left, tools::SIGKILL)
+      parallel::mccollect(jobs, wait = TRUE)
+    }
+  }, add = TRUE, after = FALSE)
+  while (length(pending) || length(jobs)) {
+    while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
+      k <- pending[1L]
+      pending <- pending[-1L]
+      jobs[[as.character(k)]] <- parallel::mcparallel(work(idx[k]), name = as.character(k),
+                                                     mc.set.seed = FALSE, silent = FALSE)
+    }
+    if (file.exists(stopfile)) pending <- integer()
+    if (!length(jobs)) break
+    # a dead worker is reported below, naming its chain (not by mccollect's warning)
+    res <- tryCatch(suppressWarnings(parallel::mccollect(jobs, wait = FALSE, timeout = 0.2)),
+                    interrupt = function(e) { stop_all(); NULL })
+    if (!is.null(res)) for (nm in names(res)) {   # results are named by job name: k
+      k <- as.integer(nm)
+      r <- res[[nm]]
+      if (!is.list(r) || is.null(r$status)) {
+        r <- list(chain = if (!new) fit$chains[[idx[k]]], status = "died",
+                  condition = simpleError(if (inherits(r, "try-error"))
+                    conditionMessage(attr(r, "condition")) else
+                    "the worker process ended without returning a result"))
+      }
+      out[[k]] <- r
+      jobs[[as.character(k)]] <- NULL
+      if (r$status != "done") stop_all()
+    }
+    reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
+      identical(r$status, "done"), logical(1))))
+  }
+  out
+}
+
+run_chains_future <- function(fit, idx, new, reporter, progress) {
+  dir <- run_dir_new()
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  stopfile <- file.path(dir, "stop")
+  use_progressr <- progress && requireNamespace("progressr", quietly = TRUE)
+  p <- if (use_progressr)
+    progressr::progressor(steps = 1, initiate = FALSE, auto_finish = FALSE,
+                          on_exit = FALSE, enable = TRUE)
+  tick_for <- function(i) if (use_progressr) function(n) p(amount = n) else function(n) NULL
+  fs <- lapply(idx, function(i) {
+    # the chain's own stream is installed by chain_run_safe(); `seed` only
+    # tells future that the worker uses random numbers
+    future::future(chain_run_safe(fit, i, new, tick = tick_for(i),
+                                  stop_requested = function() file.exists(stopfile)),
+                   seed = fit$streams[[i]], packages = "mcmix",
+                   globals = list(chain_run_safe = chain_run_safe, fit = fit, i = i, new = new,
+                                  tick_for = tick_for, p = p, stopfile = stopfile,
+                                  use_progressr = use_progressr))
+  })
+  on_progress <- function(c) {
+    if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
+        identical(c$type, "update")) {
+      reporter$add(c$amount)
+      tryInvokeRestart("muffleProgression")
+    }
+  }
+  out <- vector("list", length(idx))
+  waiting <- seq_along(idx)
+  while (length(waiting)) {
+    withCallingHandlers(tryCatch({
+      ok <- vapply(fs[waiting], future::resolved, logical(1))
+      for (k in waiting[ok]) {
+        out[[k]] <- tryCatch(future::value(fs[[k]]), error = function(e)
+          list(chain = if (!new) fit$chains[[idx[k]]], status = "died", condition = e))
+        if (out[[k]]$status != "done") file.create(stopfile)
+        else reporter$chain_done()
+      }
+      waiting <- waiting[!ok]
+      if (length(waiting)) Sys.sleep(0.05)
+    }, interrupt = function(e) if (!file.exists(stopfile)) file.create(stopfile)),
+    progression = on_progress)
+  }
+  out
 }
 
 # ---------------------------------------------------------------------------
 # The fit
 # ---------------------------------------------------------------------------
-
 #' Run a sampling kernel
 #'
 #' Runs `chains` chains of a [new_kernel()] kernel and returns an
 #' `mcmix_fit`. All samplers of the package go through this function, so
 #' they share its behaviour: one random-number stream per chain (results do
-#' not depend on the backend or the number of cores), a progress bar in
-#' interactive sessions, Ctrl-C returning the draws collected so far, and
+#' not depend on the backend, the number of cores or the chunk sizes),
+#' progress reports, Ctrl-C returning the draws collected so far, and
 #' [extend()] continuing the chains.
+#'
+#' @section Interrupts and failures:
+#' Chains advance in chunks; a chunk's draws, labels, co-clustering counts,
+#' state, random-number seed and counters are stored together or not at all.
+#' On every backend, Ctrl-C (or a chain interrupted in its worker) stops all
+#' chains at their next chunk boundary and returns the fit with the draws
+#' collected so far, with a warning; `fit$interrupted` is `TRUE`, methods
+#' use the chains and draws that exist, and `extend(fit, iter = 0)`
+#' completes the run exactly as an uninterrupted run would have. A chain
+#' whose worker fails or dies raises an error of class `mcmix_chain_error`
+#' naming the chain; the condition's `fit` element holds the other chains.
+#'
+#' @section Progress:
+#' With `progress = TRUE` one line reports the chains done, the draws
+#' (iterations, warm-up included) per second and the time left, on every
+#' backend. It is redrawn in interactive sessions; otherwise a line goes to
+#' stderr every `getOption("mcmix.progress_interval", 10)` seconds. Chains
+#' run by `future` report through the progressr package when it is
+#' installed.
+#'
+#' @section Memory budget:
+#' Before anything is allocated, the memory the stored draws need (chains x
+#' kept draws x (traces + stored labels) x 8 bytes) is compared with
+#' `getOption("mcmix.memory_budget", 4e9)` bytes, and the run is refused
+#' with a message naming the argument when it exceeds it. The same option
+#' bounds the other sizes a user controls (the number of sticks of the
+#' slice sampler, particles, runs, dimensions). The number of sticks of the
+#' DP `"slice"` sampler is also bounded by `getOption("mcmix.work_budget",
+#' 1e8)` label evaluations per sweep (at least 1000 sticks); settings that
+#' need more (a huge `alpha`, a discount or `kappa` near 1) are refused
+#' with a message naming the argument.
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
@@ -330,7 +600,7 @@ chain_apply <- function(idx, f, backend, cores, seeds) {
 #' @param backend `"auto"` (the default: a `future` plan when one other than
 #'   sequential is set, else forked cores when `cores > 1`, else sequential),
 #'   `"sequential"`, `"parallel"` or `"future"`.
-#' @param progress Show a progress bar (only in interactive sessions).
+#' @param progress Report progress (see the section Progress).
 #' @param labels Keep the cluster labels returned by the kernel.
 #' @param psm Accumulate the posterior similarity matrix while sampling.
 #' @param model,data,call Stored in the fit, for methods and [extend()].
@@ -348,7 +618,6 @@ chain_apply <- function(idx, f, backend, cores, seeds) {
 #'   trace_names = "u")
 #' set.seed(42)
 #' fit <- run_kernel(k, iter = 200, chains = 2)
-#' @export
 run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        cores = getOption("mcmix.cores", 1L),
                        backend = getOption("mcmix.backend", "auto"),
@@ -367,6 +636,8 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   progress <- check_flag(progress, "progress")
   labels <- check_flag(labels, "labels")
   psm <- check_flag(psm, "psm")
+  check_draws_budget(chains, iter, thin, length(kernel$trace_names),
+                     if (labels && is.matrix(data)) nrow(data) else 0)
   backend <- resolve_backend(backend, cores, chains)
   streams <- chain_streams(chains)
   fit <- structure(list(
@@ -380,71 +651,165 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
               progress = progress)
 }
 
-# Bring every chain of `fit` to fit$settings' targets.
-fit_advance <- function(fit, new, cores, backend, progress) {
-  s <- fit$settings
-  kernel <- fit$kernel
-  idx <- seq_len(s$chains)
-  one <- function(i, tick = function(n) NULL) {
-    ch <- if (new) chain_new(kernel, i, fit$streams[[i]]) else fit$chains[[i]]
-    chain_run(kernel, ch, s$burnin, s$iter, s$thin, s$labels, s$psm, tick)
-  }
-  t0 <- proc.time()[[3L]]
-  if (backend == "sequential") {
-    total <- sum(vapply(idx, function(i) {
-      ch <- fit$chains[[i]]
-      if (new || is.null(ch)) as.double(s$burnin) + s$iter
-      else as.double(s$burnin - ch$warmup_done) + (s$iter - ch$iter_done)
-    }, numeric(1)))
-    bar <- NULL
-    done <- 0
-    if (progress && interactive() && total > 0) {
-      bar <- utils::txtProgressBar(min = 0, max = total, style = 3)
-      on.exit(close(bar), add = TRUE)
-    }
-    tick <- function(n) {
-      done <<- done + n
-      if (!is.null(bar)) utils::setTxtProgressBar(bar, done)
-    }
-    # An interrupt keeps every completed chunk: chain_run() stores its chain
-    # in its frame on exit, and the chains not reached stay as they were.
-    current <- NULL
-    interrupted <- tryCatch({
-      for (i in idx) {
-        current <- i
-        fit$chains[[i]] <- one(i, tick)
-      }
-      FALSE
-    }, interrupt = function(e) TRUE)
-    if (interrupted) {
-      fit <- fit_recover_interrupted(fit, kernel, current)
-      warning("sampling interrupted; the fit holds the draws collected so far. ",
-              "Use extend(fit, iter = 0) to finish the run.", call. = FALSE)
-    }
-    fit$interrupted <- interrupted
-  } else {
-    res <- chain_apply(idx, function(i) one(i), backend, cores, fit$streams)
-    fit$chains <- res
-    fit$interrupted <- FALSE
-  }
-  fit$timing[["elapsed"]] <- fit$timing[["elapsed"]] + proc.time()[[3L]] - t0
-  fit
+# ---------------------------------------------------------------------------
+# Resource budget
+# ---------------------------------------------------------------------------
+
+# The budget in bytes (option `mcmix.memory_budget`, documented in ?run_kernel).
+memory_budget <- function() {
+  b <- getOption("mcmix.memory_budget", 4e9)
+  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
+    stop(sprintf("option `mcmix.memory_budget` must be a positive number of bytes, not %s.",
+                 describe_value(b)), call. = FALSE)
+  as.double(b)
 }
 
-# After an interrupt inside chain `i`, the partially run chain is the one
-# chain_run() left in `interrupt_store`; chains not reached keep their state.
-fit_recover_interrupted <- function(fit, kernel, i) {
-  rec <- get0("last_chain", envir = interrupt_store, inherits = FALSE)
-  if (!is.null(rec) && identical(rec$id, i)) fit$chains[[i]] <- rec
-  for (j in seq_along(fit$chains))
-    if (is.null(fit$chains[[j]]))
-      fit$chains[[j]] <- chain_new(kernel, j, fit$streams[[j]])
-  if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
-    rm("last_chain", envir = interrupt_store)
+# Work budget: units of work (label evaluations) per sweep a sampler may
+# need (option `mcmix.work_budget`, documented in ?run_kernel).
+work_budget <- function() {
+  b <- getOption("mcmix.work_budget", 1e8)
+  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
+    stop(sprintf("option `mcmix.work_budget` must be a positive number, not %s.",
+                 describe_value(b)), call. = FALSE)
+  as.double(b)
+}
+
+# Refuse a request of `bytes` bytes (or units of work) beyond the budget,
+# naming the argument that asked for it.
+check_budget <- function(bytes, arg, what, fix = sprintf("lower `%s`", arg)) {
+  budget <- memory_budget()
+  if (is.na(bytes) || bytes > budget)
+    stop(sprintf(paste0("`%s` asks for %s, which needs about %s, more than the memory ",
+                        "budget of %s (option `mcmix.memory_budget`); %s or ",
+                        "raise the budget with options(mcmix.memory_budget = %.3g)."),
+                 arg, what, format_bytes(bytes), format_bytes(budget), fix,
+                 max(bytes, 1) * 1.01), call. = FALSE)
+  invisible(TRUE)
+}
+
+# The stored draws of a run: chains x kept draws x (traces + labels) values.
+check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
+  per_draw <- 8 * (max(1, n_traces) + n_labels)
+  kept <- floor(as.double(iter) / thin)
+  check_budget(as.double(chains) * 2000, "chains",
+               sprintf("%s chains", format_count(chains)))
+  check_budget(as.double(chains) * kept * per_draw, "iter",
+               sprintf("%s kept draws of %d values in each of %s chains",
+                       format_count(kept), max(1, n_traces) + n_labels,
+                       format_count(chains)))
+}
+
+# ---------------------------------------------------------------------------
+# Advancing and collecting
+# ---------------------------------------------------------------------------
+
+# Bring every chain of `fit` to fit$settings' targets, on `backend`.
+fit_advance <- function(fit, new, cores, backend, progress) {
+  s <- fit$settings
+  idx <- seq_len(s$chains)
+  total <- sum(vapply(idx, function(i)
+    chain_work_left(if (!new) fit$chains[[i]], s), numeric(1)))
+  reporter <- progress_reporter(progress && total > 0, total, length(idx))
+  t0 <- proc.time()[[3L]]
+  res <- switch(backend,
+    sequential = run_chains_sequential(fit, idx, new, reporter),
+    parallel = if (.Platform$OS.type == "windows")
+      run_chains_psock(fit, idx, new, cores) else
+      run_chains_forked(fit, idx, new, cores, reporter),
+    future = run_chains_future(fit, idx, new, reporter, progress))
+  reporter$close()
+  fit$timing[["elapsed"]] <- fit$timing[["elapsed"]] + proc.time()[[3L]] - t0
+  fit_collect(fit, idx, new, res)
+}
+
+# PSOCK clusters (Windows): no partial results on interrupt.
+run_chains_psock <- function(fit, idx, new, cores) {
+  cl <- parallel::makePSOCKcluster(min(cores, length(idx)))
+  on.exit(parallel::stopCluster(cl))
+  parallel::clusterEvalQ(cl, library(mcmix))
+  parallel::parLapply(cl, idx, function(i) chain_run_safe(fit, i, new))
+}
+
+# Install the chains returned by a runner; chains never reached are created
+# (so extend() can run them). An interrupt gives a warning and a fit marked
+# interrupted; a failed or dead chain an error naming it, whose condition
+# holds the fit with the other chains.
+fit_collect <- function(fit, idx, new, res) {
+  status <- rep("not run", length(idx))
+  for (k in seq_along(idx)) {
+    r <- res[[k]]
+    if (is.null(r)) next
+    status[k] <- r$status
+    if (!is.null(r$chain)) fit$chains[[idx[k]]] <- r$chain
+  }
+  for (i in idx)
+    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit$kernel, i, fit$streams[[i]])
+  bad <- which(status %in% c("error", "died"))
+  fit$interrupted <- any(status != "done")
+  if (length(bad)) {
+    k <- bad[1L]
+    cond <- res[[k]]$condition
+    msg <- conditionMessage(cond)
+    fit$interrupted <- TRUE
+    stop(structure(class = unique(c("mcmix_chain_error", class(cond), "error", "condition")), list(
+      message = sprintf("chain %d %s: %s%s",
+                        idx[k], if (status[k] == "died") "died (its worker process ended)"
+                        else "failed", msg,
+                        if (length(fit$chains) > 1L) paste0(
+                          "\nThe other chains' draws are in the condition's `fit` element ",
+                          "(tryCatch(..., error = function(e) e$fit)); extend(e$fit, ",
+                          "iter = 0) retries.") else ""),
+      call = NULL, fit = fit, chain = idx[k])))
+  }
+  if (fit$interrupted)
+    warning(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
+                           "far (%s of %s kept draws per chain). Use extend(fit, iter = 0) ",
+                           "to finish the run."),
+                    paste(vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)),
+                          collapse = ", "),
+                    format_count(floor(fit$settings$iter / fit$settings$thin))),
+            call. = FALSE)
   fit
 }
 
 interrupt_store <- new.env(parent = emptyenv())
+
+# ---------------------------------------------------------------------------
+# Partial fits
+# ---------------------------------------------------------------------------
+
+# The part of a fit that the methods (summary, plot, conversions,
+# diagnostics, psm, partition) use: the chains that have kept draws, their
+# traces cut to the common number of draws (labels and co-clustering counts
+# are kept whole). After an interrupt it says once which chains and draws
+# are used; the returned view is marked so that methods calling each other
+# stay quiet. A fit whose chains are all complete is returned as it is.
+fit_usable <- function(fit, quiet = FALSE) {
+  if (!inherits(fit, "mcmix_fit") || isTRUE(fit$usable_view) || !is.list(fit$chains))
+    return(fit)
+  n <- vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+  keep <- which(n > 0L)
+  if (!length(keep))
+    stop(paste0("`x` has no kept draws yet (the run was interrupted before any was ",
+                "kept); extend(x, iter = 0) completes the run."), call. = FALSE)
+  m <- min(n[keep])
+  if (length(keep) == length(n) && all(n == m)) return(fit)
+  if (!quiet)
+    message(sprintf(paste0("The run is incomplete: chains have different numbers of draws (%s); using %s with ",
+                           "%s. extend(fit, iter = 0) completes it."),
+                    paste(n, collapse = ", "),
+                    if (length(keep) == length(n)) "every chain" else
+                      sprintf("chain%s %s", if (length(keep) > 1L) "s" else "",
+                              paste(keep, collapse = ", ")),
+                    if (length(keep) > 1L) sprintf("the first %d draws of each", m)
+                    else sprintf("its %d draws", m)))
+  fit$chains <- lapply(fit$chains[keep], function(ch) {
+    ch$traces <- ch$traces[seq_len(m), , drop = FALSE]
+    ch
+  })
+  fit$usable_view <- TRUE
+  fit
+}
 
 #' Continue a run
 #'

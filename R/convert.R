@@ -14,6 +14,7 @@ NULL
 
 # Per-chain trace matrices cut to the common number of draws.
 fit_trace_matrices <- function(fit, quiet = FALSE) {
+  fit <- fit_usable(fit, quiet)  # R/chains.R: the chains with draws
   n <- fit_common_draws(fit, quiet)
   nm <- fit_trace_names(fit)
   lapply(fit$chains, function(ch) {
@@ -74,6 +75,7 @@ as.mcmc.list.mcmix_fit <- function(x, ...) {
 #' @method as.mcmc mcmix_fit
 #' @export
 as.mcmc.mcmix_fit <- function(x, chain = NULL, ...) {
+  x <- fit_usable(x)  # R/chains.R
   nch <- length(x$chains)
   if (is.null(chain)) {
     if (nch > 1L)

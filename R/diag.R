@@ -45,6 +45,7 @@ diag_input <- function(x, arg = "x", quiet = FALSE) {
   if (inherits(x, "draws") && requireNamespace("posterior", quietly = TRUE))
     x <- unclass(posterior::as_draws_array(x))
   if (inherits(x, "mcmix_fit")) {
+    x <- fit_usable(x, quiet)  # R/chains.R: the chains with draws
     n <- fit_common_draws(x, quiet)
     nm <- fit_trace_names(x)
     idx <- fit_trace_index(x)

@@ -148,10 +148,17 @@ print.mcmix_family <- function(x, ...) {
 #'   matrix handed to C, `family` the family with every default resolved
 #'   (preparing new data with it converts them the same way).
 #' @noRd
-family_prepare <- function(family, data, min_rows = 2L) {
+family_prepare <- function(family, data, min_rows = 2L, missing = FALSE) {
   if (!inherits(family, "mcmix_family"))
     stop(sprintf("`family` must be an mcmix family such as `gaussian_niw()`, not %s.",
                  describe_value(family)), call. = FALSE)
+  if (inherits(family, c("mcmix_family_product", "mcmix_family_auto")))
+    return(product_prepare(family, data, min_rows))    # R/product_family.R
+  if (missing && fam_any_na(data) && family_is_conjugate(family) &&
+      !identical(family$name, "product")) {            # missing values: R/impute.R
+    w <- product_wrap(family, data)
+    return(product_prepare(w$family, w$data, min_rows))
+  }
   x <- family_convert(family, data)
   x <- fam_check_matrix(x, min_rows)
   family_check_values(family, x)
@@ -244,6 +251,7 @@ family_param_unpack <- function(prepared, theta) {
 
 # Convert (and check) further data with a prepared family.
 fam_convert_with <- function(prep, data, min_rows) {
+  if (identical(prep$name, "product")) return(product_convert_new(prep, data, min_rows))
   x <- family_convert(prep$family, data)
   x <- fam_check_matrix(x, min_rows)
   family_check_values(prep$family, x)

@@ -128,6 +128,9 @@ gaussian_nonconj <- function(prior_mean = NULL, prior_var = NULL, shape = 2, rat
   if (!is.null(prior_var)) check_positive(prior_var, "prior_var")
   check_positive(shape, "shape")
   if (!is.null(rate)) check_positive(rate, "rate")
+  # squares of these enter the log-likelihood: keep them far from overflow
+  for (a in c("prior_mean", "prior_var", "shape", "rate"))
+    check_magnitude(get(a), a)
   new_builtin_family("gaussian_nonconj",
                      list(prior_mean = prior_mean, prior_var = prior_var,
                           shape = shape, rate = rate),

@@ -153,7 +153,7 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
   settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
                 spec$J, n, thin, offset, as.double(warmup), as.double(keep_labels))
   .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, as.double(settings))
+        state$beta, state$stats, as.double(settings))
 }
 
 # Settings of the compiled sampler: c(fixed, shape, rate) per concentration.

@@ -50,6 +50,7 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   target_accept <- check_prob(target_accept, "target_accept")
   mass <- check_positive(mass, "mass", d)
   init_fun <- init_function(init, tg, chains)
+  hmc_check_moves(step_size, n_steps, mass, if (!is.function(init)) init_fun(1L))
   spec <- list(n_steps = as.double(n_steps), mass = mass,
                adapt = as.double(adapt && burnin > 0L),
                target_accept = target_accept, gamma = 0.05, t0 = 10,
@@ -96,6 +97,30 @@ hmc_step_size <- function(fit) {
 hmc_divergences <- function(fit) {
   check_fit_type(fit, "hmc")
   vapply(fit$chains, function(ch) ch$state$n_divergent, numeric(1))
+}
+
+# A leapfrog trajectory moves coordinate j by about
+# n_steps * step_size / sqrt(mass[j]) (momentum p ~ N(0, mass)). Refuse
+# settings under which theta cannot change in floating point (a frozen chain
+# that would look converged) or every trajectory leaves for infinity.
+hmc_check_moves <- function(step_size, n_steps, mass, theta0 = NULL) {
+  move <- n_steps * step_size / sqrt(mass)
+  scale <- if (is.null(theta0)) 1 else pmax(abs(theta0), 1)
+  arg <- function(j) if (mass[j] < 1e-100 || mass[j] > 1e100) "mass" else "step_size"
+  j <- which(!(move > 4 * .Machine$double.eps * scale))
+  if (length(j))
+    stop(sprintf(paste0("`%s` is too extreme: a trajectory of n_steps * step_size / ",
+                        "sqrt(mass) = %.3g cannot move theta[%d] = %.3g in floating point ",
+                        "(a frozen chain); use a larger `step_size` or a smaller `mass`, or ",
+                        "rescale the target."), arg(j[1L]), move[j[1L]], j[1L],
+                 if (is.null(theta0)) 1 else theta0[j[1L]]), call. = FALSE)
+  j <- which(!(move < 1e100 * scale))
+  if (length(j))
+    stop(sprintf(paste0("`%s` is too extreme: a trajectory of n_steps * step_size / ",
+                        "sqrt(mass) = %.3g moves theta[%d] out of any reasonable range; ",
+                        "use a smaller `step_size` or a larger `mass`."),
+                 arg(j[1L]), move[j[1L]], j[1L]), call. = FALSE)
+  invisible(TRUE)
 }
 
 check_fit_type <- function(fit, type) {

@@ -331,6 +331,9 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     stop("`adapt` adapts during burn-in only, but `burnin` is 0; set `burnin` ",
          "or use `during = \"always\"`.", call. = FALSE)
   d <- init_dim(init, tg)
+  check_budget(4 * 8 * as.double(d)^2, "init",   # R/chains.R
+               sprintf("a target of dimension %s (proposal and adaptation hold d x d matrices)",
+                       format_count(d)), fix = "use a target of lower dimension")
   init_fun <- init_function(init, tg, chains)
   if (adapt$kind == "haario" && identical(adapt$initial, "laplace")) {
     saved <- rng_save()   # init(1) may draw: leave the caller's stream alone

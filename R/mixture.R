@@ -196,7 +196,10 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings.
+#'   Gibbs scans); see [dp_control()] for their settings. The number of
+#'   sticks the slice sampler instantiates is bounded by the options
+#'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
+#'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
@@ -279,7 +282,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
                  paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
-  prepared <- family_prepare(model$family, data)
+  prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x
   if (!is.matrix(x) || nrow(x) < 2L)
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
@@ -287,6 +290,8 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
   kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
             else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
+  blocks <- impute_blocks(prepared)                    # R/impute.R
+  if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,

@@ -54,6 +54,12 @@ check_discount <- function(discount, alpha) {
     if (inherits(alpha, "mcmix_gamma_prior"))
       stop("`alpha` must be a fixed number when `discount` has a beta_prior() ",
            "(a gamma_prior() on `alpha` needs `discount = 0`).", call. = FALSE)
+    m <- discount$a / (discount$a + discount$b)
+    if (!(m > 0 && m < 1))   # e.g. beta_prior(1e300, 1): all its mass rounds to 1
+      stop(sprintf(paste0("`discount` = %s has its mass at %s in floating point (mean ",
+                          "a / (a + b) = %s); give `a` and `b` of comparable size."),
+                   format(discount), if (is.finite(m) && m <= 0) "0" else "1",
+                   format(m)), call. = FALSE)
     return(discount)
   }
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||
@@ -157,6 +163,37 @@ dpx_needed <- function(model, algorithm) {
     (algorithm != "collapsed" || inherits(model$discount, "mcmix_beta_prior"))
 }
 
+# The budget of the slice sampler: c(bytes, label evaluations per sweep)
+# (options `mcmix.memory_budget` and `mcmix.work_budget`, ?run_kernel); the
+# engine refuses to instantiate more than
+# min(bytes / bytes per stick, max(1000, work / N)) sticks. Settings that
+# need more sticks whatever the data are refused here, before sampling:
+# about alpha log(N) sticks for a DP with fixed alpha, log(N) / (1 - kappa)
+# with geometric slices.
+slice_budget <- function(model, control, N, algorithm) {
+  budget <- c(memory_budget(), work_budget())
+  if (algorithm != "slice") return(budget)
+  sticks <- max(1000, budget[2L] / N)
+  refuse <- function(arg, need)
+    stop(sprintf(paste0("%s needs about %s sticks of the slice sampler, beyond the budget ",
+                        "of %s (option `mcmix.work_budget` = %.3g label evaluations per ",
+                        "sweep, over N = %d observations): lower %s, use another ",
+                        "`algorithm`, or raise the option."),
+                 arg, format_count(need), format_count(sticks), budget[2L], N, arg),
+         call. = FALSE)
+  if (is.numeric(model$alpha) && model$alpha * log(N + 1) > sticks)
+    refuse("`alpha`", model$alpha * log(N + 1))
+  if (identical(control$xi, "geometric") && log(N + 1) / (1 - control$kappa) > sticks)
+    refuse("dp_control(kappa = )", log(N + 1) / (1 - control$kappa))
+  # Pitman-Yor: the mass beyond stick J is about J^(-(1 - d) / d), so the
+  # sticks reach mass 1 - 1/N only from J = N^(d / (1 - d))
+  d <- model$discount
+  if (is.numeric(d) && d > 0 && !identical(control$xi, "geometric") &&
+      d / (1 - d) * log(N + 1) > log(sticks))
+    refuse("`discount`", exp(min(700, d / (1 - d) * log(N + 1))))
+  budget
+}
+
 dpx_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
   xt <- t(prepared$x)
@@ -170,7 +207,8 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
     m_aux = as.integer(control$m), geometric = as.integer(control$xi == "geometric"),
-    kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves))
+    kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves),
+    budget = slice_budget(model, control, N, algorithm))
   rfam <- if (identical(prepared$name, "r_family")) r_family_spec(prepared$family) else NULL
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)

@@ -51,6 +51,15 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   sampled partitions (see "Cost"); the default, `1e8`, takes about a
 #'   second. Set the option `mcmix.partition_budget` to change it for a
 #'   session.
+#' @param method `"salso"` (the default): the search of Dahl, Johnson and
+#'   Mueller (2022), `runs` randomised sequential allocations (the
+#'   observations taken in a random order, each put in the cluster, or a new
+#'   one, minimising the expected loss of the observations placed so far)
+#'   each followed by greedy sweeps, plus the greedy search from the best
+#'   sampled partition; the best of all is returned. `"greedy"`: the greedy
+#'   search from `restarts` starting partitions. From a similarity matrix
+#'   with `loss = "VI"` (the lower bound) the search is always greedy.
+#' @param runs Number of random sequential allocations of `"salso"`.
 #' @param ... Unused.
 #' @return An object of class `mcmix_partition`: `labels` (integers `1..K`
 #'   in order of first appearance), `loss` (the posterior expected loss of
@@ -58,8 +67,14 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   loss among the sampled partitions scored exactly, when draws are
 #'   available), `n_clusters`, `sizes`, `candidates` (the number of
 #'   distinct sampled partitions) and `scored` (how many were scored
-#'   exactly).
-#' @references Wade, S. and Ghahramani, Z. (2018). Bayesian cluster analysis:
+#'   exactly), `method`, and `run_loss` (the expected loss reached by each
+#'   sequential allocation of `"salso"`). [credible_ball()] gives the
+#'   uncertainty around the estimate.
+#' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
+#'   algorithms and loss functions for Bayesian clustering. *Journal of
+#'   Computational and Graphical Statistics* 31(4), 1189--1201.
+#'
+#'   Wade, S. and Ghahramani, Z. (2018). Bayesian cluster analysis:
 #'   point estimation and credible balls. *Bayesian Analysis* 13(2),
 #'   559--626.
 #' @examples
@@ -71,8 +86,11 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' table(p$labels, truth)
 #' @export
 partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100,
-                      budget = getOption("mcmix.partition_budget", 1e8), ...) {
+                      budget = getOption("mcmix.partition_budget", 1e8),
+                      method = c("salso", "greedy"), runs = 16, ...) {
   loss <- match_choice(loss, c("VI", "binder"), "loss")
+  method <- match_choice(method, c("salso", "greedy"), "method")
+  runs <- check_count_max(runs, "runs", 1L, 1e4, "runs")
   restarts <- check_count(restarts, "restarts", 1L)
   max_sweeps <- check_count(max_sweeps, "max_sweeps", 1L)
   budget <- as.double(check_positive(budget, "budget", allow_inf = TRUE))
@@ -80,6 +98,7 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   p <- NULL
   if (inherits(x, "mcmix_fit")) {
     check_clustering_fit(x)   # R/psm.R
+    x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs)) p <- psm(x)
   } else if (is_similarity_matrix(x)) {
@@ -111,9 +130,17 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   } else {
     starts <- psm_starts(p, restarts)
   }
+  salso <- method == "salso" && code != "VI_lb"
+  if (salso) starts <- starts[1L, , drop = FALSE]   # greedy from the best draw only
   results <- lapply(seq_len(nrow(starts)), function(r)
     .Call(C_ffi_partition_greedy, starts[r, ], labs, p, loss_codes[[code]],
           max_sweeps))
+  run_loss <- NULL
+  if (salso) {
+    sa <- partition_salso(labs, p, code, runs, max_sweeps)
+    run_loss <- sa$run_loss
+    results <- c(results, list(structure(sa$labels, sweeps = NA_integer_)))
+  }
   res_mat <- do.call(rbind, results)
   storage.mode(res_mat) <- "integer"
   res_loss <- score(res_mat)
@@ -129,7 +156,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
                  loss_type = c(VI = "VI", binder = "binder", VI_lb = "VI lower bound")[[code]],
                  best_draw_loss = best_draw_loss, n_clusters = length(unique(best)),
                  sizes = tabulate(best), candidates = n_cand, scored = n_scored,
-                 starts = nrow(starts),
+                 starts = nrow(starts), method = if (salso) "salso" else "greedy",
+                 run_loss = run_loss,
                  sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1))),
             class = "mcmix_partition")
 }
@@ -148,6 +176,20 @@ print.mcmix_partition <- function(x, ...) {
     cat("\n")
   }
   invisible(x)
+}
+
+# SALSO-style search (src/partition_salso.c through src/ffi_partition.c):
+# `runs` random permutations, each allocated sequentially and sweetened by
+# greedy sweeps; the VI tables allow up to max(2 L, L + 10) clusters, L the
+# largest number of clusters of a draw.
+partition_salso <- function(labs, p, code, runs, max_sweeps) {
+  N <- if (!is.null(labs)) ncol(labs) else ncol(p)
+  perms <- vapply(seq_len(runs), function(r) sample.int(N) - 1L, integer(N))
+  if (N == 1L) perms <- matrix(perms, 1L)
+  L <- if (!is.null(labs)) max(labs) else N
+  kmax <- as.integer(min(N, max(2L * L, L + 10L)))
+  .Call(C_ffi_partition_salso, perms, if (code == "VI") labs else NULL,
+        if (code == "binder") p else NULL, loss_codes[[code]], as.integer(max_sweeps), kmax)
 }
 
 # The distinct sampled partitions `cands` to score exactly within `budget`

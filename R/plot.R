@@ -59,6 +59,7 @@ select_traces <- function(fit, traces) {
 #' plot(run_kernel(k, iter = 200, chains = 2))
 #' @export
 plot.mcmix_fit <- function(x, traces = NULL, per_page = 4, ...) {
+  x <- fit_usable(x)  # R/chains.R: the chains with draws
   nm <- select_traces(x, traces)
   per_page <- check_count(per_page, "per_page", 1L)
   mats <- fit_trace_matrices(x, quiet = TRUE)
@@ -167,6 +168,7 @@ legend_chains <- function(cols) {
 #' @export
 plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
   check_fit_arg(x)
+  x <- fit_usable(x)  # R/chains.R
   nm <- select_traces(x, traces)
   ac <- chain_acf(x, lag.max = lag.max)
   m <- dim(ac)[2L]

@@ -38,39 +38,13 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = 100, iter = 1000, burnin = 500, thin = 1,
                          chains = 1, ...) {
   call <- match.call()
-  if (inherits(x, "formula")) {
-    if (!is.null(y))
-      stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
-           call. = FALSE)
-    mf <- tryCatch(stats::model.frame(x, data = data, na.action = stats::na.pass),
-                   error = function(e)
-                     stop(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
-                                  conditionMessage(e)), call. = FALSE))
-    if (anyNA(mf))
-      stop(sprintf("`data` has missing values in the variables of `x` (column %s).",
-                   names(mf)[vapply(mf, anyNA, logical(1))][1L]), call. = FALSE)
-    y <- stats::model.response(mf)
-    if (is.null(y))
-      stop("`x` must be a formula with a response, like y ~ x1 + x2.", call. = FALSE)
-    X <- stats::model.matrix(attr(mf, "terms"), mf)
-    if (any(!is.finite(X)))
-      stop("`data` has infinite values in the variables of `x`.", call. = FALSE)
-    check_magnitude(X, "data")
-    y_arg <- "the response"
-    tt <- stats::delete.response(attr(mf, "terms"))
-    xlev <- stats::.getXlevels(attr(mf, "terms"), mf)
-  } else {
-    X <- mdl_matrix(x, "x")
-    colnames(X) <- mdl_design_names(X, "beta")
-    y_arg <- "y"
-    tt <- xlev <- NULL
-  }
+  des <- mdl_binary_design(x, y, data)
+  X <- des$X
+  y <- des$y
+  tt <- if (is.null(des$terms)) NULL else stats::delete.response(des$terms)
+  xlev <- des$xlevels
   n <- nrow(X)
   p <- ncol(X)
-  if (n < 1L || p < 1L)
-    stop("`x` must give a design matrix with at least one row and one column.",
-         call. = FALSE)
-  y <- mdl_binary(y, if (y_arg == "y") "y" else "response", n)
   b0 <- mdl_vector(prior_mean, "prior_mean", p)
   B0 <- mdl_cov(prior_cov, "prior_cov", p)
   P0 <- solve(B0)

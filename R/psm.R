@@ -27,7 +27,8 @@
 #' @export
 psm <- function(x, subset = NULL, ...) {
   if (inherits(x, "mcmix_fit")) {
-    check_clustering_fit(x)
+    check_clustering_fit(x)   # R/psm.R
+    x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs)) {
       acc <- lapply(x$chains, `[[`, "psm")

@@ -51,7 +51,10 @@ init_dim <- function(init, tg) {
                    describe_value(v)), call. = FALSE)
     return(length(v))
   }
-  if (is.list(init)) length(init[[1L]]) else length(init)
+  d <- if (is.list(init)) length(init[[1L]]) else length(init)
+  check_budget(64 * as.double(d), "init", sprintf("a target of dimension %s", format_count(d)),
+               fix = "use a target of lower dimension")
+  d
 }
 
 # Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`

@@ -58,13 +58,29 @@ proposal_scale <- function(scale, d) {
 #' (the log evidence gains the log of the weighted mean of these factors),
 #' resampled (systematic resampling) when the effective sample size falls
 #' below `resample_threshold * n_particles`, and moved by `n_moves`
-#' random-walk Metropolis steps that leave \eqn{\pi_{\beta_t}} invariant,
-#' with proposal covariance `scale^2` times the weighted covariance of the
-#' particles.
+#' random-walk Metropolis steps that leave \eqn{\pi_{\beta_t}} invariant.
+#'
+#' **Tuning without bias.** The random-walk covariance (`scale^2` times the
+#' weighted particle covariance), the adaptive temperatures and the
+#' resampling times are all taken from a separate *pilot* population of
+#' `n_pilot` particles that goes through the same stages and is then
+#' discarded. Tuning the moves on the particles being moved would make each
+#' particle's proposal depend on its own position, so the moves would no
+#' longer leave \eqn{\pi_{\beta_t}} invariant: the population drifts
+#' towards the mode and the evidence is overestimated by an amount that
+#' grows with the dimension and the number of stages and shrinks only like
+#' `1 / n_particles` (several nats in 10 dimensions with 100 particles).
+#' Given the pilot, the estimating population is a standard particle system
+#' with multinomial resampling, so \eqn{\hat Z} is unbiased and its
+#' relative variance is estimated from the single run by the genealogy
+#' (Eve index) estimator of Lee and Whiteley (2018); `se` is the implied
+#' standard error of `log_evidence`. A warning is given when the genealogy
+#' has collapsed to fewer than 10 ancestors (the estimate is then too
+#' optimistic: use more particles or more moves).
 #'
 #' With `schedule = "adaptive"` the next temperature is found by bisection
-#' so that the conditional effective sample size of the step is `cess`
-#' times the number of particles (Zhou, Johansen and Aston 2016).
+#' so that the conditional effective sample size of the pilot's step is
+#' `cess` times its number of particles (Zhou, Johansen and Aston 2016).
 #'
 #' The result is not a Markov chain: it is an object of class `mcmix_smc`
 #' holding the weighted particles (use `summary()` for weighted moments, or
@@ -90,16 +106,24 @@ proposal_scale <- function(scale, d) {
 #'   most 10000).
 #' @param scale Proposal scale factor (default \eqn{2.38/\sqrt{d}}).
 #' @param max_stages Largest number of adaptive stages.
+#' @param n_pilot Number of particles of the pilot population that tunes
+#'   the stages (default: `n_particles`, but at most `max(100, 10 d)` for
+#'   `d` parameters).
 #' @return An object of class `mcmix_smc`: `particles` (matrix, one row per
 #'   particle), `weights` (normalised), `log_weights`, `log_lik`,
-#'   `log_evidence`, `schedule`, `ess` (after each reweighting), `accept`
+#'   `log_evidence`, `se` (its estimated Monte Carlo standard error),
+#'   `relvar` (the estimate of \eqn{Var(\hat Z)/Z^2}), `n_eves` (surviving
+#'   stage-0 ancestors), `pilot_log_evidence` (the pilot's own, biased,
+#'   estimate), `schedule`, `ess` (after each reweighting), `accept`
 #'   (acceptance rate of the moves per stage), `resampled` (logical per
 #'   stage), `log_evidence_increments`.
 #' @references Del Moral, P., Doucet, A. and Jasra, A. (2006). Sequential
 #'   Monte Carlo samplers. *JRSS B* 68, 411-436. Zhou, Y., Johansen, A. M.
 #'   and Aston, J. A. D. (2016). Toward automatic model comparison. *JCGS*
-#'   25, 701-726.
-#' @seealso [ais()] for annealed importance sampling.
+#'   25, 701-726. Lee, A. and Whiteley, N. (2018). Variance estimation in
+#'   the particle filter. *Biometrika* 105, 609-625.
+#' @seealso [ais()] for annealed importance sampling; [evidence] for a
+#'   guide to choosing an evidence estimator.
 #' @examples
 #' # normal mean with known variance, normal prior
 #' set.seed(1)
@@ -111,10 +135,12 @@ proposal_scale <- function(scale, d) {
 #' @export
 sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
                        schedule = "adaptive", cess = 0.9,
-                       resample_threshold = 0.5, n_moves = 5, scale = NULL,
-                       max_stages = 1000) {
+                       resample_threshold = 0.5, n_moves = 10, scale = NULL,
+                       max_stages = 1000, n_pilot = NULL) {
   call <- match.call()
   n_particles <- check_count(n_particles, "n_particles", 2L)
+  check_budget(1024 * as.double(n_particles), "n_particles",   # R/chains.R
+               sprintf("%s particles", format_count(n_particles)))
   adaptive <- identical(schedule, "adaptive")
   if (!adaptive) {
     if (!is.numeric(schedule) || length(schedule) < 2L || anyNA(schedule) ||
@@ -130,18 +156,30 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
   n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   max_stages <- check_count(max_stages, "max_stages", 1L, 1000000L)
   pd <- prior_draws(prior_sampler, n_particles)
+  n_pilot <- if (is.null(n_pilot)) min(n_particles, max(100L, 10L * pd$d))
+             else check_count(n_pilot, "n_pilot", 2L)
+  pilot <- prior_draws(prior_sampler, n_pilot)$theta
   scale <- proposal_scale(scale, pd$d)
   targets <- target_pair(log_lik, log_prior, pd$d)
   spec <- list(schedule = if (adaptive) double() else as.double(schedule),
                cess = cess, resample_threshold = resample_threshold,
-               n_moves = n_moves, scale = scale, max_stages = max_stages)
+               n_moves = n_moves, scale = scale, max_stages = max_stages,
+               pilot = pilot)
   r <- with_target_io(pd$d, function(io)
     .Call(C_ffi_smc_run, targets, io, pd$theta, spec))
   particles <- t(r$theta)
   colnames(particles) <- pd$names
+  se <- evidence_se(r$relvar)
+  if (r$n_eves < 10L)
+    warning(sprintf(paste0("the particles descend from only %d of the %d initial ",
+                           "draws: the standard error of the log evidence is ",
+                           "unreliable (use more particles or more moves)."),
+                    r$n_eves, n_particles), call. = FALSE)
   structure(list(particles = particles, weights = exp(r$log_weights),
                  log_weights = r$log_weights, log_lik = r$log_lik,
                  log_prior = r$log_prior, log_evidence = r$log_evidence,
+                 se = se, relvar = r$relvar, n_eves = r$n_eves,
+                 pilot_log_evidence = r$pilot_log_evidence,
                  schedule = r$schedule, ess = r$ess, accept = r$accept,
                  resampled = as.logical(r$resampled),
                  log_evidence_increments = r$log_evidence_increments,
@@ -166,7 +204,8 @@ weighted_summary <- function(x, w) {
 print.mcmix_smc <- function(x, digits = 4, ...) {
   cat("Tempered SMC: ", x$n_particles, " particles, ", length(x$schedule) - 1L,
       " stages, ", sum(x$resampled), " resampling steps\n", sep = "")
-  cat("log evidence: ", format(x$log_evidence, digits = digits + 2), "\n", sep = "")
+  cat("log evidence: ", format(x$log_evidence, digits = digits + 2),
+      if (!is.null(x$se)) paste0(" (s.e. ", format(x$se, digits = 3), ")"), "\n", sep = "")
   cat("final ESS: ", format(1 / sum(x$weights^2), digits = digits),
       "; mean move acceptance: ", format(mean(x$accept), digits = 3), "\n", sep = "")
   print(weighted_summary(x$particles, x$weights), digits = digits)
@@ -176,7 +215,7 @@ print.mcmix_smc <- function(x, digits = 4, ...) {
 #' @export
 summary.mcmix_smc <- function(object, ...) {
   structure(list(stats = weighted_summary(object$particles, object$weights),
-                 log_evidence = object$log_evidence,
+                 log_evidence = object$log_evidence, se = object$se,
                  ess = 1 / sum(object$weights^2),
                  stages = length(object$schedule) - 1L),
             class = "summary.mcmix_smc")
@@ -184,7 +223,8 @@ summary.mcmix_smc <- function(object, ...) {
 
 #' @export
 print.summary.mcmix_smc <- function(x, digits = 4, ...) {
-  cat("log evidence ", format(x$log_evidence, digits = digits + 2), " (",
+  cat("log evidence ", format(x$log_evidence, digits = digits + 2),
+      if (!is.null(x$se)) paste0(", s.e. ", format(x$se, digits = 3)), " (",
       x$stages, " stages, ESS ", format(x$ess, digits = digits), ")\n", sep = "")
   print(x$stats, digits = digits)
   invisible(x)
@@ -199,29 +239,46 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #' \eqn{0 = \beta_0 < \dots < \beta_K = 1}, accumulating the log weight
 #' \eqn{\sum_k (\beta_k - \beta_{k-1}) \log L(\theta_{k-1})} and making
 #' `n_moves` random-walk Metropolis moves that leave \eqn{\pi_k} invariant
-#' at each temperature. The estimate is the log of the mean weight, and its
-#' standard error by the delta method is
-#' \eqn{\mathrm{sd}(w) / (\sqrt{n}\, \bar w)}.
+#' at each temperature. The estimate is the log of the mean weight.
 #'
-#' By default the random-walk covariance at each temperature is `scale^2`
-#' times the covariance of the runs' current points (the runs then interact
-#' slightly, as in SMC samplers); give `proposal_cov` to use a fixed
-#' proposal and keep the runs independent.
+#' The runs are independent, as the method requires: by default the
+#' random-walk covariance at each temperature is `scale^2` times the
+#' covariance of a separate set of `n_pilot` *pilot* runs annealed alongside
+#' and discarded (give `proposal_cov` for a fixed proposal instead). A
+#' covariance taken from the estimating runs themselves would make each
+#' run's proposal depend on its own position, so its moves would no longer
+#' leave \eqn{\pi_k} invariant and the evidence would be overestimated
+#' (badly so in several dimensions with few runs). Given the pilot, the
+#' weights \eqn{w_i} are independent and unbiased for \eqn{Z}, and `se`,
+#' the standard error of `log_evidence`, is
+#' \eqn{\sqrt{\log(1 + \hat v)}}, \eqn{\hat v = \mathrm{var}(w) /
+#' (n \bar w^2)} (the delta-method \eqn{\mathrm{sd}(w) / (\sqrt n \bar
+#' w)} when small). The effective sample size of the weights,
+#' \eqn{(\sum w_i)^2 / \sum w_i^2}, is reported; when it is below 10% of
+#' `n_runs` a warning says that `se` itself is unreliable (the weights are
+#' then heavy-tailed: use more temperatures or moves).
 #'
 #' @inheritParams sample_smc
 #' @param temperatures The number \eqn{K} of steps (at most 1e6; the
 #'   schedule is then \eqn{\beta_k = (k/K)^4}, dense near the prior), or an
-#'   increasing vector from 0 to 1.
+#'   increasing vector from 0 to 1. The default, `100 d` steps for `d`
+#'   parameters (between 100 and 10000), keeps the variance of the log
+#'   weights roughly constant as the dimension grows.
 #' @param n_runs Number of independent annealing runs.
 #' @param n_moves Metropolis moves per run and temperature (at most 10000).
 #' @param proposal_cov `NULL` (adaptive, see Details), or a fixed proposal
 #'   covariance: a positive number (times the identity), variances, or a
 #'   matrix.
+#' @param n_pilot Number of pilot runs that tune the proposal covariance
+#'   when `proposal_cov` is `NULL` (default: `n_runs`, but at least 20 and
+#'   at most `5 d` for `d` parameters).
 #' @return An object of class `mcmix_ais`: `log_evidence`, `se` (its
 #'   standard error), `log_weights`, `particles` (final points, one row per
 #'   run), `ess` of the weights, `accept` per temperature, `temperatures`.
 #' @references Neal, R. M. (2001). Annealed importance sampling.
 #'   *Statistics and Computing* 11, 125-139.
+#' @seealso [sample_smc()]; [evidence] for a guide to choosing an evidence
+#'   estimator.
 #' @examples
 #' set.seed(1)
 #' y <- rnorm(10, 1)
@@ -230,9 +287,17 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #'          function(n) rnorm(n, 0, 2), temperatures = 50, n_runs = 50)
 #' a
 #' @export
-ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
-                n_runs = 100, n_moves = 2, scale = NULL, proposal_cov = NULL) {
+ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
+                n_runs = 100, n_moves = 2, scale = NULL, proposal_cov = NULL,
+                n_pilot = NULL) {
   call <- match.call()
+  n_runs <- check_count(n_runs, "n_runs", 2L)
+  check_budget(1024 * as.double(n_runs), "n_runs",   # R/chains.R
+               sprintf("%s runs", format_count(n_runs)))
+  n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
+  pd <- prior_draws(prior_sampler, n_runs)
+  d <- pd$d
+  if (is.null(temperatures)) temperatures <- min(max(100L, 100L * d), 10000L)
   if (is.numeric(temperatures) && length(temperatures) == 1L) {
     K <- check_count_max(temperatures, "temperatures", 1L, 1e6, "annealing steps")
     temperatures <- (seq_len(K + 1L) - 1)^4 / K^4
@@ -243,14 +308,13 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
                         "vector from 0 to 1, not %s."), describe_value(temperatures)),
          call. = FALSE)
   }
-  n_runs <- check_count(n_runs, "n_runs", 2L)
-  n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
-  pd <- prior_draws(prior_sampler, n_runs)
-  d <- pd$d
   targets <- target_pair(log_lik, log_prior, d)
   if (is.null(proposal_cov)) {
+    n_pilot <- if (is.null(n_pilot)) max(20L, min(n_runs, 5L * d))
+               else check_count(n_pilot, "n_pilot", 2L)
     spec <- list(temperatures = as.double(temperatures), n_moves = n_moves,
-                 scale = proposal_scale(scale, d), chol = diag(d))
+                 scale = proposal_scale(scale, d), chol = diag(d),
+                 pilot = prior_draws(prior_sampler, n_pilot)$theta)
   } else {
     if (!is.null(scale))
       stop("`scale` and `proposal_cov` cannot both be given.", call. = FALSE)
@@ -267,10 +331,15 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = 100,
   w <- exp(lw - mx)
   particles <- t(r$theta)
   colnames(particles) <- pd$names
+  ess <- sum(w)^2 / sum(w^2)
+  if (ess < 0.1 * n_runs)
+    warning(sprintf(paste0("the effective sample size of the AIS weights is %.1f ",
+                           "of %d runs: the standard error is unreliable (use more ",
+                           "temperatures or moves)."), ess, n_runs), call. = FALSE)
   structure(list(log_evidence = mx + log(mean(w)),
-                 se = stats::sd(w) / (sqrt(length(w)) * mean(w)),
+                 se = evidence_se(stats::var(w) / (n_runs * mean(w)^2)),
                  log_weights = lw, particles = particles, log_lik = r$log_lik,
-                 ess = sum(w)^2 / sum(w^2), accept = r$accept,
+                 ess = ess, accept = r$accept,
                  temperatures = temperatures, n_runs = n_runs, call = call),
             class = "mcmix_ais")
 }
@@ -285,6 +354,12 @@ print.mcmix_ais <- function(x, digits = 4, ...) {
       "; mean move acceptance: ", format(mean(x$accept), digits = 3), "\n", sep = "")
   invisible(x)
 }
+
+# Standard error of log Z-hat from an estimate of Var(Z-hat) / Z^2 (for a
+# log-normal Z-hat, Var(log Z-hat) = log(1 + relvar); the delta method
+# sqrt(relvar) when small).  A negative estimate (possible for the
+# genealogy estimator) is read as zero.
+evidence_se <- function(relvar) sqrt(log1p(max(relvar, 0)))
 
 #' Harmonic mean estimate of the evidence
 #'

@@ -52,6 +52,9 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
   one <- if (is.list(init)) init[[1L]] else init
   d <- if (is.function(init)) init_dim(init, lik) else
     if (is.matrix(one)) nrow(one) else length(one)
+  if (d < 1L)
+    stop(sprintf("`init` must hold at least one coordinate (a vector, or a d x %d matrix), not %s.",
+                 K, describe_value(one)), call. = FALSE)
   if (!is.na(lik$dim) && !is.na(prior$dim) && lik$dim != prior$dim)
     stop("`log_lik` and `log_prior` have different dimensions.", call. = FALSE)
   scale <- if (is.null(scale)) 2.38 / sqrt(d * temperatures) else

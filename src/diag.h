@@ -83,6 +83,9 @@ int mcx_canonical(int *cl, int N, int *map, int maxlab);
 typedef struct { int N; int *cnt, *ccnt, *first, *next, *touched; } mcx_loss_work;
 void mcx_loss_work_init(mcx_loss_work *w, int N);
 double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w);
+/* Distance (VI, or Binder's count of pairs) to each draw into out (or NULL); the mean. */
+double mcx_dist_draws(const int *cl, const int *labels, int S, int N, mcx_loss_work *w,
+                      int loss, double *out);
 double mcx_binder_expected(const int *cl, const double *psm, int N);
 double mcx_vi_lb(const int *cl, const double *psm, int N, mcx_loss_work *w);
 /* greedy search state (partition_search.c) */
@@ -103,4 +106,17 @@ void mcx_greedy_setup(mcx_greedy *g, int *cl, int N, int loss, const int *labels
                       int S, const double *psm);
 int mcx_greedy_sweep(mcx_greedy *g, int i0, int i1);
 void mcx_greedy_finish(mcx_greedy *g);
+/* SALSO-style sequential allocation (partition_salso.c) */
+typedef struct {
+    int N, S, loss, Kmax;
+    const int *labels;            /* VI: S x N draws, canonical 1..Lmax */
+    const double *psm;            /* Binder: N x N */
+    int Lmax, stride, Suse, *T;   /* VI: contingency tables, Suse x Kmax x Lmax */
+    size_t cell;
+    int *n;                       /* cluster sizes 1..Kmax */
+    double *fl, *gain;            /* x log2 x, x = 0..N+1; per-cluster scores */
+} mcx_salso;
+void mcx_salso_setup(mcx_salso *w, int N, int loss, const int *labels, int S,
+                     const double *psm, int Kmax);
+int mcx_salso_allocate(mcx_salso *w, const int *perm, int *cl);
 #endif

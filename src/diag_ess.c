@@ -21,7 +21,9 @@ int mcx_diag_degenerate(const double *x, size_t len)
         if (x[i] < lo) lo = x[i];
         if (x[i] > hi) hi = x[i];
     }
-    return fabs(hi - lo) < DBL_EPSILON;
+    /* relative to the magnitude: values of any scale (1e-17 or 1e17) that
+     * differ by more than rounding are not constant */
+    return hi - lo <= DBL_EPSILON * fmax(fabs(hi), fabs(lo));
 }
 
 /* Sample variance (divisor k - 1) of k values. */

@@ -15,6 +15,16 @@ void mcx_error(const char *fmt, ...)
     Rf_error("%s", buf);
 }
 
+void mcx_interrupt_point(double work)
+{
+    static double done = 0.0;
+    done += work > 1.0 ? work : 1.0;
+    if (done >= MCX_INTERRUPT_UNITS) {
+        done = 0.0;
+        R_CheckUserInterrupt();
+    }
+}
+
 void *mcx_alloc(size_t n, size_t size)
 {
     if (n == 0) n = 1;

@@ -144,6 +144,10 @@ SEXP ffi_dpx_step(SEXP spec, SEXP xt, SEXP state, SEXP n_, SEXP thin_,
         if (pr.discount_random) MCX_INTERNAL("slice sampler with a random discount");
         mcx_slice_setup(&sl, &m, mcx_list_count(spec, "geometric"),
                         mcx_list_num(spec, "kappa"));
+        /* budget (R/mixture_dp.R slice_budget()): bytes and label work per stick */
+        const double *bud = REAL(mcx_list_elt(spec, "budget"));
+        double per_stick = 8.0 * ((double) sl.psize + (double) m.sstride + 8.0);
+        sl.max_sticks = fmin(bud[0] / per_stick, fmax(1000.0, bud[1] / m.n));
     }
 
     int n_keep = 0;

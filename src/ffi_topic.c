@@ -106,19 +106,22 @@ SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings)
 }
 
 /*
- * ffi_hdp_step(family, hyper, x, group, z, beta, settings)
+ * ffi_hdp_step(family, hyper, x, group, z, beta, stats, settings)
  *   family    family name (registry key); hyper: its hyperparameter vector
  *   x         double dim x n matrix, one observation per column, overall order
  *   group     integer, n groups (0-based)
  *   z         integer, n clusters (0-based, internal order): the state
  *   beta      double, K + 1 global weights (beta_u last)
+ *   stats     raw: the clusters' stats blocks exported by the previous
+ *             chunk (NULL when fresh), so that a continued chain goes on
+ *             bit for bit as one long run (mixture_state.h)
  *   settings  double c(gamma, alpha, gamma_fixed, gamma_shape, gamma_rate,
  *             alpha_fixed, alpha_shape, alpha_rate, J, n, thin, offset,
  *             warmup, keep_labels)
- * Returns list(z, beta, gamma, alpha, traces, labels).
+ * Returns list(z, beta, gamma, alpha, traces, labels, stats).
  */
 SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
-                  SEXP beta, SEXP settings)
+                  SEXP beta, SEXP stats, SEXP settings)
 {
     check_real(settings, 14, "settings");
     const double *s = REAL(settings);
@@ -145,8 +148,8 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     const void *hy = mcx_family_hyper(fam, dim, REAL(hyper), (int) XLENGTH(hyper));
     int n_kept = mcx_topic_n_kept(n_iter, thin, offset, warmup);
 
-    const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels" };
-    SEXP out = PROTECT(named_list(6, names));
+    const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels", "stats" };
+    SEXP out = PROTECT(named_list(7, names));
     SEXP tr = Rf_allocMatrix(REALSXP, n_kept, 4);
     SET_VECTOR_ELT(out, 4, tr);
     SEXP lab = R_NilValue;
@@ -158,6 +161,10 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     mcx_hdp h;
     mcx_hdp_build(&h, fam, hy, REAL(x), n, dim, INTEGER(group), J, INTEGER(z),
                   REAL(beta), s[0], s[1], gp, ap);
+    if (!Rf_isNull(stats)) {
+        if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("`stats` must be raw");
+        mcx_mix_restore_stats(&h.mix, RAW(stats), (size_t) XLENGTH(stats));
+    }
     GetRNGstate();
     mcx_hdp_run(&h, n_iter, thin, offset, warmup, REAL(tr),
                 keep_labels ? INTEGER(lab) : NULL, n_kept);
@@ -172,6 +179,9 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     memcpy(REAL(b_new), h.beta, ((size_t) Kn + 1) * sizeof(double));
     SET_VECTOR_ELT(out, 2, Rf_ScalarReal(h.gamma));
     SET_VECTOR_ELT(out, 3, Rf_ScalarReal(h.alpha));
+    SEXP sb = Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&h.mix));
+    SET_VECTOR_ELT(out, 6, sb);
+    memcpy(RAW(sb), h.mix.stats, mcx_mix_stats_bytes(&h.mix));
     UNPROTECT(1);
     return out;
 }

@@ -12,6 +12,9 @@
 #include "mcmix_engine.h"
 #include "ffi.h"
 #include "target_r.h"
+#include "ffi_nuts.h"
+#include "ffi_logit.h"
+#include "ffi_textbook.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -30,16 +33,20 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_family_conjugate, 1),
     CALLDEF(ffi_dpx_register_abi1, 0),
+    CALLDEF(ffi_impute_step, 4),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 6),
     CALLDEF(ffi_lda_log_joint, 4),
-    CALLDEF(ffi_hdp_step, 7),
+    CALLDEF(ffi_hdp_step, 8),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),
     CALLDEF(ffi_psm_counts, 3),
     CALLDEF(ffi_partition_loss, 4),
     CALLDEF(ffi_partition_greedy, 5),
+    /* ffi_partition.c: SALSO-style search, distances for credible balls */
+    CALLDEF(ffi_partition_salso, 6),
+    CALLDEF(ffi_partition_dists, 3),
     /* --- generic samplers and targets (ffi_sampler.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
@@ -56,6 +63,16 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_smc_run, 4),
     CALLDEF(ffi_ais_run, 4),
     CALLDEF(ffi_anneal_run, 4),
+    /* --- NUTS (ffi_nuts.c) and logistic regression (ffi_logit.c) --- */
+    CALLDEF(ffi_nuts_run, 5),
+    CALLDEF(ffi_logit_step, 3),
+    CALLDEF(ffi_rpolyagamma, 3),
+    /* --- reversible jump, MAP partitions, Bayesian networks (ffi_rj.c, ffi_bayesnet.c) --- */
+    CALLDEF(ffi_rg_step, 4),
+    CALLDEF(ffi_rjc_step, 4),
+    CALLDEF(ffi_map_partition, 4),
+    CALLDEF(ffi_bn_step, 3),
+    CALLDEF(ffi_bn_anneal, 4),
     {NULL, NULL, 0}
 };
 

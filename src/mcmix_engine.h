@@ -28,6 +28,15 @@ void mcx_error(const char *fmt, ...) MCX_NORETURN MCX_PRINTF(1, 2);
     mcx_error("mcmix internal error in %s (%s:%d): %s", __func__, __FILE__, __LINE__, (msg))
 /* Scratch memory reclaimed by R at the end of the .Call (also on error). */
 void *mcx_alloc(size_t n, size_t size);
+/* Report `work` units of work done (about one floating-point operation or
+ * one memory access each); every MCX_INTERRUPT_UNITS units R is asked
+ * whether the user interrupted (R_CheckUserInterrupt, errors.c), so long
+ * loops stay interruptible at negligible cost.  Host thread only (never in
+ * a parallel region).  An interrupt unwinds like mcx_error(): the .Call's
+ * R_alloc memory is reclaimed and its results are discarded, so the chain
+ * keeps the state of its last completed chunk (R/chains.R). */
+#define MCX_INTERRUPT_UNITS 8388608.0
+void mcx_interrupt_point(double work);
 
 #include "rng.h"
 #include "linalg.h"

@@ -86,6 +86,7 @@ typedef struct {
     double *swap;          /* one stats block */
     int *cand;             /* candidate sticks of one observation */
     int n_sticks;          /* sticks instantiated in the last sweep */
+    double max_sticks;     /* budget: more sticks is an error (0: no limit) */
     double log_lik;        /* collapsed log p(x | partition) */
 } mcx_slice;
 

@@ -182,6 +182,12 @@ void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
     for (;;) {
         int more = s->geometric ? xi_of(s, J) > umin : lrest >= log(umin);
         if (!more) break;
+        if (s->max_sticks > 0 && J >= s->max_sticks)
+            mcx_error("the slice sampler needs more than %.0f sticks, beyond the budget "
+                      "(options `mcmix.work_budget` and `mcmix.memory_budget`): lower "
+                      "`alpha`, `discount` or dp_control(kappa = ), or raise the budget",
+                      s->max_sticks);
+        mcx_interrupt_point((double) ps + 16.0);
         grow(s, J + 1);
         rbeta_logs(1.0 - d, p->alpha + (J + 1) * d, s->w + J, s->v + J);
         s->w[J] += lrest;
@@ -204,7 +210,9 @@ void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
                 continue;
             }
             s->cand[nc] = j;
-            s->logw[nc] = (s->geometric ? s->w[j] - log(xj) : 0.0) +
+            /* log xi_j in logs when xi_j underflowed (kappa tiny) */
+            double lxj = xj > 0.0 ? log(xj) : log1p(-s->kappa) + j * log(s->kappa);
+            s->logw[nc] = (s->geometric ? s->w[j] - lxj : 0.0) +
                 f->log_lik(hyper, s->theta + j * ps, xi, m->work);
             nc++;
         }

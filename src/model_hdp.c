@@ -212,8 +212,12 @@ void mcx_hdp_run(mcx_hdp *h, int n_iter, int thin, int offset, int warmup,
 {
     int r = 0, n = h->mix.n;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point((double) n * (h->mix.K + 1) * (h->mix.dim + 1));
         mcx_hdp_sweep(h);
         int g = offset + it;
+        /* stats from scratch on a rule of the iteration number only, never
+         * of the chunking (mixture_state.h) */
+        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&h->mix);
         if (warmup || g % thin != 0) continue;
         if (r >= n_kept) MCX_INTERNAL("more kept draws than allocated");
         traces[r] = h->mix.K;

@@ -47,6 +47,7 @@ void mcx_hierlm_run(const mcx_hierlm_data *d, double *beta, double *mu,
 
     int k_out = 0;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point((double) p * p * p * (d->m + 1));
         /* Sigma^{-1} and Sigma^{-1} mu */
         memcpy(L, Sigma, pp * sizeof(double));
         chol_or_fail(L, p, "Sigma");

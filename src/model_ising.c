@@ -131,6 +131,7 @@ void mcx_ising_run(const mcx_ising_data *d, int method, int *spins,
     }
     int k_out = 0;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point(8.0 * d->nrow * d->ncol);
         if (method == 1) sw_step(d, spins, parent, cl_state, cl_field);
         else gibbs_sweep(d, spins);
         int g = offset + it;

@@ -137,6 +137,7 @@ void mcx_lda_run(mcx_lda *m, int n_iter, int thin, int offset, int warmup,
 {
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point((double) m->N * m->K);
         mcx_lda_sweep(m);
         int g = offset + it;
         if (!warmup && g % thin == 0) {

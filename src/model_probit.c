@@ -37,6 +37,7 @@ void mcx_probit_run(const mcx_probit_data *d, double *beta, int n_iter,
 
     int k_out = 0;
     for (int it = 1; it <= n_iter; it++) {
+        mcx_interrupt_point(2.0 * n * p);
         /* z | beta, y */
         for (int i = 0; i < n; i++) {
             double eta = 0.0;

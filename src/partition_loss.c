@@ -33,12 +33,24 @@ void mcx_loss_work_init(mcx_loss_work *w, int N)
     w->touched = (int *) mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
 }
 
-/* VI between c (1..Kc) and each draw; returns the average over draws. */
-double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w)
+/* f(x) of the pair-counting form of a distance: x log2 x for VI, the
+ * number of pairs x (x - 1) / 2 for Binder's loss. */
+static inline double dist_f(double x, int loss)
+{
+    return loss == MCX_LOSS_BINDER ? 0.5 * x * (x - 1.0) : mcx_xlog2x(x);
+}
+
+/* Distance between c (1..Kc) and each draw, both of the form
+ *   d = sum_k f(n_k) + sum_l f(m_l) - 2 sum_kl f(n_kl)
+ * (divided by N for VI): VI in bits, or Binder's loss as the number of
+ * pairs on which the two partitions disagree.  Writes the S distances to
+ * `out` (when not NULL) and returns their average. */
+double mcx_dist_draws(const int *cl, const int *labels, int S, int N, mcx_loss_work *w,
+                      int loss, double *out)
 {
     int *cnt = w->cnt, *ccnt = w->ccnt, *first = w->first, *next = w->next;
     int *touched = w->touched;
-    double hc = 0.0, total = 0.0;
+    double hc = 0.0, total = 0.0, scale = loss == MCX_LOSS_BINDER ? 1.0 : 1.0 / N;
     int i, s, k;
     if (w->N < N) MCX_INTERNAL("loss scratch too small");
     memset(ccnt, 0, sizeof(int) * ((size_t) N + 1));
@@ -48,14 +60,14 @@ double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_
         first[cl[i]] = i;
         ccnt[cl[i]]++;
     }
-    for (k = 1; k <= N; k++) hc += mcx_xlog2x(ccnt[k]);
+    for (k = 1; k <= N; k++) hc += dist_f(ccnt[k], loss);
     memset(cnt, 0, sizeof(int) * ((size_t) N + 1));
     for (s = 0; s < S; s++) {
-        double hs = 0.0, hj = 0.0;
+        double hs = 0.0, hj = 0.0, d;
         int nt;
         /* margin of the draw */
         for (i = 0; i < N; i++) cnt[labels[s + (size_t) i * S]]++;
-        for (k = 1; k <= N; k++) if (cnt[k]) { hs += mcx_xlog2x(cnt[k]); cnt[k] = 0; }
+        for (k = 1; k <= N; k++) if (cnt[k]) { hs += dist_f(cnt[k], loss); cnt[k] = 0; }
         /* joint: one pass per cluster of c */
         for (k = 1; k <= N; k++) {
             if (first[k] < 0) continue;
@@ -66,13 +78,22 @@ double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_
             }
             while (nt > 0) {
                 int l = touched[--nt];
-                hj += mcx_xlog2x(cnt[l]);
+                hj += dist_f(cnt[l], loss);
                 cnt[l] = 0;
             }
         }
-        total += hc + hs - 2.0 * hj;
+        d = (hc + hs - 2.0 * hj) * scale;
+        if (d < 0) d = 0.0;    /* rounding */
+        if (out) out[s] = d;
+        total += d;
     }
-    return total / ((double) S * N);
+    return total / S;
+}
+
+/* VI between c (1..Kc) and each draw; returns the average over draws. */
+double mcx_vi_expected(const int *cl, const int *labels, int S, int N, mcx_loss_work *w)
+{
+    return mcx_dist_draws(cl, labels, S, N, w, MCX_LOSS_VI, NULL);
 }
 
 double mcx_binder_expected(const int *cl, const double *psm, int N)

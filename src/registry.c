@@ -81,4 +81,5 @@ void mcx_register_builtin_families(void)
     mcx_register_family(&mcx_family_categorical_dirichlet);
     mcx_register_family(&mcx_family_poisson_gamma);
     mcx_register_family(&mcx_family_gaussian_nonconj);
+    mcx_register_family(&mcx_family_product);
 }

@@ -19,6 +19,7 @@ extern const mcx_family mcx_family_bernoulli_beta;
 extern const mcx_family mcx_family_categorical_dirichlet;
 extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
+extern const mcx_family mcx_family_product;
 void mcx_register_builtin_families(void);
 
 /* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a

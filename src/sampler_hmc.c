@@ -27,6 +27,7 @@ void mcx_hmc_run(mcx_tgt *h, const mcx_hmc_ctrl *c, mcx_hmc_state *s,
     double *gq = (double *) mcx_alloc((size_t) d, sizeof(double));
     const double *M = c->mass;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point((double) d * (c->n_steps + 1));
         long g = run->offset + i + 1;
         *s->iteration += 1.0;
         h->iter = (long) *s->iteration;

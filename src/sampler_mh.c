@@ -180,6 +180,7 @@ static void mh_rw_fixed(mcx_tgt *h, const double *L, double scale,
     size_t n_kept = (size_t) run->n_kept;
     int row = 0;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(4.0 * d + 16.0);
         h->iter = ++it;
         rw_draw(x, L, diag, scale, d, y, z);
         double ly = mcx_tgt_logd(h, y);
@@ -231,6 +232,7 @@ void mcx_mh_run(mcx_tgt *h, mcx_mh_prop *props, int n_props,
     long keep = keep_countdown(run);
     int row = 0;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(4.0 * d + 16.0);
         *s->iteration += 1.0;
         h->iter = (long) *s->iteration;
         int k = choose_prop(props, n_props);

@@ -38,6 +38,7 @@ void mcx_slice_run(mcx_tgt *h, const double *width, const int *discrete,
     int d = h->dim, row = 0;
     double *x = s->theta;
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(16.0 * d);
         long g = run->offset + i + 1;
         *s->iteration += 1.0;
         h->iter = (long) *s->iteration;

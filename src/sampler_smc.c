@@ -17,6 +17,20 @@
  * log w = sum_t (beta_t - beta_{t-1}) log L(theta_{t-1}) and
  * Z = E[w].  The stage loop lives in the glue (ffi_smc.c), which checks for
  * interrupts between stages.
+ *
+ * Unbiased evidence.  The estimates above are unbiased (Z-hat, not log Z-hat)
+ * only when the Metropolis kernel of every stage is fixed before the
+ * particles it moves are drawn.  A random-walk covariance estimated from the
+ * particles being moved makes each particle's proposal depend on its own
+ * position, so the move no longer leaves pi_beta invariant: outlying
+ * particles get the larger steps, the population is pulled towards the mode
+ * and the next increment sum W_i L_i^dbeta is too large (an upward bias of
+ * order d / N per stage).  mcmix therefore tunes the kernels (covariance,
+ * adaptive temperatures, resampling times) on an independent pilot
+ * population that is moved alongside and discarded; conditionally on the
+ * pilot the estimating population is a plain Feynman-Kac particle system
+ * (AIS: independent runs), so Z-hat is unbiased and its variance can be
+ * estimated from one run (mcx_smc_relvar()).
  */
 #include <string.h>
 #include <float.h>
@@ -193,4 +207,103 @@ double mcx_ais_stage(mcx_tgt *lik, mcx_tgt *prior, double beta_prev,
                                         work);
     }
     return acc;
+}
+
+void mcx_pop_init(mcx_pop *p, int d, int N, double *theta, int track_eve)
+{
+    p->d = d;
+    p->N = N;
+    p->th = theta;
+    p->ll = mcx_alloc((size_t) N, sizeof(double));
+    p->lp = mcx_alloc((size_t) N, sizeof(double));
+    p->logW = mcx_alloc((size_t) N, sizeof(double));
+    p->th2 = mcx_alloc((size_t) d * N, sizeof(double));
+    p->ll2 = mcx_alloc((size_t) N, sizeof(double));
+    p->lp2 = mcx_alloc((size_t) N, sizeof(double));
+    p->idx = mcx_alloc((size_t) N, sizeof(int));
+    p->eve = track_eve ? mcx_alloc((size_t) N, sizeof(int)) : NULL;
+    p->eve2 = track_eve ? mcx_alloc((size_t) N, sizeof(int)) : NULL;
+    for (int i = 0; i < N; i++) {
+        p->logW[i] = -log((double) N);
+        if (p->eve) p->eve[i] = i;
+    }
+}
+
+void mcx_resample_multinomial(const double *logW, int N, int *idx, double *work)
+{
+    double *W = work, *u = work + N, total = 0.0;
+    for (int i = 0; i < N; i++) {
+        W[i] = exp(logW[i]);
+        total += W[i];
+    }
+    if (!(total > 0.0)) MCX_INTERNAL("all particle weights are zero");
+    /* N sorted uniforms, from the top: u_(N) = U^(1/N), u_(k) = u_(k+1) U^(1/k) */
+    double v = 1.0;
+    for (int k = N; k >= 1; k--) {
+        v *= pow(unif_rand(), 1.0 / k);
+        u[k - 1] = v * total;
+    }
+    double cum = W[0];
+    int j = 0;
+    for (int i = 0; i < N; i++) {
+        while (u[i] > cum && j < N - 1) cum += W[++j];
+        idx[i] = j;
+    }
+}
+
+void mcx_pop_resample(mcx_pop *p, int multinomial, double *work)
+{
+    int d = p->d, N = p->N;
+    if (multinomial) mcx_resample_multinomial(p->logW, N, p->idx, work);
+    else mcx_resample_systematic(p->logW, N, p->idx, work);
+    for (int i = 0; i < N; i++) {
+        int a = p->idx[i];
+        memcpy(p->th2 + (size_t) i * d, p->th + (size_t) a * d,
+               (size_t) d * sizeof(double));
+        p->ll2[i] = p->ll[a];
+        p->lp2[i] = p->lp[a];
+        if (p->eve) p->eve2[i] = p->eve[a];
+    }
+    memcpy(p->th, p->th2, (size_t) d * N * sizeof(double));
+    memcpy(p->ll, p->ll2, (size_t) N * sizeof(double));
+    memcpy(p->lp, p->lp2, (size_t) N * sizeof(double));
+    if (p->eve) memcpy(p->eve, p->eve2, (size_t) N * sizeof(int));
+    for (int i = 0; i < N; i++) p->logW[i] = -log((double) N);
+}
+
+double mcx_pop_move(mcx_tgt *lik, mcx_tgt *prior, double beta, const double *L,
+                    int n_moves, mcx_pop *p, double *work)
+{
+    double a = 0.0;
+    for (int i = 0; i < p->N; i++)
+        for (int m = 0; m < n_moves; m++)
+            a += mcx_tempered_rw_move(lik, prior, beta, L, p->d,
+                                      p->th + (size_t) i * p->d, p->ll + i,
+                                      p->lp + i, work);
+    return a;
+}
+
+/*
+ * Lee and Whiteley (2018, Biometrika 105, 609-625, Theorem 1 and eq. 7):
+ * with multinomial resampling, n resampling steps and Eve indices E_i (the
+ * stage-0 ancestor of particle i), an unbiased estimate of Var(Z-hat)/Z^2 is
+ *   1 - (N / (N - 1))^(n + 1) sum_{i, j: E_i != E_j} W_i W_j,
+ * W the final normalised weights; sum_{E_i != E_j} W_i W_j = 1 - sum_e
+ * (sum_{i: E_i = e} W_i)^2.  With n = 0 it is the usual variance of a mean
+ * of independent weights over its squared mean.  work: N doubles.
+ */
+double mcx_smc_relvar(const double *logW, const int *eve, int N, int n_resampled,
+                      double *work, int *n_eves)
+{
+    for (int i = 0; i < N; i++) work[i] = 0.0;
+    for (int i = 0; i < N; i++) work[eve[i]] += exp(logW[i]);
+    double same = 0.0;
+    int k = 0;
+    for (int e = 0; e < N; e++) {
+        same += work[e] * work[e];
+        k += work[e] > 0.0;
+    }
+    *n_eves = k;
+    double f = exp((n_resampled + 1) * log((double) N / (N - 1.0)));
+    return 1.0 - f * (1.0 - same);
 }

@@ -55,6 +55,44 @@ double mcx_ais_stage(mcx_tgt *lik, mcx_tgt *prior, double beta_prev,
                      double *theta, double *ll, double *lp, double *logw,
                      double *work);
 
+/* A particle population: particles th (d x N, column i is particle i),
+ * their log likelihood, log prior and normalised log-weights, and, when
+ * tracked, the Eve index of each particle (its ancestor at stage 0).  The
+ * remaining arrays are scratch space for resampling. */
+typedef struct mcx_pop {
+    int d, N;
+    double *th, *ll, *lp, *logW;
+    int *eve;
+    double *th2, *ll2, *lp2;
+    int *idx, *eve2;
+} mcx_pop;
+
+/* Set up a population on the particles theta (d x N, kept, not copied):
+ * scratch from mcx_alloc, equal weights, Eve indices 0..N-1 when
+ * track_eve.  ll and lp are left for the caller to fill. */
+void mcx_pop_init(mcx_pop *p, int d, int N, double *theta, int track_eve);
+
+/* Multinomial resampling (N sorted uniforms in O(N)); work: 2 N doubles. */
+void mcx_resample_multinomial(const double *logW, int N, int *idx, double *work);
+
+/* Resample the population (multinomial or systematic), carrying the log
+ * likelihoods, log priors and Eve indices; the weights become equal.
+ * work: 2 N doubles. */
+void mcx_pop_resample(mcx_pop *p, int multinomial, double *work);
+
+/* n_moves random-walk Metropolis moves of every particle targeting
+ * pi_beta with the proposal factor L; returns the number accepted.
+ * work: d doubles. */
+double mcx_pop_move(mcx_tgt *lik, mcx_tgt *prior, double beta, const double *L,
+                    int n_moves, mcx_pop *p, double *work);
+
+/* Lee-Whiteley estimate of Var(Z-hat) / Z^2 from the final normalised
+ * log-weights, the Eve indices and the number of (multinomial) resampling
+ * steps; *n_eves receives the number of distinct surviving Eve indices.
+ * work: N doubles. */
+double mcx_smc_relvar(const double *logW, const int *eve, int N, int n_resampled,
+                      double *work, int *n_eves);
+
 /* Simulated annealing: maximise the target's log density f from theta
  * (d).  Iteration k proposes theta + scale_j z_j and accepts with
  * probability min(1, exp((f' - f) / T_k)).  best/best_value hold the best

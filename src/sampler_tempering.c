@@ -21,6 +21,7 @@ void mcx_pt_run(mcx_tgt *lik, mcx_tgt *prior, const double *temps, int K,
     double *y = (double *) mcx_alloc((size_t) d, sizeof(double));
     double *tmp = (double *) mcx_alloc((size_t) d, sizeof(double));
     for (int i = 0; i < run->n; i++) {
+        mcx_interrupt_point(4.0 * K * d);
         long g = run->offset + i + 1;
         *s->iteration += 1.0;
         lik->iter = prior->iter = (long) *s->iteration;

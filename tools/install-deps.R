@@ -19,7 +19,8 @@ upto <- match(level, levels)
 
 pkgs <- list(
   core  = c("coda"),
-  test  = c("testthat", "withr", "posterior", "bayesplot", "future.apply", "future", "MASS"),
+  test  = c("testthat", "withr", "posterior", "bayesplot", "future.apply", "future",
+            "MASS", "mcclust", "poLCA"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

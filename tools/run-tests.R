@@ -3,7 +3,11 @@
 ## plain summary line ("N passed, N failed, N skipped"); exit 1 on failure.
 library(testthat)
 library(mcmix)
+## MCMIX_TEST_FILTER: a regular expression selecting test files (make
+## sanitize / make valgrind run subsets).
+filter <- Sys.getenv("MCMIX_TEST_FILTER", "")
 res <- testthat::test_dir("tests/testthat", package = "mcmix",
+                          filter = if (nzchar(filter)) filter,
                           load_package = "installed", stop_on_failure = FALSE,
                           reporter = testthat::ProgressReporter$new(show_praise = FALSE))
 df <- as.data.frame(res)

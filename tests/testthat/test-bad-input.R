@@ -90,7 +90,7 @@ test_that("sample_posterior() refuses bad sampler settings and data, naming them
                                                            function(x) x, numeric(0)))
   for (v in list(1e12, -1, 1.5, 0)) expect_error(do.call(sample_posterior,
     utils::modifyList(base, list(iter = v))), "`iter`")
-  bad_data <- list(c(NA, x), c(Inf, x), c(NaN, x), x[1],
+  bad_data <- list(rep(NA_real_, 6), c(Inf, x), c(NaN, x), x[1],
                    data.frame(a = letters[1:6], b = x))
   for (d in bad_data)
     expect_error(do.call(sample_posterior, utils::modifyList(base, list(data = d))), "`data`")

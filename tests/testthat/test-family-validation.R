@@ -71,7 +71,9 @@ test_that("hyperparameters that disagree on the dimension are refused at constru
 test_that("bad data are refused, saying what is wrong and where", {
   x <- matrix(rnorm(20), 10)
   x[3, 2] <- NA
-  expect_error(fam_prepare(gaussian_niw(), x), "`data` has a missing value in row 3, column 2.",
+  # missing values are modelled (R/impute.R), except by non-conjugate families
+  expect_identical(family_prepare(gaussian_niw(), x, missing = TRUE)$name, "product")
+  expect_error(fam_prepare(gaussian_nonconj(), x), "`data` has a missing value in row 3, column 2.",
                fixed = TRUE)
   x[3, 2] <- Inf
   expect_error(fam_prepare(gaussian_niw(), x), "`data` has a non-finite value (Inf) in row 3, column 2.",

@@ -32,7 +32,7 @@ test_that("models are built, validated and printed", {
 
 test_that("sample_posterior refuses bad data and arguments", {
   m <- dp_mixture(gaussian_niw())
-  expect_error(sample_posterior(m, c(1, NA, 3), iter = 10, progress = FALSE), "NA|missing")
+  expect_error(sample_posterior(m, c(1, NA, NA), iter = 10, progress = FALSE), "NA|missing")
   expect_error(sample_posterior(m, c(1, Inf, 3), iter = 10, progress = FALSE), "finite|Inf")
   expect_error(sample_posterior(m, 1, iter = 10, progress = FALSE), "2")
   expect_error(sample_posterior(dp_mixture(gaussian_niw(prior_mean = c(0, 0))),

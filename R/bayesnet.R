@@ -1,0 +1,689 @@
+# Discrete Bayesian networks and factor models (reference 004, sections
+# 2.3-2.4): exact inference by enumeration and, on tree-structured models,
+# by sum-product and max-product message passing (in R); Gibbs sampling
+# with Markov-blanket conditionals and annealing/ICM to the MAP assignment
+# (src/model_bayesnet.c through src/ffi_bayesnet.c).
+#
+# A model is a list: vars (names), levels (named list of level names),
+# factors (list of non-negative arrays whose named dimnames give the scope),
+# parents (Bayesian networks: named list of parent names) and kind.
+
+# ---------------------------------------------------------------------------
+# Construction and checks
+# ---------------------------------------------------------------------------
+
+bn_stop <- function(...) stop(sprintf(...), call. = FALSE)
+
+# A table given as a named vector (one variable) or an array with named
+# dimnames, checked to be finite and non-negative.
+bn_table <- function(a, arg, name = NULL) {
+  if (is.null(dim(a)) && is.numeric(a) && !is.null(names(a)) && !is.null(name))
+    a <- array(a, dim = length(a), dimnames = stats::setNames(list(names(a)), name))
+  dn <- dimnames(a)
+  if (!is.numeric(a) || is.null(dim(a)) || is.null(dn) || is.null(names(dn)) ||
+      any(!nzchar(names(dn))) || any(vapply(dn, is.null, logical(1))))
+    bn_stop("`%s` must be a numeric array with named dimnames (variables) giving the levels, not %s.",
+            arg, describe_value(a))
+  if (anyNA(a) || any(!is.finite(a)) || any(a < 0))
+    bn_stop("`%s` must hold finite non-negative numbers.", arg)
+  if (anyDuplicated(names(dn))) bn_stop("`%s` names a variable twice.", arg)
+  for (v in names(dn)) if (anyDuplicated(dn[[v]]) || any(!nzchar(dn[[v]])))
+    bn_stop("`%s`: the levels of `%s` must be distinct non-empty names.", arg, v)
+  storage.mode(a) <- "double"
+  a
+}
+
+# Levels of every variable, checked to agree across tables.
+bn_collect_levels <- function(tabs, args) {
+  lev <- list()
+  for (i in seq_along(tabs)) {
+    dn <- dimnames(tabs[[i]])
+    for (v in names(dn)) {
+      if (is.null(lev[[v]])) lev[[v]] <- dn[[v]]
+      else if (!identical(lev[[v]], dn[[v]]))
+        bn_stop("`%s` gives the levels of `%s` as %s, but another table as %s.", args[i], v,
+                describe_value(dn[[v]]), describe_value(lev[[v]]))
+    }
+  }
+  if ("log_prob" %in% names(lev)) bn_stop("no variable may be named `log_prob`.")
+  lev
+}
+
+#' Discrete Bayesian networks and factor models
+#'
+#' `bayes_net()` builds a Bayesian network (reference 004, section 2.3)
+#' from its conditional probability tables: the joint distribution is
+#' \eqn{P(X) = \prod_i P(X_i \mid Pa(X_i))} (eq. 2.11). `factor_model()`
+#' builds the more general model \eqn{P(X) \propto \prod_f \phi_f(X_f)} from
+#' a list of non-negative factors (a Bayesian network is the case where the
+#' factors are the tables). Both are used with [sample_posterior()] (Gibbs
+#' sampling given evidence), [bn_marginals()] and [bn_map()].
+#'
+#' @param cpts A named list, one element per node: for a node without
+#'   parents a named probability vector (names are the levels), otherwise
+#'   an array whose first dimension is the node and the others its parents,
+#'   with named dimnames (`names(dimnames(a)) = c(node, parents)`) giving the
+#'   levels; each column (parent configuration) sums to 1.
+#' @param factors A list of non-negative arrays with named dimnames (the
+#'   variables of each factor and their levels).
+#' @return An object of class `mcmix_factor_model` (and `mcmix_bayes_net`
+#'   for `bayes_net()`).
+#' @seealso [bayes_net_asia()], [bn_marginals()], [bn_map()]
+#' @examples
+#' rain <- c(yes = 0.2, no = 0.8)
+#' wet <- array(c(0.9, 0.1, 0.2, 0.8), c(2, 2),
+#'              list(wet = c("yes", "no"), rain = c("yes", "no")))
+#' bn <- bayes_net(list(rain = rain, wet = wet))
+#' bn
+#' bn_marginals(bn, evidence = list(wet = "yes"))
+#' @export
+bayes_net <- function(cpts) {
+  if (!is.list(cpts) || !length(cpts) || is.null(names(cpts)) || any(!nzchar(names(cpts))) ||
+      anyDuplicated(names(cpts)))
+    bn_stop("`cpts` must be a list of tables named by their nodes, not %s.", describe_value(cpts))
+  nodes <- names(cpts)
+  args <- sprintf("cpts$%s", nodes)
+  tabs <- Map(function(a, arg, nm) bn_table(a, arg, nm), cpts, args, nodes)
+  parents <- list()
+  for (i in seq_along(tabs)) {
+    vs <- names(dimnames(tabs[[i]]))
+    if (vs[1L] != nodes[i])
+      bn_stop("`%s` must have its node `%s` as the first dimension, not `%s`.", args[i],
+              nodes[i], vs[1L])
+    miss <- setdiff(vs[-1L], nodes)
+    if (length(miss)) bn_stop("`%s` has a parent `%s` that is not a node.", args[i], miss[1L])
+    s <- if (length(vs) == 1L) sum(tabs[[i]]) else apply(tabs[[i]], seq_along(vs)[-1L], sum)
+    if (any(abs(s - 1) > 1e-6))
+      bn_stop("`%s` must sum to 1 over `%s` for every configuration of its parents.",
+              args[i], nodes[i])
+    parents[[nodes[i]]] <- vs[-1L]
+  }
+  lev <- bn_collect_levels(tabs, args)
+  bn_topo_order(parents)                    # refuses cycles
+  structure(list(vars = nodes, levels = lev[nodes], factors = unname(tabs), parents = parents,
+                 kind = "bayes_net"),
+            class = c("mcmix_bayes_net", "mcmix_factor_model", "mcmix_model"))
+}
+
+#' @rdname bayes_net
+#' @export
+factor_model <- function(factors) {
+  if (!is.list(factors) || !length(factors))
+    bn_stop("`factors` must be a non-empty list of arrays, not %s.", describe_value(factors))
+  args <- sprintf("factors[[%d]]", seq_along(factors))
+  tabs <- Map(function(a, arg) bn_table(a, arg), factors, args)
+  for (i in seq_along(tabs)) if (!any(tabs[[i]] > 0))
+    bn_stop("`%s` is zero everywhere.", args[i])
+  lev <- bn_collect_levels(tabs, args)
+  structure(list(vars = names(lev), levels = lev, factors = unname(tabs), parents = NULL,
+                 kind = "factor_model"),
+            class = c("mcmix_factor_model", "mcmix_model"))
+}
+
+# Topological order of a DAG given as parent lists (error on a cycle).
+bn_topo_order <- function(parents) {
+  order <- character()
+  left <- names(parents)
+  while (length(left)) {
+    ready <- left[vapply(left, function(v) all(parents[[v]] %in% order), logical(1))]
+    if (!length(ready))
+      bn_stop("`cpts` must describe a directed acyclic graph; the nodes %s are on a cycle.",
+              paste0("`", left, "`", collapse = ", "))
+    order <- c(order, ready)
+    left <- setdiff(left, ready)
+  }
+  order
+}
+
+#' The "Asia" (chest clinic) network
+#'
+#' The Bayesian network of Lauritzen and Spiegelhalter (1988): visit to
+#' Asia, smoking, tuberculosis, lung cancer, bronchitis, "either"
+#' (tuberculosis or lung cancer, a deterministic OR), X-ray and dyspnoea;
+#' every node has levels `yes` and `no`.
+#' @return A [bayes_net()].
+#' @references Lauritzen, S. L. and Spiegelhalter, D. J. (1988). Local
+#'   computations with probabilities on graphical structures and their
+#'   application to expert systems. *Journal of the Royal Statistical
+#'   Society B* 50, 157-224.
+#' @examples
+#' asia <- bayes_net_asia()
+#' asia
+#' bn_marginals(asia, evidence = list(asia = "yes", xray = "yes"))
+#' @export
+bayes_net_asia <- function() {
+  yn <- c("yes", "no")
+  cond <- function(node, parents, p_yes) {
+    dn <- c(stats::setNames(list(yn), node), stats::setNames(rep(list(yn), length(parents)), parents))
+    array(rbind(p_yes, 1 - p_yes), dim = rep(2L, length(dn)), dimnames = dn)
+  }
+  bayes_net(list(
+    asia = c(yes = 0.01, no = 0.99),
+    smoke = c(yes = 0.5, no = 0.5),
+    tub = cond("tub", "asia", c(0.05, 0.01)),
+    lung = cond("lung", "smoke", c(0.1, 0.01)),
+    bronc = cond("bronc", "smoke", c(0.6, 0.3)),
+    either = cond("either", c("tub", "lung"), c(1, 1, 1, 0)),
+    xray = cond("xray", "either", c(0.98, 0.05)),
+    dysp = cond("dysp", c("bronc", "either"), c(0.9, 0.7, 0.8, 0.1))))
+}
+
+#' @export
+print.mcmix_factor_model <- function(x, ...) {
+  bn <- identical(x$kind, "bayes_net")
+  cat(if (bn) "Discrete Bayesian network" else "Discrete factor model", " with ",
+      length(x$vars), " variables and ", length(x$factors), " factors\n", sep = "")
+  for (v in x$vars) {
+    cat("  ", v, " {", paste(x$levels[[v]], collapse = ", "), "}", sep = "")
+    if (bn && length(x$parents[[v]]))
+      cat(" | ", paste(x$parents[[v]], collapse = ", "), sep = "")
+    cat("\n")
+  }
+  invisible(x)
+}
+
+#' @export
+summary.mcmix_factor_model <- function(object, ...) {
+  out <- list(kind = object$kind, vars = object$vars,
+              levels = lengths(object$levels),
+              factors = vapply(object$factors, function(f)
+                paste(names(dimnames(f)), collapse = ", "), character(1)),
+              tree = bn_is_forest(object, integer()),
+              states = prod(as.double(lengths(object$levels))))
+  class(out) <- "summary.mcmix_factor_model"
+  out
+}
+
+#' @export
+print.summary.mcmix_factor_model <- function(x, ...) {
+  cat(if (identical(x$kind, "bayes_net")) "Discrete Bayesian network" else "Discrete factor model",
+      "\n", sep = "")
+  cat("  variables: ", length(x$vars), " (", format(x$states, big.mark = ","),
+      " joint states)\n", sep = "")
+  cat("  factors:   ", length(x$factors), "; tree-structured: ",
+      if (x$tree) "yes" else "no", "\n", sep = "")
+  for (i in seq_along(x$factors)) cat("    [", x$factors[i], "]\n", sep = "")
+  invisible(x)
+}
+
+# ---------------------------------------------------------------------------
+# Evidence and the compiled spec
+# ---------------------------------------------------------------------------
+
+# Evidence as 1-based level codes named by variable.
+bn_evidence <- function(model, evidence, arg = "evidence") {
+  if (is.null(evidence) || !length(evidence)) return(stats::setNames(integer(), character()))
+  if (is.data.frame(evidence)) {
+    if (nrow(evidence) != 1L) bn_stop("`%s` as a data frame must have one row.", arg)
+    evidence <- lapply(evidence, function(v) as.character(v))
+  }
+  if (!(is.list(evidence) || is.atomic(evidence)) || is.null(names(evidence)) ||
+      any(!nzchar(names(evidence))) || anyDuplicated(names(evidence)))
+    bn_stop("`%s` must be a named list or vector of observed levels, not %s.", arg,
+            describe_value(evidence))
+  out <- integer(length(evidence))
+  for (i in seq_along(evidence)) {
+    v <- names(evidence)[i]
+    if (!v %in% model$vars) bn_stop("`%s` names `%s`, which is not a variable of the model.", arg, v)
+    e <- evidence[[i]]
+    if (length(e) != 1L || is.na(e)) bn_stop("`%s$%s` must be one level.", arg, v)
+    code <- match(as.character(e), model$levels[[v]])
+    if (is.na(code))
+      bn_stop("`%s$%s` must be one of %s, not %s.", arg, v,
+              paste0("\"", model$levels[[v]], "\"", collapse = ", "), describe_value(e))
+    out[i] <- code
+  }
+  stats::setNames(out, names(evidence))
+}
+
+bn_check_model <- function(model) {
+  if (!inherits(model, "mcmix_factor_model"))
+    bn_stop("`model` must be a bayes_net() or factor_model(), not %s.", describe_value(model))
+  model
+}
+
+# The hidden variables, in blocks (list of character vectors).
+bn_blocks <- function(model, hidden, blocks) {
+  if (is.null(blocks)) return(as.list(hidden))
+  if (!is.list(blocks) || !all(vapply(blocks, is.character, logical(1))))
+    bn_stop("`blocks` must be NULL or a list of character vectors of variable names, not %s.",
+            describe_value(blocks))
+  used <- unlist(blocks)
+  bad <- setdiff(used, hidden)
+  if (length(bad)) bn_stop("`blocks` names `%s`, which is not a hidden variable.", bad[1L])
+  if (anyDuplicated(used)) bn_stop("`blocks` must not share variables (`%s` is in two).",
+                                   used[anyDuplicated(used)])
+  for (b in blocks) if (prod(as.double(lengths(model$levels[b]))) > 1e6)
+    bn_stop("`blocks`: a block may have at most 1e6 joint values.")
+  c(blocks[lengths(blocks) > 0L], as.list(setdiff(hidden, used)))
+}
+
+bn_scope <- function(f) names(dimnames(f))
+
+bn_spec <- function(model, hidden, blocks) {
+  vars <- model$vars
+  scopes <- lapply(model$factors, function(f) match(bn_scope(f), vars) - 1L)
+  strides <- lapply(model$factors, function(f) as.integer(cumprod(c(1, dim(f)))[seq_along(dim(f))]))
+  sizes <- vapply(model$factors, length, integer(1))
+  bvars <- lapply(blocks, function(b) match(b, vars) - 1L)
+  bfac <- lapply(bvars, function(b) which(vapply(scopes, function(s) any(s %in% b), logical(1))) - 1L)
+  ptr <- function(l) as.integer(cumsum(c(0, lengths(l))))
+  list(card = as.integer(lengths(model$levels[vars])),
+       fac_ptr = ptr(scopes), scope = as.integer(unlist(scopes)),
+       stride = as.integer(unlist(strides)), tab_ptr = as.integer(cumsum(c(0, sizes))),
+       logtab = log(unlist(lapply(model$factors, as.vector))),
+       blk_ptr = ptr(bvars), blk_var = as.integer(unlist(bvars)),
+       blk_fac_ptr = ptr(bfac), blk_fac = as.integer(unlist(bfac)),
+       hidden = match(hidden, vars) - 1L)
+}
+
+# log of the product of the factors at the full assignments X (codes,
+# one row per assignment, columns named by variable).
+bn_log_joint <- function(model, X) {
+  lp <- numeric(nrow(X))
+  for (f in model$factors) {
+    sc <- bn_scope(f)
+    st <- cumprod(c(1, dim(f)))[seq_along(sc)]
+    lp <- lp + as.vector(log(f))[1 + as.vector((X[, sc, drop = FALSE] - 1) %*% st)]
+  }
+  lp
+}
+
+# An initial state (0-based codes of every variable): ancestral sampling for
+# Bayesian networks (evidence clamped), uniform otherwise; a few tries for a
+# state of positive probability.
+bn_init_state <- function(model, ev) {
+  vars <- model$vars
+  x <- stats::setNames(integer(length(vars)), vars)
+  for (try in 1:20) {
+    if (identical(model$kind, "bayes_net")) {
+      for (v in bn_topo_order(model$parents)) {
+        if (v %in% names(ev)) { x[v] <- ev[[v]]; next }
+        f <- model$factors[[match(v, vars)]]
+        pa <- model$parents[[v]]
+        p <- if (length(pa)) do.call(`[`, c(list(f), list(TRUE), unname(as.list(x[pa])))) else f
+        x[v] <- sample.int(length(p), 1L, prob = as.vector(p))
+      }
+    } else {
+      for (v in vars) x[v] <- if (v %in% names(ev)) ev[[v]] else
+        sample.int(length(model$levels[[v]]), 1L)
+    }
+    if (is.finite(bn_log_joint(model, matrix(x, 1L, dimnames = list(NULL, vars))))) break
+  }
+  as.integer(x - 1L)
+}
+
+# ---------------------------------------------------------------------------
+# Gibbs sampling
+# ---------------------------------------------------------------------------
+
+#' @rdname sample_posterior
+#' @param blocks Factor models and Bayesian networks: `NULL` (every hidden
+#'   variable updated alone) or a list of character vectors, groups of
+#'   hidden variables drawn jointly from their conditional (needed where
+#'   deterministic tables make single-variable Gibbs reducible, as the
+#'   "either" node of [bayes_net_asia()]). For these models `data` is the
+#'   evidence: a named list (or vector) of observed levels, or `NULL`.
+#' @export
+sample_posterior.mcmix_factor_model <- function(
+    model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
+    blocks = NULL, progress = interactive(), cores = getOption("mcmix.cores", 1L), ...) {
+  backend <- dots_backend(list(...))
+  ev <- bn_evidence(model, data, "data")
+  hidden <- setdiff(model$vars, names(ev))
+  if (!length(hidden)) bn_stop("`data` observes every variable; there is nothing to sample.")
+  bl <- bn_blocks(model, hidden, blocks)
+  spec <- bn_spec(model, hidden, bl)
+  trace_names <- c(hidden, "log_prob")
+  kernel <- new_kernel(
+    name = "bn_gibbs",
+    init = function(chain) list(x = bn_init_state(model, ev)),
+    step = function(state, n, thin, offset, warmup) {
+      r <- .Call(C_ffi_bn_step, spec, state, as.integer(c(n, thin, offset, warmup)))
+      colnames(r$traces) <- trace_names
+      list(state = r$state, draws = list(traces = r$traces))
+    },
+    trace_names = trace_names)
+  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+                    cores = cores, backend = backend, progress = progress, labels = FALSE,
+                    model = model, call = match.call())
+  fit$evidence <- ev
+  fit$hidden <- hidden
+  class(fit) <- c("mcmix_bn_fit", class(fit))
+  fit
+}
+
+#' Posterior marginals estimated from a Gibbs run
+#'
+#' The proportion of kept draws in which each hidden variable of a
+#' [bayes_net()] or [factor_model()] fit takes each level (chains pooled),
+#' with Monte Carlo standard errors from the effective sample size of each
+#' indicator.
+#'
+#' @param fit A fit from [sample_posterior()] of a factor model.
+#' @return An object of class `mcmix_bn_marginals`: a named list (one
+#'   probability vector per hidden variable) with attribute `mcse`.
+#' @examples
+#' set.seed(1)
+#' asia <- bayes_net_asia()
+#' fit <- sample_posterior(asia, list(dysp = "yes"), iter = 2000,
+#'                         blocks = list(c("tub", "lung", "either")), progress = FALSE)
+#' posterior_marginals(fit)
+#' @export
+posterior_marginals <- function(fit) {
+  if (!inherits(fit, "mcmix_bn_fit"))
+    bn_stop("`fit` must be a Gibbs fit of a bayes_net() or factor_model(), not %s.",
+            describe_value(fit))
+  lev <- fit$model$levels
+  out <- list()
+  se <- list()
+  for (v in fit$hidden) {
+    codes <- lapply(fit$chains, function(ch) ch$traces[, v])
+    if (!length(unlist(codes))) bn_stop("`fit` has no kept draws.")
+    out[[v]] <- stats::setNames(vapply(seq_along(lev[[v]]), function(k)
+      mean(unlist(codes) == k), numeric(1)), lev[[v]])
+    se[[v]] <- stats::setNames(vapply(seq_along(lev[[v]]), function(k)
+      indicator_mcse(codes, k), numeric(1)), lev[[v]])   # R/rjmcmc.R
+  }
+  structure(out, mcse = se, class = "mcmix_bn_marginals")
+}
+
+#' @export
+summary.mcmix_bn_fit <- function(object, ...) {
+  out <- NextMethod()
+  out$marginals <- posterior_marginals(object)
+  class(out) <- c("summary.mcmix_bn_fit", class(out))
+  out
+}
+
+#' @export
+print.summary.mcmix_bn_fit <- function(x, ...) {
+  NextMethod()
+  cat("\nPosterior marginals of the hidden variables:\n")
+  print(x$marginals)
+  invisible(x)
+}
+
+#' @export
+print.mcmix_bn_marginals <- function(x, digits = 4, ...) {
+  se <- attr(x, "mcse")
+  for (v in names(x)) {
+    p <- formatC(x[[v]], digits = digits, format = "f")
+    if (!is.null(se)) p <- paste0(p, " (", formatC(se[[v]], digits = digits, format = "f"), ")")
+    cat(v, ": ", paste(names(x[[v]]), p, sep = " ", collapse = ", "), "\n", sep = "")
+  }
+  if (!is.null(se)) cat("(Monte Carlo standard errors in parentheses)\n")
+  if (!is.null(attr(x, "log_evidence")))
+    cat("log P(evidence) = ", format(attr(x, "log_evidence"), digits = 8), "\n", sep = "")
+  invisible(x)
+}
+
+# ---------------------------------------------------------------------------
+# Exact inference: enumeration, and sum-product / max-product on trees
+# ---------------------------------------------------------------------------
+
+# Every assignment of the hidden variables (codes; evidence columns fixed)
+# with its log joint.
+bn_enumerate <- function(model, ev) {
+  hidden <- setdiff(model$vars, names(ev))
+  card <- lengths(model$levels[hidden])
+  if (!bn_can_enumerate(model, hidden))
+    bn_stop("`model` has %s joint hidden states, too many to enumerate (at most 2^20, and 2^24 states times variables); use sum-product on a tree, annealing or sample_posterior().",
+            format(prod(as.double(card)), big.mark = ","))
+  X <- as.matrix(expand.grid(lapply(card, seq_len), KEEP.OUT.ATTRS = FALSE))
+  colnames(X) <- hidden
+  for (v in names(ev)) X <- cbind(X, stats::setNames(rep(ev[[v]], nrow(X)), NULL))
+  colnames(X) <- c(hidden, names(ev))
+  list(X = X[, model$vars, drop = FALSE], lp = bn_log_joint(model, X), hidden = hidden)
+}
+
+bn_can_enumerate <- function(model, hidden) {
+  states <- prod(as.double(lengths(model$levels[hidden])))
+  states <= 2^20 && states * length(model$vars) <= 2^24
+}
+
+log_sum_exp <- function(v) {
+  m <- max(v)
+  if (m == -Inf) -Inf else m + log(sum(exp(v - m)))
+}
+
+# The factors restricted to the evidence, as log arrays over their hidden
+# variables; factors with no hidden variable add to `const`.
+bn_reduce <- function(model, ev) {
+  out <- list()
+  const <- 0
+  for (f in model$factors) {
+    sc <- bn_scope(f)
+    idx <- lapply(sc, function(v) if (v %in% names(ev)) ev[[v]] else TRUE)
+    keep <- !sc %in% names(ev)
+    g <- do.call(`[`, c(list(log(f)), idx, list(drop = FALSE)))
+    if (!any(keep)) { const <- const + as.vector(g); next }
+    g <- array(g, dim = dim(f)[keep], dimnames = dimnames(f)[keep])
+    out[[length(out) + 1L]] <- g
+  }
+  list(factors = out, const = const)
+}
+
+# Is the factor graph of the model given the evidence (codes `ev`) a forest?
+bn_is_forest <- function(model, ev) {
+  red <- bn_reduce(model, ev)
+  hidden <- setdiff(model$vars, names(ev))
+  edges <- sum(vapply(red$factors, function(f) length(dim(f)), integer(1)))
+  nodes <- length(hidden) + length(red$factors)
+  # union-find over variables and factors
+  parent <- seq_len(nodes)
+  find <- function(i) { while (parent[i] != i) i <- parent[i]; i }
+  comps <- nodes
+  for (j in seq_along(red$factors)) for (v in bn_scope(red$factors[[j]])) {
+    a <- find(match(v, hidden)); b <- find(length(hidden) + j)
+    if (a == b) return(FALSE)
+    parent[a] <- b
+    comps <- comps - 1L
+  }
+  edges == nodes - comps
+}
+
+# Message passing on the (forest) factor graph in the log domain, with
+# `op` = log_sum_exp (sum-product, section 2.3.2) or max (max-product,
+# section 2.3.3).  Returns the beliefs of the variables, the upward
+# messages, the BFS structure and the reduced factors.
+bn_messages <- function(model, ev, op) {
+  red <- bn_reduce(model, ev)
+  fs <- red$factors
+  hidden <- setdiff(model$vars, names(ev))
+  nv <- length(hidden)
+  scopes <- lapply(fs, bn_scope)
+  adj <- c(lapply(hidden, function(v) nv + which(vapply(scopes, function(s) v %in% s, logical(1)))),
+           lapply(scopes, function(s) match(s, hidden)))
+  card <- lengths(model$levels[hidden])
+  msg <- new.env(hash = TRUE)
+  key <- function(a, b) paste(a, b)
+  get_msg <- function(a, b) msg[[key(a, b)]]
+  # message from node a to node b
+  send <- function(a, b) {
+    if (a <= nv) {                               # variable -> factor
+      m <- numeric(card[a])
+      for (g in setdiff(adj[[a]], b)) m <- m + get_msg(g, a)
+    } else {                                     # factor -> variable
+      f <- fs[[a - nv]]
+      vs <- adj[[a]]
+      for (j in seq_along(vs)) if (vs[j] != b) f <- sweep(f, j, get_msg(vs[j], a), `+`)
+      m <- as.vector(apply(f, match(b, vs), op))
+    }
+    assign(key(a, b), m, envir = msg)
+  }
+  # BFS from a root in each component
+  seen <- logical(nv + length(fs))
+  order <- integer()
+  up <- integer(nv + length(fs))
+  for (r in seq_len(nv)) {
+    if (seen[r]) next
+    queue <- r
+    seen[r] <- TRUE
+    while (length(queue)) {
+      a <- queue[1L]; queue <- queue[-1L]
+      order <- c(order, a)
+      for (b in adj[[a]]) if (!seen[b]) { seen[b] <- TRUE; up[b] <- a; queue <- c(queue, b) }
+    }
+  }
+  for (a in rev(order)) if (up[a] > 0L) send(a, up[a])
+  for (a in order) for (b in adj[[a]]) if (b != up[a]) send(a, b)
+  beliefs <- lapply(seq_len(nv), function(a) {
+    m <- numeric(card[a])
+    for (g in adj[[a]]) m <- m + get_msg(g, a)
+    m
+  })
+  names(beliefs) <- hidden
+  list(beliefs = beliefs, get_msg = get_msg, order = order, up = up, adj = adj, fs = fs,
+       nv = nv, hidden = hidden, const = red$const)
+}
+
+# The roots of the BFS forest (one per connected component).
+bn_roots <- function(mp) mp$order[mp$up[mp$order] == 0L]
+
+#' Exact marginals of a discrete Bayesian network or factor model
+#'
+#' The posterior marginal distribution of every hidden variable given the
+#' evidence, by enumerating every joint assignment of the hidden variables
+#' (`"enumerate"`), or by sum-product message passing (`"sum_product"`,
+#' reference 004, section 2.3.2), exact when the factor graph restricted to
+#' the hidden variables is a tree or a forest (for a Bayesian network: a
+#' polytree, e.g. a tree where each node has at most one parent).
+#'
+#' @param model A [bayes_net()] or [factor_model()].
+#' @param evidence A named list (or vector) of observed levels, or `NULL`.
+#' @param method `"auto"` (sum-product on trees, enumeration otherwise),
+#'   `"enumerate"` or `"sum_product"`.
+#' @return An object of class `mcmix_bn_marginals`: a named list of
+#'   probability vectors, with attribute `log_evidence`, the log of the
+#'   normalising constant (for a Bayesian network, `log P(evidence)`).
+#' @seealso [posterior_marginals()] for Gibbs estimates, [bn_map()]
+#' @examples
+#' bn_marginals(bayes_net_asia(), list(xray = "yes", smoke = "yes"))
+#' @export
+bn_marginals <- function(model, evidence = NULL, method = c("auto", "enumerate", "sum_product")) {
+  bn_check_model(model)
+  method <- match_choice(method, c("auto", "enumerate", "sum_product"), "method")
+  ev <- bn_evidence(model, evidence)
+  hidden <- setdiff(model$vars, names(ev))
+  if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
+  tree <- bn_is_forest(model, ev)
+  if (method == "auto") method <- if (tree) "sum_product" else "enumerate"
+  if (method == "sum_product") {
+    if (!tree)
+      bn_stop("`method = \"sum_product\"` needs a tree-structured model given the evidence; use \"enumerate\".")
+    mp <- bn_messages(model, ev, log_sum_exp)
+    roots <- bn_roots(mp)
+    logz <- mp$const + sum(vapply(roots, function(r) log_sum_exp(mp$beliefs[[r]]), numeric(1)))
+    out <- lapply(mp$beliefs, function(b) exp(b - log_sum_exp(b)))
+  } else {
+    en <- bn_enumerate(model, ev)
+    logz <- log_sum_exp(en$lp)
+    w <- exp(en$lp - logz)
+    out <- lapply(hidden, function(v)
+      vapply(seq_along(model$levels[[v]]), function(k) sum(w[en$X[, v] == k]), numeric(1)))
+    names(out) <- hidden
+  }
+  if (!is.finite(logz)) bn_stop("`evidence` has probability zero under the model.")
+  for (v in hidden) names(out[[v]]) <- model$levels[[v]]
+  structure(out, log_evidence = logz, method = method, class = "mcmix_bn_marginals")
+}
+
+#' Most probable assignment of a discrete Bayesian network or factor model
+#'
+#' The MAP assignment of the hidden variables given the evidence,
+#' \eqn{\arg\max_y P(y \mid x)}: by enumeration, by max-product message
+#' passing with back-tracking on tree-structured models (reference 004,
+#' section 2.3.3, eqs. 2.29-2.32), or by annealed Gibbs sampling followed
+#' by iterated conditional modes (section 2.4.2; any model, no guarantee).
+#'
+#' @inheritParams bn_marginals
+#' @param method `"auto"` (max-product on trees, else enumeration when
+#'   feasible, else annealing), `"enumerate"`, `"max_product"` or `"anneal"`.
+#' @param schedule,restarts,max_icm For `"anneal"`: the powers of the
+#'   annealed sweeps (see [map_partition()]), the number of runs from
+#'   random initial states, and the largest number of ICM sweeps.
+#' @param blocks For `"anneal"`: blocks of hidden variables updated jointly
+#'   (see [sample_posterior()]).
+#' @return An object of class `mcmix_bn_map`: `state` (a named character
+#'   vector, the level of every hidden variable), `log_prob` (the log of the
+#'   product of the factors there, i.e. `log P(state, evidence)` for a
+#'   Bayesian network) and `method`.
+#' @examples
+#' bn_map(bayes_net_asia(), list(xray = "yes", dysp = "yes"))
+#' @export
+bn_map <- function(model, evidence = NULL,
+                   method = c("auto", "enumerate", "max_product", "anneal"),
+                   schedule = exp(seq(0, log(100), length.out = 200)), restarts = 5,
+                   max_icm = 100, blocks = NULL) {
+  bn_check_model(model)
+  method <- match_choice(method, c("auto", "enumerate", "max_product", "anneal"), "method")
+  ev <- bn_evidence(model, evidence)
+  hidden <- setdiff(model$vars, names(ev))
+  if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
+  if (method == "auto")
+    method <- if (bn_is_forest(model, ev)) "max_product" else
+      if (bn_can_enumerate(model, hidden)) "enumerate" else "anneal"
+  codes <- switch(method,
+    enumerate = {
+      en <- bn_enumerate(model, ev)
+      en$X[which.max(en$lp), hidden]
+    },
+    max_product = {
+      if (!bn_is_forest(model, ev))
+        bn_stop("`method = \"max_product\"` needs a tree-structured model given the evidence; use \"enumerate\" or \"anneal\".")
+      bn_max_product(model, ev)
+    },
+    anneal = bn_anneal(model, ev, hidden, schedule, restarts, max_icm, blocks))
+  x <- stats::setNames(integer(length(model$vars)), model$vars)
+  x[hidden] <- codes
+  x[names(ev)] <- ev
+  lp <- bn_log_joint(model, matrix(x, 1L, dimnames = list(NULL, model$vars)))
+  if (!is.finite(lp)) bn_stop("`evidence` has probability zero under the model (or no state of positive probability was found).")
+  state <- vapply(hidden, function(v) model$levels[[v]][x[[v]]], character(1))
+  structure(list(state = state, log_prob = lp, method = method), class = "mcmix_bn_map")
+}
+
+# Max-product with back-tracking (section 2.3.3): the root of each tree
+# takes the argmax of its max-marginal, then each factor, reached from its
+# assigned parent variable, sets its child variables to the best joint
+# value given the parent and the upward messages of the children.
+bn_max_product <- function(model, ev) {
+  mp <- bn_messages(model, ev, max)
+  x <- integer(mp$nv)
+  for (a in mp$order) {
+    if (mp$up[a] == 0L) { x[a] <- which.max(mp$beliefs[[a]]); next }
+    if (a <= mp$nv) next                          # set by its parent factor
+    f <- mp$fs[[a - mp$nv]]
+    vs <- mp$adj[[a]]
+    p <- mp$up[a]
+    for (j in seq_along(vs)) if (vs[j] != p) f <- sweep(f, j, mp$get_msg(vs[j], a), `+`)
+    idx <- lapply(vs, function(v) if (v == p) x[p] else TRUE)
+    g <- do.call(`[`, c(list(f), idx, list(drop = FALSE)))
+    best <- arrayInd(which.max(g), dim(g))
+    for (j in seq_along(vs)) if (vs[j] != p) x[vs[j]] <- best[j]
+  }
+  x
+}
+
+bn_anneal <- function(model, ev, hidden, schedule, restarts, max_icm, blocks) {
+  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
+    bn_stop("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
+            describe_value(schedule))
+  if (length(schedule) > 1e7) bn_stop("`schedule` may have at most 1e7 sweeps.")
+  restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
+  max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
+  spec <- bn_spec(model, hidden, bn_blocks(model, hidden, blocks))
+  runs <- lapply(seq_len(restarts), function(r)
+    .Call(C_ffi_bn_anneal, spec, bn_init_state(model, ev), as.double(schedule), max_icm))
+  best <- runs[[which.max(vapply(runs, `[[`, numeric(1), "log_prob"))]]
+  (best$x + 1L)[match(hidden, model$vars)]
+}
+
+#' @export
+print.mcmix_bn_map <- function(x, ...) {
+  cat("MAP assignment (", x$method, ")\n", sep = "")
+  print(noquote(x$state))
+  cat("log probability: ", format(x$log_prob, digits = 8), "\n", sep = "")
+  invisible(x)
+}

@@ -1,0 +1,156 @@
+# Missing coordinates of joint Gaussian blocks (gaussian_niw, gaussian_mean
+# parts of a product family, R/product_family.R): imputed at every sweep
+# from their conditional given the cluster (src/mixture_impute.c through
+# src/ffi_impute.c), with the imputed values kept as draws.
+#
+# The mixture kernel (R/mixture.R, R/mixture_dp.R) is wrapped: each
+# iteration runs one sweep of the sampler on the completed data, then one
+# imputation step given the new partition.  The chain's state gains
+# `imputed` (the current values of the missing cells), so a chunked run
+# equals one long run; the clusters' stats are recomputed from the labels
+# after each imputation (`stats = NULL`).
+
+# The blocks to impute, for ffi_impute_step(): NULL when there are none.
+impute_blocks <- function(prepared) {
+  if (!identical(prepared$name, "product")) return(NULL)
+  off <- 0L
+  out <- list()
+  for (p in prepared$family$resolved) {
+    if (isTRUE(p$impute)) {
+      cov <- if (identical(p$family$name, "gaussian_mean"))
+        matrix(as.double(p$family$args$cov), p$dim, p$dim) else NULL
+      out[[length(out) + 1L]] <- list(family = p$family$name,
+                                      hyper = as.double(family_hyper(p$family)),
+                                      off = as.integer(off), dim = as.integer(p$dim),
+                                      cov = cov, columns = p$columns)
+    }
+    off <- off + p$dim
+  }
+  if (length(out)) out else NULL
+}
+
+# Wrap a mixture kernel (whose step reads its data `xt` from its closure)
+# so that the missing cells of `blocks` are imputed after every sweep.
+impute_kernel <- function(base, x, blocks) {
+  mask <- matrix(FALSE, nrow(x), ncol(x))
+  col_names <- character(ncol(x))
+  for (b in blocks) {
+    cols <- b$off + seq_len(b$dim)
+    mask[, cols] <- is.nan(x[, cols])
+    col_names[cols] <- b$columns
+  }
+  obs <- x
+  obs[mask] <- NA
+  fill <- colMeans(obs, na.rm = TRUE)
+  x0 <- x
+  x0[mask] <- fill[col(x)[mask]]
+  # the data and the cells as the engine sees them: dim x N, cells in
+  # row-by-row order of x (the order of `state$imputed`)
+  xt0 <- t(x0)
+  tmask <- t(mask)
+  miss_t <- tmask
+  storage.mode(miss_t) <- "integer"
+  blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov")])
+  env <- environment(base$step)
+  if (!exists("xt", envir = env, inherits = FALSE))
+    stop("mcmix internal error: the mixture kernel has no data to complete.", call. = FALSE)
+  step <- function(state, n, thin, offset, warmup) {
+    traces <- labels <- extra <- list()
+    xt <- xt0
+    for (g in seq_len(n)) {
+      xt[tmask] <- state$imputed
+      assign("xt", xt, envir = env)
+      r <- base$step(state[names(state) != "imputed"], 1L, thin, offset + g - 1L, warmup)
+      st <- r$state
+      z <- match(st$labels, unique(st$labels)) - 1L
+      new_xt <- .Call(C_ffi_impute_step, xt, z, blocks_c, miss_t)
+      st["stats"] <- list(NULL)
+      st$imputed <- new_xt[tmask]
+      state <- st
+      d <- r$draws
+      if (!is.null(d$traces) && nrow(d$traces)) {
+        traces[[length(traces) + 1L]] <- d$traces
+        if (!is.null(d$labels)) labels[[length(labels) + 1L]] <- d$labels
+        e <- if (length(d$extra)) d$extra[[1L]] else list()
+        e$imputed <- state$imputed
+        extra[[length(extra) + 1L]] <- e
+      }
+    }
+    tr <- if (length(traces)) do.call(rbind, traces) else
+      matrix(numeric(), 0L, length(base$trace_names), dimnames = list(NULL, base$trace_names))
+    list(state = state, draws = list(traces = tr,
+                                     labels = if (length(labels)) do.call(rbind, labels),
+                                     extra = extra))
+  }
+  # cells in the order of t(mask) (row by row), as stored in the state
+  tm <- which(tmask, arr.ind = TRUE)
+  k <- base
+  k$init <- function(chain) {
+    s <- base$init(chain)
+    s$imputed <- xt0[tmask]
+    s
+  }
+  k$step <- step
+  k$imputed_cells <- data.frame(row = tm[, 2L], column = col_names[tm[, 1L]])
+  k
+}
+
+# Data with missing values, for a family other than a product: a product
+# family with the family as its one part (R/product_family.R splits
+# coordinate-separable families into one part per column).
+product_wrap <- function(family, data) {
+  df <- if (is.data.frame(data)) data
+        else if (is.matrix(data)) {
+          if (is.null(colnames(data))) colnames(data) <- paste0("x", seq_len(ncol(data)))
+          as.data.frame(data, stringsAsFactors = TRUE)
+        } else data.frame(x = data)
+  list(family = product_family(x = family, .columns = list(x = names(df))), data = df)
+}
+
+fam_any_na <- function(data) {
+  cols <- if (is.data.frame(data)) data else list(data)
+  for (v in cols) if (is.double(v) && any(is.nan(v)))
+    stop(paste0("`data` has a NaN value; missing values must be NA ",
+                "(NaN usually comes from a failed computation)."), call. = FALSE)
+  if (is.data.frame(data)) any(vapply(data, anyNA, logical(1)))
+  else is.atomic(data) && anyNA(data)
+}
+
+#' Draws of the imputed missing values
+#'
+#' For a mixture fitted to data with missing coordinates in a joint
+#' Gaussian block ([gaussian_niw()] or [gaussian_mean()], alone or as a
+#' part of a [product_family()]), the values imputed at each kept
+#' iteration from their conditional distribution given the cluster (the
+#' imputation step of the data-augmentation algorithm of Tanner and Wong
+#' 1987). Missing values of the other families are integrated out exactly
+#' and are not imputed.
+#'
+#' @param fit A mixture fit.
+#' @return A matrix, kept draws (chains stacked) x missing cells, with
+#'   column names `"column[row]"`, attribute `chain` and attribute `cells`
+#'   (a data frame of the rows and columns of the cells).
+#' @references Tanner, M. A. and Wong, W. H. (1987). The calculation of
+#'   posterior distributions by data augmentation. *JASA* 82, 528--540.
+#' @examples
+#' set.seed(1)
+#' x <- cbind(c(rnorm(20, -2), rnorm(20, 2)), c(rnorm(20, -2), rnorm(20, 2)))
+#' x[c(3, 30), 2] <- NA
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100, progress = FALSE)
+#' colMeans(imputed_draws(fit))
+#' @export
+imputed_draws <- function(fit) {
+  if (!inherits(fit, "mcmix_mixture_fit"))
+    stop(sprintf("`fit` must be a mixture fit, not %s.", describe_value(fit)), call. = FALSE)
+  cells <- fit$kernel$imputed_cells
+  if (is.null(cells))
+    stop("`fit` imputed no values: missing values were integrated out, or there were none.",
+         call. = FALSE)
+  per <- lapply(fit$chains, function(ch)
+    do.call(rbind, lapply(ch$extra, `[[`, "imputed")))
+  out <- do.call(rbind, per)
+  colnames(out) <- sprintf("%s[%d]", cells$column, cells$row)
+  attr(out, "chain") <- rep(seq_along(per), vapply(per, function(m) NROW(m), integer(1)))
+  attr(out, "cells") <- cells
+  out
+}

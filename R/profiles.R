@@ -1,0 +1,203 @@
+# Cluster profiles of the point-estimate partition (R/partition.R): per
+# cluster and per column, the observed means or proportions and the
+# posterior of the cluster's parameter with credible intervals.
+
+#' Cluster profiles of the point estimate of the partition
+#'
+#' For each cluster of a point estimate of the partition (by default
+#' [partition()]`(fit)`) and each column of the data, the observed mean (or
+#' category proportion) in the cluster and the posterior mean and credible
+#' interval of the cluster's parameter: the component mean for Gaussian
+#' columns, the probability of each category (or of 1 / the second level)
+#' for categorical and binary columns, the rate for counts.
+#'
+#' The parameter's posterior accounts for the uncertainty in the partition:
+#' for each kept draw \eqn{s} (at most `draws` of them, evenly spaced) and
+#' each estimated cluster \eqn{c}, the cluster of draw \eqn{s} holding most
+#' of the members of \eqn{c} is matched to \eqn{c} (a relabelling of the
+#' draw to the point estimate), and a parameter is drawn from its posterior
+#' given the data of that cluster (the family's conjugate posterior). The
+#' summaries are the mean and the `(1 - level) / 2` and `(1 + level) / 2`
+#' quantiles of these draws. Missing values are left out of the observed
+#' summaries and contribute nothing to the posterior.
+#'
+#' @param fit A mixture fit with stored labels and a conjugate family.
+#' @param estimate The point estimate: a [partition()] result or one label
+#'   per observation; `NULL` computes `partition(fit)`.
+#' @param level Credible level of the intervals.
+#' @param draws Largest number of kept draws used.
+#' @return A data frame of class `mcmix_profiles` with one row per cluster,
+#'   column and category: `cluster`, `size`, `column`, `category` (`NA` for
+#'   numeric columns), `parameter` (`"mean"`, `"prob"`, `"rate"`),
+#'   `observed`, `mean`, `sd`, `lower`, `upper`.
+#' @seealso [plot.mcmix_profiles()], [lca()], [product_family()].
+#' @examples
+#' set.seed(1)
+#' df <- data.frame(age = c(rnorm(20, 30, 3), rnorm(20, 60, 3)),
+#'                  smoker = rep(c(TRUE, FALSE), each = 20))
+#' fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE)), df, iter = 200,
+#'                         progress = FALSE)
+#' cluster_profiles(fit)
+#' @export
+cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
+  if (!inherits(fit, "mcmix_mixture_fit"))
+    stop(sprintf("`fit` must be a mixture fit from sample_posterior(), not %s.",
+                 describe_value(fit)), call. = FALSE)
+  level <- check_prob(level, "level")
+  draws <- check_count(draws, "draws", 1L)
+  prep <- fit$family
+  if (!family_is_conjugate(prep$family))
+    stop("`fit` has a non-conjugate family: profiles need a conjugate family.", call. = FALSE)
+  z <- partition_draws(fit)
+  est <- if (is.null(estimate)) partition(fit) else check_estimate(estimate, fit$N)
+  lab <- as.integer(est$labels)
+  x <- profile_data(fit)
+  S <- nrow(z)
+  use <- unique(round(seq(1, S, length.out = min(S, draws))))
+  C <- max(lab)
+  theta <- array(NA_real_, c(length(use), C, family_layout(prep$family)$size))
+  for (u in seq_along(use)) {
+    zs <- z[use[u], ]
+    for (c in seq_len(C)) {
+      tab <- table(zs[lab == c])
+      k <- names(tab)[which.max(tab)]
+      rows <- x[zs == as.integer(k), , drop = FALSE]
+      theta[u, c, ] <- .Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), rows,
+                             "param_draw", 1)
+    }
+  }
+  blocks <- profile_blocks(prep)
+  probs <- c((1 - level) / 2, (1 + level) / 2)
+  out <- list()
+  for (b in blocks) {
+    for (c in seq_len(C)) {
+      xc <- x[lab == c, b$cols, drop = FALSE]
+      xc[is.nan(xc)] <- NA
+      obs <- colMeans(xc, na.rm = TRUE)
+      th <- theta[, c, b$theta, drop = FALSE]
+      dim(th) <- c(length(use), length(b$theta))
+      q <- apply(th, 2L, stats::quantile, probs = probs, names = FALSE)
+      out[[length(out) + 1L]] <- data.frame(
+        cluster = c, size = sum(lab == c), column = b$column, category = b$category,
+        parameter = b$parameter, observed = unname(obs), mean = colMeans(th),
+        sd = apply(th, 2L, stats::sd), lower = q[1L, ], upper = q[2L, ],
+        stringsAsFactors = FALSE)
+    }
+  }
+  res <- do.call(rbind, out)
+  rownames(res) <- NULL
+  structure(res, class = c("mcmix_profiles", "data.frame"), level = level,
+            partition = est)
+}
+
+# The fitted data matrix (N x dim), NaN where missing; with imputed values
+# at the last state of chain 1 when the fit imputed (R/impute.R).
+profile_data <- function(fit) {
+  x <- fit$data
+  if (is.null(x)) stop("`fit` does not hold its data.", call. = FALSE)
+  x <- as.matrix(x)
+  storage.mode(x) <- "double"
+  x
+}
+
+# The data columns and parameter entries to summarise: one block per
+# column (a categorical column has one row per category).
+profile_blocks <- function(prep) {
+  lay <- family_layout(prep$family)
+  starts <- cumsum(c(0L, vapply(lay$components, prod, 1)))
+  pos <- stats::setNames(starts[-length(starts)], names(lay$components))
+  parts <- if (identical(prep$name, "product")) prep$family$resolved else
+    list(list(label = "", family = prep$family, columns = paste0("x", seq_len(prep$dim)),
+              dim = prep$dim, levels = prep$family$levels))
+  out <- list()
+  off <- 0L
+  for (p in parts) {
+    pre <- if (nzchar(p$label)) paste0(p$label, ".") else ""
+    loc <- intersect(c("mean", "prob", "rate"), sub(pre, "", names(lay$components), fixed = TRUE))
+    if (!length(loc)) { off <- off + p$dim; next }
+    th0 <- pos[[paste0(pre, loc[1L])]]
+    cat_part <- identical(p$family$name, "categorical_dirichlet")
+    if (cat_part) {
+      lev <- if (!is.null(p$levels)) p$levels else as.character(seq_len(p$dim))
+      for (j in seq_len(p$dim))
+        out[[length(out) + 1L]] <- list(cols = off + j, theta = th0 + j, column = p$columns[1L],
+                                        category = lev[j], parameter = loc[1L])
+    } else {
+      for (j in seq_len(p$dim)) {
+        cat_lab <- if (identical(p$family$name, "bernoulli_beta"))
+          (if (!is.null(p$levels)) p$levels[2L] else "1") else NA_character_
+        out[[length(out) + 1L]] <- list(cols = off + j, theta = th0 + j,
+                                        column = p$columns[min(j, length(p$columns))],
+                                        category = cat_lab, parameter = loc[1L])
+      }
+    }
+    off <- off + p$dim
+  }
+  out
+}
+
+#' @export
+print.mcmix_profiles <- function(x, digits = 3, ...) {
+  est <- attr(x, "partition")
+  cat(sprintf("Cluster profiles: %d clusters, %g%% credible intervals\n",
+              length(unique(x$cluster)), 100 * attr(x, "level")))
+  y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  num <- c("observed", "mean", "sd", "lower", "upper")
+  y[num] <- lapply(y[num], function(v) signif(v, digits))
+  y$category[is.na(y$category)] <- ""
+  print(y, row.names = FALSE)
+  invisible(x)
+}
+
+#' Plot cluster profiles
+#'
+#' One panel per column of the data: the posterior mean of each cluster's
+#' parameter (points) with its credible interval (bars), and the observed
+#' value (crosses); categorical columns show one group of clusters per
+#' category.
+#'
+#' @param x A [cluster_profiles()] result.
+#' @param columns Columns to show (default: all).
+#' @param ... Passed to [graphics::plot()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' df <- data.frame(age = c(rnorm(20, 30, 3), rnorm(20, 60, 3)),
+#'                  smoker = rep(c(TRUE, FALSE), each = 20))
+#' fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE)), df, iter = 200,
+#'                         progress = FALSE)
+#' plot(cluster_profiles(fit))
+#' @export
+plot.mcmix_profiles <- function(x, columns = NULL, ...) {
+  cols <- unique(x$column)
+  if (!is.null(columns)) {
+    bad <- setdiff(columns, cols)
+    if (length(bad))
+      stop(sprintf("`columns` has `%s`, which is not a column of the profiles.", bad[1L]),
+           call. = FALSE)
+    cols <- columns
+  }
+  n <- length(cols)
+  old <- graphics::par(mfrow = c(ceiling(n / min(n, 3L)), min(n, 3L)),
+                       mar = c(4, 4, 2.5, 1))
+  on.exit(graphics::par(old))
+  C <- max(x$cluster)
+  pal <- grDevices::hcl.colors(max(C, 2L), "Dark 3")[seq_len(C)]
+  for (cl in cols) {
+    d <- x[x$column == cl, , drop = FALSE]
+    cats <- unique(d$category)
+    g <- match(d$category, cats)
+    pos <- (g - 1) * (C + 1) + d$cluster
+    graphics::plot(pos, d$mean, ylim = range(d$lower, d$upper, d$observed, na.rm = TRUE),
+                   xlim = c(0.5, max(pos) + 0.5), pch = 19, col = pal[d$cluster],
+                   xaxt = "n", xlab = "", ylab = d$parameter[1L], main = cl, ...)
+    graphics::segments(pos, d$lower, pos, d$upper, col = pal[d$cluster])
+    graphics::points(pos, d$observed, pch = 4)
+    at <- (seq_along(cats) - 1) * (C + 1) + (C + 1) / 2
+    graphics::axis(1, at = at, labels = ifelse(is.na(cats), "", cats), tick = FALSE)
+    if (cl == cols[1L])
+      graphics::legend("topright", legend = paste("cluster", seq_len(C)), col = pal,
+                       pch = 19, bty = "n", cex = 0.8)
+  }
+  invisible(x)
+}

@@ -1,0 +1,41 @@
+/*
+ * model_bayesnet.h -- Gibbs sampling, annealing and ICM on discrete
+ * models given as a product of factors (a Bayesian network is the case
+ * where the factors are the conditional probability tables).  SEXP-free.
+ *
+ * Variables 0..nvar-1 take values 0..card[v]-1; the state x holds every
+ * variable (the observed ones stay fixed).  Factor f has the scope
+ * scope[fac_ptr[f] .. fac_ptr[f+1]-1] with strides stride[...] into its
+ * table of logarithms logtab + tab_ptr[f] (column-major, as an R array).
+ * The hidden variables are updated in blocks: block b holds the variables
+ * blk_var[blk_ptr[b] .. blk_ptr[b+1]-1] and touches the factors
+ * blk_fac[blk_fac_ptr[b] .. blk_fac_ptr[b+1]-1] (its Markov blanket's
+ * factors, reference 004, section 2.4.1).
+ */
+#ifndef MCMIX_MODEL_BAYESNET_H
+#define MCMIX_MODEL_BAYESNET_H
+
+#include "mcmix_engine.h"
+
+typedef struct {
+    int nvar;
+    const int *card;
+    int nfac;
+    const int *fac_ptr, *scope, *stride, *tab_ptr;
+    const double *logtab;
+    int nblock;
+    const int *blk_ptr, *blk_var, *blk_fac_ptr, *blk_fac;
+    /* scratch */
+    double *lw;          /* max over blocks of the number of joint values */
+    int *perm;           /* nblock */
+} mcx_bn;
+
+/* Allocate the scratch (mcx_alloc); checks the block sizes. */
+void mcx_bn_setup(mcx_bn *m);
+/* log of the product of all factors at x. */
+double mcx_bn_log_joint(const mcx_bn *m, const int *x);
+/* One sweep over the blocks in a random order, each drawn from its
+ * conditional raised to `power` (R_PosInf: its mode, ICM). */
+void mcx_bn_sweep(const mcx_bn *m, int *x, double power);
+
+#endif

@@ -1,0 +1,202 @@
+# logit_gibbs(): Polya-Gamma, Holmes-Held and Student-t auxiliary variables.
+
+# Exact moments of PG(1, z): mean tanh(z/2) / (2z), and the variance from
+# the series PG(1, z) = sum_k g_k / (2 pi^2 ((k - 1/2)^2 + z^2 / (4 pi^2))),
+# g_k ~ Exp(1), i.e. var = sum_k 1 / (4 pi^4 ((k - 1/2)^2 + z^2/(4 pi^2))^2),
+# checked against the closed form (sinh z - z) / (4 z^3 cosh^2(z/2)).
+pg_mean <- function(z) if (z == 0) 1 / 4 else tanh(z / 2) / (2 * z)
+pg_var_series <- function(z) {
+  k <- seq_len(2e5)
+  sum(1 / (4 * pi^4 * ((k - 0.5)^2 + z^2 / (4 * pi^2))^2))
+}
+
+test_that("rpolyagamma matches the exact mean and variance of PG(1, z)", {
+  set.seed(11)
+  n <- 20000
+  for (z in c(0, 0.5, 2, -3, 10, 50)) {
+    v <- pg_var_series(z)
+    if (z != 0)
+      expect_equal(v, (sinh(abs(z)) - abs(z)) / (4 * abs(z)^3 * cosh(z / 2)^2),
+                   tolerance = 1e-4)
+    x <- rpolyagamma(n, z)
+    expect_true(all(x > 0))
+    expect_lt(abs(mean(x) - pg_mean(z)), 5 * sqrt(v / n))
+    se_var <- stats::sd((x - mean(x))^2) / sqrt(n)
+    expect_lt(abs(stats::var(x) - v), 5 * se_var)
+  }
+  expect_equal(pg_var_series(0), 1 / 24, tolerance = 1e-6)
+})
+
+test_that("the Holmes-Held mixing variance leaves the logistic law invariant", {
+  # e ~ logistic, lambda | e from the KS-mixture conditional, e' ~ N(0, lambda):
+  # e' is again logistic, and E[lambda] = pi^2 / 3.
+  set.seed(12)
+  n <- 20000
+  e <- stats::rlogis(n)
+  lam <- mcmix:::rks_mixing(n, e)
+  expect_true(all(lam > 0))
+  expect_lt(abs(mean(lam) - pi^2 / 3), 5 * stats::sd(lam) / sqrt(n))
+  e2 <- stats::rnorm(n, 0, sqrt(lam))
+  expect_gt(suppressWarnings(stats::ks.test(e2, "plogis")$p.value), 0.001)
+})
+
+test_that("each scheme agrees with numerical integration of a one-coefficient posterior", {
+  x <- c(-1, 0.5, 1, 2, -0.3, 1.5, -2, 0.2)
+  y <- c(0, 1, 0, 1, 1, 1, 0, 1)
+  s8 <- pi * sqrt(6 / 24)
+  links <- list(polya_gamma = stats::plogis, holmes_held = stats::plogis,
+                student_t = function(e) stats::pt(e / s8, 8))
+  set.seed(13)
+  for (m in names(links)) {
+    lk <- links[[m]]
+    post <- function(b) stats::dnorm(b, 0, 2) *
+      vapply(b, function(bb) prod(lk((2 * y - 1) * x * bb)), 0)
+    Z <- stats::integrate(post, -Inf, Inf)$value
+    m1 <- stats::integrate(function(b) b * post(b), -Inf, Inf)$value / Z
+    m2 <- stats::integrate(function(b) b^2 * post(b), -Inf, Inf)$value / Z
+    fit <- logit_gibbs(matrix(x), y, method = m, prior_cov = 4, iter = 20000,
+                       burnin = 100, progress = FALSE)
+    b <- fit$chains[[1]]$traces[, 1]
+    expect_lt(abs(mean(b) - m1), 5 * batch_se(b))
+    expect_lt(abs(mean(b^2) - m2), 5 * batch_se(b^2))
+  }
+})
+
+test_that("the three schemes agree with each other and with a long MH run on MASS::Pima.tr", {
+  skip_if_not_installed("MASS")
+  d <- MASS::Pima.tr
+  X <- stats::model.matrix(type ~ ., d)
+  y <- as.integer(d$type == "Yes")
+  # MH on the exact log posterior (prior N(0, 100 I)), normal independence
+  # proposal with twice the covariance of the maximum likelihood estimate
+  g <- stats::glm(type ~ ., data = d, family = stats::binomial)
+  lp <- function(b) {
+    eta <- as.vector(X %*% b)
+    sum(y * eta - log1p(exp(eta))) - sum(b^2) / 200
+  }
+  set.seed(14)
+  mh <- sample_mh(lp, init = stats::coef(g), iter = 40000, burnin = 1000,
+                  proposal = proposal_independent(mean = stats::coef(g),
+                                                  cov = 2 * stats::vcov(g)),
+                  progress = FALSE)
+  ref <- mh$chains[[1]]$traces
+  post_sd <- apply(ref, 2, stats::sd)
+  fits <- lapply(c("polya_gamma", "holmes_held", "student_t"), function(m)
+    logit_gibbs(type ~ ., data = d, method = m, iter = 8000, burnin = 500,
+                progress = FALSE)$chains[[1]]$traces)
+  names(fits) <- c("polya_gamma", "holmes_held", "student_t")
+  se <- function(tr) apply(tr, 2, batch_se)
+  for (m in c("polya_gamma", "holmes_held")) {
+    tr <- fits[[m]]
+    z <- (colMeans(tr) - colMeans(ref)) / sqrt(se(tr)^2 + se(ref)^2)
+    expect_true(all(abs(z) < 4.5), info = m)
+    expect_true(all(abs(apply(tr, 2, stats::sd) / post_sd - 1) < 0.15), info = m)
+  }
+  zpg <- (colMeans(fits$polya_gamma) - colMeans(fits$holmes_held)) /
+    sqrt(se(fits$polya_gamma)^2 + se(fits$holmes_held)^2)
+  expect_true(all(abs(zpg) < 4.5))
+  # the Student-t link approximates the logistic: means within 0.25
+  # posterior standard deviations (mostly Monte Carlo error)
+  expect_true(all(abs(colMeans(fits$student_t) - colMeans(ref)) / post_sd < 0.25))
+})
+
+test_that("Polya-Gamma (with the inverse-gamma prior on v0) is calibrated (SBC)", {
+  skip_on_cran()
+  set.seed(2025)
+  n <- 12
+  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
+  L <- 19L
+  ranks <- t(vapply(seq_len(200L), function(r) {
+    v0 <- 1 / stats::rgamma(1, 4, 3)
+    beta <- stats::rnorm(2, 0, sqrt(v0))
+    y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
+    fit <- logit_gibbs(X, y, prior_var = c(4, 3), iter = L * 4, burnin = 20,
+                       thin = 4, progress = FALSE)
+    sbc_rank(fit$chains[[1]]$traces, c(beta, v0))
+  }, numeric(3)))
+  expect_true(all(sbc_pvalues(ranks, L) > 0.001))
+})
+
+test_that("Holmes-Held and Student-t with nu on a grid are calibrated (SBC)", {
+  skip_on_cran()
+  set.seed(2026)
+  n <- 12
+  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
+  L <- 19L
+  ranks <- t(vapply(seq_len(200L), function(r) {
+    beta <- stats::rnorm(2)
+    y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
+    fit <- logit_gibbs(X, y, method = "holmes_held", prior_cov = 1,
+                       iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
+    sbc_rank(fit$chains[[1]]$traces, beta)
+  }, numeric(2)))
+  expect_true(all(sbc_pvalues(ranks, L) > 0.001))
+  # robit model with nu ~ uniform on a grid (eq. 24.92), unit scale
+  grid <- c(1, 2, 4, 8, 16)
+  ranks <- t(vapply(seq_len(200L), function(r) {
+    beta <- stats::rnorm(2)
+    nu <- sample(grid, 1)
+    y <- stats::rbinom(n, 1, stats::pt(X %*% beta, nu))
+    fit <- logit_gibbs(X, y, method = "student_t", nu = grid, prior_cov = 1,
+                       iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
+    tr <- fit$chains[[1]]$traces
+    # ranks of a discrete parameter: randomise ties
+    c(sbc_rank(tr[, 1:2], beta),
+      sum(tr[, 3] < nu) + stats::rbinom(1, sum(tr[, 3] == nu), 0.5))
+  }, numeric(3)))
+  expect_true(all(sbc_pvalues(ranks, L) > 0.001))
+})
+
+test_that("logit_gibbs: extend() equals one longer run, predict() gives probabilities", {
+  d <- data.frame(x = c(-2, -1, -0.5, 0, 0.5, 1, 2, 3),
+                  g = factor(c("a", "b", "a", "b", "a", "b", "a", "b")),
+                  y = c(0, 0, 1, 0, 1, 1, 1, 1))
+  for (m in c("polya_gamma", "holmes_held", "student_t")) {
+    set.seed(5)
+    a <- logit_gibbs(y ~ x + g, data = d, method = m, iter = 30, burnin = 7,
+                     thin = 2, chains = 2, progress = FALSE)
+    a <- extend(a, 40)
+    set.seed(5)
+    b <- logit_gibbs(y ~ x + g, data = d, method = m, iter = 70, burnin = 7,
+                     thin = 2, chains = 2, progress = FALSE)
+    expect_identical(a$chains[[2]]$traces, b$chains[[2]]$traces)
+  }
+  expect_equal(colnames(b$chains[[1]]$traces), c("(Intercept)", "x", "gb"))
+  set.seed(6)
+  fit <- logit_gibbs(y ~ x + g, data = d, iter = 400, burnin = 50, progress = FALSE)
+  nd <- data.frame(x = c(-1, 0, 4), g = c("a", "b", "b"))
+  p <- predict(fit, newdata = nd, level = 0.9)
+  expect_equal(dim(p), c(3L, 3L))
+  expect_true(all(p$lower <= p$upper & p$lower >= 0 & p$upper <= 1))
+  B <- fit$chains[[1]]$traces
+  Xn <- cbind(1, nd$x, nd$g == "b")
+  pr <- stats::plogis(B %*% t(Xn))
+  expect_equal(p$mean, colMeans(pr), tolerance = 1e-12)
+  expect_equal(p$lower, apply(pr, 2, stats::quantile, 0.05, names = FALSE),
+               tolerance = 1e-12)
+  lk <- predict(fit, newdata = nd, type = "link")
+  expect_equal(lk$mean, as.vector(Xn %*% colMeans(B)), tolerance = 1e-10)
+  expect_equal(nrow(predict(fit)), nrow(d))
+  r <- unserialize(serialize(fit, NULL))
+  expect_equal(predict(r, nd, level = 0.9), p)
+})
+
+test_that("logit_gibbs refuses bad input, naming the argument", {
+  X <- cbind(1, 1:4)
+  expect_error(logit_gibbs(X, c(0, 1, 2, 1)), "`y`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), method = "gibbs"), "`method`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), prior_cov = -1), "`prior_cov`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), prior_var = c(1, -1)), "`prior_var`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), method = "student_t", nu = -2), "`nu`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), method = "student_t", t_scale = 0),
+               "`t_scale`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), iter = 0), "`iter`")
+  expect_error(logit_gibbs(X, c(0, 1, 1, 0), foo = 1), "`foo`")
+  expect_error(logit_gibbs(y ~ x, data = data.frame(x = 1:3, y = c(0, 1, NA))),
+               "`data`")
+  fit <- logit_gibbs(X, c(0, 1, 1, 0), iter = 20, burnin = 0, progress = FALSE)
+  expect_error(predict(fit, newdata = matrix(1, 2, 3)), "`newdata`")
+  expect_error(predict(fit, level = 2), "`level`")
+  expect_error(rpolyagamma(-1), "`n`")
+  expect_error(rpolyagamma(2, NA), "`z`")
+})

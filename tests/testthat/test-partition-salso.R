@@ -1,0 +1,121 @@
+# The SALSO-style search of partition() (src/partition_salso.c) against the
+# greedy search and mcclust's estimates, and credible balls
+# (R/credible_ball.R) against their definition and in a calibration study.
+
+# Expected loss of the rows of `cands` over the draws (VI) or the psm (Binder).
+ps_score <- function(cands, draws, loss = "VI") {
+  cands <- mcmix:::canonical_labels(rbind(cands))
+  draws <- mcmix:::canonical_labels(draws)
+  if (loss == "VI") .Call(mcmix:::C_ffi_partition_loss, cands, draws, NULL, 1L)
+  else .Call(mcmix:::C_ffi_partition_loss, cands, NULL, mcclust::comp.psm(draws), 2L)
+}
+
+# Test cases: label matrices with different kinds of posterior uncertainty.
+ps_cases <- function() {
+  set.seed(10)
+  truth <- rep(1:3, each = 10)
+  noisy <- t(replicate(200, { z <- truth; i <- sample(30, 6); z[i] <- sample(5, 6, TRUE); z }))
+  x <- c(stats::rnorm(25, -1), stats::rnorm(25, 1), stats::rnorm(10, 4))
+  fit <- sample_posterior(dp_mixture(gaussian_niw(), alpha = 1), x, iter = 600,
+                          progress = FALSE)
+  two_modes <- rbind(t(replicate(60, sample(c(rep(1, 12), rep(2, 12))))),
+                     t(replicate(60, rep(1:4, 6))))
+  list(noisy = noisy, dp_fit = partition_draws(fit), two_modes = two_modes)
+}
+
+test_that("the SALSO-style search is never worse than the greedy search or mcclust", {
+  skip_if_not_installed("mcclust")
+  cases <- ps_cases()
+  for (nm in names(cases)) {
+    draws <- cases[[nm]]
+    psm <- mcclust::comp.psm(draws)
+    for (loss in c("VI", "binder")) {
+      set.seed(1)
+      s <- partition(draws, loss = loss)
+      set.seed(1)
+      g <- partition(draws, loss = loss, method = "greedy")
+      expect_identical(s$method, "salso")
+      # the reported loss is the exact expected loss of the estimate
+      expect_equal(s$loss, ps_score(s$labels, draws, loss), tolerance = 1e-10)
+      expect_lte(s$loss, g$loss + 1e-10)
+      expect_lte(s$loss, s$best_draw_loss + 1e-10)
+      peers <- rbind(mcclust::minbinder(psm, draws, method = "all")$cl,
+                     mcclust::medv(psm), mcclust::maxpear(psm, draws, method = "all")$cl)
+      expect_lte(s$loss, min(ps_score(peers, draws, loss)) + 1e-10)
+    }
+  }
+})
+
+test_that("SALSO runs on a large problem and reports each run's loss", {
+  set.seed(3)
+  N <- 2000
+  truth <- sample(6, N, TRUE)
+  draws <- t(replicate(100, { z <- truth; i <- sample(N, 200); z[i] <- sample(8, 200, TRUE); z }))
+  s <- partition(draws, runs = 4)
+  expect_length(s$run_loss, 4L)
+  expect_true(all(s$run_loss >= s$loss - 1e-12))
+  expect_equal(s$loss, ps_score(s$labels, draws), tolerance = 1e-10)
+  expect_error(partition(draws, method = "fast"), "method")
+  expect_error(partition(draws, runs = 0), "runs")
+})
+
+test_that("the credible ball follows its definition", {
+  draws <- ps_cases()$noisy
+  for (loss in c("VI", "binder")) {
+    b <- credible_ball(draws, loss = loss, level = 0.9)
+    est <- b$estimate
+    # distances recomputed in R: VI in bits, Binder as disagreeing pairs
+    d <- apply(draws, 1L, function(z) {
+      if (loss == "VI") {
+        tab <- table(est, z) / length(z)
+        pr <- rowSums(tab); pc <- colSums(tab)
+        sum(pr * log2(pr)) + sum(pc * log2(pc)) - 2 * sum(tab[tab > 0] * log2(tab[tab > 0]))
+      } else {
+        a <- outer(est, est, `==`); bb <- outer(z, z, `==`)
+        sum(a[upper.tri(a)] != bb[upper.tri(bb)])
+      }
+    })
+    expect_equal(b$distances, d, tolerance = 1e-10)
+    expect_gte(b$mass, 0.9)
+    expect_lt(mean(d < b$radius - 1e-9), 0.9)        # the smallest such radius
+    K <- apply(draws, 1L, function(z) length(unique(z)))
+    inside <- d <= b$radius + 1e-9
+    expect_equal(max(b$upper_vertical[1, ]), min(K[inside]))
+    expect_equal(max(b$lower_vertical[1, ]), max(K[inside]))
+    expect_equal(attr(b$horizontal, "distance")[1L], max(d[inside]))
+  }
+  expect_output(print(b), "credible ball")
+  expect_error(credible_ball(draws, level = 2), "level")
+  expect_error(credible_ball(draws, estimate = 1:3), "estimate")
+})
+
+# Calibration: data sets drawn from the prior (a DP(1) partition of 6
+# items, 3 binary variables with Beta(1, 1) probabilities per cluster),
+# the exact posterior by enumeration, 400 posterior draws from it, and the
+# 90% ball around partition(). For any ball built from the data,
+# E[1(truth in ball)] = E[posterior mass of the ball], so the coverage
+# must match the average exact mass of the balls within Monte Carlo error,
+# and that mass must be at least about the nominal level.
+test_that("credible balls contain the true partition at their posterior level", {
+  set.seed(20)
+  P <- mx_partitions(6)
+  keys <- mx_keys(P)
+  lprior <- apply(P, 1L, mx_lprior_dp, alpha = 1)
+  n_sets <- 150
+  cover <- mass <- numeric(n_sets)
+  for (r in seq_len(n_sets)) {
+    truth <- rcrp(6, 1)
+    pr <- matrix(stats::rbeta(3 * max(truth), 1, 1), ncol = 3)
+    x <- matrix(stats::rbinom(18, 1, pr[truth, ]), ncol = 3)
+    ll <- mx_log_lik_partitions(P, x, function(X) mx_lml_bernoulli(X, 1, 1))
+    post <- mx_posterior(P, ll, lprior)
+    draws <- P[sample.int(nrow(P), 400, TRUE, prob = post), , drop = FALSE]
+    b <- credible_ball(draws, loss = "VI", level = 0.9)
+    dall <- .Call(mcmix:::C_ffi_partition_dists, as.integer(b$estimate), P, 1L)
+    inside <- dall <= b$radius + 1e-9
+    mass[r] <- sum(post[inside])
+    cover[r] <- inside[match(mx_key(truth), keys)]
+  }
+  expect_lt(abs(mean(cover) - mean(mass)), 3 * sqrt(mean(mass) * (1 - mean(mass)) / n_sets) + 0.01)
+  expect_gt(mean(mass), 0.85)
+})

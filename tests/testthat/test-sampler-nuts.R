@@ -1,0 +1,184 @@
+# sample_nuts(): multinomial NUTS with Stan's windowed adaptation.
+
+# z-scores of the means and variances of the columns of `tr` against the
+# exact means `mu` and variances `v`, with Monte Carlo errors from the
+# bulk ESS of x and of (x - mu)^2.
+nuts_z <- function(tr, mu, v) {
+  ess_col <- function(m) apply(m, 2, ess)
+  zm <- (colMeans(tr) - mu) / sqrt(v / ess_col(tr))
+  sq <- sweep(tr, 2, mu)^2
+  zv <- (colMeans(sq) - v) / (apply(sq, 2, stats::sd) / sqrt(ess_col(sq)))
+  c(zm, zv)
+}
+
+gauss100_sd <- exp(seq(0, log(100), length.out = 100))   # condition number 1e4
+gauss100 <- target(function(x) -0.5 * sum((x / gauss100_sd)^2),
+                   gradient = function(x) -x / gauss100_sd^2)
+
+test_that("NUTS has the exact moments of a 100-dimensional Gaussian with condition number 1e4", {
+  set.seed(31)
+  fit <- sample_nuts(gauss100, init = rep(0.5, 100), iter = 1000, burnin = 1000,
+                     progress = FALSE)
+  z <- nuts_z(fit$chains[[1]]$traces, 0, gauss100_sd^2)
+  expect_lt(max(abs(z)), 4.5)
+  expect_lt(mean(z^2), 1.5)
+  dg <- nuts_diagnostics(fit)
+  expect_equal(dg$divergent, 0)
+  expect_equal(dg$max_treedepth_hits, 0)
+  expect_gt(dg$ebfmi, 0.3)
+  # the adapted diagonal inverse metric estimates the variances
+  im <- fit$chains[[1]]$state$inv_metric
+  expect_true(all(abs(log(im / gauss100_sd^2)) < log(2)))
+})
+
+test_that("NUTS with a dense metric has the exact moments of a rotated ill-conditioned Gaussian", {
+  set.seed(32)
+  d <- 10
+  Q <- qr.Q(qr(matrix(stats::rnorm(d * d), d)))
+  S <- Q %*% diag(exp(seq(0, log(1e4), length.out = d))) %*% t(Q)
+  P <- solve(S)
+  mu <- seq(-2, 2, length.out = d)
+  tg <- target(function(x) -0.5 * sum((x - mu) * (P %*% (x - mu))),
+               gradient = function(x) -as.vector(P %*% (x - mu)))
+  fit <- sample_nuts(tg, init = rep(0, d), iter = 1500, burnin = 1000,
+                     metric = "dense", progress = FALSE)
+  tr <- fit$chains[[1]]$traces
+  z <- nuts_z(tr, mu, diag(S))
+  expect_lt(max(abs(z)), 4.5)
+  # the adapted dense metric whitens the target: its condition number
+  # relative to S is small
+  M <- matrix(fit$chains[[1]]$state$inv_metric, d)
+  ev <- eigen(solve(M, S), only.values = TRUE)$values
+  expect_lt(max(Re(ev)) / min(Re(ev)), 5)
+  expect_lt(nuts_diagnostics(fit)$mean_treedepth, 4)
+})
+
+test_that("NUTS has the exact moments of the banana, compiled (finite differences) and R targets", {
+  # x1 ~ N(0, a^2), x2 = v + b x1^2 - a^2 b with v ~ N(0, 1):
+  # E x = 0, var x1 = a^2, var x2 = 1 + 2 a^4 b^2, E x1^3 = 0
+  a <- 1
+  b <- 1
+  lb <- function(x) -0.5 * ((x[1] / a)^2 + (x[2] - b * x[1]^2 + a^2 * b)^2)
+  gb <- function(x) {
+    v <- x[2] - b * x[1]^2 + a^2 * b
+    c(-x[1] / a^2 + 2 * b * x[1] * v, -v)
+  }
+  v <- c(a^2, 1 + 2 * a^4 * b^2)
+  set.seed(33)
+  fit <- sample_nuts(target(lb, gradient = gb), init = c(0, 0), iter = 4000,
+                     burnin = 1000, progress = FALSE)
+  expect_lt(max(abs(nuts_z(fit$chains[[1]]$traces, c(0, 0), v))), 4.5)
+  ns <- install_test_plugin("mcmixtarget")
+  xp <- ns$banana_target(a, b)
+  set.seed(34)
+  fit <- sample_nuts(xp, init = c(0, 0), iter = 4000, burnin = 1000,
+                     progress = FALSE)
+  expect_lt(max(abs(nuts_z(fit$chains[[1]]$traces, c(0, 0), v))), 4.5)
+  # compiled target with its own gradient
+  S <- matrix(c(1, 0.8, 0.8, 2), 2)
+  set.seed(35)
+  fit <- sample_nuts(ns$gauss2_target(c(1, 2), S), init = c(0, 0), iter = 3000,
+                     burnin = 500, metric = "dense", progress = FALSE)
+  expect_lt(max(abs(nuts_z(fit$chains[[1]]$traces, c(1, 2), diag(S)))), 4.5)
+})
+
+test_that("NUTS is calibrated (simulation-based calibration)", {
+  skip_on_cran()
+  # mu ~ N(0, 1), log sigma ~ N(0, 0.5^2), y_1..y_5 ~ N(mu, sigma^2)
+  set.seed(2027)
+  n <- 5
+  L <- 19L
+  ranks <- t(vapply(seq_len(200L), function(r) {
+    th <- c(stats::rnorm(1), stats::rnorm(1, 0, 0.5))
+    y <- stats::rnorm(n, th[1], exp(th[2]))
+    lp <- function(t) {
+      s2 <- exp(2 * t[2])
+      -t[1]^2 / 2 - 2 * t[2]^2 - n * t[2] - sum((y - t[1])^2) / (2 * s2)
+    }
+    gr <- function(t) {
+      s2 <- exp(2 * t[2])
+      c(-t[1] + sum(y - t[1]) / s2, -4 * t[2] - n + sum((y - t[1])^2) / s2)
+    }
+    fit <- sample_nuts(target(lp, gradient = gr), init = c(0, 0), iter = L * 3,
+                       burnin = 100, thin = 3, progress = FALSE)
+    sbc_rank(fit$chains[[1]]$traces, th)
+  }, numeric(2)))
+  expect_true(all(sbc_pvalues(ranks, L) > 0.001))
+})
+
+test_that("NUTS needs at least 5x fewer gradients per effective draw than fixed-path HMC", {
+  # counts of gradient evaluations, not time: HMC uses n_steps per iteration
+  set.seed(36)
+  nuts <- sample_nuts(gauss100, init = rep(0.5, 100), iter = 1000, burnin = 1000,
+                      progress = FALSE)
+  set.seed(37)
+  hmc <- sample_hmc(gauss100, init = rep(0.5, 100), iter = 1000, burnin = 1000,
+                    n_steps = 20, progress = FALSE)
+  min_ess <- function(fit) min(apply(fit$chains[[1]]$traces, 2, ess))
+  per_grad_nuts <- min_ess(nuts) / nuts_diagnostics(nuts)$n_leapfrog
+  per_grad_hmc <- min_ess(hmc) / (1000 * 20)
+  expect_gt(per_grad_nuts / per_grad_hmc, 5)
+})
+
+test_that("NUTS: chunking and extend() give one longer run; support boundaries are divergences", {
+  tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+  set.seed(7)
+  a <- sample_nuts(tg, init = c(1, -1), iter = 30, burnin = 160, thin = 2,
+                   chains = 2, progress = FALSE)
+  a <- extend(a, 40)
+  set.seed(7)
+  b <- sample_nuts(tg, init = c(1, -1), iter = 70, burnin = 160, thin = 2,
+                   chains = 2, progress = FALSE)
+  expect_identical(a$chains[[2]]$traces, b$chains[[2]]$traces)
+  expect_identical(a$chains[[1]]$state, b$chains[[1]]$state)
+  # an exponential(1) target: trajectories leaving x > 0 are divergent and
+  # stop, the draws are still exact (mean 1, variance 1)
+  set.seed(8)
+  ex <- sample_nuts(function(x) if (x > 0) -x else -Inf, init = 1, iter = 6000,
+                    burnin = 500, progress = FALSE)
+  x <- ex$chains[[1]]$traces[, 1]
+  expect_gt(nuts_diagnostics(ex)$divergent, 0)
+  expect_lt(abs(mean(x) - 1), 5 / sqrt(ess(x)))
+  expect_lt(abs(stats::var(x) - 1), 5 * stats::sd((x - 1)^2) / sqrt(ess((x - 1)^2)))
+  out <- utils::capture.output(print(ex))
+  expect_true(any(grepl("NUTS diagnostics", out)))
+  expect_true(any(grepl("divergent transition", out)))
+  out <- utils::capture.output(print(summary(b)))
+  expect_true(any(grepl("E-BFMI|ebfmi", out)))
+  expect_s3_class(summary(b), "summary.mcmix_nuts_fit")
+})
+
+test_that("NUTS without adaptation keeps its step size and metric; short warm-ups tune the step size only", {
+  tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+  set.seed(9)
+  f <- sample_nuts(tg, init = c(0, 0), iter = 200, burnin = 50, adapt = FALSE,
+                   step_size = 0.3, inv_metric = c(1, 2), progress = FALSE)
+  expect_equal(nuts_diagnostics(f)$step_size, 0.3)
+  expect_equal(f$chains[[1]]$state$inv_metric, c(1, 2))
+  f <- sample_nuts(tg, init = c(0, 0), iter = 200, burnin = 15, progress = FALSE)
+  expect_equal(f$chains[[1]]$state$inv_metric, c(1, 1))
+  expect_gt(f$chains[[1]]$state$da_counter, 0)
+  # Stan's windows for 1000 and 100 warm-up iterations
+  w <- mcmix:::nuts_windows(1000L)
+  expect_equal(unlist(w[c("init_buffer", "base_window", "term_buffer")]),
+               c(init_buffer = 75, base_window = 25, term_buffer = 50))
+  w <- mcmix:::nuts_windows(100L)
+  expect_equal(unlist(w[c("init_buffer", "base_window", "term_buffer")]),
+               c(init_buffer = 15, base_window = 75, term_buffer = 10))
+})
+
+test_that("sample_nuts refuses bad input, naming the argument", {
+  tg <- target(function(x) -sum(x^2) / 2)
+  expect_error(sample_nuts(tg, init = 0, max_treedepth = 0), "`max_treedepth`")
+  expect_error(sample_nuts(tg, init = 0, max_treedepth = 25), "`max_treedepth`")
+  expect_error(sample_nuts(tg, init = 0, metric = "full"), "`metric`")
+  expect_error(sample_nuts(tg, init = 0, target_accept = 1), "`target_accept`")
+  expect_error(sample_nuts(tg, init = c(0, 0), inv_metric = c(1, -1)), "`inv_metric`")
+  expect_error(sample_nuts(tg, init = c(0, 0), metric = "dense",
+                           inv_metric = matrix(c(1, 2, 2, 1), 2)), "`inv_metric`")
+  expect_error(sample_nuts(tg, init = 0, step_size = 0), "`step_size`")
+  expect_error(sample_nuts(tg, init = 0, iter = 0), "`iter`")
+  expect_error(sample_nuts(function(x) NaN, init = 0, iter = 5), "NaN")
+  expect_error(nuts_diagnostics(sample_hmc(tg, init = 0, iter = 5, progress = FALSE)),
+               "`fit`")
+})
