@@ -11,7 +11,9 @@ test_that("every fit has the class of its kind", {
              gp_classify = "mcmix_gp_classify_fit", ising = "mcmix_ising_fit",
              ising_sw = "mcmix_ising_fit", hier_lm = "mcmix_hier_lm_fit",
              finite = "mcmix_finite_fit", dp = "mcmix_dp_fit", dp_slice = "mcmix_dp_fit",
-             hdp = "mcmix_hdp_fit", lda = "mcmix_lda_fit")
+             hdp = "mcmix_hdp_fit", lda = "mcmix_lda_fit", nuts = "mcmix_nuts_fit",
+             logit = "mcmix_logit_fit", rj = "mcmix_rj_fit", bayes_net = "mcmix_bn_fit",
+             lca = "mcmix_lca_fit")
   expect_setequal(names(fits), names(kinds))
   for (n in names(fits)) {
     cl <- class(fits[[n]])
@@ -71,10 +73,15 @@ test_that("summarise_draws(), mcmc_trace() and gelman.diag() take every fit", {
     expect_s3_class(p, "ggplot")
     expect_equal(nrow(p$data), length(pooled) * length(nm), label = n)
     ml <- as.mcmc.list(fit)
-    ok <- apply(as.matrix(ml), 2L, stats::var) > 0   # gelman.diag needs variation
+    # gelman.diag needs variation within every chain
+    ok <- Reduce(`&`, lapply(ml, function(ch) apply(as.matrix(ch), 2L, stats::var) > 0))
     g <- coda::gelman.diag(ml[, ok, drop = FALSE], autoburnin = FALSE, multivariate = FALSE)
-    expect_equal(unname(g$psrf[, 1]), unname(rhat(fit, "classic")[ok]), tolerance = 1e-8,
-                 label = n)
+    # coda's point estimate is NaN when the chains' variances are equal (its
+    # variance-of-variances term is 0/0); elsewhere it is mcmix's
+    fin <- is.finite(g$psrf[, 1])
+    expect_gt(sum(fin), 0L)
+    expect_equal(unname(g$psrf[fin, 1]), unname(rhat(fit, "classic")[ok][fin]),
+                 tolerance = 1e-8, label = n)
   }
 })
 
@@ -179,10 +186,14 @@ test_that("print() of the results of SMC, AIS, ABC and annealing", {
   y <- c(0.8, 1.3, 0.2, 1.9, 1.1)
   ll <- function(th) sum(dnorm(y, th, 1, log = TRUE))
   lp <- function(th) dnorm(th, 0, 2, log = TRUE)
+  set.seed(62)
   expect_snapshot(print(sample_smc(ll, lp, function(n) rnorm(n, 0, 2), n_particles = 100)))
+  set.seed(63)
   expect_snapshot(print(ais(ll, lp, function(n) rnorm(n, 0, 2), temperatures = 10,
                             n_runs = 50)))
+  set.seed(64)
   expect_snapshot(print(sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
                                    observed = 7, tolerance = 0, n = 500)))
+  set.seed(65)
   expect_snapshot(print(anneal(function(x) -(x - 1)^2, init = 0, n_iter = 500)))
 })
