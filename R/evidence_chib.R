@@ -74,6 +74,8 @@
 #' chib_evidence(fit)
 #' @export
 chib_evidence <- function(fit, n_reduced = NULL, n_candidates = 200) {
+  if (!is.null(n_reduced)) n_reduced <- check_count(n_reduced, "n_reduced", 10L, 1e7)
+  n_candidates <- check_count(n_candidates, "n_candidates", 1L, 1e5)
   type <- if (inherits(fit, "mcmix_mixture_fit") && identical(fit$mixture, "finite"))
     "finite_mixture" else if (inherits(fit, "mcmix_fit")) fit$model$type
   if (is.null(type) || !type %in% c("probit", "hier_lm", "finite_mixture"))
@@ -88,7 +90,7 @@ chib_evidence <- function(fit, n_reduced = NULL, n_candidates = 200) {
   switch(type,
          probit = chib_probit(fit),
          hier_lm = chib_hier_lm(fit, n_reduced),
-         finite_mixture = chib_mixture(fit, check_count(n_candidates, "n_candidates", 1L, 1e5)))
+         finite_mixture = chib_mixture(fit, n_candidates))
 }
 
 # Trace matrices of all chains, stacked, and their chain lengths.
@@ -132,6 +134,9 @@ chib_rmvn_prec <- function(P, l) {
 }
 
 # ---- probit (Albert and Chib 1993; Chib 1995, section 3.1) ----------------
+# Data augmentation as in reference 002, section 24.5.1: z_i | beta, y_i is
+# N(x_i' beta, 1) truncated to z_i > 0 (y_i = 1) or z_i < 0 (y_i = 0), and
+# beta | z is N(B_n (B_0^-1 b_0 + X' z), B_n), B_n = (B_0^-1 + X'X)^-1.
 
 chib_probit <- function(fit) {
   X <- fit$data$X
@@ -173,8 +178,7 @@ chib_hier_lm <- function(fit, n_reduced) {
   N <- length(y)
   tr <- chib_traces(fit)
   G <- nrow(tr$m)
-  n_reduced <- if (is.null(n_reduced)) max(G, 1000L)
-               else check_count(n_reduced, "n_reduced", 10L, 1e7)
+  if (is.null(n_reduced)) n_reduced <- max(G, 1000L)
   low <- lower.tri(diag(p), diag = TRUE)
   unpack <- function(row) {
     S <- matrix(0, p, p)
@@ -188,7 +192,10 @@ chib_hier_lm <- function(fit, n_reduced) {
   XtX <- lapply(Xs, crossprod)
   Xty <- Map(crossprod, Xs, ys)
   V0i <- solve(mod$V0)
-  # full conditionals (Hoff 2009, section 11.2)
+  # full conditionals (reference 002, section 24.2.5: beta_j eq. 24.34-24.35,
+  # mu eq. 24.36-24.37, Sigma inverse-Wishart with eta0 + m degrees of
+  # freedom and scale S0 + sum_j (beta_j - mu)(beta_j - mu)', sigma2
+  # IG((nu0 + N) / 2, (nu0 s0sq + SSR) / 2); Hoff 2009, section 11.2)
   draw_beta <- function(mu, Sigma, sigma2) {
     Si <- solve(Sigma)
     matrix(vapply(seq_len(m), function(j)
@@ -255,7 +262,8 @@ chib_hier_lm <- function(fit, n_reduced) {
 
 # ---- finite mixtures of a conjugate family (Chib 1995, section 3.2) --------
 
-# Dirichlet log density at w with parameters a.
+# Dirichlet log density at w with parameters a; the full conditional of
+# the weights is Dir(alpha + n(z)) (reference 001, eq. 2).
 chib_lddir <- function(w, a) lgamma(sum(a)) - sum(lgamma(a)) + sum((a - 1) * log(w))
 
 # All permutations of 1..K (rows), or `n` random ones (the identity first)

@@ -56,8 +56,9 @@ proposal_scale <- function(scale, d) {
 #' evidence \eqn{\log p(y) = \log \int p(\theta) L(\theta) d\theta}. At each
 #' stage the particles are reweighted by \eqn{L^{\beta_t - \beta_{t-1}}}
 #' (the log evidence gains the log of the weighted mean of these factors),
-#' resampled (systematic resampling) when the effective sample size falls
-#' below `resample_threshold * n_particles`, and moved by `n_moves`
+#' resampled (multinomial resampling) when the effective sample size (of
+#' the pilot, see below) falls below `resample_threshold` times the number
+#' of particles, and moved by `n_moves`
 #' random-walk Metropolis steps that leave \eqn{\pi_{\beta_t}} invariant.
 #'
 #' **Tuning without bias.** The random-walk covariance (`scale^2` times the
@@ -81,6 +82,11 @@ proposal_scale <- function(scale, d) {
 #' With `schedule = "adaptive"` the next temperature is found by bisection
 #' so that the conditional effective sample size of the pilot's step is
 #' `cess` times its number of particles (Zhou, Johansen and Aston 2016).
+#'
+#' **When to use it.** For the evidence, SMC is the robust general choice,
+#' also for multimodal posteriors and when no posterior draws exist;
+#' [bridge_evidence()] is cheaper when good posterior draws exist, and
+#' [chib_evidence()] serves the Gibbs models it supports (see [evidence]).
 #'
 #' The result is not a Markov chain: it is an object of class `mcmix_smc`
 #' holding the weighted particles (use `summary()` for weighted moments, or
@@ -254,9 +260,14 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #' \eqn{\sqrt{\log(1 + \hat v)}}, \eqn{\hat v = \mathrm{var}(w) /
 #' (n \bar w^2)} (the delta-method \eqn{\mathrm{sd}(w) / (\sqrt n \bar
 #' w)} when small). The effective sample size of the weights,
-#' \eqn{(\sum w_i)^2 / \sum w_i^2}, is reported; when it is below 10% of
-#' `n_runs` a warning says that `se` itself is unreliable (the weights are
+#' \eqn{(\sum w_i)^2 / \sum w_i^2}, is reported; when it is below 5% of
+#' `n_runs` (or below 5) a warning says that `se` itself is unreliable (the weights are
 #' then heavy-tailed: use more temperatures or moves).
+#'
+#' **When to use it.** AIS gives independent weights, hence the simplest
+#' honest error, but needs many temperatures in several dimensions, where
+#' [sample_smc()] (which resamples) is usually cheaper; with posterior
+#' draws at hand, [bridge_evidence()] is cheaper still (see [evidence]).
 #'
 #' @inheritParams sample_smc
 #' @param temperatures The number \eqn{K} of steps (at most 1e6; the
@@ -288,7 +299,7 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #' a
 #' @export
 ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
-                n_runs = 100, n_moves = 2, scale = NULL, proposal_cov = NULL,
+                n_runs = 100, n_moves = 3, scale = NULL, proposal_cov = NULL,
                 n_pilot = NULL) {
   call <- match.call()
   n_runs <- check_count(n_runs, "n_runs", 2L)
@@ -332,7 +343,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
   particles <- t(r$theta)
   colnames(particles) <- pd$names
   ess <- sum(w)^2 / sum(w^2)
-  if (ess < 0.1 * n_runs)
+  if (ess < max(5, 0.05 * n_runs))
     warning(sprintf(paste0("the effective sample size of the AIS weights is %.1f ",
                            "of %d runs: the standard error is unreliable (use more ",
                            "temperatures or moves)."), ess, n_runs), call. = FALSE)
@@ -368,12 +379,14 @@ evidence_se <- function(relvar) sqrt(log1p(max(relvar, 0)))
 #' \eqn{\theta_s}, computed in logs. **Do not rely on it**: its variance is
 #' usually infinite (the estimate is dominated by the rare draws with the
 #' smallest likelihood, converges extremely slowly and overestimates the
-#' evidence). It is provided for comparison with [sample_smc()] and [ais()];
-#' a warning says so at every call.
+#' evidence). It is provided for comparison with [sample_smc()], [ais()],
+#' [bridge_evidence()] and [chib_evidence()]; a warning says so at every
+#' call. See [evidence] for which estimator to use when.
 #'
 #' @param log_lik_draws Numeric vector of log-likelihood values
 #'   \eqn{\log L(\theta_s)} at posterior draws.
 #' @return The estimate of the log evidence (a number).
+#' @seealso [evidence]
 #' @examples
 #' set.seed(1)
 #' y <- rnorm(10, 1)
@@ -388,7 +401,8 @@ harmonic_mean_evidence <- function(log_lik_draws) {
                         "values (no NA or +Inf), not %s."), describe_value(log_lik_draws)),
          call. = FALSE)
   warning("the harmonic mean estimator usually has infinite variance and is ",
-          "unreliable; prefer sample_smc() or ais().", call. = FALSE)
+          "unreliable; prefer sample_smc(), ais(), bridge_evidence() or ",
+          "chib_evidence().", call. = FALSE)
   # a draw with zero likelihood makes the harmonic mean of the likelihoods 0
   if (any(log_lik_draws == -Inf)) return(-Inf)
   a <- -log_lik_draws

@@ -7,7 +7,8 @@
  * pi_beta ~ p(theta) L(theta)^beta, 0 = beta_0 < ... < beta_T = 1:
  *   reweight   W_i <- W_i L(theta_i)^(beta_t - beta_{t-1}), normalised; the
  *              log evidence gains log sum_i W_i L_i^(beta_t - beta_{t-1});
- *   resample   (systematic) when ESS = 1 / sum W_i^2 < threshold * N;
+ *   resample   when ESS = 1 / sum W_i^2 < threshold * N (systematic for
+ *              the pilot below, multinomial for the estimating population);
  *   move       MH moves leaving pi_{beta_t} invariant (random walk with the
  *              covariance of the weighted particles).
  * The adaptive schedule picks beta_t by bisection so that the conditional

@@ -20,7 +20,7 @@ upto <- match(level, levels)
 pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "withr", "posterior", "bayesplot", "future.apply", "future",
-            "MASS", "mcclust", "poLCA"),
+            "progressr", "MASS", "mcclust", "poLCA", "bridgesampling"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

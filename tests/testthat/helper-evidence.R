@@ -84,3 +84,14 @@ ev_replicate <- function(R, f) {
     c(est = e$log_evidence, se = e$se)
   }, c(est = 0, se = 0)))
 }
+
+# The acceptance checks on R independent estimates (columns est, se): their
+# mean within 4 sd / sqrt(R) of the exact value, and sd over the runs within
+# a factor 2 of the root-mean-square reported se.
+ev_check_spread <- function(r, exact) {
+  R <- nrow(r)
+  expect_lt(abs(mean(r[, "est"]) - exact), 4 * stats::sd(r[, "est"]) / sqrt(R))
+  ratio <- stats::sd(r[, "est"]) / sqrt(mean(r[, "se"]^2))
+  expect_gt(ratio, 0.5)
+  expect_lt(ratio, 2)
+}
