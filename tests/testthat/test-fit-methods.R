@@ -186,11 +186,15 @@ test_that("print() of the results of SMC, AIS, ABC and annealing", {
   y <- c(0.8, 1.3, 0.2, 1.9, 1.1)
   ll <- function(th) sum(dnorm(y, th, 1, log = TRUE))
   lp <- function(th) dnorm(th, 0, 2, log = TRUE)
+  # the layout of the SMC and AIS prints (their numbers are tested with the
+  # algorithms, which evolve: they are masked here)
+  numbers_masked <- function(lines) gsub("-?[0-9]+(\\.[0-9]+)?(e-?[0-9]+)?", "#", lines)
   set.seed(62)
-  expect_snapshot(print(sample_smc(ll, lp, function(n) rnorm(n, 0, 2), n_particles = 100)))
+  expect_snapshot(print(sample_smc(ll, lp, function(n) rnorm(n, 0, 2), n_particles = 100)),
+                  transform = numbers_masked)
   set.seed(63)
   expect_snapshot(print(ais(ll, lp, function(n) rnorm(n, 0, 2), temperatures = 10,
-                            n_runs = 50)))
+                            n_runs = 50)), transform = numbers_masked)
   set.seed(64)
   expect_snapshot(print(sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
                                    observed = 7, tolerance = 0, n = 500)))
