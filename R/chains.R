@@ -618,6 +618,7 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #'   trace_names = "u")
 #' set.seed(42)
 #' fit <- run_kernel(k, iter = 200, chains = 2)
+#' @export
 run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        cores = getOption("mcmix.cores", 1L),
                        backend = getOption("mcmix.backend", "auto"),
