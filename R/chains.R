@@ -593,7 +593,9 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
-#' @param burnin Number of warm-up iterations per chain (not kept).
+#' @param burnin Number of warm-up iterations per chain (not kept). Unlike the
+#'   samplers (where it is `floor(iter / 2)`, see [mcmix-run-settings]) it
+#'   defaults to 0 here: the author of a kernel decides its warm-up.
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param cores Number of local cores for running chains in parallel.
@@ -647,7 +649,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
     settings = list(iter = iter, burnin = burnin, thin = thin, chains = chains,
                     labels = labels, psm = psm),
     seed = streams$base, streams = streams$seeds,
-    timing = c(elapsed = 0), interrupted = FALSE), class = "mcmix_fit")
+    timing = c(elapsed = 0), interrupted = FALSE, format = fit_format), class = "mcmix_fit")
   fit_advance(fit, new = TRUE, cores = cores, backend = backend,
               progress = progress)
 }
@@ -841,6 +843,24 @@ fit_usable <- function(fit, quiet = FALSE) {
 #' @export
 extend <- function(fit, iter, ...) UseMethod("extend")
 
+# The format of the fit object: its kernel, the layout of the chains'
+# states (sampler states, and the family stats blocks saved as raw bytes,
+# inst/include/mcmix_abi.h) and the .Call interface they were made for.
+# Bumped whenever a fit saved by an earlier version could not be continued
+# exactly; extend() refuses other formats. Fits without the field predate
+# format 2 (DP algorithms as one table, ABI 3 size units).
+fit_format <- 2L
+
+check_fit_format <- function(fit) {
+  f <- if (is.null(fit$format)) 1L else fit$format
+  if (!identical(f, fit_format))
+    stop(sprintf(paste0("`fit` was made by a version of mcmix with fit format %s, but this ",
+                        "version continues format %d only: run the sampler again to ",
+                        "extend it (its draws are still usable as they are)."),
+                 format(f), fit_format), call. = FALSE)
+  invisible(fit)
+}
+
 #' @rdname extend
 #' @export
 extend.default <- function(fit, iter, ...) {
@@ -856,6 +876,7 @@ extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
   if (!is.list(fit$settings) || !is.list(fit$chains) || is.null(fit$kernel))
     stop("`fit` must be an mcmix_fit as returned by a sampler; this one lacks its settings, chains or kernel.",
          call. = FALSE)
+  check_fit_format(fit)
   iter <- check_count(iter, "iter", 0L)
   check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
   cores <- check_count(cores, "cores", 1L)

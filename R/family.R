@@ -31,8 +31,9 @@
 #' Lists the component families known to the compiled code: the built-in
 #' ones (six conjugate families and the non-conjugate `"gaussian_nonconj"`)
 #' and any family registered by another package through the C interface in
-#' `mcmix.h` (see [mcmix_family()]). The R-level [r_family()] is not
-#' registered in C and is not listed.
+#' `mcmix.h` (see [mcmix_family()]). `"r_family"` is the descriptor behind
+#' [r_family()] (whose hyperparameters are R functions, so build it with
+#' that constructor).
 #'
 #' @return A character vector of family names.
 #' @seealso [gaussian_niw()], [mcmix_family()].
@@ -48,7 +49,7 @@ mcmix_families <- function() {
 #' Builds a family object for a family registered in the compiled code by
 #' name, typically one added by another package through the C interface
 #' (`inst/include/mcmix.h`). The built-in families have their own
-#' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()],
+#' constructors ([gaussian_mean()], [gaussian_niw()], [gaussian_diag()], [gaussian_iso()],
 #' [bernoulli_beta()], [categorical_dirichlet()], [poisson_gamma()] and the
 #' non-conjugate [gaussian_nonconj()]), which validate their
 #' hyperparameters and fill in data-driven defaults.
@@ -240,7 +241,7 @@ family_param_unpack <- function(prepared, theta) {
     add_remove = , param_draw = as.double(arg),
     log_lik = as.double(arg),
     NULL)
-  out <- .Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg)
+  out <- with_c_errors(.Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg))
   if (op == "param_draw") {
     nm <- family_param_names(prep, all = TRUE)
     if (length(nm) == ncol(out)) colnames(out) <- nm
@@ -292,7 +293,8 @@ family_resolve.mcmix_family <- function(family, x) {
 
 # Data types of the built-in families, checked by the low-level constructor.
 fam_builtin_types <- c(gaussian_mean = "real", gaussian_niw = "real",
-                       gaussian_diag = "real", gaussian_nonconj = "real",
+                       gaussian_diag = "real", gaussian_iso = "real",
+                       gaussian_nonconj = "real",
                        bernoulli_beta = "binary", poisson_gamma = "count",
                        categorical_dirichlet = "categorical")
 
@@ -344,7 +346,7 @@ fam_numeric_matrix <- function(data) {
   if (is.data.frame(data)) {
     ok <- vapply(data, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (!all(ok))
-      stop(sprintf("`data` must have numeric columns only; column %s is %s.",
+      stop(sprintf("`data` must have numeric columns only; column %s is %s. For columns of mixed types use auto_family() or product_family().",
                    fam_col_label(data, which(!ok)[1L]),
                    fam_type_label(data[[which(!ok)[1L]]])), call. = FALSE)
     data <- as.matrix(data)
@@ -356,8 +358,10 @@ fam_numeric_matrix <- function(data) {
     stop(sprintf("`data` must be a numeric vector, matrix or data frame, not %s.",
                  fam_type_label(data)), call. = FALSE)
   if (is.null(dim(data))) data <- matrix(data, ncol = 1L)
-  storage.mode(data) <- "double"
-  unname(data)
+  # change only what needs changing: each of these copies the whole data
+  if (!is.double(data)) storage.mode(data) <- "double"
+  if (!is.null(dimnames(data))) data <- unname(data)
+  data
 }
 
 # Categorical data: a factor / character / integer vector of categories, or
@@ -424,14 +428,18 @@ fam_check_matrix <- function(x, min_rows) {
     stop(sprintf("`data` has a missing value in row %d, column %d.", p[1L], p[2L]),
          call. = FALSE)
   }
-  if (any(!is.finite(x))) {
+  # min() and max() scan without the full-size temporaries of is.finite(x),
+  # abs(x) or range(x) (they matter at N = 1e6); positions only on failure
+  lo <- if (length(x)) min(x) else 0
+  hi <- if (length(x)) max(x) else 0
+  if (!is.finite(lo) || !is.finite(hi)) {
     p <- fam_first_where(!is.finite(x))
     stop(sprintf("`data` has a non-finite value (%s) in row %d, column %d.",
                  format(x[p[1L], p[2L]]), p[1L], p[2L]), call. = FALSE)
   }
   # Sufficient statistics hold sums of squares and cross-products, which
   # overflow to Inf (and then NaN) for values near the largest double.
-  if (any(abs(x) > max_abs_value)) {
+  if (max(-lo, hi) > max_abs_value) {
     p <- fam_first_where(abs(x) > max_abs_value)
     stop(sprintf("`data` has a value too large in magnitude (%s) in row %d, column %d; rescale the data (values must be below %g in absolute value).",
                  format(x[p[1L], p[2L]]), p[1L], p[2L], max_abs_value), call. = FALSE)
@@ -547,14 +555,12 @@ fam_check_spd <- function(x, arg) {
     stop(sprintf("`%s` must be a symmetric positive-definite matrix, not a matrix with %s.",
                  arg, if (anyNA(x)) "missing values" else "non-finite values"), call. = FALSE)
   check_magnitude(x, arg)
-  if (!isSymmetric(unname(x), tol = 1e-8 * max(1, max(abs(x)))))
-    stop(sprintf("`%s` must be a symmetric positive-definite matrix; it is not symmetric.",
-                 arg), call. = FALSE)
-  ev <- eigen(x, symmetric = TRUE, only.values = TRUE)$values
-  if (min(ev) <= 1e-12 * max(abs(ev)) ||
-      inherits(try(chol(x), silent = TRUE), "try-error"))
-    stop(sprintf("`%s` must be a symmetric positive-definite matrix; its smallest eigenvalue is %s.",
-                 arg, format(min(ev), digits = 4L)), call. = FALSE)
+  why <- spd_problem(x)   # R/checks.R
+  if (!is.null(why))
+    stop_input(sprintf("`%s` must be a symmetric positive-definite matrix; %s.", arg,
+                       if (why == "not symmetric") "it is not symmetric"
+                       else sub("^smallest eigenvalue", "its smallest eigenvalue is", why)),
+               arg)
   invisible(x)
 }
 
@@ -608,7 +614,7 @@ fam_resolve_vectors <- function(family, x, args) {
 
 # The prior mean: given (recycled to the columns of `data`) or their means.
 fam_default_mean <- function(prior_mean, x) {
-  if (is.null(prior_mean)) unname(colMeans(x))
+  if (is.null(prior_mean)) .colMeans(x, nrow(x), ncol(x))   # no copy of x
   else fam_recycle(prior_mean, ncol(x), "prior_mean")
 }
 

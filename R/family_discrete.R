@@ -8,7 +8,8 @@
 #' probability:
 #' \deqn{x_{ij} \mid p_j \sim \mathrm{Bernoulli}(p_j), \qquad
 #'   p_j \sim \mathrm{Beta}(a_j, b_j).}
-#' The data are a 0/1 (or logical) vector, matrix or data frame.
+#' The data are a 0/1 (or logical) vector, matrix or data frame; factors
+#' with two levels count as binary (the second level is 1).
 #'
 #' @param a,b Positive Beta shape parameters: numbers (used for every
 #'   column) or vectors with one value per column. The default
@@ -88,7 +89,14 @@ poisson_gamma <- function(shape = 1, rate = 1) {
 
 # --- bernoulli_beta --------------------------------------------------------
 
-family_convert.mcmix_family_bernoulli_beta <- function(family, data) fam_numeric_matrix(data)
+# Logical columns and factors with at most two levels (the second level is
+# 1) are binary data too.
+family_convert.mcmix_family_bernoulli_beta <- function(family, data) {
+  if (is.data.frame(data))
+    data[] <- lapply(names(data), function(nm) product_binary(data[[nm]], nm))
+  else if (is.factor(data)) data <- product_binary(data, "1")
+  fam_numeric_matrix(data)
+}
 family_check_values.mcmix_family_bernoulli_beta <- function(family, x)
   fam_check_binary(x, "bernoulli_beta")
 

@@ -1,5 +1,5 @@
 # Non-conjugate component families: one given by R functions
-# (src/family_r.c) and the compiled normal family with independent priors
+# (src/ffi_family_r.c) and the compiled normal family with independent priors
 # on the mean and the variance (src/family_gaussian_nonconj.c).  Both have
 # no closed-form marginal likelihood: the DP sampler "neal8" uses their
 # log-likelihood, prior draws and a Markov move of a cluster's parameter
@@ -78,7 +78,12 @@ print.mcmix_family_r <- function(x, ...) {
 family_layout.mcmix_family_r <- function(family)
   list(components = list(theta = family$dim_param), size = family$dim_param)
 
-# The list handed to src/family_r.c: R wrappers of one numeric vector each.
+# The hyperparameters of the R-function family are its R functions: the
+# list handed to src/ffi_family_r.c in place of a numeric `hyper` vector
+# (R wrappers of one numeric vector each).
+family_hyper.mcmix_family_r <- function(family) r_family_spec(family)
+
+# The list handed to src/ffi_family_r.c: R wrappers of one numeric vector each.
 r_family_spec <- function(family) {
   p <- family$dim_param
   D <- family$dim

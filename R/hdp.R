@@ -73,7 +73,8 @@ print.mcmix_hdp <- function(x, ...) {
 #' @param group When `data` is not a list of groups: a vector (factor,
 #'   character or integer) with the group of every observation.
 #' @param iter Number of kept-phase iterations per chain.
-#' @param burnin Number of warm-up iterations (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param init `"one"` (all observations in one cluster) or a vector of
@@ -103,15 +104,14 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
   kernel <- hdp_kernel(model, grouped, init, labels)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = FALSE,
-                    model = model, data = grouped$prepared$x, call = match.call())
+                    model = model, data = grouped$prepared$x, call = match.call(), kind = "hdp")
   grouped$prepared$x <- NULL
   fit$family <- grouped$prepared
   fit$group <- grouped$group
   fit$N <- length(grouped$group)
-  fit <- fit_set_kind(fit, "hdp")
   fit
 }
 
@@ -151,9 +151,9 @@ hdp_grouped_data <- function(family, data, group) {
 hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
                        keep_labels = TRUE) {
   settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
-                spec$J, n, thin, offset, as.double(warmup), as.double(keep_labels))
+                spec$J, as.double(keep_labels))
   .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, state$stats, as.double(settings))
+        state$beta, state$stats, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
 }
 
 # Settings of the compiled sampler: c(fixed, shape, rate) per concentration.

@@ -38,11 +38,8 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                        backend = getOption("mcmix.backend", "auto"),
                        progress = interactive()) {
   call <- match.call()
-  iter <- check_count(iter, "iter", 1L)
-  tg <- as_target(target)
-  chains <- check_count(chains, "chains", 1L)
-  burnin <- check_count(burnin, "burnin", 0L)
-  d <- init_dim(init, tg)
+  su <- sampler_setup(target, init, iter, burnin, chains)
+  iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
   n_steps <- check_count_max(n_steps, "n_steps", 1L, 1e5,
                              "leapfrog steps per iteration")

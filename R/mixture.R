@@ -1,12 +1,10 @@
 # Mixture models: finite Bayesian mixtures and Dirichlet process mixtures,
-# their samplers (src/mixture_finite.c, src/mixture_dp.c through
-# src/ffi_mixture.c) and the fit object they produce.
+# the finite samplers (src/mixture_finite.c through src/ffi_mixture.c; the
+# DP ones are in R/mixture_dp.R) and the fit object they produce.
 #
-# Sampler state of one chain (a plain list, see mixture_kernel()):
-#   labels   integer vector (N), cluster of each observation, 0-based, in the
-#            INTERNAL cluster order of the C engine (continuing a chain needs
-#            exactly this order);
-#   alpha    DP concentration (current value when it has a Gamma prior);
+# Sampler state of one finite-mixture chain (a plain list, see
+# finite_kernel()):
+#   labels   integer vector (N), component of each observation, 0-based;
 #   weights  finite "gibbs": last mixture weights drawn (else NULL);
 #   params   finite "gibbs" / "collapsed_weights": last component
 #            parameters drawn, a param_size x K matrix (else NULL);
@@ -15,9 +13,9 @@
 #            NULL in a fresh state (computed from the labels). The engine
 #            recomputes them from scratch every 64 sweeps (numerical
 #            stability; a rule on the iteration number, not on chunks).
-# Traces: n_clusters (occupied clusters), alpha (DP with a Gamma prior) and
-# log_lik: log p(x | z, theta) for the samplers that draw theta ("gibbs",
-# "collapsed_weights"), the collapsed log p(x | partition) = sum over
+# Traces: n_clusters (occupied clusters) and log_lik: log p(x | z, theta)
+# for the samplers that draw theta ("gibbs", "collapsed_weights"), the
+# collapsed log p(x | partition) = sum over
 # clusters of the family's log marginal likelihood otherwise.
 
 # ---------------------------------------------------------------------------
@@ -180,11 +178,16 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param model A model object, e.g. from [dp_mixture()].
 #' @param data The data: a numeric vector (one observation per element), a
 #'   numeric matrix or data frame (one observation per row), or what the
-#'   family needs (binary or count matrices). Missing or non-finite values,
-#'   a wrong number of columns or fewer than 2 observations are refused.
+#'   family needs (binary or count matrices); for a [product_family()] or
+#'   [auto_family()], a data frame with columns of any type. Missing values
+#'   (`NA`) are modelled with a conjugate family: integrated out exactly,
+#'   or, for partly missing rows of a joint Gaussian family, imputed at each
+#'   sweep (see [imputed_draws()]). Non-finite values, a wrong number of
+#'   columns or fewer than 2 observations are refused.
 #' @param iter Number of iterations per chain kept after burn-in (before
 #'   thinning).
-#' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param algorithm The sampler. Finite mixtures: `"collapsed"` (weights and
@@ -196,14 +199,23 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
 #'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans); see [dp_control()] for their settings. The number of
+#'   Gibbs scans) or `"subcluster"` (the parallel sub-cluster split-merge
+#'   sampler after Chang and Fisher 2013: restricted Gibbs over the
+#'   instantiated clusters, parallel over observations, with split and
+#'   merge proposals from two sub-clusters of each cluster); see
+#'   [dp_control()] for their settings. When `algorithm` is not given, a
+#'   Dirichlet process mixture of a conjugate family with at least
+#'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
+#'   `"subcluster"`, smaller data `"collapsed"`. The number of
 #'   sticks the slice sampler instantiates is bounded by the options
 #'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
 #'   an `alpha`, `discount` or `kappa` that needs more is refused.
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
-#'   partitions), `"one"` (every observation in one cluster), an integer
+#'   partitions; the default, except for `algorithm = "subcluster"`, which
+#'   starts from `"one"` and grows clusters by splits), `"one"` (every
+#'   observation in one cluster), an integer
 #'   vector of labels (one per observation; for a finite mixture values in
 #'   `1..K` are used as the components), or a `function(chain)` returning
 #'   such a vector.
@@ -214,6 +226,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
 #' @param cores Number of cores for running chains in parallel.
+#' @param threads Number of threads (OpenMP) for the data-parallel parts of
+#'   a sweep within each chain (`algorithm = "subcluster"`; the other
+#'   algorithms are sequential). The draws do not depend on it: random
+#'   numbers in parallel regions come from fixed blocks of observations,
+#'   each with its own stream seeded from R's generator. Default
+#'   `getOption("mcmix.threads", 1)`.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
@@ -255,32 +273,27 @@ sample_posterior.mcmix_finite_mixture <- function(
 #' @export
 sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    algorithm = c("collapsed", "neal8", "slice", "split_merge"), init = "prior",
+    algorithm = names(dp_algorithms), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), control = dp_control(), ...) {
-  algorithm <- check_algorithm(algorithm, c("collapsed", "neal8", "slice", "split_merge"))
+    cores = getOption("mcmix.cores", 1L), control = dp_control(),
+    threads = getOption("mcmix.threads", 1L), ...) {
+  algorithm <- dp_default_algorithm(algorithm, missing(algorithm), model, data)  # R/mixture_dp.R
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
+  control$threads <- check_threads(threads)
+  # the sub-cluster sampler grows clusters by splits: start it from one
+  # cluster (Chang and Fisher 2013) unless told otherwise
+  if (missing(init) && algorithm == "subcluster") init <- "one"
+  control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
-}
-
-check_algorithm <- function(algorithm, choices) {
-  if (identical(algorithm, choices)) return(choices[1L])
-  if (!is.character(algorithm) || length(algorithm) != 1L || !algorithm %in% choices)
-    stop(sprintf("`algorithm` must be one of %s, not %s.",
-                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(algorithm)),
-         call. = FALSE)
-  algorithm
 }
 
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
                         backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_dots(list(...))   # R/checks.R
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x
@@ -288,8 +301,9 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
          call. = FALSE)
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
-  kernel <- if (dpx_needed(model, algorithm)) dpx_kernel(model, prepared, algorithm, init, control)
-            else mixture_kernel(model, prepared, algorithm, init)   # R/mixture_dp.R
+  kernel <- if (inherits(model, "mcmix_dp_mixture"))
+    dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
+  else finite_kernel(model, prepared, algorithm, init)
   blocks <- impute_blocks(prepared)                    # R/impute.R
   if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
@@ -304,39 +318,25 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
 }
 
-# The kernel of a mixture sampler (see R/chains.R for the contract).
-mixture_kernel <- function(model, prepared, algorithm, init) {
+# The kernel of a finite mixture sampler (see R/chains.R for the contract).
+finite_kernel <- function(model, prepared, algorithm, init) {
   xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  if (!is.double(xt)) storage.mode(xt) <- "double"   # a second full copy otherwise
   N <- ncol(xt)
-  is_dp <- inherits(model, "mcmix_dp_mixture")
-  random_alpha <- is_dp && inherits(model$alpha, "mcmix_gamma_prior")
-  if (random_alpha && model$discount > 0)
-    stop("a gamma_prior() on `alpha` needs `discount = 0`.", call. = FALSE)
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
-    hyper = as.double(prepared$hyper),
-    model = if (is_dp) "dp" else "finite", algorithm = algorithm,
-    alpha = if (is_dp) numeric() else as.double(model$alpha),
-    prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
-    discount = as.double(if (is_dp) model$discount else 0),
-    K = as.integer(if (is_dp) 0L else model$K))
+    hyper = as.double(prepared$hyper), algorithm = algorithm,
+    alpha = as.double(model$alpha), K = as.integer(model$K))
   init_fun <- mixture_init(model, N, init)
-  alpha0 <- if (!is_dp) NA_real_ else if (random_alpha)
-    model$alpha$shape / model$alpha$rate else model$alpha
-  keep_extra <- !is_dp && algorithm != "collapsed"
-  trace_names <- c("n_clusters", if (random_alpha) "alpha", "log_lik")
   new_kernel(
-    name = paste0(if (is_dp) "dp_" else "finite_", algorithm),
+    name = paste0("finite_", algorithm),
     init = function(chain) {
-      list(labels = init_fun(chain, alpha0), alpha = alpha0,
-           weights = NULL, params = NULL, stats = NULL)
+      list(labels = init_fun(chain, NA_real_), weights = NULL, params = NULL, stats = NULL)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_mixture_step, spec, xt, state, as.integer(n),
-                 as.integer(thin), as.integer(offset), as.logical(warmup))
-      extra <- NULL
-      if (keep_extra && nrow(r$traces)) {
+      r <- .Call(C_ffi_finite_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))
+      extra <- NULL   # the weights and parameters drawn, when the algorithm draws them
+      if (!is.null(r$params) && nrow(r$traces)) {
         K <- spec$K
         extra <- lapply(seq_len(nrow(r$traces)), function(s) list(
           weights = if (!is.null(r$weights)) r$weights[s, ],
@@ -345,7 +345,7 @@ mixture_kernel <- function(model, prepared, algorithm, init) {
       list(state = r$state,
            draws = list(traces = r$traces, labels = r$labels, extra = extra))
     },
-    trace_names = trace_names,
+    trace_names = c("n_clusters", "log_lik"),
     spec = spec, N = N)
 }
 

@@ -1,7 +1,8 @@
-# Further samplers for Dirichlet process and Pitman-Yor mixtures
-# (src/mixture_neal8.c, src/mixture_slice.c, src/mixture_splitmerge.c,
-# src/mixture_discount.c through src/ffi_mixture_dp.c): the Pitman-Yor
-# discount and its Beta prior, the algorithms' settings, and their kernel.
+# The samplers of Dirichlet process and Pitman-Yor mixtures: the table of
+# algorithms (one row per algorithm, matching the C table of
+# src/mixture_dp.h), the Pitman-Yor discount and its Beta prior, the
+# algorithms' settings, and the one kernel that runs them all through
+# src/ffi_mixture_dp.c.
 #
 # Sampler state of one chain (a plain list):
 #   labels    integer vector (N), 0-based clusters in the engine's internal
@@ -10,12 +11,54 @@
 #   alpha, discount  current values;
 #   params    "neal8": the psize x K parameters of the clusters (NULL in a
 #             fresh state: drawn given the members);
+#   aux       an integer block of the algorithms that need one (NULL
+#             otherwise and in a fresh state);
 #   stats     the clusters' stats blocks as raw bytes (NULL when fresh);
-#   n_accept, n_prop  split-merge acceptance counters (zero, and ignored by
-#             acceptance(), for the other algorithms).
+#   n_accept, n_prop  acceptance counters of the rows with `counters`
+#             (zero, and ignored by acceptance(), for the other algorithms).
 # Traces: n_clusters, alpha (Gamma prior), discount (Beta prior), log_lik
 # (the collapsed log p(x | partition) for conjugate families, and
 # log p(x | z, theta) for non-conjugate ones under "neal8").
+
+# One row per DP algorithm; the C side has the matching row in
+# MCX_DP_ALGORITHMS (src/mixture_dp.h). Adding an algorithm: one engine file,
+# one row there and one row here.
+#   control          function(ctl, model, N) of a dp_control() object, the
+#                    model and the number of observations, giving the row's
+#                    settings as a named numeric vector (the names of the C
+#                    row's control_names; handed to C as a list); it may
+#                    refuse settings with an error naming the argument;
+#   conjugate_only   refuses non-conjugate families;
+#   random_discount  samples a beta_prior() discount;
+#   counters         counts accepted proposals (read by acceptance()).
+dp_algorithm <- function(control = function(ctl, model, N) numeric(), conjugate_only = TRUE,
+                         random_discount = TRUE, counters = FALSE) {
+  list(control = control, conjugate_only = conjugate_only,
+       random_discount = random_discount, counters = counters)
+}
+
+dp_algorithms <- list(
+  collapsed = dp_algorithm(),
+  neal8 = dp_algorithm(control = function(ctl, model, N) c(m_aux = ctl$m),
+                       conjugate_only = FALSE),
+  slice = dp_algorithm(control = function(ctl, model, N) {
+                         budget <- slice_budget(model, ctl, N)
+                         c(geometric = as.double(ctl$xi == "geometric"), kappa = ctl$kappa,
+                           memory_budget = budget[1L], work_budget = budget[2L])
+                       }, random_discount = FALSE),
+  split_merge = dp_algorithm(control = function(ctl, model, N) c(t = ctl$t, moves = ctl$moves),
+                             counters = TRUE),
+  subcluster = dp_algorithm(control = function(ctl, model, N)
+                              c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
+                                threads = if (is.null(ctl$threads)) 1 else ctl$threads),
+                            counters = TRUE))
+
+# "a", "a or b", "a, b or c" (quoted names)
+or_list <- function(x) {
+  x <- dQuote(x, FALSE)
+  if (length(x) < 2L) return(x)
+  paste(paste(x[-length(x)], collapse = ", "), "or", x[length(x)])
+}
 
 #' Beta prior on a Pitman-Yor discount
 #'
@@ -94,6 +137,9 @@ check_discount <- function(discount, alpha) {
 #' @param moves `"split_merge"`: split-merge proposals before each
 #'   collapsed Gibbs scan, between 0 and 1000; `moves = 0` turns the
 #'   split-merge moves off (plain collapsed Gibbs sampling).
+#' @param sc_moves `"subcluster"`: split / merge proposals per sweep (each
+#'   costs one pass over the members of the clusters involved), between 0
+#'   and 1000.
 #' @return An object of class `mcmix_dp_control`.
 #' @seealso [sample_posterior()]
 #' @examples
@@ -101,13 +147,15 @@ check_discount <- function(discount, alpha) {
 #' dp_control(xi = "geometric", kappa = 0.7)
 #' @export
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
-                       t = 5, moves = 1) {
+                       t = 5, moves = 1, sc_moves = 4) {
   m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
   xi <- match_choice(xi, c("dependent", "geometric"), "xi")
   kappa <- check_prob(kappa, "kappa")
   t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
   moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
-  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves),
+  sc_moves <- check_count_max(sc_moves, "sc_moves", 0L, 1000, "split / merge proposals per sweep")
+  structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves,
+                 sc_moves = sc_moves),
             class = "mcmix_dp_control")
 }
 
@@ -116,7 +164,9 @@ format.mcmix_dp_control <- function(x, ...) {
   c(sprintf("neal8:       m = %d auxiliary components", x$m),
     sprintf("slice:       xi = %s%s", dQuote(x$xi, FALSE),
             if (x$xi == "geometric") sprintf(", kappa = %s", format(x$kappa)) else ""),
-    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves))
+    sprintf("split_merge: t = %d restricted Gibbs scans, moves = %d per scan", x$t, x$moves),
+    sprintf("subcluster:  sc_moves = %d split / merge proposals per sweep",
+            if (is.null(x$sc_moves)) 4L else x$sc_moves))
 }
 
 #' @export
@@ -126,12 +176,11 @@ print.mcmix_dp_control <- function(x, ...) {
 }
 
 # Does the family have a closed-form predictive (all samplers) or only a
-# parameter update (DP "neal8")?
+# parameter update (the DP algorithms without `conjugate_only`)?
 # (registered families are asked through the registry, so that plugin
 # families and mcmix_family() objects are classified too)
 family_is_conjugate <- function(family) {
   if (isTRUE(family$nonconjugate)) return(FALSE)
-  if (identical(family$name, "r_family")) return(FALSE)
   if (is.character(family$name) && length(family$name) == 1L &&
       family$name %in% mcmix_families())
     return(.Call(C_ffi_family_conjugate, family$name))
@@ -139,28 +188,23 @@ family_is_conjugate <- function(family) {
 }
 
 check_family_algorithm <- function(model, algorithm) {
+  is_dp <- inherits(model, "mcmix_dp_mixture")
+  row <- if (is_dp) dp_algorithms[[algorithm]]
   if (family_is_conjugate(model$family)) {
-    if (inherits(model, "mcmix_dp_mixture") && algorithm == "slice" &&
-        inherits(model$discount, "mcmix_beta_prior"))
-      stop("`algorithm = \"slice\"` does not sample the discount: give `discount` ",
-           "a fixed value, or use \"collapsed\", \"neal8\" or \"split_merge\".",
+    if (is_dp && !row$random_discount && inherits(model$discount, "mcmix_beta_prior"))
+      stop(sprintf(paste0("`algorithm = \"%s\"` does not sample the discount: give ",
+                          "`discount` a fixed value, or use %s."), algorithm,
+                   or_list(names(Filter(function(r) r$random_discount, dp_algorithms)))),
            call. = FALSE)
     return(invisible())
   }
-  if (!inherits(model, "mcmix_dp_mixture") || algorithm != "neal8")
+  if (!is_dp || row$conjugate_only)
     stop(sprintf(paste0("the non-conjugate family %s needs a dp_mixture() and ",
-                        "`algorithm = \"neal8\"`, not %s."),
+                        "`algorithm = %s`, not %s."),
                  family_label(model$family),
-                 if (inherits(model, "mcmix_dp_mixture")) dQuote(algorithm, FALSE)
-                 else "a finite mixture"), call. = FALSE)
+                 or_list(names(Filter(function(r) !r$conjugate_only, dp_algorithms))),
+                 if (is_dp) dQuote(algorithm, FALSE) else "a finite mixture"), call. = FALSE)
   invisible()
-}
-
-# The samplers of this file serve everything but the plain collapsed DP
-# sampler with a fixed discount (mixture_kernel(), R/mixture.R).
-dpx_needed <- function(model, algorithm) {
-  inherits(model, "mcmix_dp_mixture") &&
-    (algorithm != "collapsed" || inherits(model$discount, "mcmix_beta_prior"))
 }
 
 # The budget of the slice sampler: c(bytes, label evaluations per sweep)
@@ -170,9 +214,8 @@ dpx_needed <- function(model, algorithm) {
 # need more sticks whatever the data are refused here, before sampling:
 # about alpha log(N) sticks for a DP with fixed alpha, log(N) / (1 - kappa)
 # with geometric slices.
-slice_budget <- function(model, control, N, algorithm) {
+slice_budget <- function(model, control, N) {
   budget <- c(memory_budget(), work_budget())
-  if (algorithm != "slice") return(budget)
   sticks <- max(1000, budget[2L] / N)
   refuse <- function(arg, need)
     stop(sprintf(paste0("%s needs about %s sticks of the slice sampler, beyond the budget ",
@@ -194,22 +237,24 @@ slice_budget <- function(model, control, N, algorithm) {
   budget
 }
 
-dpx_kernel <- function(model, prepared, algorithm, init, control) {
+dp_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
-  xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
+  row <- dp_algorithms[[algorithm]]
+  xt <- t(prepared$x)   # the only copy of the data (family_prepare() makes none)
+  if (!is.double(xt)) storage.mode(xt) <- "double"
   N <- ncol(xt)
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
   random_d <- inherits(model$discount, "mcmix_beta_prior")
+  hyper <- prepared$hyper
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
-    hyper = as.double(prepared$hyper), algorithm = algorithm,
+    hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
-    m_aux = as.integer(control$m), geometric = as.integer(control$xi == "geometric"),
-    kappa = control$kappa, t = as.integer(control$t), moves = as.integer(control$moves),
-    budget = slice_budget(model, control, N, algorithm))
-  rfam <- if (identical(prepared$name, "r_family")) r_family_spec(prepared$family) else NULL
+    control = as.list(vapply(row$control(control, model, N), as.double, 0)),
+    # labels of the kept draws are returned only when the fit keeps them
+    # (N integers per kept draw: 4 MB each at N = 1e6)
+    store_labels = !isFALSE(control$store_labels))
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount
@@ -222,16 +267,45 @@ dpx_kernel <- function(model, prepared, algorithm, init, control) {
     name = paste0("dp_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
-           params = NULL, stats = NULL, n_accept = 0, n_prop = 0)
+           params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_dpx_step, spec, xt, state, as.integer(n), as.integer(thin),
-                 as.integer(offset), as.logical(warmup), rfam)
+      sp <- spec
+      # OpenMP's thread pool does not survive fork(): a forked chain (cores > 1)
+      # runs its parallel passes on one thread (same draws, see in_forked_child())
+      if (isTRUE(sp$control$threads > 1) && in_forked_child()) sp$control$threads <- 1
+      r <- .Call(C_ffi_dp_step, sp, xt, state, chunk_ctrl(n, thin, offset, warmup))
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
     },
     trace_names = trace_names,
     spec = spec, N = N,
-    # only split-merge proposals are accepted or rejected; the other
-    # algorithms carry zero counters in their state (read by acceptance())
-    counters = algorithm == "split_merge")
+    # only some algorithms accept or reject proposals; the others carry
+    # zero counters in their state (read by acceptance())
+    counters = row$counters)
+}
+
+# TRUE in a process forked by the parallel package (mclapply, mcparallel,
+# future's multicore backend), where OpenMP threads must not be started:
+# libgomp's pool of the parent is not carried into the child and a parallel
+# region there can hang.
+in_forked_child <- function() {
+  is_child <- tryCatch(utils::getFromNamespace("isChild", "parallel"),
+                       error = function(e) function() FALSE)
+  isTRUE(is_child())
+}
+
+# Number of OpenMP threads of a chain (argument `threads`).
+check_threads <- function(threads) {
+  check_count_max(threads, "threads", 1L, 1024, "threads")
+}
+
+# The DP algorithm: the one given, or by default "subcluster" for large
+# data (a conjugate family, at least getOption("mcmix.subcluster_min_n",
+# 20000) observations), else "collapsed".
+dp_default_algorithm <- function(algorithm, missing, model, data) {
+  if (!missing) return(check_algorithm(algorithm, names(dp_algorithms)))
+  n <- NROW(data)
+  big <- is.numeric(n) && length(n) == 1L &&
+    n >= getOption("mcmix.subcluster_min_n", 20000)
+  if (big && family_is_conjugate(model$family)) "subcluster" else "collapsed"
 }

@@ -7,9 +7,10 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'
 #' Finds the partition minimising the posterior expected loss: the
 #' variation of information (VI; Meila 2007, Wade and Ghahramani 2018) or
-#' Binder's loss (unit costs), by a greedy search (each sweep moves every
-#' observation to the cluster, or a new cluster, that lowers the loss most)
-#' from several starting partitions.
+#' Binder's loss (unit costs), by randomised sequential allocations
+#' (`method = "salso"`, Dahl, Johnson and Mueller 2022) and greedy searches
+#' (each sweep moves every observation to the cluster, or a new cluster,
+#' that lowers the loss most) from several starting partitions.
 #'
 #' **How the loss is computed.** With label draws (a fit with stored
 #' labels, or a label matrix), the expected VI is computed *exactly* over
@@ -55,8 +56,10 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   Mueller (2022), `runs` randomised sequential allocations (the
 #'   observations taken in a random order, each put in the cluster, or a new
 #'   one, minimising the expected loss of the observations placed so far)
-#'   each followed by greedy sweeps, plus the greedy search from the best
-#'   sampled partition; the best of all is returned. `"greedy"`: the greedy
+#'   each followed by greedy sweeps (on at most 1000 evenly spaced draws),
+#'   plus the greedy searches of `"greedy"` (only the one from the best
+#'   sampled partition when the others would cost more than a tenth of
+#'   `budget`); the best of all is returned. `"greedy"`: the greedy
 #'   search from `restarts` starting partitions. From a similarity matrix
 #'   with `loss = "VI"` (the lower bound) the search is always greedy.
 #' @param runs Number of random sequential allocations of `"salso"`.
@@ -68,8 +71,9 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   available), `n_clusters`, `sizes`, `candidates` (the number of
 #'   distinct sampled partitions) and `scored` (how many were scored
 #'   exactly), `method`, and `run_loss` (the expected loss reached by each
-#'   sequential allocation of `"salso"`). [credible_ball()] gives the
-#'   uncertainty around the estimate.
+#'   sequential allocation of `"salso"`, over the draws the search used: at
+#'   most 1000 evenly spaced ones; the reported `loss` is over all draws).
+#'   [credible_ball()] gives the uncertainty around the estimate.
 #' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
 #'   algorithms and loss functions for Bayesian clustering. *Journal of
 #'   Computational and Graphical Statistics* 31(4), 1189--1201.
@@ -131,7 +135,11 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
     starts <- psm_starts(p, restarts)
   }
   salso <- method == "salso" && code != "VI_lb"
-  if (salso) starts <- starts[1L, , drop = FALSE]   # greedy from the best draw only
+  # with salso, the greedy restarts too when they are cheap, else the greedy
+  # search from the best draw only
+  if (salso && as.numeric(N) * (if (is.null(labs)) N else nrow(labs)) * nrow(starts) >
+      budget / 10)
+    starts <- starts[1L, , drop = FALSE]
   results <- lapply(seq_len(nrow(starts)), function(r)
     .Call(C_ffi_partition_greedy, starts[r, ], labs, p, loss_codes[[code]],
           max_sweeps))
@@ -180,10 +188,14 @@ print.mcmix_partition <- function(x, ...) {
 
 # SALSO-style search (src/partition_salso.c through src/ffi_partition.c):
 # `runs` random permutations, each allocated sequentially and sweetened by
-# greedy sweeps; the VI tables allow up to max(2 L, L + 10) clusters, L the
-# largest number of clusters of a draw.
-partition_salso <- function(labs, p, code, runs, max_sweeps) {
+# greedy sweeps, on at most `max_draws` evenly spaced draws (the loss of
+# the result is then recomputed exactly over all draws by partition()); the
+# VI tables allow up to max(2 L, L + 10) clusters, L the largest number of
+# clusters of a draw.
+partition_salso <- function(labs, p, code, runs, max_sweeps, max_draws = 1000L) {
   N <- if (!is.null(labs)) ncol(labs) else ncol(p)
+  if (!is.null(labs) && nrow(labs) > max_draws)   # the search on evenly thinned draws
+    labs <- labs[unique(round(seq(1, nrow(labs), length.out = max_draws))), , drop = FALSE]
   perms <- vapply(seq_len(runs), function(r) sample.int(N) - 1L, integer(N))
   if (N == 1L) perms <- matrix(perms, 1L)
   L <- if (!is.null(labs)) max(labs) else N

@@ -21,8 +21,9 @@
 #' parts' parameters). Any conjugate family can be a part, including one
 #' registered by another package ([mcmix_family()]).
 #'
-#' The data are a data frame (or a matrix with column names). By default
-#' each part is the column named like the argument; `.columns` assigns
+#' The data are a data frame (or a matrix with column names; a matrix
+#' without them gives its columns to the parts in order when they are as
+#' many). By default each part is the column named like the argument; `.columns` assigns
 #' several columns (names or numbers) to one part, e.g. a [gaussian_niw()]
 #' block with correlated coordinates. Columns for [bernoulli_beta()] may be
 #' logical, 0/1 or factors with two levels (the second level is 1);
@@ -113,7 +114,7 @@ print.mcmix_family_product <- function(x, ...) {
       columns = vapply(x$resolved, function(p) paste(p$columns, collapse = ", "), ""),
       family = vapply(x$resolved, function(p) p$family$name, ""),
       dim = vapply(x$resolved, `[[`, 1L, "dim"),
-      missing = vapply(x$resolved, function(p) if (p$impute) "imputed" else "skipped", ""))
+      missing = vapply(x$resolved, function(p) if (p$impute) "imputed" else "integrated out", ""))
     print(tab, row.names = FALSE)
   } else {
     for (p in names(x$parts)) {
@@ -226,6 +227,11 @@ product_data_frame <- function(data) {
 
 # Column indices of each part.
 product_map <- function(family, df) {
+  # a matrix without column names (columns V1, V2, ...): one column per
+  # part, in order, when the parts and the columns are as many
+  unnamed <- identical(names(df), paste0("V", seq_len(ncol(df)))) &&
+    !any(names(family$parts) %in% names(df)) && is.null(family$columns)
+  if (unnamed && length(family$parts) == ncol(df)) return(as.list(seq_len(ncol(df))))
   lapply(names(family$parts), function(p) {
     cols <- if (!is.null(family$columns[[p]])) family$columns[[p]] else p
     idx <- if (is.numeric(cols)) cols else match(cols, names(df))

@@ -74,6 +74,7 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
       xc <- x[lab == c, b$cols, drop = FALSE]
       xc[is.nan(xc)] <- NA
       obs <- colMeans(xc, na.rm = TRUE)
+      obs[is.nan(obs)] <- NA                 # every value missing in the cluster
       th <- theta[, c, b$theta, drop = FALSE]
       dim(th) <- c(length(use), length(b$theta))
       q <- apply(th, 2L, stats::quantile, probs = probs, names = FALSE)
@@ -113,7 +114,9 @@ profile_blocks <- function(prep) {
   off <- 0L
   for (p in parts) {
     pre <- if (nzchar(p$label)) paste0(p$label, ".") else ""
-    loc <- intersect(c("mean", "prob", "rate"), sub(pre, "", names(lay$components), fixed = TRUE))
+    own <- names(lay$components)
+    if (nzchar(pre)) own <- substring(own[startsWith(own, pre)], nchar(pre) + 1L)
+    loc <- intersect(c("mean", "prob", "rate"), own)
     if (!length(loc)) { off <- off + p$dim; next }
     th0 <- pos[[paste0(pre, loc[1L])]]
     cat_part <- identical(p$family$name, "categorical_dirichlet")

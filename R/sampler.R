@@ -34,6 +34,17 @@ param_names <- function(init, d) {
   nm
 }
 
+# The checks that open sample_hmc() and sample_nuts(): the counts, the
+# target and its dimension (see init_dim()).
+sampler_setup <- function(target, init, iter, burnin, chains) {
+  iter <- check_count(iter, "iter", 1L)
+  tg <- as_target(target)
+  chains <- check_count(chains, "chains", 1L)
+  burnin <- check_count(burnin, "burnin", 0L)
+  list(iter = iter, tg = tg, chains = chains, burnin = burnin,
+       d = init_dim(init, tg))
+}
+
 # Dimension implied by `init` (for checks done before any chain starts): the
 # target's, else the length of the initial values (of init(1) for a function).
 init_dim <- function(init, tg) {
@@ -57,12 +68,17 @@ init_dim <- function(init, tg) {
   d
 }
 
+# The chunk of a kernel's step() as the C glue reads it (src/chunk.h):
+# iterations offset + 1 .. offset + n, kept iff !warmup && g %% thin == 0.
+chunk_ctrl <- function(n, thin, offset, warmup)
+  as.integer(c(n, thin, offset, warmup))
+
 # Run one chunk of a compiled sampler: `fn(targets, io, state, run, spec)`
 # makes the .Call (a literal routine in the caller, so that the registration
 # of the call can be checked), `targets` its first argument. Returns what a kernel's step() returns.
 sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
                           spec, names) {
-  run <- as.integer(c(n, thin, offset, warmup))
+  run <- chunk_ctrl(n, thin, offset, warmup)
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))
@@ -84,18 +100,8 @@ run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
       sampler_chunk(routine, tg, d, state, n, thin, offset, warmup, spec, names),
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = model, call = call, kind = name)
-}
-
-# The common tail of every sampler: run the kernel and return the fit, of
-# class c("mcmix_<kind>_fit", "mcmix_fit") (see fit_set_kind()).
-run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
-                        progress, model, call, kind) {
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = cores, backend = backend, progress = progress,
-                    labels = FALSE, model = model, call = call)
-  fit_set_kind(fit, kind)
 }
 
 # The class of a fit says what it is: c("mcmix_<kind>_fit", <intermediate

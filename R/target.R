@@ -6,7 +6,7 @@
 #   xptr         external pointer of class "mcmix_target_ptr" or NULL
 #   dim          integer, NA when not known until an initial value is given
 #   has_gradient logical
-# The C side (src/target_r.c) turns it into an engine handle; both kinds go
+# The C side (src/ffi_target_r.c) turns it into an engine handle; both kinds go
 # through the same samplers.
 
 #' Define a target density
@@ -134,13 +134,13 @@ check_init <- function(init, tg, arg = "init") {
   as.double(init)
 }
 
-# The callback codes of src/target_r.h (io[1]), as shown in messages.
+# The callback codes of src/ffi_target_r.h (io[1]), as shown in messages.
 callback_names <- c("log_density", "gradient", "log_lik", "gradient of log_lik",
                     "log_prior", "gradient of log_prior", "the proposal's draw",
                     "the proposal's log_density")
 
 # Evaluate `f(io)` where `io` is a fresh context vector of length dim + 2 that
-# the C code fills before calling a user R function (src/target_r.h). An
+# the C code fills before calling a user R function (src/ffi_target_r.h). An
 # error raised inside a user function is re-raised with the name of the
 # function, the iteration and theta; other errors pass through unchanged.
 with_target_io <- function(dim, f) {

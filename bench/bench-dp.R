@@ -46,7 +46,7 @@ one <- function(N) {
   # engine only: one chunk of `sweeps` sweeps after a short warm-up
   prep <- mcmix:::family_prepare(model$family, x)
   set.seed(2)
-  k <- mcmix:::mixture_kernel(model, prep, "collapsed", "prior")
+  k <- mcmix:::dp_kernel(model, prep, "collapsed", "prior", dp_control())
   st <- k$init(1)
   st <- k$step(st, 50, 1, 0, TRUE)$state
   t_engine <- cpu(r <- k$step(st, sweeps, 1, 50, FALSE))

@@ -39,7 +39,7 @@ enum { S_N, S_HEAD };
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(bb_hyper) + 2 * (size_t) dim * sizeof(double);
+    return MCX_DOUBLES(sizeof(bb_hyper) + 2 * (size_t) dim * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -65,7 +65,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const bb_hyper *h = hp;
-    return (S_HEAD + 3 * (size_t) h->d) * sizeof(double);
+    return S_HEAD + 3 * (size_t) h->d;
 }
 
 static void refresh(const bb_hyper *h, double *s)
@@ -173,11 +173,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-const mcx_family mcx_family_bernoulli_beta = {
-    MCX_ABI_VERSION, "bernoulli_beta",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY(bernoulli_beta);

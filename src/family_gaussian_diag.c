@@ -59,7 +59,7 @@ enum { S_N, S_CSUM, S_HEAD };
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(gd_hyper) + 5 * (size_t) dim * sizeof(double);
+    return MCX_DOUBLES(sizeof(gd_hyper) + 5 * (size_t) dim * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -84,7 +84,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const gd_hyper *h = hp;
-    return (S_HEAD + 4 * (size_t) h->d) * sizeof(double);
+    return S_HEAD + 4 * (size_t) h->d;
 }
 
 /* Recompute the predictive constants of every dimension. */
@@ -224,11 +224,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-const mcx_family mcx_family_gaussian_diag = {
-    MCX_ABI_VERSION, "gaussian_diag",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY(gaussian_diag);

@@ -56,7 +56,7 @@ enum { S_N, S_SQ, S_CONST, S_LOGDETP, S_BPB, S_HEAD };
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(gm_hyper) + (dim + 5 * DD(dim)) * sizeof(double);
+    return MCX_DOUBLES(sizeof(gm_hyper) + (dim + 5 * DD(dim)) * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -92,7 +92,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const gm_hyper *h = hp;
-    return (S_HEAD + 2 * (size_t) h->d + DD(h->d)) * sizeof(double);
+    return S_HEAD + 2 * (size_t) h->d + DD(h->d);
 }
 
 /* P_n = Lambda0 + n Lambda into P, then its Cholesky factor in place. */
@@ -236,11 +236,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return h->lognorm - 0.5 * mcx_tri_quad(H_LSIG(h), work, work, d);
 }
 
-const mcx_family mcx_family_gaussian_mean = {
-    MCX_ABI_VERSION, "gaussian_mean",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY(gaussian_mean);

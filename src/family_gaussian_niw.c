@@ -122,7 +122,7 @@ static void lg_down(double *s, int d)
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(niw_hyper) + (size_t) (dim + 2 * dim * dim) * sizeof(double);
+    return MCX_DOUBLES(sizeof(niw_hyper) + (size_t) (dim + 2 * dim * dim) * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -153,7 +153,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const niw_hyper *h = hp;
-    return (S_HEAD + h->d + 2 * (size_t) h->d * h->d) * sizeof(double);
+    return S_HEAD + h->d + 2 * (size_t) h->d * h->d;
 }
 
 /* Recompute the cached predictive constants from kappa_n, nu_n, L. */
@@ -336,11 +336,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
 }
 
-const mcx_family mcx_family_gaussian_niw = {
-    MCX_ABI_VERSION, "gaussian_niw",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY(gaussian_niw);

@@ -22,7 +22,7 @@
 
 typedef struct { double m0, v0, a0, b0; } gn_hyper;
 
-static size_t hyper_size(int dim) { (void) dim; return sizeof(gn_hyper); }
+static size_t hyper_size(int dim) { (void) dim; return MCX_DOUBLES(sizeof(gn_hyper)); }
 
 static int hyper_init(void *hyper, int dim, const double *v, int n_values)
 {
@@ -34,7 +34,7 @@ static int hyper_init(void *hyper, int dim, const double *v, int n_values)
 }
 
 static size_t work_size(const void *hyper) { (void) hyper; return 1; }
-static size_t stats_size(const void *hyper) { (void) hyper; return 3 * sizeof(double); }
+static size_t stats_size(const void *hyper) { (void) hyper; return 3; }
 
 static void stats_reset(const void *hyper, void *stats)
 {

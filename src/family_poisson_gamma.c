@@ -43,7 +43,7 @@ enum { S_N, S_LFACT, S_CSUM, S_HEAD };
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(pg_hyper) + 2 * (size_t) dim * sizeof(double);
+    return MCX_DOUBLES(sizeof(pg_hyper) + 2 * (size_t) dim * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -70,7 +70,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const pg_hyper *h = hp;
-    return (S_HEAD + 2 * (size_t) h->d) * sizeof(double);
+    return S_HEAD + 2 * (size_t) h->d;
 }
 
 static void refresh(const pg_hyper *h, double *s)
@@ -191,11 +191,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-const mcx_family mcx_family_poisson_gamma = {
-    MCX_ABI_VERSION, "poisson_gamma",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY(poisson_gamma);

@@ -55,7 +55,7 @@ typedef struct {
 static size_t hyper_size(int dim)
 {
     (void) dim;
-    return sizeof(pf_hyper);
+    return MCX_DOUBLES(sizeof(pf_hyper));
 }
 
 /* Read a whole number in [lo, hi] from the vector; -1 when it is not one. */
@@ -99,7 +99,7 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
         if (p->f == NULL) return 2;
         if (!mcx_family_conjugate(p->f)) return 5;
         if (off + dim > d) return 3;
-        void *ph = mcx_alloc(p->f->hyper_size((int) dim), 1);
+        void *ph = mcx_alloc(mcx_family_hyper_doubles(p->f, (int) dim) + 1, sizeof(double));
         if (p->f->hyper_init(ph, (int) dim, val + pos, (int) nv) != 0) return 4;
         pos += (int) nv;
         p->hyper = ph;
@@ -108,7 +108,7 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
         p->soff = h->stats_len;
         p->poff = h->param_len;
         off += (int) dim;
-        h->stats_len += (p->f->stats_size(ph) + sizeof(double) - 1) / sizeof(double);
+        h->stats_len += mcx_family_stats_doubles(p->f, ph);
         h->param_len += p->f->param_size(ph);
         size_t w = p->f->work_size(ph);
         if (w > h->work_len) h->work_len = w;
@@ -125,7 +125,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const pf_hyper *h = hp;
-    return (h->stats_len > 0 ? h->stats_len : 1) * sizeof(double);
+    return h->stats_len > 0 ? h->stats_len : 1;
 }
 
 static size_t param_size(const void *hp)
@@ -216,11 +216,5 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-const mcx_family mcx_family_product = {
-    MCX_ABI_VERSION, "product",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: every part is conjugate */
-};
+/* every part is conjugate: so is the product */
+MCX_CONJUGATE_FAMILY(product);

@@ -95,23 +95,21 @@ SEXP ffi_bn_step(SEXP spec, SEXP state, SEXP ctrl)
     R_xlen_t nh;
     const int *hidden = ints(spec, "hidden", &nh);
     check_range(hidden, nh, m.nvar, "hidden variable");
-    if (TYPEOF(ctrl) != INTSXP || XLENGTH(ctrl) != 4) MCX_INTERNAL("ctrl must be integer(4)");
-    const int *c = INTEGER(ctrl);
-    if (c[0] < 0 || c[1] < 1 || c[2] < 0) MCX_INTERNAL("bad iteration counts");
+    mcx_chunk ch = mcx_chunk_read(ctrl);
     int *x = state_copy(&m, mcx_list_elt(state, "x"));
-    int nk = mcx_n_kept(c[0], c[1], c[2], c[3]);
+    int nk = ch.n_kept;
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, nk, (int) nh + 1));
     double *tr = REAL(traces);
     GetRNGstate();
     int r = 0;
-    for (int g = c[2] + 1; g <= c[2] + c[0]; g++) {
+    for (int g = ch.offset + 1; g <= ch.offset + ch.n; g++) {
         mcx_bn_sweep(&m, x, 1.0);
-        if (!c[3] && g % c[1] == 0) {
+        if (mcx_chunk_keeps(&ch, g)) {
             for (R_xlen_t h = 0; h < nh; h++) tr[r + h * nk] = x[hidden[h]] + 1;
             tr[r + nh * nk] = mcx_bn_log_joint(&m, x);
             r++;
         }
-        if (g < c[2] + c[0] && g % 64 == 0) R_CheckUserInterrupt();
+        if (g < ch.offset + ch.n && g % 64 == 0) R_CheckUserInterrupt();
     }
     PutRNGstate();
     SEXP xs = PROTECT(Rf_allocVector(INTSXP, m.nvar));

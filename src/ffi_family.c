@@ -8,7 +8,45 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "mcmix_engine.h"
+#include "mixture_state.h"
+#include "ffi_list.h"
 #include "ffi.h"
+
+/* Families whose hyper block holds R objects (their `hyper` arrives as a
+ * list, not as numbers): descriptor and builder, one row each. */
+static const struct {
+    const mcx_family *family;
+    const void *(*hyper)(SEXP values, int dim, int *nprot);
+} r_hyper_table[] = {
+    {&mcx_family_r_family, ffi_family_r_hyper},
+};
+
+const mcx_family *ffi_family_open(SEXP spec, int dim, const void **hyper, int *nprot)
+{
+    const mcx_family *fam = mcx_get_family(mcx_list_str(spec, "family"));
+    SEXP h = mcx_list_elt(spec, "hyper");
+    if (TYPEOF(h) == REALSXP) {
+        *hyper = mcx_family_hyper(fam, dim, REAL(h), (int) XLENGTH(h));
+        return fam;
+    }
+    int n = (int) (sizeof r_hyper_table / sizeof r_hyper_table[0]);
+    for (int i = 0; i < n; i++)
+        if (r_hyper_table[i].family == fam && TYPEOF(h) == VECSXP) {
+            *hyper = r_hyper_table[i].hyper(h, dim, nprot);
+            return fam;
+        }
+    mcx_error("mcmix internal error: the hyperparameters of family '%s' must be a "
+              "double vector", fam->name);
+}
+
+/* TRUE when the registered family `name` has a closed-form predictive and
+ * marginal likelihood (conjugate), FALSE when it only has a parameter
+ * update (plugin ABI 2, e.g. gaussian_nonconj). */
+SEXP ffi_family_conjugate(SEXP name)
+{
+    if (!Rf_isString(name) || XLENGTH(name) != 1) MCX_INTERNAL("bad family name");
+    return Rf_ScalarLogical(mcx_family_conjugate(mcx_get_family(CHAR(STRING_ELT(name, 0)))));
+}
 
 SEXP ffi_families(void)
 {
@@ -34,7 +72,7 @@ static void bind_family(bound_family *b, SEXP name, SEXP hyper, int dim)
         MCX_INTERNAL("`name` must be a string and `hyper` a double vector");
     b->f = mcx_get_family(CHAR(STRING_ELT(name, 0)));
     b->dim = dim;
-    b->hyper = mcx_alloc(b->f->hyper_size(dim), 1);
+    b->hyper = mcx_alloc(mcx_family_hyper_doubles(b->f, dim) + 1, sizeof(double));
     int rc = b->f->hyper_init(b->hyper, dim, REAL(hyper), (int) XLENGTH(hyper));
     if (rc != 0)
         mcx_error("mcmix internal error: family '%s' refused its hyperparameter "
@@ -61,7 +99,7 @@ static double *rows_of(SEXP x, int *n, int *d)
 
 static void *new_stats(const bound_family *b)
 {
-    void *s = mcx_alloc(b->f->stats_size(b->hyper), 1);
+    void *s = mcx_alloc(mcx_family_stats_doubles(b->f, b->hyper) + 1, sizeof(double));
     b->f->stats_reset(b->hyper, s);
     return s;
 }
@@ -155,7 +193,8 @@ static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_o
  *   "param_draw"     `arg` draws from the posterior given x (the prior when
  *                    x has 0 rows)                     -> arg x param_size
  *   "log_lik"        log p(row | theta = arg) for each row    -> length n
- *   "info"           c(hyper_size, stats_size, work_size, param_size)
+ *   "info"           c(hyper_size, stats_size, work_size, param_size), all
+ *                    in doubles (mcmix_abi.h, ABI 3)
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -175,8 +214,8 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 
     if (strcmp(what, "info") == 0) {
         out = PROTECT(Rf_allocVector(REALSXP, 4));
-        REAL(out)[0] = (double) f->hyper_size(d);
-        REAL(out)[1] = (double) f->stats_size(b.hyper);
+        REAL(out)[0] = (double) mcx_family_hyper_doubles(f, d);
+        REAL(out)[1] = (double) mcx_family_stats_doubles(f, b.hyper);
         REAL(out)[2] = (double) f->work_size(b.hyper);
         REAL(out)[3] = (double) f->param_size(b.hyper);
     } else if (strcmp(what, "log_marginal") == 0) {

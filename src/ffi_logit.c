@@ -13,10 +13,8 @@
 
 SEXP ffi_logit_step(SEXP data, SEXP state, SEXP ctrl)
 {
-    if (TYPEOF(ctrl) != INTSXP || XLENGTH(ctrl) != 4) MCX_INTERNAL("ctrl must be integer(4)");
-    const int *r = INTEGER(ctrl);
-    if (r[0] < 0 || r[1] < 1 || r[2] < 0) MCX_INTERNAL("bad iteration counts");
-    int n_kept = mcx_n_kept(r[0], r[1], r[2], r[3]);
+    mcx_chunk ch = mcx_chunk_read(ctrl);
+    int n_kept = ch.n_kept;
     int n = mcx_list_count(data, "n"), p = mcx_list_count(data, "p");
     SEXP grid = mcx_list_elt(data, "nu_grid");
     if (TYPEOF(grid) != REALSXP) MCX_INTERNAL("nu_grid must be double");
@@ -42,7 +40,7 @@ SEXP ffi_logit_step(SEXP data, SEXP state, SEXP ctrl)
     SEXP nu = PROTECT(Rf_duplicate(mcx_list_elt(state, "nu")));
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, n_kept, ncol));
     GetRNGstate();
-    mcx_logit_run(&d, REAL(beta), REAL(v0), REAL(nu), r[0], r[1], r[2], r[3],
+    mcx_logit_run(&d, REAL(beta), REAL(v0), REAL(nu), ch.n, ch.thin, ch.offset, ch.warmup,
                   REAL(traces), n_kept);
     PutRNGstate();
     mcx_list_set(st, "beta", beta);

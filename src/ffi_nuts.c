@@ -11,9 +11,29 @@
  */
 #include "mcmix_engine.h"
 #include "sampler_nuts.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
 #include "ffi_list.h"
 #include "ffi_nuts.h"
+
+/* The state list of sample_nuts() (R/nuts.R), declared once: list name,
+ * engine member, length (1, d, the metric's d or d x d, max_depth + 1);
+ * "chol" (dense metric only) is bound apart. */
+enum { L_1, L_D, L_M, L_DEPTH };
+#define NS(member, name, len) MCX_FIELD(mcx_nuts_state, member, name, len)
+static const mcx_field nuts_fields[] = {
+    NS(theta, "theta", L_D), NS(logd, "logd", L_1), NS(grad, "grad", L_D),
+    NS(iteration, "iteration", L_1), NS(inv_metric, "inv_metric", L_M),
+    NS(log_eps, "log_step_size", L_1), NS(da_mu, "da_mu", L_1), NS(da_sbar, "da_sbar", L_1),
+    NS(da_xbar, "da_xbar", L_1), NS(da_counter, "da_counter", L_1), NS(win_n, "win_n", L_1),
+    NS(win_mean, "win_mean", L_D), NS(win_m2, "win_m2", L_M), NS(win_size, "win_size", L_1),
+    NS(win_end, "win_end", L_1), NS(n_prop, "n_prop", L_1),
+    NS(n_divergent, "n_divergent", L_1), NS(n_max_depth, "n_max_depth", L_1),
+    NS(n_leapfrog, "n_leapfrog", L_1), NS(sum_accept, "sum_accept_stat", L_1),
+    NS(depth_counts, "depth_counts", L_DEPTH), NS(e_prev, "energy_prev", L_1),
+    NS(e_n, "energy_n", L_1), NS(e_mean, "energy_mean", L_1), NS(e_m2, "energy_m2", L_1),
+    NS(e_sqdiff, "energy_sqdiff", L_1), NS(w_divergent, "warmup_divergent", L_1),
+    NS(w_leapfrog, "warmup_leapfrog", L_1), {NULL, 0, 0}
+};
 
 SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
@@ -39,44 +59,15 @@ SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     R_xlen_t msize = c.dense ? (R_xlen_t) d * d : d;
 
     mcx_nuts_state s;
-    s.theta = REAL(th);
-    s.logd = mcx_list_real(state, "logd", 1);
-    s.grad = mcx_list_real(state, "grad", d);
-    s.iteration = mcx_list_real(state, "iteration", 1);
-    s.inv_metric = mcx_list_real(state, "inv_metric", msize);
+    R_xlen_t lens[] = {1, d, msize, c.max_depth + 1};
+    mcx_bind_fields(state, nuts_fields, &s, lens);
     s.chol = c.dense ? mcx_list_real(state, "chol", msize) : NULL;
-    s.log_eps = mcx_list_real(state, "log_step_size", 1);
-    s.da_mu = mcx_list_real(state, "da_mu", 1);
-    s.da_sbar = mcx_list_real(state, "da_sbar", 1);
-    s.da_xbar = mcx_list_real(state, "da_xbar", 1);
-    s.da_counter = mcx_list_real(state, "da_counter", 1);
-    s.win_n = mcx_list_real(state, "win_n", 1);
-    s.win_mean = mcx_list_real(state, "win_mean", d);
-    s.win_m2 = mcx_list_real(state, "win_m2", msize);
-    s.win_size = mcx_list_real(state, "win_size", 1);
-    s.win_end = mcx_list_real(state, "win_end", 1);
-    s.n_prop = mcx_list_real(state, "n_prop", 1);
-    s.n_divergent = mcx_list_real(state, "n_divergent", 1);
-    s.n_max_depth = mcx_list_real(state, "n_max_depth", 1);
-    s.n_leapfrog = mcx_list_real(state, "n_leapfrog", 1);
-    s.sum_accept = mcx_list_real(state, "sum_accept_stat", 1);
-    s.depth_counts = mcx_list_real(state, "depth_counts", c.max_depth + 1);
-    s.e_prev = mcx_list_real(state, "energy_prev", 1);
-    s.e_n = mcx_list_real(state, "energy_n", 1);
-    s.e_mean = mcx_list_real(state, "energy_mean", 1);
-    s.e_m2 = mcx_list_real(state, "energy_m2", 1);
-    s.e_sqdiff = mcx_list_real(state, "energy_sqdiff", 1);
-    s.w_divergent = mcx_list_real(state, "warmup_divergent", 1);
-    s.w_leapfrog = mcx_list_real(state, "warmup_leapfrog", 1);
 
     mcx_tgt h;
     nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
 
-    if (TYPEOF(run_) != INTSXP || XLENGTH(run_) != 4) MCX_INTERNAL("bad run vector");
-    const int *r = INTEGER(run_);
-    mcx_run run = {r[0], r[1], r[3], r[2], NULL, 0};
-    if (run.n < 0 || run.thin < 1 || run.offset < 0) MCX_INTERNAL("bad run vector");
-    run.n_kept = mcx_run_kept(run.n, run.thin, run.offset, run.warmup);
+    mcx_chunk ch = mcx_chunk_read(run_);
+    mcx_run run = {ch.n, ch.thin, ch.warmup, ch.offset, NULL, ch.n_kept};
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, run.n_kept, d)); nprot++;
     run.out = REAL(traces);
     SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2)); nprot++;
@@ -94,3 +85,4 @@ SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     UNPROTECT(nprot);
     return out;
 }
+

@@ -17,14 +17,6 @@
 #include "ffi_list.h"
 #include "ffi_textbook.h"
 
-static void read_ctrl(SEXP ctrl, int *c)
-{
-    if (TYPEOF(ctrl) != INTSXP || XLENGTH(ctrl) != 4)
-        MCX_INTERNAL("ctrl must be integer(4)");
-    memcpy(c, INTEGER(ctrl), 4 * sizeof(int));
-    if (c[0] < 0 || c[1] < 1 || c[2] < 0) MCX_INTERNAL("bad iteration counts");
-}
-
 static void read_common(mcx_rj_common *rc, SEXP spec, SEXP state)
 {
     rc->kmax = mcx_list_count(spec, "kmax");
@@ -63,8 +55,7 @@ static SEXP int_vec(const int *x, int n)
  * of the k components, NA beyond). */
 SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
 {
-    int c[4];
-    read_ctrl(ctrl, c);
+    mcx_chunk ch = mcx_chunk_read(ctrl);
     if (TYPEOF(y) != REALSXP || XLENGTH(y) < 1) MCX_INTERNAL("y must be a double vector");
     int n = (int) XLENGTH(y);
     mcx_rg s;
@@ -88,7 +79,7 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
     for (int j = 0; j < s.k; j++) s.nk[j] = 0;
     for (int i = 0; i < n; i++) s.nk[s.z[i]]++;
 
-    int nk = mcx_n_kept(c[0], c[1], c[2], c[3]), kmax = s.c.kmax;
+    int nk = ch.n_kept, kmax = s.c.kmax;
     SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, nk, 4));
     SEXP labels = PROTECT(Rf_allocMatrix(INTSXP, nk, n));
     SEXP params = PROTECT(Rf_allocMatrix(REALSXP, nk, 3 * kmax));
@@ -96,9 +87,9 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
     for (R_xlen_t t = 0; t < XLENGTH(params); t++) pa[t] = NA_REAL;
     GetRNGstate();
     int r = 0;
-    for (int g = c[2] + 1; g <= c[2] + c[0]; g++) {
+    for (int g = ch.offset + 1; g <= ch.offset + ch.n; g++) {
         mcx_rg_sweep(&s);
-        if (!c[3] && g % c[1] == 0) {
+        if (mcx_chunk_keeps(&ch, g)) {
             int occ = 0;
             for (int j = 0; j < s.k; j++) occ += s.nk[j] > 0;
             double row[4] = {s.k, occ, s.beta, mcx_rg_log_lik(&s)};
@@ -111,7 +102,7 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
             }
             r++;
         }
-        if (g < c[2] + c[0]) R_CheckUserInterrupt();
+        if (g < ch.offset + ch.n) R_CheckUserInterrupt();
     }
     PutRNGstate();
     const char *sn[] = {"k", "w", "mu", "s2", "z", "beta", "counts", NULL};
@@ -131,13 +122,33 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
     return out;
 }
 
+/* One chunk of the collapsed sampler (mcx_mix_chunk()): traces K,
+ * n_clusters, log_post; labels 1-based. */
+typedef struct { mcx_mix *m; mcx_rjc *s; double *tr; int *lab, n_keep; } rjc_run;
+
+static double rjc_sweep(void *ctx)
+{
+    rjc_run *u = ctx;
+    mcx_rjc_sweep(u->m, u->s);
+    return 0.0;
+}
+
+static void rjc_keep(void *ctx, int r, double ll)
+{
+    rjc_run *u = ctx;
+    size_t nk = (size_t) u->n_keep;
+    (void) ll;
+    double row[3] = {u->m->K, mcx_mix_n_occupied(u->m), mcx_rjc_log_post(u->m, u->s)};
+    for (int t = 0; t < 3; t++) u->tr[r + (size_t) t * nk] = row[t];
+    for (int i = 0; i < u->m->n; i++) u->lab[r + (size_t) i * nk] = u->m->z[i] + 1;
+}
+
 /* Collapsed.  spec: kmax, logpk, delta, family, dim, hyper.  data: dim x N.
  * state: K, labels (0-based, internal order), stats (raw or NULL), counts.
  * traces: K, n_clusters, log_post. */
 SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
 {
-    int c[4];
-    read_ctrl(ctrl, c);
+    mcx_chunk ch = mcx_chunk_read(ctrl);
     SEXP fname = mcx_list_elt(spec, "family");
     if (TYPEOF(fname) != STRSXP || XLENGTH(fname) != 1) MCX_INTERNAL("family must be a string");
     const mcx_family *fam = mcx_get_family(CHAR(STRING_ELT(fname, 0)));
@@ -158,38 +169,21 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
     const int *lab = mcx_list_int(state, "labels", n);
     if (K < 1 || K > s.c.kmax) MCX_INTERNAL("K out of range");
     for (int i = 0; i < n; i++) if (lab[i] < 0 || lab[i] >= K) MCX_INTERNAL("label out of range");
-    SEXP stats_ = mcx_list_elt(state, "stats");
     mcx_mix m;
-    if (TYPEOF(stats_) == RAWSXP)
-        mcx_mix_build_restore(&m, fam, hyper, REAL(xt), n, dim, lab, K, RAW(stats_),
-                              (size_t) XLENGTH(stats_));
-    else mcx_mix_build(&m, fam, hyper, REAL(xt), n, dim, lab, K);
+    ffi_mix_open(&m, fam, hyper, xt, dim, mcx_list_elt(state, "labels"),
+                 mcx_list_elt(state, "stats"), K);
     mcx_rjc_setup(&s, &m, s.c.kmax);
 
-    int nk = mcx_n_kept(c[0], c[1], c[2], c[3]);
-    SEXP traces = PROTECT(Rf_allocMatrix(REALSXP, nk, 3));
-    SEXP labels = PROTECT(Rf_allocMatrix(INTSXP, nk, n));
-    double *tr = REAL(traces);
+    SEXP traces = PROTECT(mcx_chunk_matrix(&ch, REALSXP, 3, NULL));
+    SEXP labels = PROTECT(mcx_chunk_matrix(&ch, INTSXP, n, NULL));
+    rjc_run run = {&m, &s, REAL(traces), INTEGER(labels), ch.n_kept};
     GetRNGstate();
-    int r = 0;
-    for (int g = c[2] + 1; g <= c[2] + c[0]; g++) {
-        mcx_rjc_sweep(&m, &s);
-        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(&m);
-        if (!c[3] && g % c[1] == 0) {
-            double row[3] = {m.K, mcx_mix_n_occupied(&m), mcx_rjc_log_post(&m, &s)};
-            for (int t = 0; t < 3; t++) tr[r + (size_t) t * nk] = row[t];
-            for (int i = 0; i < n; i++) INTEGER(labels)[r + (size_t) i * nk] = m.z[i] + 1;
-            r++;
-        }
-        if (g < c[2] + c[0]) R_CheckUserInterrupt();
-    }
+    mcx_mix_chunk(&m, &ch, rjc_sweep, rjc_keep, &run);
     PutRNGstate();
     const char *sn[] = {"K", "labels", "stats", "counts", NULL};
     SEXP sv[4];
     sv[0] = PROTECT(Rf_ScalarInteger(m.K));
-    sv[1] = PROTECT(int_vec(m.z, n));
-    sv[2] = PROTECT(Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&m)));
-    memcpy(RAW(sv[2]), m.stats, mcx_mix_stats_bytes(&m));
+    ffi_mix_export(&m, &sv[1], &sv[2]);
     sv[3] = PROTECT(counts_out(&s.c));
     SEXP st = PROTECT(mcx_named_list(sn, sv));
     const char *on[] = {"state", "traces", "labels", NULL};

@@ -13,87 +13,92 @@
 #include <string.h>
 #include "mcmix_engine.h"
 #include "sampler.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
+#include "ffi_list.h"
 #include "ffi.h"
 
-static SEXP get_elt(SEXP list, const char *name)
-{
-    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
-    if (TYPEOF(list) != VECSXP || names == R_NilValue)
-        MCX_INTERNAL("expected a named list");
-    for (R_xlen_t i = 0; i < XLENGTH(list); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
-            return VECTOR_ELT(list, i);
-    mcx_error("mcmix internal error: element '%s' missing", name);
-}
-
-/* A double vector element of the (duplicated) state, of length len. */
-static double *real_elt(SEXP list, const char *name, R_xlen_t len)
-{
-    SEXP v = get_elt(list, name);
-    if (TYPEOF(v) != REALSXP || (len >= 0 && XLENGTH(v) != len))
-        mcx_error("mcmix internal error: state element '%s' has the wrong "
-                  "type or length", name);
-    return REAL(v);
-}
-
-static double num_elt(SEXP list, const char *name)
-{
-    return real_elt(list, name, 1)[0];
-}
-
-/* Unpack c(n, thin, offset, warmup) and allocate the traces matrix. */
+/* The chunk c(n, thin, offset, warmup) (chunk.h) as the engine's run, with
+ * its traces matrix (n_kept x dim). */
 static SEXP run_open(SEXP run_, int dim, mcx_run *run)
 {
-    if (TYPEOF(run_) != INTSXP || XLENGTH(run_) != 4) MCX_INTERNAL("bad run vector");
-    int *r = INTEGER(run_);
-    run->n = r[0];
-    run->thin = r[1];
-    run->offset = r[2];
-    run->warmup = r[3];
-    if (run->n < 0 || run->thin < 1 || run->offset < 0) MCX_INTERNAL("bad run vector");
-    run->n_kept = mcx_run_kept(run->n, run->thin, run->offset, run->warmup);
-    SEXP out = Rf_allocMatrix(REALSXP, run->n_kept, dim);
+    mcx_chunk c = mcx_chunk_read(run_);
+    SEXP out = mcx_chunk_matrix(&c, REALSXP, dim, NULL);
+    run->n = c.n;
+    run->thin = c.thin;
+    run->offset = c.offset;
+    run->warmup = c.warmup;
+    run->n_kept = c.n_kept;
     run->out = REAL(out);
     return out;
 }
 
+/* Lengths of state fields (mcx_field.len): 1, d, the matrix (d x d; d x K
+ * for tempering), K, K - 1. */
+enum { L_1, L_D, L_DD, L_K, L_K1 };
+
 /* Set the column names of the traces from spec$names (when present). */
 static void name_traces(SEXP traces, SEXP spec)
 {
-    SEXP names = Rf_getAttrib(spec, R_NamesSymbol);
-    for (R_xlen_t i = 0; i < XLENGTH(spec); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), "names") == 0) {
-            SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2));
-            SET_VECTOR_ELT(dn, 1, VECTOR_ELT(spec, i));
-            Rf_setAttrib(traces, R_DimNamesSymbol, dn);
-            UNPROTECT(1);
-            return;
-        }
+    SEXP names = mcx_list_get(spec, "names");
+    if (names == R_NilValue) return;
+    SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(dn, 1, names);
+    Rf_setAttrib(traces, R_DimNamesSymbol, dn);
+    UNPROTECT(1);
 }
 
 static SEXP result(SEXP state, SEXP traces)
 {
-    SEXP res = PROTECT(Rf_allocVector(VECSXP, 2));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
-    SET_VECTOR_ELT(res, 0, state);
-    SET_VECTOR_ELT(res, 1, traces);
-    SET_STRING_ELT(nms, 0, Rf_mkChar("state"));
-    SET_STRING_ELT(nms, 1, Rf_mkChar("traces"));
-    Rf_setAttrib(res, R_NamesSymbol, nms);
-    UNPROTECT(2);
-    return res;
+    const char *nms[] = {"state", "traces", NULL};
+    const SEXP vals[] = {state, traces};
+    return mcx_named_list(nms, vals);
 }
+
+/* The state lists of the samplers (built by R/mh.R, R/slice.R, R/hmc.R,
+ * R/tempering.R), declared once: list name, engine member, length. */
+#define MH(member, name, len) MCX_FIELD(mcx_mh_state, member, name, len)
+static const mcx_field mh_fields[] = {
+    MH(theta, "theta", L_D), MH(logd, "logd", L_1), MH(iteration, "iteration", L_1),
+    MH(n_accept, "n_accept", L_1), MH(n_prop, "n_prop", L_1),
+    MH(w_accept, "warmup_accept", L_1), MH(w_prop, "warmup_prop", L_1),
+    MH(comp_accept, "proposal_accept", L_K), MH(comp_prop, "proposal_prop", L_K),
+    MH(log_scale, "log_scale", L_1), MH(adapt_t, "adapt_t", L_1),
+    MH(adapt_mean, "adapt_mean", L_D), MH(adapt_m2, "adapt_m2", L_DD),
+    {NULL, 0, 0}
+};
+#define SL(member, name, len) MCX_FIELD(mcx_slice_state, member, name, len)
+static const mcx_field slice_fields[] = {
+    SL(theta, "theta", L_D), SL(logd, "logd", L_1), SL(iteration, "iteration", L_1),
+    SL(n_eval, "n_eval", L_1), {NULL, 0, 0}
+};
+#define HMC(member, name, len) MCX_FIELD(mcx_hmc_state, member, name, len)
+static const mcx_field hmc_fields[] = {
+    HMC(theta, "theta", L_D), HMC(logd, "logd", L_1), HMC(grad, "grad", L_D),
+    HMC(iteration, "iteration", L_1), HMC(log_eps, "log_step_size", L_1),
+    HMC(da_mu, "da_mu", L_1), HMC(da_hbar, "da_hbar", L_1),
+    HMC(da_log_eps_bar, "da_log_step_size_bar", L_1), HMC(da_m, "da_m", L_1),
+    HMC(n_accept, "n_accept", L_1), HMC(n_prop, "n_prop", L_1),
+    HMC(sum_accept_prob, "sum_accept_prob", L_1), HMC(n_divergent, "n_divergent", L_1),
+    HMC(w_divergent, "warmup_divergent", L_1), {NULL, 0, 0}
+};
+#define PT(member, name, len) MCX_FIELD(mcx_pt_state, member, name, len)
+static const mcx_field pt_fields[] = {
+    PT(theta, "theta", L_DD), PT(ll, "log_lik", L_K), PT(lp, "log_prior", L_K),
+    PT(iteration, "iteration", L_1), PT(n_accept, "n_accept", L_K),
+    PT(n_prop, "n_prop", L_K), PT(swap_accept, "swap_accept", L_K1),
+    PT(swap_prop, "swap_prop", L_K1), {NULL, 0, 0}
+};
 
 static int theta_dim(SEXP state)
 {
-    SEXP th = get_elt(state, "theta");
+    SEXP th = mcx_list_elt(state, "theta");
     if (TYPEOF(th) != REALSXP || XLENGTH(th) < 1) MCX_INTERNAL("bad theta");
     return (int) XLENGTH(th);
 }
 
 /* The common part of the single-target samplers (MH, slice, HMC): the
- * duplicated state, its dimension, the target opened as a log density, and
+ * duplicated state, its dimension, the engine state bound to it (`fields`;
+ * K the number of MH proposals), the target opened as a log density, and
  * the chunk's run with its traces matrix.  sampler_open() protects what it
  * allocates and counts it in *nprot; sampler_close() names the traces,
  * builds the result and unprotects all nprot objects. */
@@ -105,10 +110,13 @@ typedef struct sampler_call {
 } sampler_call;
 
 static void sampler_open(SEXP target, SEXP io, SEXP state_, SEXP run_,
+                         const mcx_field *fields, void *engine_state, int K,
                          sampler_call *sc, int *nprot)
 {
     sc->state = PROTECT(Rf_duplicate(state_)); (*nprot)++;
     sc->d = theta_dim(sc->state);
+    R_xlen_t lens[] = {1, sc->d, (R_xlen_t) sc->d * sc->d, K, K - 1};
+    mcx_bind_fields(sc->state, fields, engine_state, lens);
     *nprot += mcx_target_open(target, sc->d, io, MCX_CB_LOG_DENSITY, "log_density",
                               &sc->h);
     sc->traces = PROTECT(run_open(run_, sc->d, &sc->run)); (*nprot)++;
@@ -152,33 +160,32 @@ static double custom_logq(const double *y, const double *x, void *ctx)
 SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
-    sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
-    int d = sc.d;
-
-    SEXP props_ = get_elt(spec, "proposals");
+    SEXP props_ = mcx_list_elt(spec, "proposals");
     int K = (int) XLENGTH(props_);
     if (TYPEOF(props_) != VECSXP || K < 1) MCX_INTERNAL("bad proposals");
+    sampler_call sc;
+    mcx_mh_state s;
+    sampler_open(target, io, state_, run_, mh_fields, &s, K, &sc, &nprot);
+    int d = sc.d;
     mcx_mh_prop *props = (mcx_mh_prop *) mcx_alloc((size_t) K, sizeof(mcx_mh_prop));
     for (int k = 0; k < K; k++) {
         SEXP pk = VECTOR_ELT(props_, k);
         mcx_mh_prop *p = &props[k];
         memset(p, 0, sizeof *p);
-        p->kind = (int) num_elt(pk, "kind");
-        p->weight = num_elt(pk, "weight");
+        p->kind = (int) mcx_list_num(pk, "kind");
+        p->weight = mcx_list_num(pk, "weight");
         if (p->kind == MCX_PROP_RW || p->kind == MCX_PROP_INDEP) {
-            p->L = real_elt(pk, "chol", (R_xlen_t) d * d);
+            p->L = mcx_list_real(pk, "chol", (R_xlen_t) d * d);
             if (p->kind == MCX_PROP_INDEP) {
-                p->mean = real_elt(pk, "mean", d);
+                p->mean = mcx_list_real(pk, "mean", d);
                 p->logdet = mcx_chol_logdet(p->L, d);
             }
         } else if (p->kind == MCX_PROP_CUSTOM) {
             custom_prop *c = (custom_prop *) mcx_alloc(1, sizeof(custom_prop));
             c->dim = d;
-            nprot += mcx_rfun_open(&c->draw, get_elt(pk, "draw"), 1, d, io,
+            nprot += mcx_rfun_open(&c->draw, mcx_list_elt(pk, "draw"), 1, d, io,
                                    MCX_CB_PROPOSAL_DRAW, "draw", &sc.h.iter, 1);
-            SEXP lq = get_elt(pk, "log_density");
+            SEXP lq = mcx_list_elt(pk, "log_density");
             if (lq != R_NilValue)
                 nprot += mcx_rfun_open(&c->logq, lq, 2, d, io,
                                        MCX_CB_PROPOSAL_DENSITY, "log_density",
@@ -190,35 +197,20 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
             MCX_INTERNAL("unknown proposal kind");
         }
     }
-    SEXP ad_ = get_elt(spec, "adapt");
+    SEXP ad_ = mcx_list_elt(spec, "adapt");
     mcx_mh_adapt ad;
-    ad.kind = (int) num_elt(ad_, "kind");
-    ad.always = (int) num_elt(ad_, "always");
-    ad.target_accept = num_elt(ad_, "target_accept");
-    ad.kappa = num_elt(ad_, "kappa");
-    ad.sd = num_elt(ad_, "sd");
-    ad.eps = num_elt(ad_, "eps");
-    ad.start = num_elt(ad_, "start");
-
-    mcx_mh_state s;
-    s.theta = real_elt(state, "theta", d);
-    s.logd = real_elt(state, "logd", 1);
-    s.iteration = real_elt(state, "iteration", 1);
-    s.n_accept = real_elt(state, "n_accept", 1);
-    s.n_prop = real_elt(state, "n_prop", 1);
-    s.w_accept = real_elt(state, "warmup_accept", 1);
-    s.w_prop = real_elt(state, "warmup_prop", 1);
-    s.comp_accept = real_elt(state, "proposal_accept", K);
-    s.comp_prop = real_elt(state, "proposal_prop", K);
-    s.log_scale = real_elt(state, "log_scale", 1);
-    s.adapt_t = real_elt(state, "adapt_t", 1);
-    s.adapt_mean = real_elt(state, "adapt_mean", d);
-    s.adapt_m2 = real_elt(state, "adapt_m2", (R_xlen_t) d * d);
+    ad.kind = (int) mcx_list_num(ad_, "kind");
+    ad.always = (int) mcx_list_num(ad_, "always");
+    ad.target_accept = mcx_list_num(ad_, "target_accept");
+    ad.kappa = mcx_list_num(ad_, "kappa");
+    ad.sd = mcx_list_num(ad_, "sd");
+    ad.eps = mcx_list_num(ad_, "eps");
+    ad.start = mcx_list_num(ad_, "start");
 
     GetRNGstate();
     mcx_mh_run(&sc.h, props, K, &ad, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* ------------------------------------------------------------- slice */
@@ -227,22 +219,17 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
     sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
-    int d = sc.d;
-    const double *width = real_elt(spec, "width", d);
-    SEXP disc = get_elt(spec, "discrete");
-    if (TYPEOF(disc) != INTSXP || XLENGTH(disc) != d) MCX_INTERNAL("bad discrete");
-    int max_steps = (int) num_elt(spec, "max_steps");
     mcx_slice_state s;
-    s.theta = real_elt(state, "theta", d);
-    s.logd = real_elt(state, "logd", 1);
-    s.iteration = real_elt(state, "iteration", 1);
-    s.n_eval = real_elt(state, "n_eval", 1);
+    sampler_open(target, io, state_, run_, slice_fields, &s, 0, &sc, &nprot);
+    int d = sc.d;
+    const double *width = mcx_list_real(spec, "width", d);
+    SEXP disc = mcx_list_elt(spec, "discrete");
+    if (TYPEOF(disc) != INTSXP || XLENGTH(disc) != d) MCX_INTERNAL("bad discrete");
+    int max_steps = (int) mcx_list_num(spec, "max_steps");
     GetRNGstate();
     mcx_slice_run(&sc.h, width, INTEGER(disc), max_steps, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* --------------------------------------------------------------- HMC */
@@ -251,37 +238,22 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 {
     int nprot = 0;
     sampler_call sc;
-    sampler_open(target, io, state_, run_, &sc, &nprot);
-    SEXP state = sc.state;
+    mcx_hmc_state s;
+    sampler_open(target, io, state_, run_, hmc_fields, &s, 0, &sc, &nprot);
     int d = sc.d;
     mcx_hmc_ctrl c;
-    c.n_steps = (int) num_elt(spec, "n_steps");
-    c.mass = real_elt(spec, "mass", d);
-    c.adapt = (int) num_elt(spec, "adapt");
-    c.delta = num_elt(spec, "target_accept");
-    c.gamma = num_elt(spec, "gamma");
-    c.t0 = num_elt(spec, "t0");
-    c.kappa = num_elt(spec, "kappa");
-    mcx_hmc_state s;
-    s.theta = real_elt(state, "theta", d);
-    s.logd = real_elt(state, "logd", 1);
-    s.grad = real_elt(state, "grad", d);
-    s.iteration = real_elt(state, "iteration", 1);
-    s.log_eps = real_elt(state, "log_step_size", 1);
-    s.da_mu = real_elt(state, "da_mu", 1);
-    s.da_hbar = real_elt(state, "da_hbar", 1);
-    s.da_log_eps_bar = real_elt(state, "da_log_step_size_bar", 1);
-    s.da_m = real_elt(state, "da_m", 1);
-    s.n_accept = real_elt(state, "n_accept", 1);
-    s.n_prop = real_elt(state, "n_prop", 1);
-    s.sum_accept_prob = real_elt(state, "sum_accept_prob", 1);
-    s.n_divergent = real_elt(state, "n_divergent", 1);
-    s.w_divergent = real_elt(state, "warmup_divergent", 1);
+    c.n_steps = (int) mcx_list_num(spec, "n_steps");
+    c.mass = mcx_list_real(spec, "mass", d);
+    c.adapt = (int) mcx_list_num(spec, "adapt");
+    c.delta = mcx_list_num(spec, "target_accept");
+    c.gamma = mcx_list_num(spec, "gamma");
+    c.t0 = mcx_list_num(spec, "t0");
+    c.kappa = mcx_list_num(spec, "kappa");
     GetRNGstate();
     if (!isfinite(*s.logd)) MCX_INTERNAL("HMC state outside the support");
     mcx_hmc_run(&sc.h, &c, &s, &sc.run);
     PutRNGstate();
-    return sampler_close(state, sc.traces, spec, nprot);
+    return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
 /* Gradient of a target at theta (HMC's initial state), iteration 0. */
@@ -304,10 +276,10 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     int nprot = 0;
     SEXP state = PROTECT(Rf_duplicate(state_)); nprot++;
     if (TYPEOF(targets) != VECSXP || XLENGTH(targets) != 2) MCX_INTERNAL("bad targets");
-    const double *temps = real_elt(spec, "temperatures", -1);
-    int K = (int) XLENGTH(get_elt(spec, "temperatures"));
-    const double *scales = real_elt(spec, "scales", K);
-    SEXP th = get_elt(state, "theta");
+    const double *temps = mcx_list_real(spec, "temperatures", -1);
+    int K = (int) XLENGTH(mcx_list_elt(spec, "temperatures"));
+    const double *scales = mcx_list_real(spec, "scales", K);
+    SEXP th = mcx_list_elt(state, "theta");
     if (TYPEOF(th) != REALSXP || XLENGTH(th) % K != 0) MCX_INTERNAL("bad theta");
     int d = (int) (XLENGTH(th) / K);
     mcx_tgt lik, prior;
@@ -316,14 +288,8 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     mcx_run run;
     SEXP traces = PROTECT(run_open(run_, d, &run)); nprot++;
     mcx_pt_state s;
-    s.theta = REAL(th);
-    s.ll = real_elt(state, "log_lik", K);
-    s.lp = real_elt(state, "log_prior", K);
-    s.iteration = real_elt(state, "iteration", 1);
-    s.n_accept = real_elt(state, "n_accept", K);
-    s.n_prop = real_elt(state, "n_prop", K);
-    s.swap_accept = real_elt(state, "swap_accept", K - 1);
-    s.swap_prop = real_elt(state, "swap_prop", K - 1);
+    R_xlen_t lens[] = {1, d, (R_xlen_t) d * K, K, K - 1};
+    mcx_bind_fields(state, pt_fields, &s, lens);
     GetRNGstate();
     mcx_pt_run(&lik, &prior, temps, K, scales, &s, &run);
     PutRNGstate();

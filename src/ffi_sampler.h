@@ -18,7 +18,6 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state, SEXP run, SEXP spec);
 SEXP ffi_probit_step(SEXP data, SEXP state, SEXP ctrl);
 SEXP ffi_gpclass_step(SEXP data, SEXP state, SEXP ctrl);
 SEXP ffi_ising_step(SEXP data, SEXP state, SEXP ctrl);
-SEXP ffi_ising_energy(SEXP data, SEXP spins);
 SEXP ffi_hierlm_step(SEXP data, SEXP state, SEXP ctrl);
 
 /* ffi_smc.c (SMC, AIS, simulated annealing) */

@@ -8,7 +8,8 @@
  */
 #include <string.h>
 #include "mcmix_engine.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
+#include "ffi_list.h"
 #include "ffi.h"
 
 static SEXP target_tag(void)
@@ -53,13 +54,11 @@ const mcx_target *mcx_target_from_xptr(SEXP xptr)
 SEXP ffi_target_info(SEXP xptr)
 {
     const mcx_target *t = mcx_target_from_xptr(xptr);
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, 2));
-    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(t->dim));
-    SET_VECTOR_ELT(out, 1, Rf_ScalarLogical(t->gradient != NULL));
-    SET_STRING_ELT(nms, 0, Rf_mkChar("dim"));
-    SET_STRING_ELT(nms, 1, Rf_mkChar("has_gradient"));
-    Rf_setAttrib(out, R_NamesSymbol, nms);
+    const char *nms[] = {"dim", "has_gradient", NULL};
+    SEXP vals[2];
+    vals[0] = PROTECT(Rf_ScalarInteger(t->dim));
+    vals[1] = PROTECT(Rf_ScalarLogical(t->gradient != NULL));
+    SEXP out = mcx_named_list(nms, vals);
     UNPROTECT(2);
     return out;
 }

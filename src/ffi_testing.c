@@ -1,12 +1,16 @@
 /*
- * ffi_testing.c -- test-only entry points that expose the RNG helpers
- * (rng.c) and the linear algebra (linalg.c) to the unit tests, which compare
- * them with exact distributions and with base R.  Used through the internal
- * R helpers .rng_test() and .linalg_test() (R/testing.R).
+ * ffi_testing.c -- test-only entry points (the production glue has none):
+ * the RNG helpers (rng.c) and the linear algebra (linalg.c), compared by
+ * the unit tests with exact distributions and with base R (through the
+ * internal R helpers .rng_test() and .linalg_test(), R/testing.R); the
+ * Escobar-West concentration update (test-mixture-prior.R); and a plugin
+ * descriptor of ABI version 1 (test-dpx-api.R).
  */
 #include <string.h>
+#include <stdlib.h>
 #include <math.h>
 #include "mcmix_engine.h"
+#include "mixture_dp.h"
 #include "ffi.h"
 
 /* d with d * d + extra == len, or -1. */
@@ -204,4 +208,90 @@ SEXP ffi_test_linalg(SEXP what, SEXP a_, SEXP b_)
     }
     UNPROTECT(n_prot);
     return out;
+}
+
+/* `iters` Escobar-West updates applied to each alpha[j] (a test entry point):
+ * prior = c(shape, rate). Returns the updated vector. */
+SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K_, SEXP n_, SEXP prior, SEXP iters_)
+{
+    int K = Rf_asInteger(K_), n = Rf_asInteger(n_), iters = Rf_asInteger(iters_);
+    if (TYPEOF(alpha) != REALSXP || TYPEOF(prior) != REALSXP || XLENGTH(prior) != 2 ||
+        K == NA_INTEGER || n == NA_INTEGER || iters == NA_INTEGER ||
+        K < 1 || n < K || iters < 0)
+        mcx_error("mcmix internal error: bad arguments to the alpha update");
+    R_xlen_t m = XLENGTH(alpha);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, m));
+    GetRNGstate();
+    for (R_xlen_t j = 0; j < m; j++) {
+        double a = REAL(alpha)[j];
+        for (int t = 0; t < iters; t++)
+            a = mcx_dp_alpha_update(a, K, n, REAL(prior)[0], REAL(prior)[1]);
+        REAL(out)[j] = a;
+    }
+    PutRNGstate();
+    UNPROTECT(1);
+    return out;
+}
+
+/* ---- test support: plugin descriptors of ABI versions 1 and 2 ----
+ * The layout of mcx_family before ABI 2 (no param_update slot), filled with
+ * the functions of the built-in poisson_gamma family and registered as
+ * "poisson_gamma_abi1", and an ABI 2 descriptor "poisson_gamma_abi2" (the
+ * full struct, param_update NULL).  Both count hyper_size and stats_size in
+ * bytes, as ABI 1 and 2 did: the registry and the samplers must accept them
+ * without reading past their end and must convert the sizes
+ * (tests/testthat/test-dpx-api.R). */
+typedef struct {
+    int abi_version;
+    const char *name;
+    size_t (*hyper_size)(int);
+    int (*hyper_init)(void *, int, const double *, int);
+    size_t (*work_size)(const void *);
+    size_t (*stats_size)(const void *);
+    void (*stats_reset)(const void *, void *);
+    void (*stats_add)(const void *, void *, const double *, double *);
+    void (*stats_remove)(const void *, void *, const double *, double *);
+    double (*log_predictive)(const void *, const void *, const double *, double *);
+    double (*log_marginal)(const void *, const void *, double *);
+    size_t (*param_size)(const void *);
+    void (*param_draw)(const void *, const void *, double *, double *);
+    double (*log_lik)(const void *, const double *, const double *, double *);
+} mcx_family_v1;
+
+static size_t bytes_hyper_size(int dim)
+{
+    return mcx_family_poisson_gamma.hyper_size(dim) * sizeof(double);
+}
+static size_t bytes_stats_size(const void *hyper)
+{
+    return mcx_family_poisson_gamma.stats_size(hyper) * sizeof(double);
+}
+
+static mcx_family_v1 *family_v1 = NULL;
+static mcx_family *family_v2 = NULL;
+
+SEXP ffi_dpx_register_abi1(void)
+{
+    if (family_v1 == NULL) {
+        /* live for the session, like a plugin's static descriptors */
+        family_v1 = (mcx_family_v1 *) malloc(sizeof *family_v1);
+        family_v2 = (mcx_family *) malloc(sizeof *family_v2);
+        if (family_v1 == NULL || family_v2 == NULL) mcx_error("out of memory");
+    }
+    const mcx_family *f = &mcx_family_poisson_gamma;
+    mcx_family_v1 v = {
+        1, "poisson_gamma_abi1", bytes_hyper_size, f->hyper_init, f->work_size,
+        bytes_stats_size, f->stats_reset, f->stats_add, f->stats_remove,
+        f->log_predictive, f->log_marginal, f->param_size, f->param_draw, f->log_lik
+    };
+    *family_v1 = v;
+    mcx_register_family((const mcx_family *) (const void *) family_v1);
+    *family_v2 = *f;
+    family_v2->abi_version = 2;
+    family_v2->name = "poisson_gamma_abi2";
+    family_v2->hyper_size = bytes_hyper_size;
+    family_v2->stats_size = bytes_stats_size;
+    family_v2->param_update = NULL;
+    mcx_register_family(family_v2);
+    return R_NilValue;
 }

@@ -10,16 +10,18 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "model_topic.h"
+#include "ffi_list.h"
 #include "ffi.h"
 
+/* A list with these names and NULL elements, filled by the caller. */
 static SEXP named_list(int n, const char **names)
 {
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, n));
-    SEXP nms = PROTECT(Rf_allocVector(STRSXP, n));
-    for (int i = 0; i < n; i++) SET_STRING_ELT(nms, i, Rf_mkChar(names[i]));
-    Rf_setAttrib(out, R_NamesSymbol, nms);
-    UNPROTECT(2);
-    return out;
+    SEXP vals[8];
+    for (int i = 0; i < n; i++) vals[i] = R_NilValue;
+    const char *nm[9];
+    for (int i = 0; i < n; i++) nm[i] = names[i];
+    nm[n] = NULL;
+    return mcx_named_list(nm, vals);
 }
 
 static void check_real(SEXP x, R_xlen_t len, const char *what)
@@ -37,27 +39,28 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
 }
 
 /*
- * ffi_lda_step(word, doc_start, z, phi_sum, theta_sum, settings)
+ * ffi_lda_step(word, doc_start, z, phi_sum, theta_sum, settings, chunk)
  *   word       integer, N word ids (0-based), documents in order
  *   doc_start  integer, D + 1 offsets
  *   z          integer, N topics (0-based): the state
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta, n, thin, offset, warmup)
+ *   settings   double c(K, W, alpha, beta)
+ *   chunk      c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
  * of the kept draws of the chunk.
  */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
-                  SEXP theta_sum, SEXP settings)
+                  SEXP theta_sum, SEXP settings, SEXP chunk)
 {
-    check_real(settings, 8, "settings");
+    mcx_chunk c = mcx_chunk_read(chunk);
+    check_real(settings, 4, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
     double alpha = s[2], beta = s[3];
-    int n = (int) s[4], thin = (int) s[5], offset = (int) s[6], warmup = s[7] != 0;
     check_int(doc_start, -1, "doc_start");
     int D = (int) XLENGTH(doc_start) - 1;
-    if (D < 1 || K < 1 || W < 1 || thin < 1 || n < 0 || !(alpha > 0) || !(beta > 0))
+    if (D < 1 || K < 1 || W < 1 || !(alpha > 0) || !(beta > 0))
         MCX_INTERNAL("bad LDA settings");
     int N = INTEGER(doc_start)[D];
     check_int(word, N, "word");
@@ -65,7 +68,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     check_real(phi_sum, (R_xlen_t) K * W, "phi_sum");
     check_real(theta_sum, (R_xlen_t) D * K, "theta_sum");
 
-    int n_kept = mcx_topic_n_kept(n, thin, offset, warmup);
+    int n_kept = c.n_kept;
     const char *names[] = { "z", "log_lik", "phi_sum", "theta_sum" };
     SEXP out = PROTECT(named_list(4, names));
     SEXP z_new = Rf_allocVector(INTSXP, N);
@@ -82,7 +85,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
     GetRNGstate();
-    mcx_lda_run(&m, n, thin, offset, warmup, REAL(ll), REAL(ps), REAL(ts));
+    mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
     PutRNGstate();
     UNPROTECT(1);
     return out;
@@ -106,7 +109,7 @@ SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings)
 }
 
 /*
- * ffi_hdp_step(family, hyper, x, group, z, beta, stats, settings)
+ * ffi_hdp_step(family, hyper, x, group, z, beta, stats, settings, chunk)
  *   family    family name (registry key); hyper: its hyperparameter vector
  *   x         double dim x n matrix, one observation per column, overall order
  *   group     integer, n groups (0-based)
@@ -116,14 +119,15 @@ SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings)
  *             chunk (NULL when fresh), so that a continued chain goes on
  *             bit for bit as one long run (mixture_state.h)
  *   settings  double c(gamma, alpha, gamma_fixed, gamma_shape, gamma_rate,
- *             alpha_fixed, alpha_shape, alpha_rate, J, n, thin, offset,
- *             warmup, keep_labels)
+ *             alpha_fixed, alpha_shape, alpha_rate, J, keep_labels)
+ *   chunk     c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, beta, gamma, alpha, traces, labels, stats).
  */
 SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
-                  SEXP beta, SEXP stats, SEXP settings)
+                  SEXP beta, SEXP stats, SEXP settings, SEXP chunk)
 {
-    check_real(settings, 14, "settings");
+    mcx_chunk c = mcx_chunk_read(chunk);
+    check_real(settings, 10, "settings");
     const double *s = REAL(settings);
     if (!Rf_isString(family) || XLENGTH(family) != 1) MCX_INTERNAL("bad family name");
     check_real(hyper, -1, "hyper");
@@ -136,9 +140,8 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
     for (int i = 0; i < n; i++) if (INTEGER(z)[i] + 1 > K) K = INTEGER(z)[i] + 1;
     check_real(beta, K + 1, "beta");
     mcx_hdp_prior gp = { s[2] != 0, s[3], s[4] }, ap = { s[5] != 0, s[6], s[7] };
-    int J = (int) s[8], n_iter = (int) s[9], thin = (int) s[10], offset = (int) s[11];
-    int warmup = s[12] != 0, keep_labels = s[13] != 0;
-    if (J < 1 || n < 1 || thin < 1 || n_iter < 0 || !(s[0] > 0) || !(s[1] > 0))
+    int J = (int) s[8], keep_labels = s[9] != 0;
+    if (J < 1 || n < 1 || !(s[0] > 0) || !(s[1] > 0))
         MCX_INTERNAL("bad HDP settings");
 
     const mcx_family *fam = mcx_get_family(CHAR(STRING_ELT(family, 0)));
@@ -146,7 +149,7 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
         mcx_error("family '%s' is not conjugate: the HDP sampler needs a conjugate family",
                   fam->name);
     const void *hy = mcx_family_hyper(fam, dim, REAL(hyper), (int) XLENGTH(hyper));
-    int n_kept = mcx_topic_n_kept(n_iter, thin, offset, warmup);
+    int n_kept = c.n_kept;
 
     const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels", "stats" };
     SEXP out = PROTECT(named_list(7, names));
@@ -166,8 +169,7 @@ SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
         mcx_mix_restore_stats(&h.mix, RAW(stats), (size_t) XLENGTH(stats));
     }
     GetRNGstate();
-    mcx_hdp_run(&h, n_iter, thin, offset, warmup, REAL(tr),
-                keep_labels ? INTEGER(lab) : NULL, n_kept);
+    mcx_hdp_run(&h, &c, REAL(tr), keep_labels ? INTEGER(lab) : NULL);
     PutRNGstate();
 
     int Kn = h.mix.K;

@@ -11,7 +11,7 @@
 #include <R_ext/Visibility.h>
 #include "mcmix_engine.h"
 #include "ffi.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
 #include "ffi_nuts.h"
 #include "ffi_logit.h"
 #include "ffi_textbook.h"
@@ -25,19 +25,19 @@ static const R_CallMethodDef call_methods[] = {
     /* --- RNG and linear algebra test entry points (ffi_testing.c) --- */
     CALLDEF(ffi_test_rng, 3),
     CALLDEF(ffi_test_linalg, 3),
-    /* --- mixtures (ffi_mixture.c) --- */
-    CALLDEF(ffi_mixture_step, 7),
     CALLDEF(ffi_dp_alpha_update, 5),
-    CALLDEF(ffi_rcrp, 3),
-    CALLDEF(ffi_dpx_step, 8),
-    CALLDEF(ffi_mixture_predict, 8),
-    CALLDEF(ffi_family_conjugate, 1),
     CALLDEF(ffi_dpx_register_abi1, 0),
+    CALLDEF(ffi_family_conjugate, 1),
+    /* --- mixtures (ffi_mixture*.c) --- */
+    CALLDEF(ffi_finite_step, 4),
+    CALLDEF(ffi_rcrp, 3),
+    CALLDEF(ffi_dp_step, 4),
+    CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_impute_step, 4),
     /* ffi_topic.c: LDA and HDP */
-    CALLDEF(ffi_lda_step, 6),
+    CALLDEF(ffi_lda_step, 7),
     CALLDEF(ffi_lda_log_joint, 4),
-    CALLDEF(ffi_hdp_step, 8),
+    CALLDEF(ffi_hdp_step, 9),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),
@@ -58,7 +58,6 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_probit_step, 3),
     CALLDEF(ffi_gpclass_step, 3),
     CALLDEF(ffi_ising_step, 3),
-    CALLDEF(ffi_ising_energy, 2),
     CALLDEF(ffi_hierlm_step, 3),
     CALLDEF(ffi_smc_run, 4),
     CALLDEF(ffi_ais_run, 4),
@@ -83,6 +82,7 @@ void attribute_visible R_init_mcmix(DllInfo *dll)
     R_forceSymbols(dll, TRUE);
 
     mcx_register_builtin_families();
+    mcx_register_family(&mcx_family_r_family);   /* glue: ffi_family_r.c */
 
     R_RegisterCCallable("mcmix", "mcx_register_family", (DL_FUNC) &mcx_register_family);
     R_RegisterCCallable("mcmix", "mcx_find_family", (DL_FUNC) &mcx_find_family);

@@ -1,17 +1,33 @@
 /*
  * mcmix_engine.h -- hub header of the SEXP-free engine.
  *
- * Engine files include this header only.  They see plain C types, report
- * errors through mcx_error() (defined in errors.c, a wrapper over Rf_error,
- * so memory from R_alloc is reclaimed and nothing leaks), and draw random
- * numbers through R's generator only (rng.h).
+ * Engine files (every src/*.c except init.c and ffi_*.c) include this
+ * header (and the engine headers built on it) only.  It is pure: it brings
+ * the plugin ABI (mcmix_abi.h, no R headers) and, from R, only the
+ * numerical, RNG and memory headers -- R_ext/Arith.h (NA/NaN/Inf),
+ * R_ext/Random.h (unif_rand, norm_rand, exp_rand), Rmath.h, R_ext/Print.h,
+ * R_ext/Memory.h (R_alloc), R_ext/Utils.h (R_CheckUserInterrupt, sorting;
+ * interrupts are checked from the host loop, never from threads) -- never
+ * R.h or Rinternals.h, so an engine file cannot see SEXP, PROTECT or the
+ * remapped length()/error() (tests/testthat/test-layers.R checks this
+ * after preprocessing).  Errors leave the engine through mcx_error() and
+ * scratch memory comes from mcx_alloc(), both defined on the glue side
+ * (ffi_errors.c, over Rf_error and R_alloc, so memory is reclaimed and
+ * nothing leaks on an error or an interrupt).
  */
 #ifndef MCMIX_ENGINE_H
 #define MCMIX_ENGINE_H
 
 #include <stddef.h>
 #include <math.h>
-#include "mcmix.h"
+#include <R_ext/Arith.h>
+#include <R_ext/Random.h>
+#include <R_ext/Print.h>
+#include <R_ext/Memory.h>
+#include <R_ext/Utils.h>
+#include <Rmath.h>
+#include "mcmix_abi.h"
+#include "chunk.h"
 
 #if defined(__GNUC__)
 #define MCX_NORETURN __attribute__((noreturn))
@@ -30,7 +46,7 @@ void mcx_error(const char *fmt, ...) MCX_NORETURN MCX_PRINTF(1, 2);
 void *mcx_alloc(size_t n, size_t size);
 /* Report `work` units of work done (about one floating-point operation or
  * one memory access each); every MCX_INTERRUPT_UNITS units R is asked
- * whether the user interrupted (R_CheckUserInterrupt, errors.c), so long
+ * whether the user interrupted (R_CheckUserInterrupt, ffi_errors.c), so long
  * loops stay interruptible at negligible cost.  Host thread only (never in
  * a parallel region).  An interrupt unwinds like mcx_error(): the .Call's
  * R_alloc memory is reclaimed and its results are discarded, so the chain

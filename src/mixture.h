@@ -2,9 +2,10 @@
  * mixture.h -- the mixture samplers of the engine (SEXP-free).
  *
  * A sampler advances an mcx_mix partition (mixture_state.h) by one sweep.
- * Scratch arrays are allocated once per chunk by mcx_finite_setup() /
- * mcx_dp_setup(); a sweep allocates nothing (except the rare, amortised
- * growth of the cluster buffers in mixture_state.c).
+ * Scratch arrays are allocated once per chunk by mcx_finite_setup() (and
+ * by the setup of the DP algorithms, mixture_dp.h); a sweep allocates
+ * nothing (except the rare, amortised growth of the cluster buffers in
+ * mixture_state.c).
  */
 #ifndef MCMIX_MIXTURE_H
 #define MCMIX_MIXTURE_H
@@ -32,38 +33,19 @@ typedef struct {
     int *perm;
 } mcx_finite;
 
+/* The finite algorithms by name (a table in mixture_finite.c): an unknown
+ * name is an internal error listing the known ones.  *keeps_weights /
+ * *keeps_params tell whether the sweep draws the weights / parameters
+ * (exported with the kept draws). */
+mcx_finite_algorithm mcx_finite_algorithm_find(const char *name, int *keeps_weights,
+                                               int *keeps_params);
+
 void mcx_finite_setup(mcx_finite *s, const mcx_mix *m, mcx_finite_algorithm alg,
                       int K, const double *alpha);
 /* One sweep.  Sets s->log_lik to log p(x | z, theta) (gibbs,
  * collapsed_weights; theta = the parameters the assignments were drawn
  * with) or to the collapsed log p(x | partition) (collapsed). */
 void mcx_finite_sweep(mcx_mix *m, mcx_finite *s);
-
-/* ------------- Dirichlet / Pitman-Yor process mixtures (mixture_dp.c) ------------- */
-
-typedef struct {
-    double alpha;          /* concentration (> -discount) */
-    double discount;       /* Pitman-Yor discount in [0, 1); 0 for the DP */
-    int alpha_random;      /* 1: Gamma(shape, rate) prior, updated each sweep */
-    double shape, rate;
-    double log_lik;        /* collapsed log p(x | partition) after the sweep */
-    /* scratch */
-    double *logw;          /* n + 1 */
-    double *log_count;     /* n + 1: log(j - discount), j = 1..n */
-    double *prior_pred;    /* n: log p(x_i) under the prior predictive */
-    int *perm;             /* n */
-} mcx_dp;
-
-void mcx_dp_setup(mcx_dp *s, const mcx_mix *m, double alpha, double discount,
-                  int alpha_random, double shape, double rate);
-/* One collapsed (CRP) Gibbs sweep over a random permutation of the
- * observations, then the concentration update when alpha_random. */
-void mcx_dp_collapsed_sweep(mcx_mix *m, mcx_dp *s);
-/* Escobar & West (1995, sec. 6) auxiliary-variable update of the DP
- * concentration given K clusters among n observations, Gamma(shape, rate)
- * prior: eta ~ Beta(alpha + 1, n), then alpha from the two-component
- * Gamma mixture. */
-double mcx_dp_alpha_update(double alpha, int K, int n, double shape, double rate);
 
 /* ---------------- prior simulators (prior.c) ---------------- */
 

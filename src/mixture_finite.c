@@ -27,6 +27,30 @@
 #include <string.h>
 #include "mixture.h"
 
+static const struct {
+    const char *name;
+    mcx_finite_algorithm alg;
+    int keeps_weights, keeps_params;
+} finite_table[] = {
+    {"gibbs", MCX_FINITE_GIBBS, 1, 1},
+    {"collapsed_weights", MCX_FINITE_COLLAPSED_WEIGHTS, 0, 1},
+    {"collapsed", MCX_FINITE_COLLAPSED, 0, 0},
+};
+
+mcx_finite_algorithm mcx_finite_algorithm_find(const char *name, int *keeps_weights,
+                                               int *keeps_params)
+{
+    int n = (int) (sizeof finite_table / sizeof finite_table[0]);
+    for (int i = 0; i < n; i++)
+        if (strcmp(finite_table[i].name, name) == 0) {
+            *keeps_weights = finite_table[i].keeps_weights;
+            *keeps_params = finite_table[i].keeps_params;
+            return finite_table[i].alg;
+        }
+    mcx_error("mcmix internal error: unknown finite mixture algorithm '%s' "
+              "(known: gibbs, collapsed_weights, collapsed)", name);
+}
+
 void mcx_finite_setup(mcx_finite *s, const mcx_mix *m, mcx_finite_algorithm alg,
                       int K, const double *alpha)
 {

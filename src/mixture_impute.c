@@ -84,7 +84,7 @@ void mcx_impute_block(const mcx_impute_block_spec *b, double *xt, int dim, int n
     int d = b->dim, K = 0;
     for (int i = 0; i < n; i++) if (z[i] + 1 > K) K = z[i] + 1;
     if (K < 1 || b->off + d > dim) MCX_INTERNAL("bad imputation block");
-    size_t ss = (f->stats_size(b->hyper) + sizeof(double) - 1) / sizeof(double);
+    size_t ss = mcx_family_stats_doubles(f, b->hyper);
     size_t ps = f->param_size(b->hyper), ws = f->work_size(b->hyper);
     double *stats = mcx_alloc((size_t) K * ss, sizeof(double));
     double *theta = mcx_alloc((size_t) K * ps + 1, sizeof(double));

@@ -18,18 +18,24 @@
  * 2. Every cluster's parameter is updated given its members: for a
  *    conjugate family by an exact draw from p(theta | members) (param_draw),
  *    otherwise by the family's Markov move param_update (mcmix.h, ABI 2).
- * The alpha and discount updates (mixture_discount.c) follow the sweep.
+ * The alpha and discount updates (mixture_prior.c) follow the sweep.
+ *
+ * The row "neal8" of the algorithm table (mixture_dp.h): setting m_aux;
+ * the clusters' parameters are exported as state$params (psize x K).
  */
 #include <string.h>
-#include "mixture_dpx.h"
+#include "mixture_dp.h"
 
-static void set_log_count(mcx_neal8 *s, int n, double d)
-{
-    s->log_count[0] = R_NegInf;
-    for (int j = 1; j <= n; j++) s->log_count[j] = log(j - d);
-}
-
-void mcx_neal8_set_discount(mcx_neal8 *s, int n, double d) { set_log_count(s, n, d); }
+typedef struct {
+    int m_aux;             /* number of auxiliary components */
+    int conjugate;         /* parameter update: exact posterior draw */
+    size_t psize;          /* doubles per component parameter */
+    double *theta;         /* psize * (n + 1): parameters of clusters 0..K-1 */
+    double *aux;           /* psize * m_aux */
+    double *logw;          /* n + m_aux */
+    double *xbuf;          /* dim * n: members of one cluster */
+    int *perm, *order, *start;
+} mcx_neal8;
 
 /* Update every cluster's parameter given its members. */
 static void update_params(mcx_mix *m, mcx_neal8 *s)
@@ -59,12 +65,15 @@ static void update_params(mcx_mix *m, mcx_neal8 *s)
     }
 }
 
-void mcx_neal8_setup(mcx_neal8 *s, mcx_mix *m, const mcx_py_prior *p, int m_aux,
-                     const double *theta0)
+/* control[0] = m_aux; saved->params: psize x K parameters of the current
+ * clusters, or NULL to draw them given the members (a fresh state). */
+static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
+                  const mcx_dp_saved *saved)
 {
-    int n = m->n;
+    mcx_neal8 *s = st;
+    int n = m->n, m_aux = (int) control[0];
+    (void) p;
     if (m_aux < 1) MCX_INTERNAL("neal8 needs at least one auxiliary component");
-    memset(s, 0, sizeof *s);
     s->m_aux = m_aux;
     s->conjugate = mcx_family_param_update(m->fam) == NULL;
     if (s->conjugate && !mcx_family_conjugate(m->fam))
@@ -74,15 +83,15 @@ void mcx_neal8_setup(mcx_neal8 *s, mcx_mix *m, const mcx_py_prior *p, int m_aux,
     s->theta = mcx_alloc(s->psize * ((size_t) n + 1), sizeof(double));
     s->aux = mcx_alloc(s->psize * (size_t) m_aux, sizeof(double));
     s->logw = mcx_alloc((size_t) n + m_aux + 1, sizeof(double));
-    s->log_count = mcx_alloc((size_t) n + 1, sizeof(double));
     s->xbuf = mcx_alloc((size_t) m->dim * (n > 0 ? n : 1), sizeof(double));
     s->perm = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
     s->order = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
     s->start = mcx_alloc((size_t) n + 2, sizeof(int));
-    set_log_count(s, n, p->discount);
     if (m->K > n) MCX_INTERNAL("more clusters than observations");
-    if (theta0 != NULL) {
-        memcpy(s->theta, theta0, s->psize * (size_t) m->K * sizeof(double));
+    if (saved->params != NULL) {
+        if (saved->n_params != s->psize * (size_t) m->K)
+            MCX_INTERNAL("state$params does not match the clusters");
+        memcpy(s->theta, saved->params, s->psize * (size_t) m->K * sizeof(double));
     } else {
         /* fresh state: start from the prior, then condition on the members
          * (for a non-conjugate family a few moves from the prior draw) */
@@ -92,8 +101,9 @@ void mcx_neal8_setup(mcx_neal8 *s, mcx_mix *m, const mcx_py_prior *p, int m_aux,
     }
 }
 
-void mcx_neal8_sweep(mcx_mix *m, mcx_neal8 *s, mcx_py_prior *p)
+static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
+    mcx_neal8 *s = st;
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
     size_t ps = s->psize;
@@ -120,7 +130,7 @@ void mcx_neal8_sweep(mcx_mix *m, mcx_neal8 *s, mcx_py_prior *p)
         int K = m->K;
         double *logw = s->logw;
         for (int c = 0; c < K; c++)
-            logw[c] = s->log_count[m->size[c]] + f->log_lik(hyper, s->theta + c * ps, xi, m->work);
+            logw[c] = p->log_count[m->size[c]] + f->log_lik(hyper, s->theta + c * ps, xi, m->work);
         double lnew = (K > 0 ? log(p->alpha + d * K) : 0.0) - log_m;
         for (int j = 0; j < M; j++)
             logw[K + j] = lnew + f->log_lik(hyper, s->aux + j * ps, xi, m->work);
@@ -133,15 +143,25 @@ void mcx_neal8_sweep(mcx_mix *m, mcx_neal8 *s, mcx_py_prior *p)
         mcx_mix_add(m, i, c);
     }
     update_params(m, s);
-    double old_d = p->discount;
-    mcx_py_prior_update(p, m, NULL);
-    if (p->discount != old_d) set_log_count(s, n, p->discount);
-    if (s->conjugate) {
-        s->log_lik = mcx_mix_log_marginal(m);
-    } else {
-        double ll = 0.0;
-        for (int i = 0; i < n; i++)
-            ll += f->log_lik(hyper, s->theta + m->z[i] * ps, mcx_mix_x(m, i), m->work);
-        s->log_lik = ll;
-    }
+    mcx_partition_prior_update(p, m);
+    if (s->conjugate) return mcx_mix_log_marginal(m);
+    double ll = 0.0;
+    for (int i = 0; i < n; i++)
+        ll += f->log_lik(hyper, s->theta + m->z[i] * ps, mcx_mix_x(m, i), m->work);
+    return ll;
 }
+
+static const double *params(const void *st, const mcx_mix *m, int *rows, int *cols)
+{
+    const mcx_neal8 *s = st;
+    *rows = (int) s->psize;
+    *cols = m->K;
+    return s->theta;
+}
+
+static const char *const control_names[] = {"m_aux", NULL};
+
+const mcx_dp_algorithm mcx_dp_neal8 = {
+    "neal8", 0, 0, 1, sizeof(mcx_neal8), control_names,
+    setup, sweep, params, NULL, NULL, NULL
+};

@@ -41,7 +41,26 @@
 #include <string.h>
 #include <float.h>
 #include <Rmath.h>
-#include "mixture_dpx.h"
+#include "mixture_dp.h"
+
+/* The row "slice" of the algorithm table (mixture_dp.h): settings
+ * geometric (0/1), kappa, and the budget memory_budget (bytes) and
+ * work_budget (label evaluations per sweep) of R/mixture_dp.R
+ * slice_budget(); labels are stick indices (empty sticks allowed); the
+ * discount must be fixed. */
+typedef struct {
+    int geometric;         /* xi_j = (1 - kappa) kappa^(j-1); else xi_j = w_j */
+    double kappa;
+    size_t psize;
+    int cap;               /* capacity of the stick arrays */
+    double *v, *w;         /* log(1 - v_j), log w_j (in logs: no underflow) */
+    double *theta, *logw;
+    double *u;             /* n */
+    double *swap;          /* one stats block */
+    int *cand;             /* candidate sticks of one observation */
+    int n_sticks;          /* sticks instantiated in the last sweep */
+    double max_sticks;     /* budget: more sticks is an error (0: no limit) */
+} mcx_slice;
 
 static void grow(mcx_slice *s, int need)
 {
@@ -60,9 +79,13 @@ static void grow(mcx_slice *s, int need)
     s->cap = cap;
 }
 
-void mcx_slice_setup(mcx_slice *s, const mcx_mix *m, int geometric, double kappa)
+static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
+                  const mcx_dp_saved *saved)
 {
-    memset(s, 0, sizeof *s);
+    mcx_slice *s = st;
+    int geometric = control[0] != 0.0;
+    double kappa = control[1];
+    (void) p; (void) saved;
     if (geometric && !(kappa > 0.0 && kappa < 1.0)) MCX_INTERNAL("kappa not in (0, 1)");
     s->geometric = geometric;
     s->kappa = kappa;
@@ -77,6 +100,9 @@ void mcx_slice_setup(mcx_slice *s, const mcx_mix *m, int geometric, double kappa
     s->cand = mcx_alloc((size_t) s->cap, sizeof(int));
     s->u = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(double));
     s->swap = mcx_alloc(m->sstride, sizeof(double));
+    /* the budget: bytes and label work per stick */
+    double per_stick = 8.0 * ((double) s->psize + (double) m->sstride + 8.0);
+    s->max_sticks = fmin(control[2] / per_stick, fmax(1000.0, control[3] / m->n));
 }
 
 /* xi_j for stick j (0-based); s->w holds log w_j */
@@ -102,7 +128,7 @@ static void rbeta_logs(double a, double b, double *lv, double *l1mv)
  * changes nothing.  Scanning only the first K sticks would never propose
  * moving the last cluster up, and the reverse of such moves would then be
  * missing (no detailed balance). */
-static void label_swaps(mcx_mix *m, mcx_slice *s, const mcx_py_prior *p)
+static void label_swaps(mcx_mix *m, mcx_slice *s, const mcx_partition_prior *p)
 {
     double d = p->discount, al = p->alpha;
     size_t sbytes = m->sstride * sizeof(double);
@@ -137,8 +163,9 @@ static void label_swaps(mcx_mix *m, mcx_slice *s, const mcx_py_prior *p)
     while (m->K > 0 && m->size[m->K - 1] == 0) m->K--;
 }
 
-void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
+static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
+    mcx_slice *s = st;
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
     size_t ps = s->psize;
@@ -227,5 +254,15 @@ void mcx_slice_sweep(mcx_mix *m, mcx_slice *s, mcx_py_prior *p)
         }
     }
     while (m->K > 0 && m->size[m->K - 1] == 0) m->K--;
-    s->log_lik = mcx_mix_log_marginal(m);
+    return mcx_mix_log_marginal(m);
 }
+
+static int capacity(const void *st) { return ((const mcx_slice *) st)->cap; }
+
+static const char *const control_names[] = {"geometric", "kappa", "memory_budget",
+                                            "work_budget", NULL};
+
+const mcx_dp_algorithm mcx_dp_slice = {
+    "slice", 1, 1, 0, sizeof(mcx_slice), control_names,
+    setup, sweep, NULL, NULL, NULL, capacity
+};

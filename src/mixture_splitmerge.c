@@ -21,16 +21,33 @@
  *   the launch state gives back the current split; the ratio is the
  *   inverse of the split one (with K - 1 clusters in the merged state) times q.
  * Accepted with probability min(1, r).
+ *
+ * The row "split_merge" of the algorithm table (mixture_dp.h): settings t
+ * and moves; one iteration is `moves` proposals, then one collapsed Gibbs
+ * scan (mixture_dp.c), then the prior update.  The acceptance counters
+ * are carried in the state.
  */
 #include <string.h>
 #include <Rmath.h>
-#include "mixture_dpx.h"
+#include "mixture_dp.h"
 
-void mcx_splitmerge_setup(mcx_splitmerge *s, const mcx_mix *m, int t, int moves)
+typedef struct {
+    int t;                 /* intermediate restricted Gibbs scans */
+    int moves;             /* split-merge proposals per sweep */
+    double *sa, *sb, *sm;  /* stats blocks of the two launch clusters, merged */
+    int *S, *side;         /* n each */
+    double counts[2];      /* accepted, proposed */
+    mcx_dp_scan scan;
+} mcx_splitmerge;
+
+static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
+                  const mcx_dp_saved *saved)
 {
-    memset(s, 0, sizeof *s);
-    s->t = t;
-    s->moves = moves;
+    mcx_splitmerge *s = st;
+    (void) p; (void) saved;
+    s->t = (int) control[0];
+    s->moves = (int) control[1];
+    mcx_dp_collapsed_init(&s->scan, m);
     s->sa = mcx_alloc(m->sstride, sizeof(double));
     s->sb = mcx_alloc(m->sstride, sizeof(double));
     s->sm = mcx_alloc(m->sstride, sizeof(double));
@@ -73,7 +90,7 @@ static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *na, in
     return lq;
 }
 
-static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_dp *dp)
+static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *dp)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
@@ -104,7 +121,7 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_dp *dp)
         }
     }
     for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, &na, &nb, d, -1);
-    s->n_prop += 1.0;
+    s->counts[1] += 1.0;
     int K = m->K;
     if (ci == cj) {
         double lq = restricted_scan(m, s, nS, &na, &nb, d, -1);
@@ -149,11 +166,25 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_dp *dp)
         mcx_mix_add(m, j, ci);
         mcx_mix_delete_cluster(m, cj);
     }
-    s->n_accept += 1.0;
+    s->counts[0] += 1.0;
 }
 
-void mcx_splitmerge_moves(mcx_mix *m, mcx_splitmerge *s, const mcx_dp *dp)
+static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
-    if (m->n < 2) return;
-    for (int r = 0; r < s->moves; r++) one_move(m, s, dp);
+    mcx_splitmerge *s = st;
+    if (m->n >= 2)
+        for (int r = 0; r < s->moves; r++) one_move(m, s, p);
+    mcx_dp_collapsed_scan(m, &s->scan, p);
+    double ll = mcx_mix_log_marginal(m);
+    mcx_partition_prior_update(p, m);
+    return ll;
 }
+
+static double *counters(void *st) { return ((mcx_splitmerge *) st)->counts; }
+
+static const char *const control_names[] = {"t", "moves", NULL};
+
+const mcx_dp_algorithm mcx_dp_split_merge = {
+    "split_merge", 1, 0, 1, sizeof(mcx_splitmerge), control_names,
+    setup, sweep, NULL, NULL, counters, NULL
+};

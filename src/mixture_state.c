@@ -7,7 +7,8 @@
 const void *mcx_family_hyper(const mcx_family *fam, int dim,
                              const double *values, int n_values)
 {
-    void *h = mcx_alloc(fam->hyper_size(dim), 1);
+    size_t nh = mcx_family_hyper_doubles(fam, dim);
+    void *h = mcx_alloc(nh > 0 ? nh : 1, sizeof(double));
     int rc = fam->hyper_init(h, dim, values, n_values);
     if (rc != 0)
         mcx_error("mcmix internal error: family '%s' refused its hyperparameters "
@@ -42,8 +43,7 @@ static void build(mcx_mix *m, const mcx_family *fam, const void *hyper,
     m->n = n;
     m->dim = dim;
     m->x = x;
-    size_t bytes = fam->stats_size(hyper);
-    m->sstride = (bytes + sizeof(double) - 1) / sizeof(double);
+    m->sstride = mcx_family_stats_doubles(fam, hyper);
     if (m->sstride == 0) m->sstride = 1;
     size_t ws = fam->work_size(hyper);
     m->work = mcx_alloc(ws > 0 ? ws : 1, sizeof(double));
@@ -173,4 +173,16 @@ double mcx_mix_log_marginal(const mcx_mix *m)
         if (m->size[k] > 0)
             s += m->fam->log_marginal(m->hyper, mcx_mix_stats(m, k), m->work);
     return s;
+}
+
+void mcx_mix_chunk(mcx_mix *m, const mcx_chunk *c, double (*sweep)(void *ctx),
+                   void (*keep)(void *ctx, int r, double ll), void *ctx)
+{
+    int r = 0;
+    for (int g = c->offset + 1; g <= c->offset + c->n; g++) {
+        double ll = sweep(ctx);
+        if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(m);
+        if (mcx_chunk_keeps(c, g)) keep(ctx, r++, ll);
+        if (g < c->offset + c->n) R_CheckUserInterrupt();
+    }
 }

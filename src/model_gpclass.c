@@ -37,9 +37,10 @@ static void matvec(const double *M, int r, int c, const double *x, double *y,
 
 /* work: 2 n + m doubles */
 void mcx_gpclass_run(const mcx_gpclass_data *d, double *z, double *f,
-                     double *prob_sum, int n_iter, int thin, int offset,
-                     int warmup, double *traces, int n_kept, double *work)
+                     double *prob_sum, const mcx_chunk *ch, double *traces, double *work)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup,
+              n_kept = ch->n_kept;
     const int n = d->n, m = d->m;
     double *e = work, *tmp = work + n, *ms = work + 2 * n;
     int k_out = 0;

@@ -207,9 +207,10 @@ void mcx_hdp_sweep(mcx_hdp *h)
     hdp_concentrations(h);
 }
 
-void mcx_hdp_run(mcx_hdp *h, int n_iter, int thin, int offset, int warmup,
-                 double *traces, int *labels_out, int n_kept)
+void mcx_hdp_run(mcx_hdp *h, const mcx_chunk *ch, double *traces, int *labels_out)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup,
+              n_kept = ch->n_kept;
     int r = 0, n = h->mix.n;
     for (int it = 1; it <= n_iter; it++) {
         mcx_interrupt_point((double) n * (h->mix.K + 1) * (h->mix.dim + 1));

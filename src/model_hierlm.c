@@ -31,10 +31,11 @@ static void chol_or_fail(double *A, int p, const char *what)
 }
 
 void mcx_hierlm_run(const mcx_hierlm_data *d, double *beta, double *mu,
-                    double *Sigma, double *sigma2, int n_iter, int thin,
-                    int offset, int warmup, int keep_beta, double *traces,
-                    int n_kept)
+                    double *Sigma, double *sigma2, const mcx_chunk *ch, int keep_beta,
+                    double *traces)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup,
+              n_kept = ch->n_kept;
     const int p = d->p, m = d->m;
     const size_t pp = (size_t) p * p;
     double *Sinv = mcx_alloc(pp, sizeof(double));

@@ -117,9 +117,10 @@ static void sw_step(const mcx_ising_data *d, int *x, int *parent, int *cl_state,
 }
 
 void mcx_ising_run(const mcx_ising_data *d, int method, int *spins,
-                   double *spin_sum, int n_iter, int thin, int offset,
-                   int warmup, double *traces, int *spins_out, int n_kept)
+                   double *spin_sum, const mcx_chunk *ch, double *traces, int *spins_out)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup,
+              n_kept = ch->n_kept;
     const int N = d->nrow * d->ncol;
     int *parent = NULL, *cl_state = NULL;
     double *cl_field = NULL;

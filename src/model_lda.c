@@ -132,9 +132,10 @@ void mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum)
     }
 }
 
-void mcx_lda_run(mcx_lda *m, int n_iter, int thin, int offset, int warmup,
+void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
                  double *log_joint, double *phi_sum, double *theta_sum)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup;
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
         mcx_interrupt_point((double) m->N * m->K);

@@ -14,9 +14,11 @@
  */
 #include "models.h"
 
-void mcx_probit_run(const mcx_probit_data *d, double *beta, int n_iter,
-                    int thin, int offset, int warmup, double *traces, int n_kept)
+void mcx_probit_run(const mcx_probit_data *d, double *beta, const mcx_chunk *ch,
+                    double *traces)
 {
+    const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup,
+              n_kept = ch->n_kept;
     const int n = d->n, p = d->p;
     const double *X = d->X;
     double *L = mcx_alloc((size_t) p * p, sizeof(double));

@@ -14,13 +14,6 @@
 #include "mcmix_engine.h"
 #include "mixture_state.h"
 
-/* Number of kept iterations among offset + 1 .. offset + n. */
-static inline int mcx_topic_n_kept(int n, int thin, int offset, int warmup)
-{
-    if (warmup || thin < 1) return 0;
-    return (offset + n) / thin - offset / thin;
-}
-
 /* ---- LDA, collapsed Gibbs (Griffiths and Steyvers 2004) ---------------- */
 typedef struct mcx_lda {
     int K, W, D, N;           /* topics, vocabulary, documents, tokens */
@@ -44,7 +37,7 @@ double mcx_lda_log_joint(const mcx_lda *m);
  * theta_sum (D x K, column-major) += posterior mean of theta given z. */
 void   mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum);
 /* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r. */
-void   mcx_lda_run(mcx_lda *m, int n_iter, int thin, int offset, int warmup,
+void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
                    double *log_joint, double *phi_sum, double *theta_sum);
 
 /* ---- HDP mixture, direct assignment (Teh et al. 2006, sec. 5.3) -------- */
@@ -77,7 +70,6 @@ void   mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
 void   mcx_hdp_sweep(mcx_hdp *h);
 /* traces: n_kept x 4 (n_clusters, gamma, alpha, log_lik); labels_out:
  * n_kept x n (1-based, column-major) or NULL. */
-void   mcx_hdp_run(mcx_hdp *h, int n_iter, int thin, int offset, int warmup,
-                   double *traces, int *labels_out, int n_kept);
+void   mcx_hdp_run(mcx_hdp *h, const mcx_chunk *ch, double *traces, int *labels_out);
 
 #endif

@@ -5,7 +5,7 @@
  * Common conventions:
  * - a call runs iterations offset + 1 .. offset + n_iter; when `warmup` is 0
  *   iteration g is kept iff g %% thin == 0 and its draws go to row k of the
- *   column-major `traces` matrix with `n_kept` rows (see mcx_n_kept());
+ *   column-major `traces` matrix with `n_kept` rows (mcx_chunk_kept(), chunk.h);
  * - the state arrays passed in are updated in place and hold everything
  *   needed to continue, so running in chunks equals one longer run.
  */
@@ -13,13 +13,6 @@
 #define MCMIX_MODELS_H
 
 #include "mcmix_engine.h"
-
-/* Number of kept iterations among offset + 1 .. offset + n. */
-static inline int mcx_n_kept(int n, int thin, int offset, int warmup)
-{
-    if (warmup || thin < 1) return 0;
-    return (offset + n) / thin - offset / thin;
-}
 
 /* ---- probit regression (Albert and Chib 1993) ------------------------- */
 typedef struct mcx_probit_data {
@@ -30,8 +23,8 @@ typedef struct mcx_probit_data {
     const double *prior_lin;  /* p: B0^{-1} b0 */
 } mcx_probit_data;
 
-void mcx_probit_run(const mcx_probit_data *d, double *beta, int n_iter,
-                    int thin, int offset, int warmup, double *traces, int n_kept);
+void mcx_probit_run(const mcx_probit_data *d, double *beta, const mcx_chunk *ch,
+                    double *traces);
 
 /* ---- probit Gaussian-process classification --------------------------- */
 typedef struct mcx_gpclass_data {
@@ -47,8 +40,7 @@ typedef struct mcx_gpclass_data {
  * sum of the Rao-Blackwellised predictive probabilities over kept draws.
  * traces: n_kept x (n + 1) (f, then the log likelihood). */
 void mcx_gpclass_run(const mcx_gpclass_data *d, double *z, double *f,
-                     double *prob_sum, int n_iter, int thin, int offset,
-                     int warmup, double *traces, int n_kept, double *work);
+                     double *prob_sum, const mcx_chunk *ch, double *traces, double *work);
 
 /* ---- 2-D Ising model --------------------------------------------------- */
 typedef struct mcx_ising_data {
@@ -61,8 +53,7 @@ typedef struct mcx_ising_data {
  * spins: +-1 (column-major image); spin_sum: running sum over kept draws;
  * traces: n_kept x 2 (magnetisation, energy); spins_out: n_kept x N or NULL. */
 void mcx_ising_run(const mcx_ising_data *d, int method, int *spins,
-                   double *spin_sum, int n_iter, int thin, int offset,
-                   int warmup, double *traces, int *spins_out, int n_kept);
+                   double *spin_sum, const mcx_chunk *ch, double *traces, int *spins_out);
 double mcx_ising_energy(const mcx_ising_data *d, const int *spins);
 
 /* ---- hierarchical linear regression ------------------------------------ */
@@ -81,7 +72,6 @@ typedef struct mcx_hierlm_data {
 /* State: beta (p x m), mu (p), Sigma (p x p), sigma2 (1).
  * traces: n_kept x (p + p(p+1)/2 + 1 + p m if keep_beta). */
 void mcx_hierlm_run(const mcx_hierlm_data *d, double *beta, double *mu,
-                    double *Sigma, double *sigma2, int n_iter, int thin,
-                    int offset, int warmup, int keep_beta, double *traces,
-                    int n_kept);
+                    double *Sigma, double *sigma2, const mcx_chunk *ch, int keep_beta,
+                    double *traces);
 #endif

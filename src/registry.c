@@ -72,14 +72,29 @@ const mcx_family *mcx_get_family(const char *name)
 int mcx_n_families(void) { return n_families; }
 const mcx_family *mcx_family_at(int i) { return families[i]; }
 
+/* The built-in families: one row each. */
+static const mcx_family *const builtin[] = {
+    &mcx_family_gaussian_mean,
+    &mcx_family_gaussian_niw,
+    &mcx_family_gaussian_diag,
+    &mcx_family_gaussian_iso,
+    &mcx_family_bernoulli_beta,
+    &mcx_family_categorical_dirichlet,
+    &mcx_family_poisson_gamma,
+    &mcx_family_gaussian_nonconj,
+    &mcx_family_product,
+};
+
 void mcx_register_builtin_families(void)
 {
-    mcx_register_family(&mcx_family_gaussian_mean);
-    mcx_register_family(&mcx_family_gaussian_niw);
-    mcx_register_family(&mcx_family_gaussian_diag);
-    mcx_register_family(&mcx_family_bernoulli_beta);
-    mcx_register_family(&mcx_family_categorical_dirichlet);
-    mcx_register_family(&mcx_family_poisson_gamma);
-    mcx_register_family(&mcx_family_gaussian_nonconj);
-    mcx_register_family(&mcx_family_product);
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        mcx_register_family(builtin[i]);
+}
+
+int mcx_family_thread_safe(const mcx_family *f)
+{
+    if (f == &mcx_family_product) return 0;     /* its components may be plugins */
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (f == builtin[i]) return 1;
+    return 0;
 }

@@ -1,7 +1,7 @@
 /* registry.h -- families registered by name (DESIGN 2.1). */
 #ifndef MCMIX_REGISTRY_H
 #define MCMIX_REGISTRY_H
-#include "mcmix.h"
+#include "mcmix_abi.h"
 
 int mcx_register_family(const mcx_family *family);
 const mcx_family *mcx_find_family(const char *name);
@@ -15,12 +15,17 @@ int mcx_abi_version(void);
 extern const mcx_family mcx_family_gaussian_mean;
 extern const mcx_family mcx_family_gaussian_niw;
 extern const mcx_family mcx_family_gaussian_diag;
+extern const mcx_family mcx_family_gaussian_iso;
 extern const mcx_family mcx_family_bernoulli_beta;
 extern const mcx_family mcx_family_categorical_dirichlet;
 extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
 extern const mcx_family mcx_family_product;
 void mcx_register_builtin_families(void);
+/* 1 for a built-in family that is pure C (safe to call from several
+ * threads at once with separate `work`); 0 for plugins and for the product
+ * family, whose components may be plugins. */
+int mcx_family_thread_safe(const mcx_family *f);
 
 /* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a
  * version-1 descriptor, which ends before the slot. */
@@ -29,6 +34,19 @@ typedef void (*mcx_param_update_fn)(const void *hyper, const void *stats, double
 static inline mcx_param_update_fn mcx_family_param_update(const mcx_family *f)
 {
     return f->abi_version >= 2 ? f->param_update : NULL;
+}
+/* The sizes of a family's hyper and stats blocks in doubles, whatever its
+ * ABI version (before ABI 3 these two slots counted bytes).  Every host
+ * allocation goes through these. */
+static inline size_t mcx_family_hyper_doubles(const mcx_family *f, int dim)
+{
+    size_t s = f->hyper_size(dim);
+    return f->abi_version >= 3 ? s : MCX_DOUBLES(s);
+}
+static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *hyper)
+{
+    size_t s = f->stats_size(hyper);
+    return f->abi_version >= 3 ? s : MCX_DOUBLES(s);
 }
 /* Conjugate: the collapsed predictive and marginal likelihood exist. */
 static inline int mcx_family_conjugate(const mcx_family *f)

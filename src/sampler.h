@@ -6,7 +6,7 @@
  * of iterations is all that is needed to continue: running n1 then n2
  * iterations gives the draws of one run of n1 + n2.
  *
- * Common run arguments (mcx_run):
+ * Common run arguments (mcx_run, filled from the chunk, chunk.h):
  *   n        number of iterations of this chunk
  *   thin     keep iteration g when g % thin == 0 (only when !warmup)
  *   offset   iterations of this phase already done (g = offset + 1 ...)
@@ -25,8 +25,6 @@ typedef struct mcx_run {
     int     n_kept;
 } mcx_run;
 
-/* number of kept iterations of a chunk */
-int mcx_run_kept(int n, int thin, long offset, int warmup);
 
 /* ------------------------------------------------------------------ */
 /* Metropolis-Hastings (sampler_mh.c)                                  */

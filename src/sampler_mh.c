@@ -36,12 +36,6 @@
 #include "mcmix_engine.h"
 #include "sampler.h"
 
-int mcx_run_kept(int n, int thin, long offset, int warmup)
-{
-    if (warmup) return 0;
-    return (int) ((offset + n) / thin - offset / thin);
-}
-
 /* log N(y; mean, L L') up to the constant -d/2 log(2 pi). */
 static double lognorm_chol(const double *y, const double *mean, const double *L,
                            double logdet, int d, double *work)

@@ -12,7 +12,7 @@
  *
  * The handle is SEXP-free.  Handles for R-function targets and for compiled
  * targets (external pointers) are built by mcx_target_open() in the glue
- * (target_r.c, declared in target_r.h); the engine cannot tell them apart.
+ * (ffi_target_r.c, declared in ffi_target_r.h); the engine cannot tell them apart.
  *
  * Typical use in an engine file:
  *     h->iter = it;                        (1-based; 0 = the initial value)
@@ -23,7 +23,7 @@
 #define MCMIX_TARGET_H
 
 #include <math.h>
-#include "mcmix.h"
+#include "mcmix_abi.h"
 
 typedef struct mcx_tgt {
     const mcx_target *desc;  /* the descriptor (R adapter or compiled) */

@@ -19,8 +19,8 @@ upto <- match(level, levels)
 
 pkgs <- list(
   core  = c("coda"),
-  test  = c("testthat", "withr", "posterior", "bayesplot", "future.apply", "future",
-            "progressr", "MASS", "mcclust", "poLCA", "bridgesampling"),
+  test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
+            "bridgesampling", "progressr", "bayesplot", "withr", "MASS"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

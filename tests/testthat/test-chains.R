@@ -93,8 +93,8 @@ test_that("draws do not depend on the number of cores or the backend", {
 
 test_that("draws are identical on a future multisession backend", {
   skip_on_cran()
-  skip_if_not_installed("future")
-  skip_if_not_installed("future.apply")
+  require_suggested("future")
+  require_suggested("future.apply")
   set.seed(4)
   ref <- run_kernel(ar1_kernel(), iter = 100, chains = 2, progress = FALSE)
   old <- future::plan(future::multisession, workers = 2)
@@ -146,4 +146,20 @@ test_that("driver arguments are checked", {
   expect_error(run_kernel(k, iter = 10, backend = "gpu"), "should be one of")
   fit <- run_kernel(k, iter = 10, progress = FALSE)
   expect_error(extend(fit, -3), "`iter`")
+})
+
+test_that("every fit stores its format, and extend() refuses another format", {
+  set.seed(9)
+  fit <- run_kernel(ar1_kernel(), iter = 20, progress = FALSE)
+  expect_identical(fit$format, mcmix:::fit_format)
+  # survives saveRDS() and is continued
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  saveRDS(fit, f)
+  expect_identical(nrow(extend(readRDS(f), 5, progress = FALSE)$chains[[1]]$traces), 25L)
+  old <- fit
+  old$format <- NULL   # a fit saved before formats were recorded
+  expect_error(extend(old, 5, progress = FALSE), "fit format 1")
+  old$format <- mcmix:::fit_format + 1L
+  expect_error(extend(old, 5, progress = FALSE), "run the sampler again")
 })

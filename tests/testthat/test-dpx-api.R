@@ -202,6 +202,31 @@ test_that("a version-1 plugin descriptor (no param_update slot) still works", {
   }
 })
 
+test_that("ABI 1 and 2 descriptors (sizes in bytes) give the ABI 3 family's draws", {
+  # ABI 3 counts every size slot in doubles; the older descriptors count
+  # hyper_size and stats_size in bytes and are converted by the registry
+  .Call(mcmix:::C_ffi_dpx_register_abi1)
+  xp <- c(0, 1, 1, 4, 6, 7, 2)
+  g <- poisson_gamma(shape = 2, rate = 0.5)
+  info <- mcmix:::.family_eval(g, xp, "info")
+  for (name in c("poisson_gamma_abi1", "poisson_gamma_abi2")) {
+    f <- mcmix_family(name, hyper = c(2, 0.5), dim = 1, data_type = "count")
+    expect_identical(mcmix:::.family_eval(f, xp, "info"), info, label = name)
+    for (fm in list(dp_mixture(f), finite_mixture(f, K = 2))) {
+      set.seed(4)
+      a <- sample_posterior(fm, xp, iter = 20, chains = 2, progress = FALSE)
+      set.seed(4)
+      fg <- if (inherits(fm, "mcmix_dp_mixture")) dp_mixture(g) else finite_mixture(g, K = 2)
+      b <- sample_posterior(fg, xp, iter = 20, chains = 2, progress = FALSE)
+      expect_identical(lapply(a$chains, `[[`, "state"), lapply(b$chains, `[[`, "state"),
+                       label = name)
+    }
+  }
+  # the sizes are in doubles: a poisson_gamma cluster with D = 1 keeps
+  # n, sum log x!, sum x and two cached numbers per dimension (3 + 2 D)
+  expect_identical(info[["stats_size"]], 5)
+})
+
 test_that("predict(type = 'membership') matches the formula, takes `estimate`, rows may exceed 1", {
   x <- c(0, 1, 0, 9, 11, 10, 2)
   a <- 2; b <- 0.5; alpha <- 0.7
@@ -272,4 +297,23 @@ test_that("DP samplers without accept/reject steps refuse acceptance(); settings
                 "m = 4.*kappa = 0.3.*t = 5")
   s <- capture.output(print(summary(fm)$n_clusters))
   expect_false(any(grepl("[0-9]\\.[0-9]{4}", s)))
+})
+
+# A fresh neal8 state draws its clusters' parameters inside the .Call's RNG
+# bracket, from the chain's own stream: a future worker (whose generator
+# state before the .Call differs from the sequential run's) gives the same
+# draws, for a non-conjugate family too.
+test_that("neal8 under future::multisession gives the sequential draws", {
+  skip_on_cran()
+  x <- c(-2.2, -1.9, -2.1, 1.8, 2.3, 2.0, 0.1)
+  run <- function() {
+    set.seed(22)
+    f <- sample_posterior(dp_mixture(gaussian_nonconj()), x, iter = 30, burnin = 5,
+                          chains = 2, algorithm = "neal8", progress = FALSE)
+    lapply(f$chains, function(ch) list(ch$traces, ch$labels))
+  }
+  ref <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(run(), ref)
 })

@@ -25,7 +25,7 @@ test_that("the random-discount samplers pass a Geweke joint-distribution test", 
   model <- dp_mixture(fam, alpha = alpha, discount = beta_prior(a, b))
   prep <- mcmix:::family_prepare(fam, rnorm(N))
   run <- function(alg, discount_prior = c(a, b)) {
-    k <- mcmix:::dpx_kernel(model, prep, alg, "prior", dp_control())
+    k <- mcmix:::dp_kernel(model, prep, alg, "prior", dp_control())
     spec <- k$spec
     spec$discount_prior <- discount_prior
     state <- k$init(1)
@@ -34,8 +34,8 @@ test_that("the random-discount samplers pass a Geweke joint-distribution test", 
     sc <- matrix(0, n_keep, 3)
     for (g in seq_len(n_keep * thin)) {
       state["stats"] <- list(NULL)       # x changed: stats from the labels
-      r <- .Call(mcmix:::C_ffi_dpx_step, spec, matrix(x, nrow = 1), state, 1L, 1L,
-                 as.integer(g - 1L), FALSE, NULL)
+      r <- .Call(mcmix:::C_ffi_dp_step, spec, matrix(x, nrow = 1), state,
+                 c(1L, 1L, as.integer(g - 1L), 0L))
       state <- r$state
       z <- state$labels
       if (g %% thin == 0) sc[g / thin, ] <- c(state$discount, length(unique(z)), wss(x, z))

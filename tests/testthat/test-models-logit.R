@@ -15,9 +15,10 @@ test_that("rpolyagamma matches the exact mean and variance of PG(1, z)", {
   n <- 20000
   for (z in c(0, 0.5, 2, -3, 10, 50)) {
     v <- pg_var_series(z)
-    if (z != 0)
-      expect_equal(v, (sinh(abs(z)) - abs(z)) / (4 * abs(z)^3 * cosh(z / 2)^2),
-                   tolerance = 1e-4)
+    # Var PG(1, z) = (sinh|z| - |z|) / (4 |z|^3 cosh^2(z/2)), 1/24 at z = 0
+    v_exact <- if (z == 0) 1 / 24 else
+      (sinh(abs(z)) - abs(z)) / (4 * abs(z)^3 * cosh(z / 2)^2)
+    expect_equal(v, v_exact, tolerance = 1e-4)
     x <- rpolyagamma(n, z)
     expect_true(all(x > 0))
     expect_lt(abs(mean(x) - pg_mean(z)), 5 * sqrt(v / n))
@@ -63,7 +64,7 @@ test_that("each scheme agrees with numerical integration of a one-coefficient po
 })
 
 test_that("the three schemes agree with each other and with a long MH run on MASS::Pima.tr", {
-  skip_if_not_installed("MASS")
+  require_suggested("MASS")
   d <- MASS::Pima.tr
   X <- stats::model.matrix(type ~ ., d)
   y <- as.integer(d$type == "Yes")
@@ -96,54 +97,70 @@ test_that("the three schemes agree with each other and with a long MH run on MAS
     sqrt(se(fits$polya_gamma)^2 + se(fits$holmes_held)^2)
   expect_true(all(abs(zpg) < 4.5))
   # the Student-t link approximates the logistic: means within 0.25
-  # posterior standard deviations (mostly Monte Carlo error)
+  # posterior standard deviations of the logit posterior
   expect_true(all(abs(colMeans(fits$student_t) - colMeans(ref)) / post_sd < 0.25))
+  # and the Student-t scheme is exact for its own (t link) posterior
+  s8 <- pi * sqrt(6 / 24)
+  lp_t <- function(b) {
+    eta <- as.vector(X %*% b) / s8
+    sum(stats::pt(ifelse(y == 1, eta, -eta), 8, log.p = TRUE)) - sum(b^2) / 200
+  }
+  set.seed(15)
+  mh_t <- sample_mh(lp_t, init = stats::coef(g), iter = 40000, burnin = 1000,
+                    proposal = proposal_independent(mean = stats::coef(g),
+                                                    cov = 2 * stats::vcov(g)),
+                    progress = FALSE)$chains[[1]]$traces
+  z <- (colMeans(fits$student_t) - colMeans(mh_t)) /
+    sqrt(se(fits$student_t)^2 + se(mh_t)^2)
+  expect_true(all(abs(z) < 4.5))
 })
+
+# SBC design: n = 12 points, intercept and slope; L = 19 thinned draws;
+# 200 replications of `one()` (returning the ranks of k parameters).
+sbc_X <- cbind(1, seq(-1.5, 1.5, length.out = 12))
+sbc_L <- 19L
+logit_sbc <- function(k, one) t(vapply(seq_len(200L), function(r) one(), numeric(k)))
 
 test_that("Polya-Gamma (with the inverse-gamma prior on v0) is calibrated (SBC)", {
   skip_on_cran()
   set.seed(2025)
-  n <- 12
-  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
-  L <- 19L
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  X <- sbc_X; n <- nrow(X); L <- sbc_L
+  ranks <- logit_sbc(3, function() {
     v0 <- 1 / stats::rgamma(1, 4, 3)
     beta <- stats::rnorm(2, 0, sqrt(v0))
     y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
     fit <- logit_gibbs(X, y, prior_var = c(4, 3), iter = L * 4, burnin = 20,
                        thin = 4, progress = FALSE)
     sbc_rank(fit$chains[[1]]$traces, c(beta, v0))
-  }, numeric(3)))
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
 })
 
 test_that("Holmes-Held and Student-t with nu on a grid are calibrated (SBC)", {
   skip_on_cran()
   set.seed(2026)
-  n <- 12
-  X <- cbind(1, seq(-1.5, 1.5, length.out = n))
-  L <- 19L
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  X <- sbc_X; n <- nrow(X); L <- sbc_L
+  ranks <- logit_sbc(2, function() {
     beta <- stats::rnorm(2)
     y <- stats::rbinom(n, 1, stats::plogis(X %*% beta))
     fit <- logit_gibbs(X, y, method = "holmes_held", prior_cov = 1,
                        iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
     sbc_rank(fit$chains[[1]]$traces, beta)
-  }, numeric(2)))
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
   # robit model with nu ~ uniform on a grid (eq. 24.92), unit scale
   grid <- c(1, 2, 4, 8, 16)
-  ranks <- t(vapply(seq_len(200L), function(r) {
+  ranks <- logit_sbc(3, function() {
     beta <- stats::rnorm(2)
     nu <- sample(grid, 1)
     y <- stats::rbinom(n, 1, stats::pt(X %*% beta, nu))
     fit <- logit_gibbs(X, y, method = "student_t", nu = grid, prior_cov = 1,
                        iter = L * 5, burnin = 20, thin = 5, progress = FALSE)
     tr <- fit$chains[[1]]$traces
-    # ranks of a discrete parameter: randomise ties
+    # rank of a discrete parameter: uniform among the tied positions
     c(sbc_rank(tr[, 1:2], beta),
-      sum(tr[, 3] < nu) + stats::rbinom(1, sum(tr[, 3] == nu), 0.5))
-  }, numeric(3)))
+      sum(tr[, 3] < nu) + sample.int(sum(tr[, 3] == nu) + 1L, 1L) - 1L)
+  })
   expect_true(all(sbc_pvalues(ranks, L) > 0.001))
 })
 
@@ -177,6 +194,15 @@ test_that("logit_gibbs: extend() equals one longer run, predict() gives probabil
   lk <- predict(fit, newdata = nd, type = "link")
   expect_equal(lk$mean, as.vector(Xn %*% colMeans(B)), tolerance = 1e-10)
   expect_equal(nrow(predict(fit)), nrow(d))
+  # the t link with nu sampled on a grid: predict() uses each draw's nu
+  set.seed(7)
+  ft <- logit_gibbs(y ~ x + g, data = d, method = "student_t", nu = c(2, 8, 32),
+                    iter = 200, burnin = 20, progress = FALSE)
+  Bt <- ft$chains[[1]]$traces
+  expect_true(all(Bt[, "nu"] %in% c(2, 8, 32)))
+  expect_equal(predict(ft, nd)$mean,
+               colMeans(stats::pt(Bt[, 1:3] %*% t(Xn), df = Bt[, "nu"])),
+               tolerance = 1e-12)
   r <- unserialize(serialize(fit, NULL))
   expect_equal(predict(r, nd, level = 0.9), p)
 })

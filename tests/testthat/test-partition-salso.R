@@ -24,7 +24,7 @@ ps_cases <- function() {
 }
 
 test_that("the SALSO-style search is never worse than the greedy search or mcclust", {
-  skip_if_not_installed("mcclust")
+  require_suggested("mcclust")
   cases <- ps_cases()
   for (nm in names(cases)) {
     draws <- cases[[nm]]
@@ -39,8 +39,16 @@ test_that("the SALSO-style search is never worse than the greedy search or mcclu
       expect_equal(s$loss, ps_score(s$labels, draws, loss), tolerance = 1e-10)
       expect_lte(s$loss, g$loss + 1e-10)
       expect_lte(s$loss, s$best_draw_loss + 1e-10)
+      # mcclust's estimates, and every cut of the average- and complete-linkage
+      # trees of 1 - psm (the candidates of minVI(method = "avg"/"comp") in
+      # Wade's mcclust.ext; "draws" is covered by best_draw_loss above)
+      cuts <- do.call(rbind, lapply(c("average", "complete"), function(m) {
+        tr <- stats::hclust(stats::as.dist(1 - psm), method = m)
+        t(sapply(seq_len(min(ncol(draws), 20)), function(k) stats::cutree(tr, k)))
+      }))
       peers <- rbind(mcclust::minbinder(psm, draws, method = "all")$cl,
-                     mcclust::medv(psm), mcclust::maxpear(psm, draws, method = "all")$cl)
+                     mcclust::medv(psm), mcclust::maxpear(psm, draws, method = "all")$cl,
+                     cuts)
       expect_lte(s$loss, min(ps_score(peers, draws, loss)) + 1e-10)
     }
   }
@@ -110,7 +118,7 @@ test_that("credible balls contain the true partition at their posterior level", 
     ll <- mx_log_lik_partitions(P, x, function(X) mx_lml_bernoulli(X, 1, 1))
     post <- mx_posterior(P, ll, lprior)
     draws <- P[sample.int(nrow(P), 400, TRUE, prob = post), , drop = FALSE]
-    b <- credible_ball(draws, loss = "VI", level = 0.9)
+    b <- credible_ball(draws, estimate = partition(draws, runs = 4), loss = "VI", level = 0.9)
     dall <- .Call(mcmix:::C_ffi_partition_dists, as.integer(b$estimate), P, 1L)
     inside <- dall <= b$radius + 1e-9
     mass[r] <- sum(post[inside])

@@ -46,9 +46,12 @@ test_that("missing entries inside a multi-column gaussian_diag part are skipped 
 
 # Exact posterior over the 4140 partitions of 8 rows under a DP(1) prior.
 tb_exact <- function(df) {
-  P <- mx_partitions(nrow(df))
+  n <- nrow(df)
+  P <- mx_partitions(n)
+  # the log marginal of every subset of rows, indexed by its bitmask
+  lml <- vapply(seq_len(2^n - 1), function(b) tb_lml_mixed(df[bitwAnd(b, 2^(0:(n - 1))) > 0, ]), 0)
   ll <- apply(P, 1L, function(z)
-    sum(vapply(split(seq_along(z), z), function(i) tb_lml_mixed(df[i, ]), 0)))
+    sum(lml[vapply(split(seq_along(z), z), function(i) sum(2^(i - 1)), 0)]))
   list(P = P, p = mx_posterior(P, ll, apply(P, 1L, mx_lprior_dp, alpha = 1)))
 }
 
@@ -84,7 +87,22 @@ test_that("every DP algorithm matches the exact posterior of a mixed table, with
   }
 })
 
-test_that("finite mixtures, predict() and a plugin part work with product families", {
+test_that("the collapsed finite mixture matches the exact posterior of a mixed table with missing entries", {
+  d <- tb_mixed(7, 2)
+  d$x2[c(1, 4)] <- NA
+  d$cat[6] <- NA
+  P <- mx_partitions(7)
+  p <- mx_posterior(P, log(tb_exact(d)$p), apply(P, 1L, mx_lprior_finite, K = 3, a = 1 / 3) -
+                      apply(P, 1L, mx_lprior_dp, alpha = 1))
+  r <- mx_check(finite_mixture(tb_family(), K = 3, alpha = 1), d, p, iter = 12000,
+                thin = 2, seed = 6)
+  expect_lt(r$tv, r$bound)
+  top <- which.max(p)
+  f_top <- mean(mx_keys(partition_draws(r$fit)) == names(p)[top])
+  expect_lt(abs(f_top - p[[top]]), 10 * sqrt(p[[top]] * (1 - p[[top]]) / 6000))
+})
+
+test_that("finite mixtures and predict() work with product families", {
   df <- tb_mixed(30, 3)
   df$x1[c(1, 9)] <- NA
   set.seed(4)
@@ -94,7 +112,13 @@ test_that("finite mixtures, predict() and a plugin part work with product famili
   pr <- predict(fit, df[1:3, ])
   expect_true(all(is.finite(pr$density) & pr$density > 0))
   expect_error(predict(fit, df[1:3, 1:2]), "newdata")
+})
+
+test_that("a plugin family is a part of a product family", {
   ns <- install_test_plugin("mcmixexpgamma")
+  df <- tb_mixed(30, 3)
+  df$x1[c(1, 9)] <- NA
+  set.seed(5)
   df$wait <- stats::rexp(30, ifelse(df$bin, 0.5, 5))
   fam <- product_family(x1 = gaussian_diag(prior_mean = 0, kappa = 0.5, shape = 2, rate = 1),
                         wait = ns$exponential_gamma(shape = 2, rate = 1))
@@ -144,6 +168,11 @@ test_that("product families refuse bad parts and data with messages naming them"
   expect_error(mcmix:::family_prepare(fam, df[1:3]), "bin")
   expect_error(mcmix:::family_prepare(fam, cbind(df, extra = 1)), "extra")
   expect_error(mcmix:::family_prepare(fam, 1:10), "data frame")
+  # an unnamed matrix gives one column per part, in order
+  m <- cbind(df$x1, df$x2, as.integer(df$cat), as.numeric(df$bin))
+  prep_m <- mcmix:::family_prepare(fam, m)
+  expect_equal(mcmix:::.family_eval(prep_m, NULL, "log_marginal"), tb_lml_mixed(df),
+               tolerance = 1e-10)
   df$bin <- factor(sample(c("x", "y", "z"), 10, TRUE))
   expect_error(mcmix:::family_prepare(fam, df), "two")
   df <- tb_mixed(10, 1)

@@ -42,7 +42,7 @@ test_that("cluster profiles summarise every column with the conjugate posterior"
 })
 
 test_that("LCA on poLCA's carcinoma data agrees with poLCA's ML estimates", {
-  skip_if_not_installed("poLCA")
+  require_suggested("poLCA")
   data("carcinoma", package = "poLCA", envir = environment())
   set.seed(3)
   ml <- poLCA::poLCA(cbind(A, B, C, D, E, F, G) ~ 1, carcinoma, nclass = 3,
@@ -65,4 +65,24 @@ test_that("LCA on poLCA's carcinoma data agrees with poLCA's ML estimates", {
   fit2 <- lca(carcinoma, iter = 100, progress = FALSE)
   expect_gte(length(lca_probs(fit2)$sizes), 1L)
   expect_error(lca(data.frame(a = c(0.5, 1.2))), "categorical")
+})
+
+test_that("the table front ends refuse bad input naming the argument", {
+  expect_error(lca(1:5), "`data`")
+  expect_error(lca(data.frame(a = c("x", "y", "x")), K = 0), "`K`")
+  expect_error(auto_family(1), "`data`")
+  expect_error(auto_family(data.frame(a = 1:3), quiet = NA), "`quiet`")
+  expect_error(imputed_draws(1), "`fit`")
+  expect_error(credible_ball("a"), "`x`")
+  expect_error(cluster_profiles(1), "`fit`")
+})
+
+test_that("cluster profiles work for a single (non-product) family", {
+  set.seed(9)
+  x <- cbind(c(rnorm(20, -3), rnorm(20, 3)), c(rnorm(20, -3), rnorm(20, 3)))
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100, progress = FALSE)
+  pr <- cluster_profiles(fit, estimate = rep(1:2, each = 20), draws = 50)
+  expect_identical(unique(pr$column), c("x1", "x2"))
+  expect_equal(pr$observed[pr$column == "x1"], c(mean(x[1:20, 1]), mean(x[21:40, 1])))
+  expect_true(all(pr$parameter == "mean"))
 })

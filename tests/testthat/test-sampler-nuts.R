@@ -172,6 +172,11 @@ test_that("sample_nuts refuses bad input, naming the argument", {
   expect_error(sample_nuts(tg, init = 0, max_treedepth = 0), "`max_treedepth`")
   expect_error(sample_nuts(tg, init = 0, max_treedepth = 25), "`max_treedepth`")
   expect_error(sample_nuts(tg, init = 0, metric = "full"), "`metric`")
+  tg_g <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
+  expect_error(sample_nuts(tg_g, init = double(3000), metric = "dense", iter = 1,
+                           burnin = 0, max_treedepth = 2), "`metric`")
+  expect_error(sample_nuts(tg_g, init = double(1e6), max_treedepth = 20, iter = 1,
+                           burnin = 0), "`max_treedepth`")
   expect_error(sample_nuts(tg, init = 0, target_accept = 1), "`target_accept`")
   expect_error(sample_nuts(tg, init = c(0, 0), inv_metric = c(1, -1)), "`inv_metric`")
   expect_error(sample_nuts(tg, init = c(0, 0), metric = "dense",

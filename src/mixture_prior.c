@@ -1,6 +1,8 @@
 /*
- * mixture_discount.c -- updates of the Pitman-Yor prior parameters given
- * the partition (mixture_dpx.h).
+ * mixture_prior.c -- the prior over partitions of the DP / Pitman-Yor
+ * mixture samplers (mcx_partition_prior, mixture_dp.h) and the updates of
+ * its parameters given the partition: the concentration by Escobar & West
+ * (1995), the discount by slice sampling.
  *
  * The exchangeable partition probability function of the two-parameter
  * Poisson-Dirichlet (Pitman-Yor) process with concentration alpha and
@@ -18,7 +20,37 @@
  * shrinks towards the current point after each rejection.
  */
 #include <Rmath.h>
-#include "mixture_dpx.h"
+#include "mixture_dp.h"
+
+void mcx_partition_prior_setup(mcx_partition_prior *p, int n)
+{
+    if (!(p->discount >= 0.0 && p->discount < 1.0) || !(p->alpha > -p->discount) ||
+        (p->alpha_random && (p->discount != 0.0 || p->discount_random)))
+        MCX_INTERNAL("invalid concentration or discount");
+    p->n = n;
+    p->log_count = mcx_alloc((size_t) n + 1, sizeof(double));
+    p->log_count[0] = R_NegInf;
+    for (int j = 1; j <= n; j++) p->log_count[j] = log(j - p->discount);
+}
+
+double mcx_dp_alpha_update(double alpha, int K, int n, double shape, double rate)
+{
+    /* Escobar & West (1995), eqs. (13)-(14):
+     *   eta | alpha, K ~ Beta(alpha + 1, n)
+     *   alpha | eta, K ~ pi Gamma(a + K, b - log eta)
+     *                    + (1 - pi) Gamma(a + K - 1, b - log eta),
+     *   pi / (1 - pi) = (a + K - 1) / (n (b - log eta)). */
+    double eta = mcx_rbeta(alpha + 1.0, (double) n);
+    double r = rate - log(eta);
+    double odds = (shape + K - 1.0) / (n * r);
+    double pi = odds / (1.0 + odds);
+    double a = unif_rand() < pi ? shape + K : shape + K - 1.0;
+    /* With K = 1 the shape can be the prior's alone; for a small one (the
+     * common vague Gamma(0.001, 0.001)) a Gamma draw underflows to 0 with
+     * probability near 1/2, and alpha = 0 is not a valid concentration:
+     * mcx_rgamma_conc() draws log alpha and keeps alpha >= DBL_MIN. */
+    return mcx_rgamma_conc(a, r);
+}
 
 double mcx_py_discount_logpost(double d, double alpha, const int *size, int nslots,
                                double da, double db)
@@ -50,19 +82,17 @@ double mcx_py_discount_update(double d, double alpha, const int *size, int nslot
     return d;    /* the interval collapsed onto d (numerically) */
 }
 
-void mcx_py_prior_update(mcx_py_prior *p, const mcx_mix *m, mcx_dp *dp)
+void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m)
 {
     if (p->alpha_random)
         p->alpha = mcx_dp_alpha_update(p->alpha, mcx_mix_n_occupied(m), m->n,
                                        p->shape, p->rate);
-    if (p->discount_random)
-        p->discount = mcx_py_discount_update(p->discount, p->alpha, m->size, m->K,
-                                             p->da, p->db);
-    if (dp != NULL) {
-        dp->alpha = p->alpha;
-        if (dp->discount != p->discount) {
-            dp->discount = p->discount;
-            for (int j = 1; j <= m->n; j++) dp->log_count[j] = log(j - p->discount);
+    if (p->discount_random) {
+        double d = mcx_py_discount_update(p->discount, p->alpha, m->size, m->K,
+                                          p->da, p->db);
+        if (d != p->discount) {
+            p->discount = d;
+            for (int j = 1; j <= p->n; j++) p->log_count[j] = log(j - d);
         }
     }
 }

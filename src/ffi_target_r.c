@@ -1,6 +1,6 @@
 /*
- * target_r.c -- the R-function target adapter and safe calls of user R
- * functions from C loops (see target_r.h).
+ * ffi_target_r.c -- the R-function target adapter and safe calls of user R
+ * functions from C loops (see ffi_target_r.h).
  *
  * Each user function is called through a call object f(x) built once; the
  * argument vector x is reused from call to call unless the user's function
@@ -13,29 +13,18 @@
 #include <stdio.h>
 #include <string.h>
 #include "mcmix_engine.h"
-#include "target_r.h"
+#include "ffi_target_r.h"
+#include "ffi_list.h"
 
 int mcx_rfun_open(mcx_rfun *f, SEXP fun, int nargs, int dim, SEXP io,
                   int code, const char *label, const long *iter, int rng)
 {
     if (!Rf_isFunction(fun) || dim < 1 || nargs < 1 || nargs > 2)
         MCX_INTERNAL("bad user function");
-    f->dim = dim;
-    f->io = io;
-    f->code = code;
-    f->label = label;
-    f->iter = iter;
-    f->rng = rng;
-    f->x = Rf_allocVector(REALSXP, dim);
-    PROTECT(f->x);
-    if (nargs == 2) {
-        f->y = Rf_allocVector(REALSXP, dim);
-        PROTECT(f->y);
-        f->call = Rf_lang3(fun, f->x, f->y);
-    } else {
-        f->y = NULL;
-        f->call = Rf_lang2(fun, f->x);
-    }
+    SEXP x = PROTECT(Rf_allocVector(REALSXP, dim));
+    SEXP y = nargs == 2 ? PROTECT(Rf_allocVector(REALSXP, dim)) : NULL;
+    *f = (mcx_rfun) {y ? Rf_lang3(fun, x, y) : Rf_lang2(fun, x), x, y, io, code, dim, rng,
+                     iter, label};
     UNPROTECT(nargs);
     PROTECT(f->call);  /* x and y are reachable from the call */
     return 1;
@@ -171,15 +160,6 @@ static void r_target_grad(const double *theta, double *grad, void *ctx)
     mcx_rfun_vector(&t->gr, theta, NULL, grad, t->desc.dim);
 }
 
-static SEXP list_elt(SEXP list, const char *name)
-{
-    SEXP names = Rf_getAttrib(list, R_NamesSymbol);
-    for (R_xlen_t i = 0; i < Rf_xlength(list); i++)
-        if (strcmp(CHAR(STRING_ELT(names, i)), name) == 0)
-            return VECTOR_ELT(list, i);
-    return R_NilValue;
-}
-
 int mcx_target_open(SEXP target, int dim, SEXP io, int code,
                     const char *label, mcx_tgt *h)
 {
@@ -187,7 +167,7 @@ int mcx_target_open(SEXP target, int dim, SEXP io, int code,
         MCX_INTERNAL("`target` is not an mcmix_target");
     if (io != R_NilValue && (TYPEOF(io) != REALSXP || XLENGTH(io) != dim + 2))
         MCX_INTERNAL("bad context vector");
-    SEXP xptr = list_elt(target, "xptr");
+    SEXP xptr = mcx_list_get(target, "xptr");
     if (xptr != R_NilValue) {
         const mcx_target *desc = mcx_target_from_xptr(xptr);
         if (desc->dim != dim)
@@ -196,7 +176,7 @@ int mcx_target_open(SEXP target, int dim, SEXP io, int code,
         mcx_tgt_init(h, desc, label);
         return 0;
     }
-    SEXP ld = list_elt(target, "log_density"), gr = list_elt(target, "gradient");
+    SEXP ld = mcx_list_get(target, "log_density"), gr = mcx_list_get(target, "gradient");
     r_target *t = (r_target *) mcx_alloc(1, sizeof(r_target));
     t->desc.abi_version = MCX_ABI_VERSION;
     t->desc.dim = dim;

@@ -1,4 +1,9 @@
-/* errors.c -- the engine's single exit for errors and its scratch allocator. */
+/*
+ * ffi_errors.c -- the engine's single exit for errors and its scratch
+ * allocator (mcmix_engine.h), defined on the glue side of the layers: the
+ * engine reports through mcx_error() and allocates through mcx_alloc()
+ * without seeing R's API.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <R.h>

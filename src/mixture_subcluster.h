@@ -1,0 +1,74 @@
+/*
+ * mixture_subcluster.h -- parallel sub-cluster split-merge sampler for
+ * Dirichlet / Pitman-Yor process mixtures with conjugate families
+ * (SEXP-free), after Chang and Fisher (2013), "Parallel sampling of DP
+ * mixture models using sub-cluster splits" (NeurIPS).
+ *
+ * One sweep (mcx_subcluster_sweep()):
+ *  1. Restricted Gibbs over the K instantiated clusters (Chang and Fisher,
+ *     sec. 4): weights pi_k ~ Gamma(n_k - d) (the unnormalised
+ *     Dirichlet(n_1 - d, ..., n_K - d, alpha + K d) of the occupied atoms
+ *     given the partition) and theta_k ~ p(theta | x_k) are drawn in the
+ *     main thread; then every label is proposed from
+ *       z_i = k  with probability  pi_k f(x_i | theta_k) / sum_j pi_j f(x_i | theta_j),
+ *     in parallel over fixed blocks of observations (rng_stream.h).
+ *     Given (pi, theta) the exact conditional of z is this product
+ *     restricted to labelings that leave no cluster empty (the K slots of
+ *     the augmented space; an emptied slot changes its dimension), so the
+ *     blocks are then accepted in order, each as an independence
+ *     Metropolis-Hastings move whose acceptance is 1 unless it would empty
+ *     a cluster (then the block keeps its labels).  This is a Gibbs scan by
+ *     blocks of the exact conditional, hence exactly invariant.
+ *  2. `moves` split / merge proposals (Metropolis-Hastings on the
+ *     partition; mixture_subcluster_split.c).  A split of cluster k follows
+ *     its two sub-clusters: a deterministic function of the members of k
+ *     (mean, principal axis by power iteration, two Lloyd 2-means steps;
+ *     sums in block order so that the result does not depend on the
+ *     thread count), turned into independent side probabilities rho_i by
+ *     a logistic in the difference of squared distances.  Chang and
+ *     Fisher keep randomly updated sub-clusters across sweeps and leave
+ *     the sub-cluster terms out of the Hastings ratio; here the sub-clusters
+ *     are recomputed from the members, so the proposal probability of a
+ *     split and that of the reverse (merge) are exact and the sampler
+ *     leaves the posterior exactly invariant (checked against the
+ *     enumeration of all partitions).
+ *  3. alpha / discount updates given the partition (mixture_discount.c).
+ */
+#ifndef MCMIX_MIXTURE_SUBCLUSTER_H
+#define MCMIX_MIXTURE_SUBCLUSTER_H
+
+#include "mixture_dp.h"
+#include "rng_stream.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#define MCX_THREAD_ID() omp_get_thread_num()
+#else
+#define MCX_THREAD_ID() 0
+#endif
+
+typedef struct {
+    int threads;           /* OpenMP threads of the parallel passes */
+    int moves;             /* split / merge proposals per sweep */
+    size_t psize, wsz;     /* doubles per parameter / per family scratch */
+    int kcap;              /* capacity of the per-cluster arrays */
+    double *theta;         /* psize * kcap */
+    double *logpi;         /* kcap */
+    int *cnt;              /* kcap */
+    double *tscr;          /* threads * (wsz + kcap) per-thread scratch */
+    int *znew;             /* n: proposed labels (shares the buffer of mem) */
+    int *mem;              /* n: members of a split / merge proposal */
+    unsigned char *side;   /* n: their side (0 / 1) */
+    double *part;          /* per-block partial sums */
+    double *sum;           /* their total (2 dim + 4) */
+    double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
+    double *sa, *sb;       /* stats blocks of the two sides / the union */
+    double counts[2];      /* split / merge proposals accepted, made */
+} mcx_subcluster;
+
+/* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
+ * mixture_subcluster.c; settings sc_moves and threads). */
+/* Step 2 of a sweep (mixture_subcluster_split.c). */
+void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * mixture_subcluster_split.c -- split and merge proposals of the
+ * sub-cluster sampler (see mixture_subcluster.h).
+ *
+ * Move (one Metropolis-Hastings step on the partition, repeated `moves`
+ * times per sweep): with probability ps(K) = 1 if K = 1 else 1/2 propose
+ * to split a cluster drawn uniformly, else to merge a pair drawn uniformly.
+ * A split of cluster k (n members) draws the side of each member
+ * independently, side 0 with probability rho_i (its sub-cluster), so
+ *   Q_k(A, B) = prod_i rho_i(s_i) + prod_i rho_i(1 - s_i)
+ * (both labelings give the same two clusters).  With the DP / Pitman-Yor
+ * prior (Pitman 2006, eq. 3.6) and the marginal likelihoods m(.):
+ *   log [p(split) / p(k)] = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
+ *       - lgamma(n - d) - lgamma(1 - d) + log m(A) + log m(B) - log m(k),
+ *   split: log q = log ps(K) - log K + log Q_k(A, B),
+ *          reverse log q = log(1 - ps(K + 1)) - log(K (K + 1) / 2),
+ *   merge: the reverse of a split of the union (rho from the union).
+ * The sub-clusters (rho) are a deterministic function of the member set:
+ * mean and principal axis (two power iterations), two Lloyd 2-means steps
+ * from mean +- sd along the axis, then rho_i = logistic(beta / 2
+ * (|x_i - c_1|^2 - |x_i - c_0|^2)) with beta the inverse within-sub-cluster
+ * variance per coordinate.  Members are visited in index order and sums
+ * are formed per block of MCX_BLOCK members, added in block order, so the
+ * same set gives the same rho in both directions for any thread count.
+ */
+#include <string.h>
+#include <float.h>
+#include <R_ext/Random.h>
+#include <Rmath.h>
+#include "mixture_subcluster.h"
+
+#define POWER_STEPS 2
+#define LLOYD_STEPS 5
+#define MAX_LOGIT 40.0
+/* Share of the uniform component of the split proposal (sides by fair coins). */
+#define UNIFORM_SHARE 0.5
+
+enum { PASS_MEAN, PASS_AXIS, PASS_LLOYD, PASS_SIDES };
+
+/* One pass over the member block b: partial sums into part (stride ps). */
+static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, int nmem,
+                       uint64_t master)
+{
+    int d = m->dim;
+    size_t ps = 2 * (size_t) d + 4;
+    double *pt = s->part + (size_t) b * ps;
+    const double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
+    double beta = s->cen[4 * d];
+    int uniform = s->cen[4 * d + 1] != 0.0;
+    memset(pt, 0, ps * sizeof(double));
+    long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < nmem ? lo + MCX_BLOCK : nmem;
+    mcx_stream st;
+    if (kind == PASS_SIDES) mcx_stream_seed(&st, master, (uint64_t) b);
+    for (long j = lo; j < hi; j++) {
+        const double *x = mcx_mix_x(m, s->mem[j]);
+        if (kind == PASS_MEAN) {
+            for (int t = 0; t < d; t++) pt[t] += x[t];
+        } else if (kind == PASS_AXIS) {
+            double pr = 0.0;
+            for (int t = 0; t < d; t++) pr += (x[t] - mu[t]) * v[t];
+            for (int t = 0; t < d; t++) pt[t] += (x[t] - mu[t]) * pr;
+            pt[2 * d] += pr * pr;
+        } else {
+            double e0 = 0.0, e1 = 0.0;
+            for (int t = 0; t < d; t++) {
+                e0 += (x[t] - c0[t]) * (x[t] - c0[t]);
+                e1 += (x[t] - c1[t]) * (x[t] - c1[t]);
+            }
+            if (kind == PASS_LLOYD) {
+                int side = e1 < e0;
+                for (int t = 0; t < d; t++) pt[side * d + t] += x[t];
+                pt[2 * d + side] += 1.0;
+                pt[2 * d + 2] += side ? e1 : e0;
+                continue;
+            }
+            /* sides: drawn (split) or given (merge); log rho of both labelings,
+             * with log-odds a of side 0 (the sharp sub-cluster probability) */
+            double a = 0.5 * beta * (e1 - e0);
+            a = a > MAX_LOGIT ? MAX_LOGIT : a < -MAX_LOGIT ? -MAX_LOGIT : a;
+            if (master != 0)      /* the uniform component draws with log-odds 0 */
+                s->side[j] = mcx_stream_unif(&st) * (1.0 + (uniform ? 1.0 : exp(-a))) < 1.0 ? 0 : 1;
+            double l0 = -log1p(exp(-a)), l1 = -log1p(exp(a));
+            pt[0] += s->side[j] ? l1 : l0;
+            pt[1] += s->side[j] ? l0 : l1;
+            pt[2] += s->side[j];
+        }
+    }
+}
+
+/* A parallel pass; the block sums are added in block order into out[0..ps-1]. */
+static void pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64_t master,
+                 double *out)
+{
+    long nb = ((long) nmem + MCX_BLOCK - 1) / MCX_BLOCK;
+    size_t ps = 2 * (size_t) m->dim + 4;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#endif
+    for (long b = 0; b < nb; b++) pass_block(m, s, kind, b, nmem, master);
+    memset(out, 0, ps * sizeof(double));
+    for (long b = 0; b < nb; b++)
+        for (size_t t = 0; t < ps; t++) out[t] += s->part[(size_t) b * ps + t];
+}
+
+/* The sub-clusters of the nmem members in s->mem: centres and beta in s->cen. */
+static void subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum)
+{
+    int d = m->dim;
+    double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
+    pass(m, s, PASS_MEAN, nmem, 0, sum);
+    for (int t = 0; t < d; t++) {
+        mu[t] = sum[t] / nmem;
+        v[t] = 1.0 / sqrt((double) d) * (1.0 + 0.01 * t);   /* not symmetric in t */
+    }
+    double var = 0.0;
+    for (int it = 0; it < POWER_STEPS; it++) {
+        pass(m, s, PASS_AXIS, nmem, 0, sum);
+        double nrm = 0.0;
+        for (int t = 0; t < d; t++) nrm += sum[t] * sum[t];
+        nrm = sqrt(nrm);
+        var = sum[2 * d] / nmem;
+        if (nrm > 0.0) for (int t = 0; t < d; t++) v[t] = sum[t] / nrm;
+    }
+    double sd = sqrt(var);
+    for (int t = 0; t < d; t++) {
+        c0[t] = mu[t] + sd * v[t];
+        c1[t] = mu[t] - sd * v[t];
+    }
+    double within = 0.0;
+    for (int it = 0; it < LLOYD_STEPS; it++) {
+        pass(m, s, PASS_LLOYD, nmem, 0, sum);
+        double n0 = sum[2 * d], n1 = sum[2 * d + 1];
+        within = sum[2 * d + 2];
+        for (int t = 0; t < d; t++) {
+            if (n0 > 0) c0[t] = sum[t] / n0;
+            if (n1 > 0) c1[t] = sum[d + t] / n1;
+        }
+    }
+    double scale = 0.0;
+    for (int t = 0; t < d; t++) scale += mu[t] * mu[t];
+    double w = within / ((double) nmem * d);
+    double floor_w = 1e-12 * (1.0 + scale / d);
+    s->cen[4 * d] = 1.0 / (w > floor_w ? w : floor_w);
+}
+
+/* log of exp(a) + exp(b) */
+static double log_add(double a, double b)
+{
+    double mx = a > b ? a : b;
+    return mx + log(exp(a - mx) + exp(b - mx));
+}
+
+/* log Q(A, B): the probability that the split proposal of the union gives
+ * the two sides (sums[0], sums[1]: log rho of both labelings; n members). */
+static double log_q_sides(const double *sum, int n)
+{
+    return log_add(log_add(sum[0], sum[1]) + log(1.0 - UNIFORM_SHARE),
+                   log(UNIFORM_SHARE) + (1.0 - n) * M_LN2);
+}
+
+/* log p(partition) gained by splitting n = nA + nB members into two clusters
+ * (prior part only), with K clusters before the split. */
+static double log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB)
+{
+    double d = p->discount;
+    return log(p->alpha + K * d) + lgammafn(nA - d) + lgammafn(nB - d)
+        - lgammafn(nA + nB - d) - lgammafn(1.0 - d);
+}
+
+static double ps_split(int K)
+{
+    return K <= 1 ? 1.0 : 0.5;
+}
+
+/* Stats of the members on each side into s->sa (side 0) and s->sb (side 1). */
+static void side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem)
+{
+    memcpy(s->sa, m->empty, m->sstride * sizeof(double));
+    memcpy(s->sb, m->empty, m->sstride * sizeof(double));
+    for (int j = 0; j < nmem; j++)
+        m->fam->stats_add(m->hyper, s->side[j] ? s->sb : s->sa, mcx_mix_x(m, s->mem[j]),
+                          m->work);
+}
+
+static int members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
+{
+    int n = 0;
+    for (int i = 0; i < m->n; i++)
+        if (m->z[i] == a || m->z[i] == b) {
+            s->side[n] = m->z[i] == b && b != a;
+            s->mem[n++] = i;
+        }
+    return n;
+}
+
+static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    int K = m->K, k = (int) (unif_rand() * K);
+    if (k >= K) k = K - 1;
+    int n = members(m, s, k, k);
+    double *sum = s->sum;
+    s->counts[1] += 1;
+    if (n < 2) return;
+    subclusters(m, s, n, sum);
+    s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
+    pass(m, s, PASS_SIDES, n, mcx_stream_master() | 1, sum);
+    int nB = (int) sum[2], nA = n - nB;
+    double lQ = log_q_sides(sum, n);
+    if (nA == 0 || nB == 0) return;
+    side_stats(m, s, n);
+    const void *h = m->hyper;
+    double lr = log_prior_split(p, K, nA, nB) + m->fam->log_marginal(h, s->sa, m->work)
+        + m->fam->log_marginal(h, s->sb, m->work)
+        - m->fam->log_marginal(h, mcx_mix_stats(m, k), m->work)
+        + log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0))
+        - (log(ps_split(K)) - log((double) K) + lQ);
+    if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
+    int c = mcx_mix_new_cluster(m);
+    memcpy(mcx_mix_stats(m, k), s->sa, m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, c), s->sb, m->sstride * sizeof(double));
+    m->size[k] = nA;
+    m->size[c] = nB;
+    for (int j = 0; j < n; j++)
+        if (s->side[j]) m->z[s->mem[j]] = c;
+    s->counts[0] += 1;
+}
+
+static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    int K = m->K;
+    int a = (int) (unif_rand() * K), b = (int) (unif_rand() * (K - 1));
+    if (a >= K) a = K - 1;
+    if (b >= K - 1) b = K - 2;
+    if (b >= a) b++;
+    int n = members(m, s, a, b);
+    double *sum = s->sum;
+    s->counts[1] += 1;
+    subclusters(m, s, n, sum);
+    pass(m, s, PASS_SIDES, n, 0, sum);
+    double lQ = log_q_sides(sum, n);
+    const void *h = m->hyper;
+    double *su = s->sa;
+    memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));
+    for (int j = 0; j < n; j++)
+        if (s->side[j]) m->fam->stats_add(h, su, mcx_mix_x(m, s->mem[j]), m->work);
+    double lr = -log_prior_split(p, K - 1, m->size[a], m->size[b])
+        + m->fam->log_marginal(h, su, m->work)
+        - m->fam->log_marginal(h, mcx_mix_stats(m, a), m->work)
+        - m->fam->log_marginal(h, mcx_mix_stats(m, b), m->work)
+        + log(ps_split(K - 1)) - log(K - 1.0) + lQ
+        - (log(1.0 - ps_split(K)) - log(0.5 * K * (K - 1.0)));
+    if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
+    memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
+    m->size[a] += m->size[b];
+    m->size[b] = 0;
+    for (int j = 0; j < n; j++)
+        if (s->side[j]) m->z[s->mem[j]] = a;
+    mcx_mix_delete_cluster(m, b);
+    s->counts[0] += 1;
+}
+
+void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    for (int t = 0; t < s->moves; t++) {
+        if (m->K < 1) return;
+        if (unif_rand() < ps_split(m->K)) propose_split(m, s, p);
+        else propose_merge(m, s, p);
+    }
+}

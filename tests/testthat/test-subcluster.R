@@ -1,0 +1,124 @@
+# The sub-cluster split-merge sampler (algorithm = "subcluster",
+# src/mixture_subcluster*.c) against the exact posterior over the partitions
+# of tiny data sets (enumeration, helper-mixture.R / helper-dpx.R), and
+# against collapsed Gibbs on the galaxy data.
+
+xs <- c(-1.2, -0.9, 0.1, 1.4, 1.6)                       # N = 5
+niw_s <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
+P5s <- mx_partitions(5)
+ll5s <- mx_log_lik_partitions(P5s, xs, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
+
+test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
+  skip_on_cran()
+  p <- mx_posterior(P5s, ll5s, apply(P5s, 1L, mx_lprior_dp, alpha = 0.8))
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.8), xs, p, iter = 30000,
+                algorithm = "subcluster", seed = 21)
+  expect_lt(r$tv, r$bound)
+  # split / merge proposals are made and some accepted
+  acc <- acceptance(r$fit)
+  expect_gt(acc[1, 1], 0.05)
+  p <- mx_posterior(P5s, ll5s, apply(P5s, 1L, mx_lprior_py, alpha = 0.5, d = 0.35))
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.5, discount = 0.35), xs, p, iter = 30000,
+                algorithm = "subcluster", seed = 22)
+  expect_lt(r$tv, r$bound)
+})
+
+test_that("subcluster matches the exact posterior with a Gamma prior on alpha", {
+  skip_on_cran()
+  lpz <- vapply(seq_len(nrow(P5s)), function(r) log(stats::integrate(function(a)
+    vapply(a, function(al) exp(mx_lprior_dp(P5s[r, ], al)), 1) * stats::dgamma(a, 2, 2),
+    0, Inf, rel.tol = 1e-10)$value), 1)
+  p <- mx_posterior(P5s, ll5s, lpz)
+  r <- mx_check(dp_mixture(niw_s, alpha = gamma_prior(2, 2)), xs, p, iter = 30000,
+                algorithm = "subcluster", seed = 23)
+  expect_lt(r$tv, r$bound)
+})
+
+test_that("subcluster matches the exact posterior with a random discount", {
+  skip_on_cran()
+  ex <- dpx_posterior_random_d(P5s, ll5s, 0.6, 2, 3)
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.6, discount = beta_prior(2, 3)), xs, ex$p,
+                iter = 30000, algorithm = "subcluster", seed = 24)
+  expect_lt(r$tv, r$bound)
+})
+
+test_that("subcluster matches the exact posterior for discrete and 2-D families", {
+  skip_on_cran()
+  x2 <- cbind(c(-1, -0.8, 0.9, 1.2), c(0.5, 0.2, -0.4, -0.9))
+  xb <- cbind(c(1, 1, 0, 0, 1), c(1, 0, 0, 1, 1))
+  xp <- c(0, 1, 1, 4, 6, 7)
+  xc <- c(1, 1, 2, 3, 3)
+  cases <- list(
+    list(fam = gaussian_niw(prior_mean = c(0, 0), kappa = 0.5, df = 4,
+                            scale = matrix(c(1, 0.2, 0.2, 1), 2)), x = x2, alpha = 0.5,
+         lml = function(X) mx_lml_niw(X, c(0, 0), 0.5, 4, matrix(c(1, 0.2, 0.2, 1), 2))),
+    list(fam = poisson_gamma(2, 0.5), x = xp, alpha = 2,
+         lml = function(X) mx_lml_poisson(X, 2, 0.5)),
+    list(fam = bernoulli_beta(0.5, 0.5), x = xb, alpha = 1,
+         lml = function(X) mx_lml_bernoulli(X, 0.5, 0.5)),
+    # Dirichlet-multinomial, 3 categories, symmetric Dirichlet(0.7)
+    list(fam = categorical_dirichlet(0.7), x = xc, alpha = 1,
+         lml = function(X) {
+           n <- tabulate(X, 3)
+           lgamma(2.1) - lgamma(2.1 + sum(n)) + sum(lgamma(0.7 + n) - lgamma(0.7))
+         }),
+    list(fam = gaussian_diag(prior_mean = 0, kappa = 0.5, shape = 2, rate = 1), x = x2,
+         alpha = 1, lml = function(X) sum(vapply(1:2, function(j) {
+           x <- X[, j]; n <- length(x); kn <- 0.5 + n; an <- 2 + n / 2
+           bn <- 1 + sum((x - mean(x))^2) / 2 + 0.5 * n * mean(x)^2 / (2 * kn)
+           lgamma(an) - lgamma(2) - an * log(bn) + 0.5 * log(0.5 / kn) - n / 2 * log(2 * pi)
+         }, 1))))
+  for (i in seq_along(cases)) {
+    cs <- cases[[i]]
+    P <- mx_partitions(NROW(cs$x))
+    p <- mx_posterior(P, mx_log_lik_partitions(P, cs$x, cs$lml),
+                      apply(P, 1L, mx_lprior_dp, alpha = cs$alpha))
+    r <- mx_check(dp_mixture(cs$fam, alpha = cs$alpha), cs$x, p, iter = 20000,
+                  algorithm = "subcluster", seed = 30 + i)
+    expect_lt(r$tv, r$bound, label = paste("TV of case", i))
+  }
+})
+
+test_that("subcluster agrees with collapsed Gibbs on the galaxy posterior of K", {
+  skip_on_cran()
+  x <- MASS::galaxies / 1000
+  model <- dp_mixture(gaussian_niw(), alpha = 1)
+  post <- lapply(c("collapsed", "subcluster"), function(alg) {
+    set.seed(40)
+    fit <- sample_posterior(model, x, iter = 20000, burnin = 1000, algorithm = alg,
+                            init = "one", labels = FALSE, progress = FALSE)
+    k <- fit$chains[[1]]$traces[, "n_clusters"]
+    c(mean = mean(k), se = stats::sd(k) / sqrt(ess(k)))
+  })
+  d <- post[[1]][["mean"]] - post[[2]][["mean"]]
+  expect_lt(abs(d), 4 * sqrt(post[[1]][["se"]]^2 + post[[2]][["se"]]^2))
+  expect_gt(post[[2]][["mean"]], 3)        # not stuck in the single start cluster
+})
+
+test_that("subcluster finds well-separated clusters from one cluster", {
+  set.seed(50)
+  mu <- rbind(c(-6, -6), c(-6, 6), c(6, -6), c(6, 6), c(0, 0))
+  z <- rep(1:5, each = 400)
+  x <- mu[z, ] + matrix(rnorm(4000), 2000)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 10, burnin = 20,
+                          algorithm = "subcluster", init = "one", progress = FALSE)
+  lab <- partition_draws(fit)
+  expect_true(all(fit$chains[[1]]$traces[, "n_clusters"] == 5))
+  expect_equal(nrow(unique(table(lab[10, ], z) > 0)), 5L)
+  expect_true(all(rowSums(table(lab[10, ], z) > 0) == 1))
+})
+
+test_that("the default algorithm is subcluster for large data, collapsed below", {
+  model <- dp_mixture(gaussian_niw())
+  expect_identical(mcmix:::dp_default_algorithm(NULL, TRUE, model, matrix(0, 50, 2)),
+                   "collapsed")
+  expect_identical(mcmix:::dp_default_algorithm(NULL, TRUE, model, matrix(0, 20000, 2)),
+                   "subcluster")
+  expect_identical(mcmix:::dp_default_algorithm("neal8", FALSE, model, matrix(0, 20000, 2)),
+                   "neal8")
+  expect_identical(mcmix:::dp_default_algorithm(NULL, TRUE, dp_mixture(gaussian_nonconj()),
+                                                matrix(0, 20000, 2)), "collapsed")
+  expect_error(sample_posterior(model, c(1, 2, 3), algorithm = "subcluster",
+                                control = dp_control(sc_moves = -1)), "`sc_moves`")
+  expect_error(dp_control(sc_moves = 2000), "`sc_moves`")
+})

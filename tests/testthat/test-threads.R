@@ -1,0 +1,68 @@
+# Threads inside a chain (algorithm = "subcluster"): the draws do not depend
+# on the number of threads, on running chains on cores, or on cutting the
+# run into extend() calls (the block-stream rule of inst/design.md).
+# Enough observations for several blocks of 4096 per parallel pass.
+
+thr_data <- function() {
+  set.seed(60)
+  mu <- rbind(c(-5, 0), c(5, 0), c(0, 6))
+  z <- rep(1:3, length.out = 9000)
+  mu[z, ] + matrix(rnorm(18000), 9000)
+}
+
+thr_fit <- function(x, threads, ...) {
+  set.seed(61)
+  sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)), x, iter = 6,
+                   burnin = 2, algorithm = "subcluster", init = "one", progress = FALSE,
+                   threads = threads, ...)
+}
+
+test_that("subcluster draws are identical for 1, 2 and 4 threads", {
+  x <- thr_data()
+  f1 <- thr_fit(x, 1)
+  f2 <- thr_fit(x, 2)
+  f4 <- thr_fit(x, 4)
+  expect_identical(f1$chains[[1]]$traces, f2$chains[[1]]$traces)
+  expect_identical(f1$chains[[1]]$traces, f4$chains[[1]]$traces)
+  expect_identical(partition_draws(f1), partition_draws(f4))
+  expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
+  # the option sets the default
+  old <- options(mcmix.threads = 2)
+  on.exit(options(old))
+  set.seed(61)
+  fo <- sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)), x, iter = 6,
+                         burnin = 2, algorithm = "subcluster", init = "one", progress = FALSE)
+  expect_identical(f1$chains[[1]]$traces, fo$chains[[1]]$traces)
+})
+
+test_that("subcluster chains with threads are identical sequentially and on 2 cores", {
+  skip_on_os("windows")
+  x <- thr_data()
+  seq2 <- thr_fit(x, 2, chains = 2)
+  par2 <- thr_fit(x, 2, chains = 2, cores = 2)
+  one <- thr_fit(x, 1, chains = 2)
+  for (j in 1:2) {
+    expect_identical(seq2$chains[[j]]$traces, par2$chains[[j]]$traces)
+    expect_identical(seq2$chains[[j]]$traces, one$chains[[j]]$traces)
+  }
+})
+
+test_that("extend() of a subcluster run equals one longer run, with any threads", {
+  x <- thr_data()
+  long <- thr_fit(x, 1, chains = 1)
+  set.seed(61)
+  short <- sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)), x,
+                            iter = 3, burnin = 2, algorithm = "subcluster", init = "one",
+                            progress = FALSE, threads = 2)
+  ext <- extend(short, 3, progress = FALSE)
+  expect_identical(long$chains[[1]]$traces, ext$chains[[1]]$traces)
+  expect_identical(partition_draws(long), partition_draws(ext))
+})
+
+test_that("threads is checked", {
+  x <- c(1, 2, 3, 10, 11)
+  m <- dp_mixture(gaussian_niw())
+  expect_error(sample_posterior(m, x, threads = 0), "`threads`")
+  expect_error(sample_posterior(m, x, threads = "a"), "`threads`")
+  expect_error(sample_posterior(m, x, threads = 1e5), "`threads`")
+})
