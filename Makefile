@@ -1,6 +1,8 @@
 # mcmix developer and user entry points.
-#   make demo    install dependencies and the package, run the DP-mixture demo
-#   make test    install dependencies and the package, run the test suite
+#   make demo    install dependencies and the package (built tarball, with the
+#                vignettes), run the DP-mixture demo
+#   make test    install dependencies and the package (as for demo), run the
+#                test suite
 #   make check   R CMD build + R CMD check --as-cran on the tarball
 #   make bench   run the benchmarks in bench/ (installs the peer packages)
 #   make fuzz        the bad-input campaign and the full interrupt sweep
@@ -27,8 +29,12 @@ deps-check:
 deps-bench:
 	$(RSCRIPT) tools/install-deps.R bench
 
-install: deps
-	$(R) CMD INSTALL --preclean --no-multiarch .
+# R CMD build builds the vignettes (knitr, rmarkdown and pandoc come with
+# deps-check); installing the tarball makes them available to vignette().
+install: deps-check
+	rm -f $(TARBALL)
+	$(R) CMD build --no-manual .
+	$(R) CMD INSTALL --no-multiarch $(TARBALL)
 	@rm -f src/*.o src/*.so
 
 demo: install

@@ -157,7 +157,7 @@ fit_param_per_draw <- function(fit, name, default) {
 }
 
 fit_trace_column <- function(fit, name) {
-  if (!name %in% fit_trace_names(fit)) return(NULL)
+  if (!name %in% fit_all_trace_names(fit)) return(NULL)
   unlist(lapply(fit$chains, function(ch) as.double(ch$traces[seq_len(NROW(ch$labels)), name])))
 }
 

@@ -18,7 +18,7 @@ fit_trace_matrices <- function(fit, quiet = FALSE) {
   n <- fit_common_draws(fit, quiet)
   nm <- fit_trace_names(fit)
   lapply(fit$chains, function(ch) {
-    m <- ch$traces[seq_len(n), , drop = FALSE]
+    m <- ch$traces[seq_len(n), fit_trace_index(fit), drop = FALSE]
     storage.mode(m) <- "double"
     colnames(m) <- nm
     m
@@ -85,7 +85,7 @@ as.mcmc.mcmix_fit <- function(x, chain = NULL, ...) {
     chain <- 1L
   }
   chain <- check_count(chain, "chain", 1L, nch)
-  m <- x$chains[[chain]]$traces
+  m <- x$chains[[chain]]$traces[, fit_trace_index(x), drop = FALSE]
   storage.mode(m) <- "double"
   colnames(m) <- fit_trace_names(x)
   coda::mcmc(m, start = fit_mcmc_start(x), thin = x$settings$thin)
@@ -169,10 +169,18 @@ as.data.frame.mcmix_fit <- function(x, row.names = NULL, optional = FALSE, ...) 
 #' Methods for the `as_draws*()` generics of the posterior package, so that
 #' every posterior function, and bayesplot, takes a fit directly:
 #' `posterior::summarise_draws(fit)`, `bayesplot::mcmc_trace(fit)`. The
+#' generics of posterior that read draws (`variables()`, `ndraws()`,
+#' `subset_draws()`, `resample_draws()`, `extract_variable()`, ...) get the
+#' fit's draws, and its convergence functions of one variable (`ess_bulk()`,
+#' `mcse_quantile()`, `rhat_basic()`, ...) give one value per trace. The
 #' draws of an `mcmix_fit` are its traces, chain by chain. The results of
 #' [sample_smc()] and [ais()] give weighted draws (posterior's
 #' `weight_draws()`, the normalised importance weights) and [sample_abc()]
-#' its accepted draws (equal weights).
+#' its accepted draws (equal weights). posterior's summaries ignore weights,
+#' so `posterior::summarise_draws()` of an SMC or AIS result summarises the
+#' particles after deterministic resampling (`resample_draws(method =
+#' "deterministic")`) to equally weighted draws; its R-hat and ESS columns
+#' say nothing about particles (see `summary()` of the result instead).
 #'
 #' posterior numbers the iterations of a draws object `1, 2, ...`; the
 #' iteration numbers of the run (burn-in and thinning counted) are in
@@ -221,17 +229,55 @@ draws_method <- function(convert, of) {
 posterior_generics <- c("as_draws", "as_draws_array", "as_draws_df", "as_draws_list",
                         "as_draws_matrix", "as_draws_rvars")
 
+# posterior's generics that read a draws object: for a fit (or a particle
+# result) they get its draws.
+posterior_draws_generics <- c(
+  "variables", "nvariables", "ndraws", "nchains", "niterations", "iteration_ids",
+  "chain_ids", "draw_ids", "reserved_variables", "subset_draws", "thin_draws",
+  "merge_chains", "split_chains", "resample_draws", "mutate_variables",
+  "rename_variables", "order_draws", "repair_draws", "extract_variable",
+  "extract_variable_matrix", "weight_draws", "bind_draws")
+
+# posterior's convergence functions of one variable (an iterations x chains
+# matrix): for a fit, one value per trace (as mcmix's rhat(), ess(), ...).
+posterior_convergence_generics <- c(
+  "rhat_basic", "rhat_nested", "ess_basic", "ess_bulk", "ess_tail", "ess_mean",
+  "ess_median", "ess_quantile", "ess_sd", "mcse_mean", "mcse_median",
+  "mcse_quantile", "mcse_sd")
+
+posterior_function <- function(g) {
+  force(g)
+  function(...) getExportedValue("posterior", g)(...)
+}
+
+per_variable_method <- function(g) {
+  force(g)
+  function(x, ...) {
+    a <- as.array(x)
+    f <- getExportedValue("posterior", g)
+    out <- lapply(dimnames(a)$variable, function(v) f(matrix(a[, , v], nrow = dim(a)[1L]), ...))
+    if (all(lengths(out) == 1L)) return(stats::setNames(unlist(out), dimnames(a)$variable))
+    out <- do.call(cbind, out)
+    colnames(out) <- dimnames(a)$variable
+    out
+  }
+}
+
 register_posterior_methods <- function() {
-  for (g in posterior_generics) {
-    conv <- function(...) NULL
-    # posterior::<g>(...), built as a call (a literal posterior::G would be
-    # read by R CMD check as a reference to an object G)
-    body(conv) <- as.call(list(call("::", as.name("posterior"), as.name(g)),
-                               quote(...)))
+  for (g in c(posterior_generics, posterior_draws_generics)) {
+    conv <- posterior_function(g)
     s3_register(paste0("posterior::", g), "mcmix_fit", draws_method(conv, draws_of_fit))
     for (cl in c("mcmix_smc", "mcmix_ais", "mcmix_abc"))
       s3_register(paste0("posterior::", g), cl, draws_method(conv, draws_of_result))
   }
+  for (g in posterior_convergence_generics)
+    s3_register(paste0("posterior::", g), "mcmix_fit", per_variable_method(g))
+  # posterior's summaries ignore weights: summarise weighted particles
+  # through deterministic resampling to equally weighted draws
+  for (cl in c("mcmix_smc", "mcmix_ais"))
+    s3_register("posterior::summarise_draws", cl, function(.x, ...)
+      posterior::summarise_draws(posterior::resample_draws(draws_of_result(.x),
+                                                           method = "deterministic"), ...))
   # posterior's and bayesplot's rhat() generics: rhat(fit) works whichever
   # of posterior, bayesplot and mcmix was attached last.
   s3_register("posterior::rhat", "mcmix_fit", function(x, ...) mcmix_rhat(x, ...))

@@ -24,11 +24,22 @@ fit_common_draws <- function(fit, quiet = FALSE) {
   min(n)
 }
 
-fit_trace_names <- function(fit) {
+# The traces of a fit that are draws: all columns of the chains' traces
+# but those the kernel declares fixed (`fixed_traces`, e.g. a concentration
+# held constant), which carry no information and would make coda's
+# diagnostics fail. fit_trace_index() gives their columns.
+fit_trace_index <- function(fit) {
+  nm <- fit_all_trace_names(fit)
+  which(!nm %in% fit$kernel$fixed_traces)
+}
+
+fit_all_trace_names <- function(fit) {
   nm <- colnames(fit$chains[[1L]]$traces)
   if (is.null(nm)) nm <- fit$kernel$trace_names
   nm
 }
+
+fit_trace_names <- function(fit) fit_all_trace_names(fit)[fit_trace_index(fit)]
 
 diag_input <- function(x, arg = "x", quiet = FALSE) {
   if (inherits(x, "draws") && requireNamespace("posterior", quietly = TRUE))
@@ -37,7 +48,8 @@ diag_input <- function(x, arg = "x", quiet = FALSE) {
     x <- fit_usable(x, quiet)  # R/chains.R: the chains with draws
     n <- fit_common_draws(x, quiet)
     nm <- fit_trace_names(x)
-    out <- lapply(seq_along(nm), function(j)
+    idx <- fit_trace_index(x)
+    out <- lapply(idx, function(j)
       vapply(x$chains, function(ch) as.double(ch$traces[seq_len(n), j]),
              numeric(n)))
     out <- lapply(out, function(m) { dim(m) <- c(n, length(x$chains)); m })
@@ -145,7 +157,8 @@ diag_simplify <- function(v, x) {
 #' @param type `"rank"` (rank-normalised split R-hat, equal to
 #'   `posterior::rhat()`), or `"classic"` (equal to the point estimate of
 #'   `coda::gelman.diag(x, autoburnin = FALSE)`, needs two chains or more).
-#' @param ... Unused for the inputs above. A posterior `rvar` is passed with `...` to `posterior::rhat()`, so
+#' @param ... Unused for the inputs above. A posterior `rvar` is passed
+#'   with `...` to `posterior::rhat()`, so
 #'   `rhat()` accepts whatever posterior's does, whichever of the two
 #'   packages was attached last; with posterior or bayesplot attached after
 #'   mcmix, their `rhat()` generics dispatch to the same method for fits.

@@ -218,6 +218,10 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
                         extra = do.call(c, lapply(pieces, `[[`, "extra"))))
     },
     trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),
+    # concentrations without a prior are constant: kept in the traces, left
+    # out of the draws (coda, posterior, diagnostics)
+    fixed_traces = c(if (!inherits(model$gamma, "mcmix_gamma_prior")) "gamma",
+                     if (!inherits(model$alpha, "mcmix_gamma_prior")) "alpha"),
     spec = spec, N = N)
 }
 

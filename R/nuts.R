@@ -121,8 +121,7 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
                            max_treedepth = max_treedepth,
                            target_accept = target_accept),
                       class = "mcmix_nuts_model"),
-    call = call)
-  class(fit) <- c("mcmix_nuts_fit", class(fit))
+    call = call)   # class c("mcmix_nuts_fit", "mcmix_fit") from run_target_sampler()
   fit
 }
 

@@ -132,6 +132,22 @@ format.mcmix_hier_lm_fit <- function(x, ...) {
 
 #' @rdname format.mcmix_fit
 #' @export
+format.mcmix_hdp_fit <- function(x, ...) {
+  m <- x$model
+  sprintf("hierarchical Dirichlet process mixture of %s components: %d observations in %d groups; gamma: %s, alpha: %s",
+          family_label(m$family), x$N, nlevels(x$group), format(m$gamma), format(m$alpha))
+}
+
+#' @rdname format.mcmix_fit
+#' @export
+format.mcmix_lda_fit <- function(x, ...) {
+  d <- x$data
+  sprintf("latent Dirichlet allocation with K = %d topics: %d documents, %d tokens, vocabulary of %d words; alpha = %s, beta = %s",
+          x$model$K, d$D, length(d$word), d$W, format(x$model$alpha), format(x$model$beta))
+}
+
+#' @rdname format.mcmix_fit
+#' @export
 format.mcmix_mixture_fit <- function(x, ...)
   one_line(paste0(print_lines(x$model), "; algorithm: ", x$algorithm), Inf)
 

@@ -54,7 +54,17 @@ fits_of_every_sampler <- function() {
     hdp = run(sample_posterior(hdp_mixture(gaussian_mean(cov = 1, prior_cov = 25)), groups,
                                iter = 60, burnin = 20, chains = 2, progress = FALSE)),
     lda = run(sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1), docs, iter = 60,
-                               burnin = 20, chains = 2, progress = FALSE))
+                               burnin = 20, chains = 2, progress = FALSE)),
+    nuts = run(sample_nuts(ld, init = c(0, 0), iter = 60, burnin = 20, chains = 2,
+                           progress = FALSE)),
+    logit = run(logit_gibbs(y ~ x, data = data.frame(x = xp, y = yp), iter = 60,
+                            burnin = 20, chains = 2, progress = FALSE)),
+    rj = run(sample_posterior(rj_mixture(k_max = 5), x3, iter = 60, burnin = 20,
+                              chains = 2, progress = FALSE)),
+    bayes_net = run(sample_posterior(bayes_net_asia(), list(dysp = "yes"), iter = 60,
+                                     burnin = 20, chains = 2, progress = FALSE)),
+    lca = run(lca(data.frame(q1 = rep(c("yes", "no"), 20), q2 = rep(c("a", "b", "b", "a"), 10)),
+                  K = 2, iter = 60, burnin = 20, chains = 2, progress = FALSE))
   )
 }
 

@@ -195,3 +195,34 @@ test_that("held-out perplexity of LDA by document completion", {
   expect_error(perplexity(f2, list(c(1, 25))), "vocabulary")
   expect_error(perplexity(f2, dtm[, 1:5]), "vocabulary")
 })
+
+test_that("component_draws() covariances follow the Normal-inverse-Wishart posterior", {
+  set.seed(46)
+  truth <- rep(1:2, c(50, 70))
+  S <- matrix(c(1, 0.6, 0.6, 2), 2)
+  x <- t(chol(S)) %*% matrix(rnorm(240), 2)
+  x <- t(x) + rbind(c(-10, 0), c(10, 5))[truth, ]
+  fit <- sample_posterior(finite_mixture(gaussian_niw(), K = 2), x, iter = 600,
+                          burnin = 50, progress = FALSE)
+  expect_true(all(apply(partition_draws(fit), 1L,
+                        function(r) length(unique(paste(r, truth))) == 2L)))
+  set.seed(47)
+  cd <- component_draws(fit)
+  a <- fit$family$family$args
+  for (j in 1:2) {
+    xj <- x[truth == j, , drop = FALSE]
+    n <- nrow(xj)
+    xb <- colMeans(xj)
+    kn <- a$kappa + n
+    Sn <- a$scale + crossprod(sweep(xj, 2L, xb)) +
+      a$kappa * n / kn * tcrossprod(xb - a$prior_mean)
+    ESigma <- Sn / (a$df + n - 2 - 1)                  # inverse-Wishart mean
+    Emu <- (a$kappa * a$prior_mean + n * xb) / kn
+    k <- which.min(abs(colMeans(cd$params$mean[, , 1]) - Emu[1]))
+    draws <- cd$params$cov[, k, , ]
+    se <- apply(draws, c(2, 3), sd) / sqrt(dim(draws)[1])
+    expect_true(all(abs(apply(draws, c(2, 3), mean) - ESigma) < 4.5 * se))
+    expect_true(all(abs(colMeans(cd$params$mean[, k, ]) - Emu) <
+                    4.5 * apply(cd$params$mean[, k, ], 2, sd) / sqrt(600)))
+  }
+})

@@ -46,3 +46,13 @@ test_that("anneal() with its defaults leaves the local minimum of Rastrigin at 3
   old <- anneal(rastrigin, init = 3.3, minimize = TRUE, iter = 1000, t0 = 1, scale = 0.1)
   expect_lt(abs(old$par - 3), 0.1)
 })
+
+test_that("the README's first example runs clean (no R-hat warning)", {
+  x <- MASS::galaxies / 1000
+  set.seed(1)
+  fit <- sample_posterior(dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1)),
+                          x, iter = 10000, chains = 2, progress = FALSE)
+  out <- capture.output(print(summary(fit)))
+  expect_false(any(grepl("R-hat above", out)))
+  expect_true(all(summary(fit)$table$rhat < 1.01))
+})

@@ -18,6 +18,11 @@ test_that("SMC, AIS and ABC results give weighted summaries, plots and draws", {
   expect_equal(sum(w * d$theta) / sum(w), summary(smc)$stats[1, "mean"])
   expect_lt(abs(summary(smc)$stats[1, "mean"] - post_mean), 4 * sqrt(post_var / 100))
   expect_true(posterior::is_draws(posterior::as_draws(smc)))
+  # summarise_draws() honours the weights (deterministic resampling)
+  sw <- posterior::summarise_draws(smc)
+  expect_lt(abs(as.numeric(sw$mean) - summary(smc)$stats[1, "mean"]),
+            summary(smc)$stats[1, "sd"] * 5 / 500)
+  expect_identical(posterior::summarise_draws(smc), sw)
   expect_equal(posterior::ndraws(posterior::resample_draws(posterior::as_draws(smc))), 500L)
   pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
