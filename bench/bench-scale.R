@@ -342,5 +342,7 @@ for (i in seq_len(nrow(hd)))
   add("| %s | %d | %s | %.3f | %d |", hd$family[i], hd$D[i], hd$algorithm[i], hd$s_it[i],
       as.integer(hd$K_last[i]))
 add("")
+notes <- file.path(dirname(me), "RESULTS-notes.md")
+if (file.exists(notes)) lines <- c(lines, readLines(notes))
 writeLines(lines, out_file)
 cat(lines, sep = "\n")
