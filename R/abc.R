@@ -55,9 +55,9 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
                  length(fa)), call. = FALSE)
   if (is.null(tolerance) == is.null(quantile))
     stop("exactly one of `tolerance` and `quantile` must be given.", call. = FALSE)
-  if (!is.null(tolerance)) tolerance <- mdl_number(tolerance, "tolerance", 0)
+  if (!is.null(tolerance)) tolerance <- check_number(tolerance, "tolerance", 0)
   if (!is.null(quantile)) {
-    quantile <- mdl_number(quantile, "quantile", 0, 1, open_lower = TRUE)
+    quantile <- check_number(quantile, "quantile", 0, 1, open_lower = TRUE)
   }
   n <- check_count_max(n, "n", 1L, 1e8, "simulations")
   s_obs <- summary(observed)

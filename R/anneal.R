@@ -13,14 +13,15 @@
 #' @param target The log density (or objective) to maximise: an R function
 #'   of the parameter vector, a [target()], or a compiled target.
 #' @param init Starting point (numeric vector).
-#' @param n_iter Number of iterations (at most 1e8).
+#' @param iter Number of iterations (at most 1e8).
+#' @param ... `n_iter`, the former name of `iter` (deprecated).
 #' @param t0,t_final First and last temperature of the geometric schedule.
 #'   By default `t0` is set from the problem: the temperature at which a
 #'   typical worsening move from `init` is accepted with probability 0.8
 #'   (Kirkpatrick et al. 1983; the mean worsening of the target over 100
 #'   trial moves of the initial step size divided by `-log(0.8)`; Ben-Ameur
 #'   2004), and `t_final` is `1e-3` (or `t0 / 1000` if that is smaller).
-#' @param temperatures Optional vector of `n_iter` temperatures (overrides
+#' @param temperatures Optional vector of `iter` temperatures (overrides
 #'   `t0` and `t_final`).
 #' @param scale Random-walk standard deviation (a number, or one per
 #'   coordinate), kept fixed. By default (`NULL`) the step sizes adapt to
@@ -45,16 +46,18 @@
 #' # a bimodal density with its higher mode at (2, 2)
 #' f <- function(x) log(0.3 * exp(-sum((x + 2)^2)) + 0.7 * exp(-sum((x - 2)^2)))
 #' set.seed(1)
-#' a <- anneal(f, init = c(-2, -2), n_iter = 5000, t0 = 5, scale = 1.5)
+#' a <- anneal(f, init = c(-2, -2), iter = 5000, t0 = 5, scale = 1.5)
 #' a$par
 #' # the Rastrigin function from a local minimum, with the default settings
 #' rastrigin <- function(x) 10 + x^2 - 10 * cos(2 * pi * x)
 #' set.seed(1)
 #' anneal(rastrigin, init = 3.3, minimize = TRUE)$par
 #' @export
-anneal <- function(target, init, n_iter = 10000, t0 = NULL, t_final = NULL,
-                   temperatures = NULL, scale = NULL, minimize = FALSE) {
+anneal <- function(target, init, iter = 10000, t0 = NULL, t_final = NULL,
+                   temperatures = NULL, scale = NULL, minimize = FALSE, ...) {
   call <- match.call()
+  iter_arg <- renamed_arg(list(...), "n_iter", "iter", "anneal")   # R/conditions.R
+  if (!is.null(iter_arg)) iter <- iter_arg$value
   minimize <- check_flag(minimize, "minimize")
   if (minimize) {
     if (!is.function(target))
@@ -77,12 +80,13 @@ anneal <- function(target, init, n_iter = 10000, t0 = NULL, t_final = NULL,
   scale <- rep_len(as.double(scale), d)
   value0 <- target_probe(tg, init, "init")
   if (is.null(temperatures)) {
-    n_iter <- check_count_max(n_iter, "n_iter", 1L, 1e8, "iterations")
+    iter <- check_count_max(iter, if (is.null(iter_arg)) "iter" else "n_iter", 1L, 1e8,
+                            "iterations")
     t0 <- if (is.null(t0)) anneal_t0(tg, init, value0, scale)
-          else mdl_number(t0, "t0", 0, open_lower = TRUE)
+          else check_number(t0, "t0", 0, open_lower = TRUE)
     t_final <- if (is.null(t_final)) min(1e-3, t0 / 1000)
-               else mdl_number(t_final, "t_final", 0, open_lower = TRUE)
-    temperatures <- t0 * (t_final / t0)^(seq_len(n_iter) / n_iter)
+               else check_number(t_final, "t_final", 0, open_lower = TRUE)
+    temperatures <- t0 * (t_final / t0)^(seq_len(iter) / iter)
   } else {
     if (!is.numeric(temperatures) || !length(temperatures) ||
         any(!is.finite(temperatures)) || any(temperatures <= 0))

@@ -291,8 +291,10 @@ bn_log_joint <- function(model, X) {
 
 # An initial state (0-based codes of every variable): ancestral sampling for
 # Bayesian networks (evidence clamped), uniform otherwise; a few tries for a
-# state of positive probability.
-bn_init_state <- function(model, ev) {
+# state of positive probability, then (when the hidden states can be
+# enumerated) the most probable state; an error naming `arg` when the
+# evidence has probability zero or no positive state was found.
+bn_init_state <- function(model, ev, arg = "evidence") {
   vars <- model$vars
   x <- stats::setNames(integer(length(vars)), vars)
   for (try in 1:20) {
@@ -308,9 +310,17 @@ bn_init_state <- function(model, ev) {
       for (v in vars) x[v] <- if (v %in% names(ev)) ev[[v]] else
         sample.int(length(model$levels[[v]]), 1L)
     }
-    if (is.finite(bn_log_joint(model, matrix(x, 1L, dimnames = list(NULL, vars))))) break
+    if (is.finite(bn_log_joint(model, matrix(x, 1L, dimnames = list(NULL, vars)))))
+      return(as.integer(x - 1L))
   }
-  as.integer(x - 1L)
+  hidden <- setdiff(vars, names(ev))
+  if (bn_can_enumerate(model, hidden)) {
+    en <- bn_enumerate(model, ev)
+    if (is.finite(max(en$lp))) return(as.integer(en$X[which.max(en$lp), vars] - 1L))
+    bn_stop("`%s` has probability zero under the model.", arg)
+  }
+  bn_stop("no state of positive probability was found given `%s` (it may have probability zero under the model).",
+          arg)
 }
 
 # ---------------------------------------------------------------------------
@@ -337,7 +347,7 @@ sample_posterior.mcmix_factor_model <- function(
   trace_names <- c(hidden, "log_prob")
   kernel <- new_kernel(
     name = "bn_gibbs",
-    init = function(chain) list(x = bn_init_state(model, ev)),
+    init = function(chain) list(x = bn_init_state(model, ev, "data")),
     step = function(state, n, thin, offset, warmup) {
       r <- .Call(C_ffi_bn_step, spec, state, as.integer(c(n, thin, offset, warmup)))
       colnames(r$traces) <- trace_names
@@ -621,6 +631,14 @@ bn_map <- function(model, evidence = NULL,
   ev <- bn_evidence(model, evidence)
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
+  # the annealing arguments are checked whatever the method
+  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
+    bn_stop("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
+            describe_value(schedule))
+  if (length(schedule) > 1e7) bn_stop("`schedule` may have at most 1e7 sweeps.")
+  restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
+  max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
+  bn_blocks(model, hidden, blocks)
   if (method == "auto")
     method <- if (bn_is_forest(model, ev)) "max_product" else
       if (bn_can_enumerate(model, hidden)) "enumerate" else "anneal"
@@ -666,13 +684,8 @@ bn_max_product <- function(model, ev) {
   x
 }
 
+# Annealed Gibbs then ICM from `restarts` starts (arguments checked by bn_map()).
 bn_anneal <- function(model, ev, hidden, schedule, restarts, max_icm, blocks) {
-  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
-    bn_stop("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
-            describe_value(schedule))
-  if (length(schedule) > 1e7) bn_stop("`schedule` may have at most 1e7 sweeps.")
-  restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
-  max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
   spec <- bn_spec(model, hidden, bn_blocks(model, hidden, blocks))
   runs <- lapply(seq_len(restarts), function(r)
     .Call(C_ffi_bn_anneal, spec, bn_init_state(model, ev), as.double(schedule), max_icm))

@@ -593,7 +593,9 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
-#' @param burnin Number of warm-up iterations per chain (not kept).
+#' @param burnin Number of warm-up iterations per chain (not kept). Unlike the
+#'   samplers (where it is `floor(iter / 2)`, see [mcmix-run-settings]) it
+#'   defaults to 0 here: the author of a kernel decides its warm-up.
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param cores Number of local cores for running chains in parallel.
@@ -618,6 +620,7 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
 #'   trace_names = "u")
 #' set.seed(42)
 #' fit <- run_kernel(k, iter = 200, chains = 2)
+#' @export
 run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        cores = getOption("mcmix.cores", 1L),
                        backend = getOption("mcmix.backend", "auto"),

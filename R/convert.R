@@ -224,7 +224,10 @@ posterior_generics <- c("as_draws", "as_draws_array", "as_draws_df", "as_draws_l
 register_posterior_methods <- function() {
   for (g in posterior_generics) {
     conv <- function(...) NULL
-    body(conv) <- substitute(posterior::G(...), list(G = as.name(g)))
+    # posterior::<g>(...), built as a call (a literal posterior::G would be
+    # read by R CMD check as a reference to an object G)
+    body(conv) <- as.call(list(call("::", as.name("posterior"), as.name(g)),
+                               quote(...)))
     s3_register(paste0("posterior::", g), "mcmix_fit", draws_method(conv, draws_of_fit))
     for (cl in c("mcmix_smc", "mcmix_ais", "mcmix_abc"))
       s3_register(paste0("posterior::", g), cl, draws_method(conv, draws_of_result))

@@ -185,11 +185,7 @@ mcmix_rhat <- function(x, type = c("rank", "classic"), ...) {
   diag_simplify(tab[, 1L], x)
 }
 
-check_no_dots <- function(...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
-}
+check_no_dots <- function(...) check_dots(list(...))   # R/checks.R
 
 #' Effective sample size
 #'
@@ -305,7 +301,7 @@ autocorr <- function(x, lag.max = NULL, ...) {
 #' @return A matrix with one row per chain and one column per block:
 #'   accepted / proposed over the iterations the sampler counts (see the
 #'   sampler's documentation; the Metropolis samplers count the sampling
-#'   phase, after warm-up), `NA` for a block never proposed.
+#'   phase, after burn-in), `NA` for a block never proposed.
 #' @examples
 #' k <- new_kernel("rw_normal",
 #'   init = function(chain) list(x = 0, n_accept = 0, n_prop = 0),

@@ -204,7 +204,7 @@ ess_chains <- function(v, lens) {
 bridge_evidence <- function(x, log_posterior = NULL, method = c("normal", "warp3"),
                             tol = 1e-10, max_iter = 1000) {
   method <- match_choice(method, c("normal", "warp3"), "method")
-  tol <- mdl_number(tol, "tol", 0, open_lower = TRUE)
+  tol <- check_number(tol, "tol", 0, open_lower = TRUE)
   max_iter <- check_count(max_iter, "max_iter", 1L, 1e6)
   chains <- bridge_draws(x)
   f <- bridge_log_posterior(x, log_posterior)

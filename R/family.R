@@ -241,7 +241,7 @@ family_param_unpack <- function(prepared, theta) {
     add_remove = , param_draw = as.double(arg),
     log_lik = as.double(arg),
     NULL)
-  out <- .Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg)
+  out <- with_c_errors(.Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg))
   if (op == "param_draw") {
     nm <- family_param_names(prep, all = TRUE)
     if (length(nm) == ncol(out)) colnames(out) <- nm
@@ -555,14 +555,12 @@ fam_check_spd <- function(x, arg) {
     stop(sprintf("`%s` must be a symmetric positive-definite matrix, not a matrix with %s.",
                  arg, if (anyNA(x)) "missing values" else "non-finite values"), call. = FALSE)
   check_magnitude(x, arg)
-  if (!isSymmetric(unname(x), tol = 1e-8 * max(1, max(abs(x)))))
-    stop(sprintf("`%s` must be a symmetric positive-definite matrix; it is not symmetric.",
-                 arg), call. = FALSE)
-  ev <- eigen(x, symmetric = TRUE, only.values = TRUE)$values
-  if (min(ev) <= 1e-12 * max(abs(ev)) ||
-      inherits(try(chol(x), silent = TRUE), "try-error"))
-    stop(sprintf("`%s` must be a symmetric positive-definite matrix; its smallest eigenvalue is %s.",
-                 arg, format(min(ev), digits = 4L)), call. = FALSE)
+  why <- spd_problem(x)   # R/checks.R
+  if (!is.null(why))
+    stop_input(sprintf("`%s` must be a symmetric positive-definite matrix; %s.", arg,
+                       if (why == "not symmetric") "it is not symmetric"
+                       else sub("^smallest eigenvalue", "its smallest eigenvalue is", why)),
+               arg)
   invisible(x)
 }
 

@@ -170,7 +170,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
       list(state = state, draws = list(traces = out))
     },
     trace_names = names)
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = list(type = "gibbs", conditionals = conditionals,
                            blocks = blocks, scan = scan), call = call,
               kind = "gibbs")

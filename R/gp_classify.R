@@ -47,19 +47,19 @@
 #' predict(fit)
 #' @export
 gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
-                        keep_f = TRUE, iter = 1000, burnin = 500, thin = 1,
+                        keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, ...) {
   call <- match.call()
-  X <- mdl_matrix(X, "X")
+  X <- check_matrix(X, "X")
   n <- nrow(X)
   if (n < 1L) stop("`X` must have at least one row.", call. = FALSE)
-  y <- mdl_binary(y, "y", n)
+  y <- check_binary(y, "y", n)
   if (!is.numeric(lengthscale) || !(length(lengthscale) %in% c(1L, ncol(X))) ||
       any(!is.finite(lengthscale)) || any(lengthscale <= 0))
     stop(sprintf("`lengthscale` must be a positive number or %d positive numbers, not %s.",
                  ncol(X), describe_value(lengthscale)), call. = FALSE)
-  variance <- mdl_number(variance, "variance", 0, open_lower = TRUE)
-  if (!is.null(X_test)) X_test <- mdl_matrix(X_test, "X_test", ncol = ncol(X))
+  variance <- check_number(variance, "variance", 0, open_lower = TRUE)
+  if (!is.null(X_test)) X_test <- check_matrix(X_test, "X_test", ncol = ncol(X))
   else X_test <- matrix(0, 0L, ncol(X))
   keep_f <- check_flag(keep_f, "keep_f")
   kern <- list(lengthscale = rep_len(as.double(lengthscale), ncol(X)),
@@ -100,7 +100,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
     }
     kernel$trace_names <- "log_lik"
   }
-  run_model(kernel, iter, burnin, thin, chains, list(...),
+  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
             model = list(type = "gp_classify", kernel = kern),
             data = list(X = X, y = y, X_test = X_test), call = call,
             kind = "gp_classify", class = "mcmix_gpclass")
@@ -132,7 +132,7 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
     return(tot / cnt)
   }
   X <- object$data$X
-  newdata <- mdl_matrix(newdata, "newdata", ncol = ncol(X))
+  newdata <- check_matrix(newdata, "newdata", ncol = ncol(X))
   fcols <- paste0("f[", seq_len(nrow(X)), "]")
   if (!all(fcols %in% object$kernel$trace_names))
     stop("`object` was fitted with `keep_f = FALSE`; predict at `X_test` instead.",

@@ -73,7 +73,8 @@ print.mcmix_hdp <- function(x, ...) {
 #' @param group When `data` is not a list of groups: a vector (factor,
 #'   character or integer) with the group of every observation.
 #' @param iter Number of kept-phase iterations per chain.
-#' @param burnin Number of warm-up iterations (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param init `"one"` (all observations in one cluster) or a vector of
@@ -103,15 +104,14 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
   kernel <- hdp_kernel(model, grouped, init, labels)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = FALSE,
-                    model = model, data = grouped$prepared$x, call = match.call())
+                    model = model, data = grouped$prepared$x, call = match.call(), kind = "hdp")
   grouped$prepared$x <- NULL
   fit$family <- grouped$prepared
   fit$group <- grouped$group
   fit$N <- length(grouped$group)
-  fit <- fit_set_kind(fit, "hdp")
   fit
 }
 

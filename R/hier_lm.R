@@ -10,9 +10,9 @@
 #' draws every \eqn{\beta_j}, then \eqn{\mu}, \eqn{\Sigma} and
 #' \eqn{\sigma^2} from their full conditionals (Hoff 2009, chapter 11).
 #'
-#' @param y Numeric response.
 #' @param X Numeric design matrix with one row per observation (include a
 #'   column of ones for group-specific intercepts).
+#' @param y Numeric response.
 #' @param group Group of each observation (a factor or a vector; groups are
 #'   the factor levels, or the sorted unique values).
 #' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p).
@@ -23,6 +23,10 @@
 #' @param nu0,s0sq Prior degrees of freedom and scale of \eqn{\sigma^2}.
 #' @param keep_beta Keep the group coefficients as traces.
 #' @inheritParams probit_gibbs
+#' @section Deprecated argument order: The design matrix comes first, as in
+#'   [probit_gibbs()], [logit_gibbs()] and [gp_classify()]. The former order
+#'   `hier_lm_gibbs(y, X, group)` still works, with a deprecation warning,
+#'   when `y` is a vector and `X` a matrix.
 #' @return An `mcmix_fit` with traces `mu[k]`, `Sigma[a,b]` (lower
 #'   triangle, column by column), `sigma2` and, when `keep_beta`,
 #'   `beta[g,k]`.
@@ -35,19 +39,27 @@
 #' x <- rnorm(80)
 #' b <- cbind(rnorm(8, 1, 0.5), rnorm(8, 2, 0.5))
 #' y <- b[g, 1] + b[g, 2] * x + rnorm(80, sd = 0.5)
-#' fit <- hier_lm_gibbs(y, cbind(1, x), g, iter = 500, burnin = 100)
+#' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
 #' colMeans(fit$chains[[1]]$traces[, 1:2])
 #' @export
-hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
+hier_lm_gibbs <- function(X, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
-                          burnin = 500, thin = 1, chains = 1, ...) {
+                          burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
   call <- match.call()
-  X <- mdl_matrix(X, "X")
+  if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, X, group)
+    warn_deprecated("hier_lm_gibbs(y, X, group)", "hier_lm_gibbs(X, y, group)",
+                    "the design matrix comes first, as in probit_gibbs()")
+    Xy <- X
+    X <- y
+    y <- Xy
+    call[c("X", "y")] <- call[c("y", "X")]
+  }
+  X <- check_matrix(X, "X")
   N <- nrow(X)
   p <- ncol(X)
   if (N < 1L || p < 1L)
     stop("`X` must have at least one row and one column.", call. = FALSE)
-  colnames(X) <- mdl_design_names(X, "x")
+  colnames(X) <- design_names(X, "x")
   if (!is.numeric(y) || length(y) != N || any(!is.finite(y)))
     stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
          call. = FALSE)
@@ -57,16 +69,16 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
-  mu0 <- mdl_vector(mu0, "mu0", p)
-  V0 <- mdl_cov(V0, "V0", p)
+  mu0 <- check_vector(mu0, "mu0", p)
+  V0 <- check_cov_spec(V0, "V0", p)
   if (is.null(eta0)) eta0 <- p + 2
-  eta0 <- mdl_number(eta0, "eta0")
+  eta0 <- check_number(eta0, "eta0")
   if (eta0 <= p - 1)
     stop(sprintf("`eta0` must be greater than p - 1 = %d, not %s.", p - 1L, format(eta0)),
          call. = FALSE)
-  S0 <- mdl_cov(S0, "S0", p)
-  nu0 <- mdl_number(nu0, "nu0", 0, open_lower = TRUE)
-  s0sq <- mdl_number(s0sq, "s0sq", 0, open_lower = TRUE)
+  S0 <- check_cov_spec(S0, "S0", p)
+  nu0 <- check_number(nu0, "nu0", 0, open_lower = TRUE)
+  s0sq <- check_number(s0sq, "s0sq", 0, open_lower = TRUE)
   keep_beta <- check_flag(keep_beta, "keep_beta")
 
   gi <- as.integer(group)
@@ -100,7 +112,7 @@ hier_lm_gibbs <- function(y, X, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
            sigma2 = s0sq)
     },
     trace_names = tn)
-  run_model(kernel, iter, burnin, thin, chains, list(...),
+  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
                          groups = levels(group)),

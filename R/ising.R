@@ -55,7 +55,7 @@ NULL
 #' @export
 ising_gibbs <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                         periodic = FALSE, keep_spins = FALSE, iter = 1000,
-                        burnin = 100, thin = 1, chains = 1, ...) {
+                        burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
   ising_run("ising_gibbs", 0L, match.call(), nrow, ncol, J, h, evidence,
             periodic, keep_spins, iter, burnin, thin, chains, list(...))
 }
@@ -64,7 +64,7 @@ ising_gibbs <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
 #' @export
 ising_swendsen_wang <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                                 periodic = FALSE, keep_spins = FALSE,
-                                iter = 1000, burnin = 100, thin = 1,
+                                iter = 1000, burnin = floor(iter / 2), thin = 1,
                                 chains = 1, ...) {
   ising_run("ising_swendsen_wang", 1L, match.call(), nrow, ncol, J, h,
             evidence, periodic, keep_spins, iter, burnin, thin, chains,
@@ -78,7 +78,7 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
     if (!is.list(evidence) || !all(c("y", "sigma") %in% names(evidence)))
       stop("`evidence` must be NULL or a list with elements `y` (a matrix) and `sigma`.",
            call. = FALSE)
-    y_ev <- mdl_matrix(evidence$y, "evidence$y")
+    y_ev <- check_matrix(evidence$y, "evidence$y")
     if (missing(nrow)) nrow <- base::nrow(y_ev)
     if (missing(ncol)) ncol <- base::ncol(y_ev)
   } else if (missing(nrow) || missing(ncol)) {
@@ -92,18 +92,18 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
   if (periodic && (nrow < 3L || ncol < 3L))
     stop(sprintf("`periodic = TRUE` needs `nrow` and `ncol` of at least 3, not %d x %d.",
                  nrow, ncol), call. = FALSE)
-  J <- mdl_number(J, "J", lower = if (method == 1L) 0 else -Inf)
+  J <- check_number(J, "J", lower = if (method == 1L) 0 else -Inf)
   keep_spins <- check_flag(keep_spins, "keep_spins")
   N <- nrow * ncol
   if (is.numeric(h) && is.null(dim(h)) && length(h) == 1L && is.finite(h)) {
     field <- rep(as.double(h), N)
   } else {
-    field <- as.double(mdl_matrix(h, "h", nrow = nrow, ncol = ncol))
+    field <- as.double(check_matrix(h, "h", nrow = nrow, ncol = ncol))
   }
   if (!is.null(y_ev)) {
     if (base::nrow(y_ev) != nrow || base::ncol(y_ev) != ncol)
       stop(sprintf("`evidence$y` must be a %d x %d matrix.", nrow, ncol), call. = FALSE)
-    sigma <- mdl_number(evidence$sigma, "evidence$sigma", 0, open_lower = TRUE)
+    sigma <- check_number(evidence$sigma, "evidence$sigma", 0, open_lower = TRUE)
     field <- field + as.double(y_ev) / sigma^2
   }
   data_c <- list(nrow = nrow, ncol = ncol, periodic = as.integer(periodic),
@@ -118,7 +118,7 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
       list(spins = as.integer(spins), spin_sum = double(N))
     },
     trace_names = c("magnetisation", "energy"))
-  run_model(kernel, iter, burnin, thin, chains, dots,
+  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "ising", nrow = nrow, ncol = ncol, J = J,
                          h = field, periodic = periodic,
                          method = c("gibbs", "swendsen_wang")[method + 1L]),

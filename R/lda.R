@@ -76,7 +76,8 @@ print.mcmix_lda <- function(x, ...) {
 #' @param vocab Optional character vector of the `W` words (for a list of
 #'   documents; `W` is then `length(vocab)`, else the largest word id).
 #' @param iter Number of kept-phase iterations per chain.
-#' @param burnin Number of warm-up iterations (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains. Topics are not matched across chains;
 #'   the accessors take a `chain` argument.
@@ -104,11 +105,10 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   corpus <- lda_corpus(data, vocab)
   lda_check_memory(model$K, corpus)
   kernel <- lda_kernel(model, corpus)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = FALSE, psm = FALSE,
-                    model = model, data = corpus, call = match.call())
-  fit <- fit_set_kind(fit, "lda")
+                    model = model, data = corpus, call = match.call(), kind = "lda")
   fit
 }
 

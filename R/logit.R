@@ -70,14 +70,14 @@
 logit_gibbs <- function(x, y = NULL, data = NULL,
                         method = c("polya_gamma", "holmes_held", "student_t"),
                         prior_mean = 0, prior_cov = 100, prior_var = NULL,
-                        nu = 8, t_scale = NULL, iter = 1000, burnin = 500,
+                        nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
   call <- match.call()
-  method <- check_choice(method, "method", c("polya_gamma", "holmes_held", "student_t"))
-  des <- mdl_binary_design(x, y, data)
+  method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
+  des <- binary_design(x, y, data)
   X <- des$X
   p <- ncol(X)
-  b0 <- mdl_vector(prior_mean, "prior_mean", p)
+  b0 <- check_vector(prior_mean, "prior_mean", p)
   hier <- !is.null(prior_var)
   if (hier) {
     if (!is.numeric(prior_var) || length(prior_var) != 2L || anyNA(prior_var) ||
@@ -89,7 +89,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     prior_lin <- b0
   } else {
     prior_var <- c(1, 1)
-    B0 <- mdl_cov(prior_cov, "prior_cov", p)
+    B0 <- check_cov_spec(prior_cov, "prior_cov", p)
     prior_prec <- solve(B0)
     prior_lin <- as.double(prior_prec %*% b0)
   }
@@ -125,7 +125,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     init = function(chain) list(beta = b0 + stats::rnorm(p) / jitter_scale,
                                 v0 = v0_init, nu = nu0),
     trace_names = names_out)
-  run_model(kernel, iter, burnin, thin, chains, list(...),
+  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
             model = structure(list(type = "logit", method = method, prior_mean = b0,
                          prior_cov = if (hier) NULL else B0,
                          prior_var = if (hier) prior_var else NULL,
@@ -156,7 +156,7 @@ print.mcmix_logit_model <- function(x, ...) {
 
 # The design matrix and binary response of probit_gibbs() and logit_gibbs():
 # `x` a formula (evaluated in `data`) or a numeric matrix with `y`.
-mdl_binary_design <- function(x, y, data) {
+binary_design <- function(x, y, data) {
   terms <- NULL
   xlevels <- NULL
   if (inherits(x, "formula")) {
@@ -181,14 +181,14 @@ mdl_binary_design <- function(x, y, data) {
     check_magnitude(X, "data")
     y_arg <- "response"
   } else {
-    X <- mdl_matrix(x, "x")
-    colnames(X) <- mdl_design_names(X, "beta")
+    X <- check_matrix(x, "x")
+    colnames(X) <- design_names(X, "beta")
     y_arg <- "y"
   }
   if (nrow(X) < 1L || ncol(X) < 1L)
     stop("`x` must give a design matrix with at least one row and one column.",
          call. = FALSE)
-  list(X = X, y = mdl_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels)
+  list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels)
 }
 
 #' Posterior predictive probabilities of a logistic regression fit
@@ -218,7 +218,7 @@ mdl_binary_design <- function(x, y, data) {
 #' @export
 predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "link"),
                                     level = 0.95, ...) {
-  type <- check_choice(type, "type", c("prob", "link"))
+  type <- match_choice(type, c("prob", "link"), "type")
   level <- check_prob(level, "level")
   m <- object$model
   if (is.null(newdata)) {
@@ -234,7 +234,7 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "li
                                   conditionMessage(e)), call. = FALSE))
     X <- stats::model.matrix(tt, mf)
   } else {
-    X <- mdl_matrix(newdata, "newdata", ncol = length(m$coef_names))
+    X <- check_matrix(newdata, "newdata", ncol = length(m$coef_names))
   }
   if (anyNA(X))
     stop("`newdata` must not have missing values.", call. = FALSE)

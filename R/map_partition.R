@@ -114,3 +114,29 @@ print.mcmix_map_partition <- function(x, ...) {
       sum(abs(x$runs - x$log_post) < 1e-8 * max(1, abs(x$log_post))), "\n", sep = "")
   invisible(x)
 }
+
+#' Plot the search of a MAP partition
+#'
+#' Draws the log posterior after each sweep of every run of
+#' [map_partition()] (annealed Gibbs sweeps, then ICM sweeps), with the best
+#' value found as a horizontal line.
+#'
+#' @param x An object returned by [map_partition()].
+#' @param ... Further graphical parameters for [graphics::matplot()].
+#' @return `x`, invisibly.
+#' @examples
+#' set.seed(1)
+#' mp <- map_partition(dp_mixture(gaussian_niw()), c(rnorm(10), rnorm(10, 5)),
+#'                     restarts = 2)
+#' plot(mp)
+#' @export
+plot.mcmix_map_partition <- function(x, ...) {
+  tr <- x$traces
+  n <- max(1L, lengths(tr))
+  m <- vapply(tr, function(v) c(v, rep(NA_real_, n - length(v))), numeric(n))
+  m[!is.finite(m)] <- NA_real_
+  graphics::matplot(seq_len(n), matrix(m, n), type = "l", lty = 1, xlab = "sweep",
+                    ylab = "log posterior (up to log p(x))", ...)
+  graphics::abline(h = x$log_post, lty = 2)
+  invisible(x)
+}

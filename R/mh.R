@@ -289,8 +289,9 @@ adapt_spec <- function(a, d) {
 #' @param init Initial values: a numeric vector, a list with one vector per
 #'   chain, or a `function(chain)` returning a vector.
 #' @param iter Number of iterations per chain after burn-in.
-#' @param burnin Number of burn-in iterations (not kept; adaptation happens
-#'   there).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
+#'   Adaptation happens there.
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param proposal A proposal, see [proposals].

@@ -186,7 +186,8 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   columns or fewer than 2 observations are refused.
 #' @param iter Number of iterations per chain kept after burn-in (before
 #'   thinning).
-#' @param burnin Number of warm-up iterations, not kept (default `iter / 2`).
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param algorithm The sampler. Finite mixtures: `"collapsed"` (weights and
@@ -289,21 +290,10 @@ sample_posterior.mcmix_dp_mixture <- function(
               labels, psm, cores, call = match.call(), control = control, ...)
 }
 
-check_algorithm <- function(algorithm, choices) {
-  if (identical(algorithm, choices)) return(choices[1L])
-  if (!is.character(algorithm) || length(algorithm) != 1L || !algorithm %in% choices)
-    stop(sprintf("`algorithm` must be one of %s, not %s.",
-                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(algorithm)),
-         call. = FALSE)
-  algorithm
-}
-
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
                         backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_dots(list(...))   # R/checks.R
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x

@@ -9,13 +9,14 @@
 #' occurs, or the tree depth reaches `max_treedepth`; the next state is
 #' drawn from the whole trajectory with weights \eqn{\exp(-H)}.
 #'
-#' Warm-up follows Stan's windowed adaptation: the step size is tuned at
-#' every warm-up iteration by dual averaging towards the mean acceptance
-#' statistic `target_accept`; the inverse metric (the posterior covariance,
-#' diagonal or dense) is estimated from the draws of slow windows of 25,
+#' Burn-in (Stan's warm-up) follows Stan's windowed adaptation: the step
+#' size is tuned at every burn-in iteration by dual averaging towards the
+#' mean acceptance statistic `target_accept`; the inverse metric (the
+#' posterior covariance, diagonal or dense) is estimated from the draws of
+#' slow windows of 25,
 #' 50, 100, ... iterations between an initial fast buffer of 75 iterations
 #' and a terminal fast buffer of 50 (scaled down to 15%, 75% and 10% of a
-#' warm-up shorter than 150 iterations; not estimated at all for fewer than
+#' burn-in shorter than 150 iterations; not estimated at all for fewer than
 #' 20), regularised as \eqn{n/(n+5)\,S + 10^{-3}\cdot 5/(n+5)\,I}. After
 #' each window the step size is re-initialised by doubling or halving until
 #' one leapfrog step is accepted with probability about 0.8.
@@ -30,8 +31,10 @@
 #' them and warn about divergences, saturated trees and E-BFMI below 0.3.
 #'
 #' @inheritParams sample_mh
-#' @param burnin Warm-up iterations (adaptation), per chain.
-#' @param step_size Initial step size (tuned during warm-up; used as given
+#' @param burnin Number of burn-in iterations per chain, run before the kept ones
+#'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
+#'   The step size and metric are adapted there.
+#' @param step_size Initial step size (tuned during burn-in; used as given
 #'   when `adapt = FALSE` or `burnin = 0`).
 #' @param max_treedepth Maximum tree depth (at most `2^max_treedepth`
 #'   leapfrog steps per iteration), between 1 and 20.
@@ -39,8 +42,8 @@
 #'   matrix).
 #' @param inv_metric Initial inverse metric: a positive number, a vector of
 #'   variances (one per coordinate), or, with `metric = "dense"`, a
-#'   covariance matrix. Replaced during warm-up when it is long enough.
-#' @param adapt Adapt the step size and the metric during warm-up.
+#'   covariance matrix. Replaced during burn-in when it is long enough.
+#' @param adapt Adapt the step size and the metric during burn-in.
 #' @param target_accept Mean acceptance statistic aimed at by the step-size
 #'   adaptation (Stan's `adapt_delta`).
 #' @return An `mcmix_fit` (class `mcmix_nuts_fit`). The final state of each
@@ -60,7 +63,7 @@
 #' fit
 #' nuts_diagnostics(fit)
 #' @export
-sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
+sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, step_size = 1, max_treedepth = 10,
                         metric = c("diag", "dense"), inv_metric = 1,
                         adapt = TRUE, target_accept = 0.8,
@@ -72,7 +75,7 @@ sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
   max_treedepth <- check_count(max_treedepth, "max_treedepth", 1L, 20L)
-  metric <- check_choice(metric, "metric", c("diag", "dense"))
+  metric <- match_choice(metric, c("diag", "dense"), "metric")
   dense <- metric == "dense"
   if (dense && d > 2000L)
     stop(sprintf(paste0("`metric` = \"dense\" needs three %d x %d matrices in the ",
@@ -123,16 +126,6 @@ sample_nuts <- function(target, init, iter = 1000, burnin = iter, thin = 1,
   fit
 }
 
-# One of `choices`, with the usual error naming the argument.
-check_choice <- function(x, arg, choices) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices)
-    stop(sprintf("`%s` must be one of %s, not %s.", arg,
-                 paste(dQuote(choices, FALSE), collapse = ", "), describe_value(x)),
-         call. = FALSE)
-  x
-}
-
 # The initial inverse metric: a d-vector (diag) or a d x d matrix (dense).
 nuts_inv_metric <- function(x, d, dense) {
   if (dense && is.matrix(x)) {
@@ -169,11 +162,11 @@ print.mcmix_nuts_model <- function(x, ...) {
 
 #' Diagnostics of a NUTS fit
 #'
-#' Per chain, for the iterations after warm-up: the step size, the mean
+#' Per chain, for the iterations after burn-in: the step size, the mean
 #' acceptance statistic, the number of divergent transitions, of
 #' transitions that hit the maximum tree depth, the mean tree depth, the
 #' number of leapfrog steps (each one gradient evaluation) after and during
-#' warm-up, and the E-BFMI \eqn{\sum_n (E_n - E_{n-1})^2 / (N-1) \big/
+#' burn-in, and the E-BFMI \eqn{\sum_n (E_n - E_{n-1})^2 / (N-1) \big/
 #' \widehat{\mathrm{Var}}(E)} of the energies \eqn{E_n} of the
 #' transitions (values below 0.3 indicate that the momentum resampling
 #' explores the energy levels poorly; Betancourt 2016).

@@ -68,9 +68,7 @@ predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "memb
                                       level = 0.95, estimate = NULL, ...) {
   type <- match_choice(type, c("density", "membership"), "type")
   level <- check_prob(level, "level")
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_dots(list(...))   # R/checks.R
   if (missing(newdata))
     stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
   prep <- object$family

@@ -49,7 +49,7 @@ check_conc_or_prior <- function(x, arg) {
 rcrp <- function(n, alpha, discount = 0) {
   n <- check_count_max(n, "n", 0L, 1e8, "items simulated at once")
   check_concentration(alpha, discount)
-  .Call(C_ffi_rcrp, n, as.double(alpha), as.double(discount))
+  with_c_errors(.Call(C_ffi_rcrp, n, as.double(alpha), as.double(discount)))
 }
 
 #' Draw from a Dirichlet process by the Polya urn
@@ -98,22 +98,43 @@ rdp <- function(n, alpha, base) {
 #' `discount > 0`), truncated either after `n` weights or as soon as the
 #' remaining mass `1 - sum(w)` falls below `tol`.
 #'
-#' @param alpha Concentration, a positive number.
 #' @param n Number of weights (truncation by count, at most 1e8), or `NULL`.
+#' @param alpha Concentration, a positive number.
 #' @param tol Remaining-mass tolerance in (0, 1) (truncation by mass), or
 #'   `NULL`. When both `n` and `tol` are `NULL`, `tol = 1e-6`. At most a
 #'   million sticks are drawn: a `tol` that needs more is an error.
 #' @param discount Pitman-Yor discount in `[0, 1)`.
 #' @return A numeric vector of weights with attribute `remaining`, the mass
 #'   `1 - sum(w)` left after truncation.
+#' @section Deprecated argument order: Like [rcrp()] and [rdp()], `rstick()`
+#'   takes the number of draws first. The former order `rstick(alpha, n)` still
+#'   works with a deprecation warning where it can be recognised: `alpha`
+#'   not given (`rstick(2, tol = 1e-3)`), or a first argument that is not a
+#'   whole number (`rstick(0.5, 10)`). Name the arguments to be safe.
 #' @seealso [rcrp()], [rdp()]
 #' @examples
 #' set.seed(1)
-#' w <- rstick(2, n = 10)
+#' w <- rstick(10, alpha = 2)
 #' sum(w) + attr(w, "remaining")
-#' length(rstick(2, tol = 1e-3))
+#' length(rstick(alpha = 2, tol = 1e-3))
 #' @export
-rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
+rstick <- function(n = NULL, alpha, tol = NULL, discount = 0) {
+  nm <- names(as.list(sys.call())[-1L])
+  positional <- length(nm) >= 2L && all(nm[1:2] == "") || is.null(nm) && nargs() >= 2L
+  if (missing(alpha) && !is.null(n) ||
+      positional && !missing(alpha) && is_fraction(n) && is_whole(alpha)) {
+    warn_deprecated("rstick(alpha, n)", "rstick(n, alpha)",
+                    "the number of weights comes first, as in rcrp() and rdp()")
+    if (missing(alpha)) {
+      alpha <- n
+      n <- NULL
+    } else {
+      a <- n
+      n <- alpha
+      alpha <- a
+    }
+  }
+  if (missing(alpha)) stop_input("`alpha` is missing, with no default.", "alpha")
   check_concentration(alpha, discount)
   if (!is.null(n) && !is.null(tol))
     stop("give only one of `n` (truncation by count) and `tol` (by remaining mass).",
@@ -157,6 +178,9 @@ rstick <- function(alpha, n = NULL, tol = NULL, discount = 0) {
   }
   structure(w[seq_len(k)], remaining = exp(log_rest))
 }
+
+is_whole <- function(x) is.numeric(x) && length(x) == 1L && is.finite(x) && x == floor(x)
+is_fraction <- function(x) is.numeric(x) && length(x) == 1L && is.finite(x) && x != floor(x)
 
 # Largest number of sticks rstick() draws when truncating by `tol`.
 rstick_max_sticks <- 1e6

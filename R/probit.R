@@ -18,8 +18,9 @@
 #'   entry per coefficient.
 #' @param prior_cov Prior covariance \eqn{B_0}: a positive number (times
 #'   the identity), a vector of variances, or a positive definite matrix.
-#' @param iter,burnin,thin,chains Kept iterations per chain, warm-up
-#'   iterations, thinning interval, number of chains (see [run_kernel()]).
+#' @param iter,burnin,thin,chains Kept iterations per chain, burn-in
+#'   iterations (default `floor(iter / 2)`), thinning interval, number of
+#'   chains (see [mcmix-run-settings]).
 #' @param ... `cores`, `backend` or `progress`, passed to [run_kernel()].
 #' @return An `mcmix_fit` whose traces are the coefficients (named after the
 #'   columns of the design matrix). Chains start at the prior mean plus a
@@ -35,18 +36,18 @@
 #' colMeans(fit$chains[[1]]$traces)
 #' @export
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
-                         prior_cov = 100, iter = 1000, burnin = 500, thin = 1,
+                         prior_cov = 100, iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1, ...) {
   call <- match.call()
-  des <- mdl_binary_design(x, y, data)
+  des <- binary_design(x, y, data)
   X <- des$X
   y <- des$y
   tt <- if (is.null(des$terms)) NULL else stats::delete.response(des$terms)
   xlev <- des$xlevels
   n <- nrow(X)
   p <- ncol(X)
-  b0 <- mdl_vector(prior_mean, "prior_mean", p)
-  B0 <- mdl_cov(prior_cov, "prior_cov", p)
+  b0 <- check_vector(prior_mean, "prior_mean", p)
+  B0 <- check_cov_spec(prior_cov, "prior_cov", p)
   P0 <- solve(B0)
   data_c <- list(n = n, p = p, X = unname(X * 1.0), y = y,
                  prior_prec = P0, prior_lin = as.double(P0 %*% b0))
@@ -55,7 +56,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     data_c,
     init = function(chain) list(beta = b0 + stats::rnorm(p)),
     trace_names = colnames(X))
-  fit <- run_model(kernel, iter, burnin, thin, chains, list(...),
+  fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0),
                    data = list(X = X, y = y), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
@@ -104,7 +105,7 @@ predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response"
                                                       conditionMessage(e)), call. = FALSE))
       X <- stats::model.matrix(object$terms, mf)
     } else {
-      X <- mdl_matrix(newdata, "newdata", ncol = ncol(X))
+      X <- check_matrix(newdata, "newdata", ncol = ncol(X))
     }
   }
   beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]

@@ -326,9 +326,7 @@ print.summary.mcmix_rj_fit <- function(x, digits = 3, ...) {
 #' head(predict(fit, seq(-4, 4, by = 0.5)))
 #' @export
 predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
-  if (...length())
-    stop(sprintf("unknown argument%s: %s.", if (...length() > 1L) "s" else "",
-                 paste0("`", names(list(...)), "`", collapse = ", ")), call. = FALSE)
+  check_dots(list(...))   # R/checks.R
   level <- check_prob(level, "level")
   if (object$algorithm == "richardson_green") {
     x <- fam_check_matrix(fam_numeric_matrix(newdata), 1L)

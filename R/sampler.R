@@ -100,35 +100,17 @@ run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
       sampler_chunk(routine, tg, d, state, n, thin, offset, warmup, spec, names),
     trace_names = names)
   if (!is.function(init)) target_probe(tg, init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = model, call = call, kind = name)
-}
-
-# The common tail of every sampler: run the kernel and return the fit, of
-# class c("mcmix_<kind>_fit", "mcmix_fit") (see fit_set_kind()).
-run_sampler <- function(kernel, iter, burnin, thin, chains, cores, backend,
-                        progress, model, call, kind) {
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = cores, backend = backend, progress = progress,
-                    labels = FALSE, model = model, call = call)
-  fit_set_kind(fit, kind)
 }
 
 # The class of a fit says what it is: c("mcmix_<kind>_fit", <intermediate
 # classes>, "mcmix_fit"), with `kind` one of mh, slice, hmc, gibbs,
 # tempering, probit, gp_classify, ising, hier_lm, finite, dp, hdp, lda.
-# Methods tell kinds apart by class (never by fit$model$type); fit_kind()
-# reads the kind back.
+# Methods tell kinds apart by class (never by fit$model$type).
 fit_set_kind <- function(fit, kind, extra = NULL) {
   class(fit) <- unique(c(paste0("mcmix_", kind, "_fit"), extra, "mcmix_fit"))
   fit
-}
-
-fit_kind <- function(fit) {
-  cl <- grep("^mcmix_.*_fit$", class(fit), value = TRUE)
-  cl <- setdiff(cl, c("mcmix_fit", "mcmix_mixture_fit"))
-  if (!length(cl)) return("kernel")
-  sub("^mcmix_(.*)_fit$", "\\1", cl[1L])
 }
 
 # Sum of a numeric state element over the chains of a fit.

@@ -38,7 +38,7 @@ target_pair <- function(log_lik, log_prior, d) {
 # Proposal scale factor: a positive number (NULL gives 2.38 / sqrt(d)).
 proposal_scale <- function(scale, d) {
   if (is.null(scale)) return(2.38 / sqrt(d))
-  scale <- mdl_number(scale, "scale", 0, open_lower = TRUE)
+  scale <- check_number(scale, "scale", 0, open_lower = TRUE)
   # scale^2 multiplies the particle covariance (and its ridge): it must not
   # underflow to zero
   if (scale < 1e-100)
@@ -156,9 +156,9 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
                           "of temperatures from 0 to 1, not %s."),
                    describe_value(schedule)), call. = FALSE)
   }
-  cess <- mdl_number(cess, "cess", 0, 1, open_lower = TRUE)
+  cess <- check_number(cess, "cess", 0, 1, open_lower = TRUE)
   if (cess >= 1) stop("`cess` must be below 1.", call. = FALSE)
-  resample_threshold <- mdl_number(resample_threshold, "resample_threshold", 0, 1)
+  resample_threshold <- check_number(resample_threshold, "resample_threshold", 0, 1)
   n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   max_stages <- check_count(max_stages, "max_stages", 1L, 1000000L)
   pd <- prior_draws(prior_sampler, n_particles)
@@ -329,7 +329,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
   } else {
     if (!is.null(scale))
       stop("`scale` and `proposal_cov` cannot both be given.", call. = FALSE)
-    S <- mdl_cov(proposal_cov, "proposal_cov", d)
+    S <- check_cov_spec(proposal_cov, "proposal_cov", d)
     spec <- list(temperatures = as.double(temperatures), n_moves = n_moves,
                  scale = -1, chol = t(chol(S)))
   }

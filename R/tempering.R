@@ -108,7 +108,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
                     warmup, spec, names),
     trace_names = names, temperatures = temperatures)
   if (!is.function(init)) probe(init_fun(1L))
-  run_sampler(kernel, iter, burnin, thin, chains, cores, backend, progress,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = list(type = "tempering", log_lik = lik, log_prior = prior,
                            temperatures = temperatures, scale = scale),
               call = call, kind = "tempering")

@@ -206,6 +206,8 @@ double mcx_ais_stage(mcx_tgt *lik, mcx_tgt *prior, double beta_prev,
             acc += mcx_tempered_rw_move(lik, prior, beta, L, d,
                                         theta + (size_t) i * d, ll + i, lp + i,
                                         work);
+        /* one stage may be long (many runs and moves): stay interruptible */
+        mcx_interrupt_point((double) n_moves * ((double) d * d + 16.0));
     }
     return acc;
 }
@@ -276,11 +278,13 @@ double mcx_pop_move(mcx_tgt *lik, mcx_tgt *prior, double beta, const double *L,
                     int n_moves, mcx_pop *p, double *work)
 {
     double a = 0.0;
-    for (int i = 0; i < p->N; i++)
+    for (int i = 0; i < p->N; i++) {
         for (int m = 0; m < n_moves; m++)
             a += mcx_tempered_rw_move(lik, prior, beta, L, p->d,
                                       p->th + (size_t) i * p->d, p->ll + i,
                                       p->lp + i, work);
+        mcx_interrupt_point((double) n_moves * ((double) p->d * p->d + 16.0));
+    }
     return a;
 }
 

@@ -20,7 +20,7 @@ upto <- match(level, levels)
 pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
-            "bridgesampling"),
+            "bridgesampling", "progressr", "bayesplot", "withr", "MASS"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

@@ -43,7 +43,7 @@ fits_of_every_sampler <- function() {
                             progress = FALSE)),
     ising_sw = run(ising_swendsen_wang(8, 8, J = 0.3, iter = 60, burnin = 20, chains = 2,
                                        progress = FALSE)),
-    hier_lm = run(hier_lm_gibbs(yg, cbind(1, xg), g, keep_beta = FALSE, iter = 60,
+    hier_lm = run(hier_lm_gibbs(cbind(1, xg), yg, g, keep_beta = FALSE, iter = 60,
                                 burnin = 20, chains = 2, progress = FALSE)),
     finite = run(sample_posterior(finite_mixture(gaussian_niw(), K = 3), x3, iter = 60,
                                   burnin = 20, chains = 2, progress = FALSE)),

@@ -42,7 +42,7 @@ interrupt_cases <- function() {
                                        burnin = 10)),
     gp_classify = function() q(gp_classify(xp, yp, iter = 40, burnin = 10)),
     ising = function() q(ising_swendsen_wang(4, 4, J = 0.5, iter = 40, burnin = 10)),
-    hier_lm = function() q(hier_lm_gibbs(yl, cbind(1, xl), gx, iter = 40, burnin = 10))
+    hier_lm = function() q(hier_lm_gibbs(cbind(1, xl), yl, gx, iter = 40, burnin = 10))
   )
 }
 

@@ -67,12 +67,12 @@ test_that("mixture and prior constructors refuse bad values, naming them", {
 
 test_that("rstick() with a tolerance needing absurdly many sticks fails fast", {
   t0 <- proc.time()[[3]]
-  expect_error(rstick(1e100, tol = 1e-3), "`tol`.*sticks")
-  expect_error(rstick(1e7, tol = 1e-300), "`tol`.*sticks")
+  expect_error(rstick(alpha = 1e100, tol = 1e-3), "`tol`.*sticks")
+  expect_error(rstick(alpha = 1e7, tol = 1e-300), "`tol`.*sticks")
   expect_lt(proc.time()[[3]] - t0, 15)
   # the bound leaves ordinary truncations alone, with the same draws as before
   set.seed(4)
-  w <- rstick(2, tol = 1e-8)
+  w <- rstick(alpha = 2, tol = 1e-8)
   expect_gt(length(w), 10)
   expect_equal(sum(w) + attr(w, "remaining"), 1)
   expect_lt(attr(w, "remaining"), 1e-8)
@@ -246,7 +246,7 @@ test_that("models refuse bad data and hyperparameters, naming them", {
   sweep_args(ising_swendsen_wang, list(nrow = 4, ncol = 4, J = 0.2, h = 0, iter = 20,
                                        burnin = 5))
   expect_error(ising_mean(list()), "`fit`")
-  expect_error(hier_lm_gibbs(stats::rnorm(12), X, as.list(g), iter = 20, burnin = 5), "`group`")
+  expect_error(hier_lm_gibbs(X, stats::rnorm(12), as.list(g), iter = 20, burnin = 5), "`group`")
   df <- data.frame(y = y, x = X[, 2])
   df_na <- df
   df_na$x[3] <- NA
@@ -277,8 +277,8 @@ test_that("values near the largest double are refused by the models instead of h
   expect_error(gp_classify(gx, gy, lengthscale = 1e-200, X_test = 0, iter = 20, burnin = 5),
                "`lengthscale`")
   g <- rep(1:3, each = 4)
-  expect_error(hier_lm_gibbs(c(1e308, stats::rnorm(11)), X, g, iter = 20, burnin = 5), "`y`")
-  expect_error(hier_lm_gibbs(stats::rnorm(12), X, g, mu0 = 1e308, iter = 20, burnin = 5),
+  expect_error(hier_lm_gibbs(X, c(1e308, stats::rnorm(11)), g, iter = 20, burnin = 5), "`y`")
+  expect_error(hier_lm_gibbs(X, stats::rnorm(12), g, mu0 = 1e308, iter = 20, burnin = 5),
                "`mu0`")
   expect_error(ising_gibbs(4, 4, J = 1e308, iter = 20), "`J`")
 })
@@ -301,10 +301,10 @@ test_that("SMC, AIS, annealing and ABC refuse bad settings, naming them", {
   expect_error(sample_smc(ll, lp, ps, n_particles = 1e12), "`n_particles`")
   expect_error(ais(ll, lp, ps, n_runs = 1e12), "`n_runs`")
   ld <- function(x) -sum(x^2) / 2
-  sweep_args(anneal, list(target = ld, init = c(1, 1), n_iter = 50, t0 = 1, t_final = 1e-3,
+  sweep_args(anneal, list(target = ld, init = c(1, 1), iter = 50, t0 = 1, t_final = 1e-3,
                           scale = 0.1, minimize = FALSE),
-             c("init", "n_iter", "t0", "t_final", "scale", "minimize"))
-  expect_error(anneal(ld, init = 1, n_iter = 1e12), "`n_iter`")
+             c("init", "iter", "t0", "t_final", "scale", "minimize"))
+  expect_error(anneal(ld, init = 1, iter = 1e12), "`iter`")
   sim <- function(p) stats::rbinom(1, 10, p)
   sweep_args(sample_abc, list(prior_sampler = stats::runif, simulator = sim, observed = 7,
                               tolerance = 0, n = 50), c("tolerance", "n"))
@@ -381,7 +381,7 @@ test_that("size arguments have upper bounds with clear messages", {
   expect_error(rcrp(2e9, 1), "`n` must be at most")
   expect_error(rdp(2e9, 1, function(n) rnorm(n)), "`n` must be at most")
   expect_error(rstick(1, n = 2e9), "`n` must be at most")
-  expect_error(anneal(function(x) -x^2, init = 0, n_iter = 2e9), "`n_iter` must be at most")
+  expect_error(anneal(function(x) -x^2, init = 0, iter = 2e9), "`iter` must be at most")
   expect_error(sample_abc(stats::runif, function(p) 1, 1, tolerance = 0, n = 2e9),
                "`n` must be at most")
   expect_error(ais(ll, lp, ps, temperatures = 1e9), "`temperatures` must be at most")

@@ -93,8 +93,8 @@ test_that("draws do not depend on the number of cores or the backend", {
 
 test_that("draws are identical on a future multisession backend", {
   skip_on_cran()
-  skip_if_not_installed("future")
-  skip_if_not_installed("future.apply")
+  require_suggested("future")
+  require_suggested("future.apply")
   set.seed(4)
   ref <- run_kernel(ar1_kernel(), iter = 100, chains = 2, progress = FALSE)
   old <- future::plan(future::multisession, workers = 2)

@@ -24,7 +24,7 @@ test_that("as.mcmc.list carries iterations and works with coda", {
 })
 
 test_that("as.array is accepted by posterior", {
-  skip_if_not_installed("posterior")
+  require_suggested("posterior")
   set.seed(2)
   fit <- run_kernel(diag_ar_kernel(), iter = 300, chains = 4, progress = FALSE)
   a <- as.array(fit)

@@ -9,7 +9,7 @@ ar1_chains <- function(n, chains, phi, seed, shift = 0) {
 }
 
 test_that("rhat, ess, mcse equal posterior's on AR(1) draws", {
-  skip_if_not_installed("posterior")
+  require_suggested("posterior")
   cases <- list(list(n = 1000, phi = 0.5, seed = 1, shift = 0),
                 list(n = 1001, phi = 0.9, seed = 2, shift = 0),   # odd n
                 list(n = 500, phi = 0.99, seed = 3, shift = 0),   # slow: FFT path
@@ -26,7 +26,7 @@ test_that("rhat, ess, mcse equal posterior's on AR(1) draws", {
 })
 
 test_that("ties, a single chain and discrete draws agree with posterior", {
-  skip_if_not_installed("posterior")
+  require_suggested("posterior")
   set.seed(7)
   x <- matrix(rpois(4000, 3), ncol = 4)           # many ties
   expect_equal(rhat(x), posterior::rhat(x), tolerance = 1e-6)

@@ -97,7 +97,7 @@ test_that("chib_evidence() matches the closed form of the hierarchical linear mo
   inner <- function(u) vapply(u, function(a)
     stats::integrate(Vectorize(function(v) h(a, v)), -8, 5, rel.tol = 1e-9)$value, 0)
   exact <- log(stats::integrate(inner, -10, 6, rel.tol = 1e-8)$value) - 30
-  fit <- hier_lm_gibbs(y, matrix(1, 20, 1), g, mu0 = mu0, V0 = V0, eta0 = eta0, S0 = S0,
+  fit <- hier_lm_gibbs(matrix(1, 20, 1), y, g, mu0 = mu0, V0 = V0, eta0 = eta0, S0 = S0,
                        nu0 = nu0, s0sq = s0sq, keep_beta = FALSE, iter = 1000, burnin = 200)
   ch <- chib_evidence(fit, n_reduced = 1000)
   expect_lt(abs(ch$log_evidence - exact), 4 * ch$se + 0.01)

@@ -43,6 +43,6 @@ test_that("anneal() with its defaults leaves the local minimum of Rastrigin at 3
   expect_gt(a$temperatures[1], 1)                # set from the problem
   # the old defaults (t0 = 1, fixed scale 0.1) stay in the basin at 3
   set.seed(1)
-  old <- anneal(rastrigin, init = 3.3, minimize = TRUE, n_iter = 1000, t0 = 1, scale = 0.1)
+  old <- anneal(rastrigin, init = 3.3, minimize = TRUE, iter = 1000, t0 = 1, scale = 0.1)
   expect_lt(abs(old$par - 3), 0.1)
 })

@@ -61,7 +61,7 @@ test_that("imputed Gaussian coordinates follow their exact conditional given the
 })
 
 test_that("with 20% missing entries the complete rows cluster as well as with full data", {
-  skip_if_not_installed("mcclust")
+  require_suggested("mcclust")
   set.seed(32)
   n <- 150
   truth <- rep(1:3, each = n / 3)

@@ -73,9 +73,9 @@ test_that("rcrp, rdp and rstick reproduce with set.seed and refuse bad input", {
   expect_error(rdp(10, 1, base = 3), "`base`")
   expect_error(rdp(10, 1, base = function(n) 1:2), "`base\\(")
   expect_error(rdp(10, NA, base = rnorm), "`alpha`")
-  expect_error(rstick(0), "`alpha`")
+  expect_error(rstick(alpha = 0), "`alpha`")
   expect_error(rstick(1, n = 0), "`n`")
-  expect_error(rstick(1, tol = 2), "`tol`")
+  expect_error(rstick(alpha = 1, tol = 2), "`tol`")
   expect_error(rstick(1, n = 3, tol = 0.1), "only one")
 })
 
@@ -104,7 +104,7 @@ test_that("rstick weights have the stick-breaking means", {
   expect_true(all(abs(colMeans(W) - Ew) < 4.5 * se))
   w <- rstick(alpha, n = 10)
   expect_equal(sum(w) + attr(w, "remaining"), 1)
-  w <- rstick(alpha, tol = 1e-4)
+  w <- rstick(alpha = alpha, tol = 1e-4)
   expect_lt(attr(w, "remaining"), 1e-4)
   expect_gte(attr(w, "remaining") + w[length(w)], 1e-4)  # stopped at the first
   expect_equal(sum(w) + attr(w, "remaining"), 1)

@@ -15,7 +15,7 @@ test_that("hier_lm_gibbs is calibrated (simulation-based calibration)", {
     beta <- mu + t(chol(Sigma)) %*% matrix(stats::rnorm(p * m), p, m)
     X <- cbind(1, stats::rnorm(m * nj))
     y <- rowSums(X * t(beta[, g])) + stats::rnorm(m * nj, sd = sqrt(sigma2))
-    fit <- hier_lm_gibbs(y, X, g, mu0 = 0, V0 = 1, eta0 = eta0, S0 = 1,
+    fit <- hier_lm_gibbs(X, y, g, mu0 = 0, V0 = 1, eta0 = eta0, S0 = 1,
                          nu0 = nu0, s0sq = s0sq, iter = L * 10, burnin = 100,
                          thin = 10, progress = FALSE)
     tr <- fit$chains[[1]]$traces
@@ -35,7 +35,7 @@ test_that("hier_lm_gibbs with pinned hyperparameters gives the conjugate posteri
   y <- c(0.3, -0.5, 0.1, 0.9, 0.4, 1.1, 0.6, 1.8, 1.2, 2.0)
   g <- rep(c("a", "b"), each = 5)
   mu0 <- c(0.5, -0.2)
-  fit <- hier_lm_gibbs(y, X, g, mu0 = mu0, V0 = 1e-10, eta0 = 1e6,
+  fit <- hier_lm_gibbs(X, y, g, mu0 = mu0, V0 = 1e-10, eta0 = 1e6,
                        S0 = 1e6 - 3, nu0 = 1e8, s0sq = 0.5,
                        iter = 20000, burnin = 100, progress = FALSE)
   for (grp in c("a", "b")) {
@@ -58,24 +58,24 @@ test_that("hier_lm_gibbs: extend() equals one longer run; names; bad input", {
   X <- cbind(int = 1, x = stats::rnorm(18))
   y <- 1 + X[, 2] + stats::rnorm(18)
   set.seed(2)
-  a <- extend(hier_lm_gibbs(y, X, g, iter = 15, burnin = 4, thin = 2,
+  a <- extend(hier_lm_gibbs(X, y, g, iter = 15, burnin = 4, thin = 2,
                             progress = FALSE), 10)
   set.seed(2)
-  b <- hier_lm_gibbs(y, X, g, iter = 25, burnin = 4, thin = 2, progress = FALSE)
+  b <- hier_lm_gibbs(X, y, g, iter = 25, burnin = 4, thin = 2, progress = FALSE)
   expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
   expect_equal(colnames(b$chains[[1]]$traces)[1:6],
                c("mu[int]", "mu[x]", "Sigma[int,int]", "Sigma[x,int]",
                  "Sigma[x,x]", "sigma2"))
   expect_true("beta[w,x]" %in% colnames(b$chains[[1]]$traces))
-  nb <- hier_lm_gibbs(y, X, g, keep_beta = FALSE, iter = 5, progress = FALSE)
+  nb <- hier_lm_gibbs(X, y, g, keep_beta = FALSE, iter = 5, progress = FALSE)
   expect_equal(ncol(nb$chains[[1]]$traces), 6L)
-  expect_error(hier_lm_gibbs(y[-1], X, g), "`y`")
-  expect_error(hier_lm_gibbs(y, X, g[-1]), "`group`")
-  expect_error(hier_lm_gibbs(y, "X", g), "`X`")
-  expect_error(hier_lm_gibbs(y, X, g, eta0 = 0.5), "`eta0`")
-  expect_error(hier_lm_gibbs(y, X, g, S0 = -1), "`S0`")
-  expect_error(hier_lm_gibbs(y, X, g, V0 = matrix(1, 2, 2)), "`V0`")
-  expect_error(hier_lm_gibbs(y, X, g, nu0 = 0), "`nu0`")
-  expect_error(hier_lm_gibbs(y, X, g, s0sq = "a"), "`s0sq`")
-  expect_error(hier_lm_gibbs(y, X, g, mu0 = 1:3), "`mu0`")
+  expect_error(hier_lm_gibbs(X, y[-1], g), "`y`")
+  expect_error(hier_lm_gibbs(X, y, g[-1]), "`group`")
+  expect_error(hier_lm_gibbs("X", y, g), "`X`")
+  expect_error(hier_lm_gibbs(X, y, g, eta0 = 0.5), "`eta0`")
+  expect_error(hier_lm_gibbs(X, y, g, S0 = -1), "`S0`")
+  expect_error(hier_lm_gibbs(X, y, g, V0 = matrix(1, 2, 2)), "`V0`")
+  expect_error(hier_lm_gibbs(X, y, g, nu0 = 0), "`nu0`")
+  expect_error(hier_lm_gibbs(X, y, g, s0sq = "a"), "`s0sq`")
+  expect_error(hier_lm_gibbs(X, y, g, mu0 = 1:3), "`mu0`")
 })

@@ -15,9 +15,10 @@ test_that("rpolyagamma matches the exact mean and variance of PG(1, z)", {
   n <- 20000
   for (z in c(0, 0.5, 2, -3, 10, 50)) {
     v <- pg_var_series(z)
-    if (z != 0)
-      expect_equal(v, (sinh(abs(z)) - abs(z)) / (4 * abs(z)^3 * cosh(z / 2)^2),
-                   tolerance = 1e-4)
+    # Var PG(1, z) = (sinh|z| - |z|) / (4 |z|^3 cosh^2(z/2)), 1/24 at z = 0
+    v_exact <- if (z == 0) 1 / 24 else
+      (sinh(abs(z)) - abs(z)) / (4 * abs(z)^3 * cosh(z / 2)^2)
+    expect_equal(v, v_exact, tolerance = 1e-4)
     x <- rpolyagamma(n, z)
     expect_true(all(x > 0))
     expect_lt(abs(mean(x) - pg_mean(z)), 5 * sqrt(v / n))
@@ -63,7 +64,7 @@ test_that("each scheme agrees with numerical integration of a one-coefficient po
 })
 
 test_that("the three schemes agree with each other and with a long MH run on MASS::Pima.tr", {
-  skip_if_not_installed("MASS")
+  require_suggested("MASS")
   d <- MASS::Pima.tr
   X <- stats::model.matrix(type ~ ., d)
   y <- as.integer(d$type == "Yes")

@@ -83,7 +83,7 @@ test_that("probit_gibbs refuses bad input, naming the argument", {
 
 test_that("model samplers give the same draws on a future backend", {
   skip_on_cran()
-  skip_if_not_installed("future.apply")
+  require_suggested("future.apply")
   old <- future::plan("multisession", workers = 2)
   on.exit(future::plan(old), add = TRUE)
   X <- cbind(1, 1:6)

@@ -24,7 +24,7 @@ ps_cases <- function() {
 }
 
 test_that("the SALSO-style search is never worse than the greedy search or mcclust", {
-  skip_if_not_installed("mcclust")
+  require_suggested("mcclust")
   cases <- ps_cases()
   for (nm in names(cases)) {
     draws <- cases[[nm]]

@@ -42,7 +42,7 @@ test_that("cluster profiles summarise every column with the conjugate posterior"
 })
 
 test_that("LCA on poLCA's carcinoma data agrees with poLCA's ML estimates", {
-  skip_if_not_installed("poLCA")
+  require_suggested("poLCA")
   data("carcinoma", package = "poLCA", envir = environment())
   set.seed(3)
   ml <- poLCA::poLCA(cbind(A, B, C, D, E, F, G) ~ 1, carcinoma, nclass = 3,

@@ -5,7 +5,7 @@ test_that("anneal finds the global mode of a bimodal density", {
   # lower mode
   f <- function(x) log(0.3 * exp(-sum((x + 2)^2)) + 0.7 * exp(-sum((x - 2)^2)))
   set.seed(101)
-  a <- anneal(f, init = c(-2, -2), n_iter = 5000, t0 = 5, scale = 1.5)
+  a <- anneal(f, init = c(-2, -2), iter = 5000, t0 = 5, scale = 1.5)
   expect_s3_class(a, "mcmix_anneal")
   # the exact maximiser is (2, 2) up to exp(-32) corrections
   expect_lt(max(abs(a$par - 2)), 0.05)
@@ -20,7 +20,7 @@ test_that("anneal finds the global mode of a bimodal density", {
 test_that("anneal minimises an objective and accepts a temperature vector", {
   rosen <- function(x) (1 - x[1])^2 + 10 * (x[2] - x[1]^2)^2
   set.seed(102)
-  a <- anneal(rosen, init = c(-1, 1), n_iter = 20000, scale = 0.05, minimize = TRUE,
+  a <- anneal(rosen, init = c(-1, 1), iter = 20000, scale = 0.05, minimize = TRUE,
               t0 = 0.5)
   expect_lt(a$value, 1e-3)
   expect_equal(a$value, rosen(unname(a$par)))
@@ -34,7 +34,7 @@ test_that("anneal minimises an objective and accepts a temperature vector", {
 test_that("anneal refuses bad input", {
   f <- function(x) -sum(x^2)
   expect_error(anneal(f, init = "a"), "`init`")
-  expect_error(anneal(f, init = 0, n_iter = 0), "`n_iter`")
+  expect_error(anneal(f, init = 0, iter = 0), "`iter`")
   expect_error(anneal(f, init = 0, t0 = -1), "`t0`")
   expect_error(anneal(f, init = 0, scale = c(1, 2)), "`scale`")
   expect_error(anneal(f, init = 0, temperatures = c(1, -1)), "`temperatures`")
