@@ -125,7 +125,7 @@ for (r in seq_len(reps)) {
   if (have_bnp) {
     set.seed(10 + r)
     t <- cpu(b <- BNPmix::PYdensity(x4, mcmc = list(niter = it4 + burn4, nburn = burn4,
-               method = "ICS", print_message = FALSE),
+               method = "ICS", print_message = FALSE, hyper = FALSE),
                prior = list(strength = 1, discount = 0, m0 = m0, k0 = k0, n0 = n0,
                             Sigma0 = S0),
                output = list(grid = matrix(0, 1, 2), out_type = "CLUST")))
@@ -163,7 +163,7 @@ for (r in seq_len(reps)) {
   if (have_bnp) {
     set.seed(20 + r)
     t <- cpu(b <- BNPmix::PYdensity(xg, mcmc = list(niter = itg, nburn = 0, method = "MAR",
-               print_message = FALSE),
+               print_message = FALSE, hyper = FALSE),
                # NIW with df 3 and scale sg in D = 1 = Normal-inverse-gamma(3/2, sg/2)
                prior = list(strength = 1, discount = 0, m0 = mg, k0 = 0.01, a0 = 1.5,
                             b0 = sg / 2),
@@ -332,7 +332,7 @@ for (w in unique(cmpg$who))
   add("| %s | %s | %s | %s |", w, med_range(cmpg[cmpg$who == w, "cpu"]),
       med_range(cmpg[cmpg$who == w, "ess_s"]), med_range(cmpg[cmpg$who == w, "meanK"]))
 add("")
-add("BNPmix's MAR sampler has no option to start from one cluster (its own start).")
+add("BNPmix's MAR sampler has no option to start from one cluster (its own start). BNPmix runs with `hyper = FALSE` (its default adds hyperpriors on the base measure, a different model).")
 add("")
 add("## High dimensions, N = 1e4, five clusters, from one cluster (one run)")
 add("")
@@ -342,5 +342,7 @@ for (i in seq_len(nrow(hd)))
   add("| %s | %d | %s | %.3f | %d |", hd$family[i], hd$D[i], hd$algorithm[i], hd$s_it[i],
       as.integer(hd$K_last[i]))
 add("")
+notes <- file.path(dirname(me), "RESULTS-notes.md")
+if (file.exists(notes)) lines <- c(lines, readLines(notes))
 writeLines(lines, out_file)
 cat(lines, sep = "\n")

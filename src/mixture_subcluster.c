@@ -7,6 +7,14 @@
 #include <string.h>
 #include "mixture_subcluster.h"
 
+/* Doubles of one thread's scratch (family work + K log-weights), rounded
+ * up to whole 64-byte cache lines plus one line of padding, so that two
+ * threads never write to the same cache line (false sharing). */
+static size_t scratch_stride(size_t wsz, int cap)
+{
+    return ((wsz + (size_t) cap + 7) / 8) * 8 + 8;
+}
+
 /* Per-cluster arrays for at least `K` clusters (amortised doubling: the
  * only allocations of a sweep, none once the capacity suffices). */
 static void reserve(mcx_subcluster *s, int K)
@@ -17,7 +25,7 @@ static void reserve(mcx_subcluster *s, int K)
     s->theta = mcx_alloc(s->psize * (size_t) cap, sizeof(double));
     s->logpi = mcx_alloc((size_t) cap, sizeof(double));
     s->cnt = mcx_alloc((size_t) cap, sizeof(int));
-    s->tscr = mcx_alloc((size_t) s->threads * (s->wsz + (size_t) cap), sizeof(double));
+    s->tscr = mcx_alloc((size_t) s->threads * scratch_stride(s->wsz, cap), sizeof(double));
     s->kcap = cap;
 }
 
@@ -114,7 +122,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
     }
     uint64_t master = mcx_stream_master();
     long nb = ((long) m->n + MCX_BLOCK - 1) / MCX_BLOCK;
-    size_t stride = s->wsz + (size_t) s->kcap;
+    size_t stride = scratch_stride(s->wsz, s->kcap);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
