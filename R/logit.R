@@ -228,7 +228,8 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "li
       stop(sprintf("`newdata` must be a data frame, not %s.", describe_value(newdata)),
            call. = FALSE)
     tt <- stats::delete.response(m$terms)
-    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = m$xlevels),
+    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = m$xlevels,
+                                          na.action = stats::na.pass),
                    error = function(e)
                      stop(sprintf("`newdata` lacks the variables of the model: %s",
                                   conditionMessage(e)), call. = FALSE))
