@@ -80,6 +80,9 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
   b0 <- check_vector(prior_mean, "prior_mean", p)
   hier <- !is.null(prior_var)
   if (hier) {
+    if (!missing(prior_cov))
+      stop(paste0("`prior_cov` and `prior_var` cannot both be given: with `prior_var` ",
+                  "the prior covariance is v0 times the identity."), call. = FALSE)
     if (!is.numeric(prior_var) || length(prior_var) != 2L || anyNA(prior_var) ||
         any(!is.finite(prior_var)) || any(prior_var <= 0))
       stop(sprintf("`prior_var` must be NULL or two positive numbers c(shape, scale), not %s.",

@@ -220,3 +220,12 @@ test_that("partition() and credible_ball() handle N = 1, N = 2, one cluster, sin
   expect_error(partition(matrix(NA_integer_, 2, 2)), "`x`")
   expect_error(partition(L2, runs = 0), "runs")
 })
+
+test_that("logit_gibbs refuses prior_cov together with prior_var instead of ignoring it", {
+  d <- data.frame(y = c(0, 1, 1, 0, 1, 0), x = c(-1, 2, 0.5, -0.3, 1, -2))
+  expect_error(logit_gibbs(y ~ x, data = d, prior_cov = 4, prior_var = c(2, 2), iter = 10),
+               "prior_cov")
+  set.seed(109)
+  fit <- logit_gibbs(y ~ x, data = d, prior_var = c(2, 2), iter = 20, burnin = 5)
+  expect_true(all(fit$chains[[1]]$traces[, "v0"] > 0))
+})
