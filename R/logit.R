@@ -36,7 +36,8 @@
 #' @param method `"polya_gamma"`, `"holmes_held"` or `"student_t"`.
 #' @param prior_var `NULL` (the prior covariance is `prior_cov`), or the
 #'   shape and scale `c(d1, d2)` of an inverse-gamma prior on the prior
-#'   variance \eqn{v_0} of every coefficient.
+#'   variance \eqn{v_0} of every coefficient (the prior covariance is then
+#'   \eqn{v_0 I}; do not give `prior_cov` with it).
 #' @param nu `"student_t"` only: the degrees of freedom (one number > 0), or
 #'   a grid of at least two values on which \eqn{\nu} is sampled.
 #' @param t_scale `"student_t"` only: the scale \eqn{s} of the t errors. By
