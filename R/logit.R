@@ -36,7 +36,8 @@
 #' @param method `"polya_gamma"`, `"holmes_held"` or `"student_t"`.
 #' @param prior_var `NULL` (the prior covariance is `prior_cov`), or the
 #'   shape and scale `c(d1, d2)` of an inverse-gamma prior on the prior
-#'   variance \eqn{v_0} of every coefficient.
+#'   variance \eqn{v_0} of every coefficient (the prior covariance is then
+#'   \eqn{v_0 I}; do not give `prior_cov` with it).
 #' @param nu `"student_t"` only: the degrees of freedom (one number > 0), or
 #'   a grid of at least two values on which \eqn{\nu} is sampled.
 #' @param t_scale `"student_t"` only: the scale \eqn{s} of the t errors. By
@@ -80,6 +81,9 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
   b0 <- check_vector(prior_mean, "prior_mean", p)
   hier <- !is.null(prior_var)
   if (hier) {
+    if (!missing(prior_cov))
+      stop(paste0("`prior_cov` and `prior_var` cannot both be given: with `prior_var` ",
+                  "the prior covariance is v0 times the identity."), call. = FALSE)
     if (!is.numeric(prior_var) || length(prior_var) != 2L || anyNA(prior_var) ||
         any(!is.finite(prior_var)) || any(prior_var <= 0))
       stop(sprintf("`prior_var` must be NULL or two positive numbers c(shape, scale), not %s.",
@@ -228,7 +232,8 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "li
       stop(sprintf("`newdata` must be a data frame, not %s.", describe_value(newdata)),
            call. = FALSE)
     tt <- stats::delete.response(m$terms)
-    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = m$xlevels),
+    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = m$xlevels,
+                                          na.action = stats::na.pass),
                    error = function(e)
                      stop(sprintf("`newdata` lacks the variables of the model: %s",
                                   conditionMessage(e)), call. = FALSE))

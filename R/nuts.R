@@ -102,8 +102,10 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
     tg, d, init, init_fun,
     init_state = function(theta) {
       logd <- target_probe(tg, theta)
-      grad <- with_target_io(d, function(io)
-        .Call(C_ffi_target_grad0, tg, io, theta))
+      # a failing gradient at the start is reported without the internal call
+      grad <- tryCatch(with_target_io(d, function(io)
+        .Call(C_ffi_target_grad0, tg, io, theta)),
+        error = function(e) stop(conditionMessage(e), call. = FALSE))
       list(theta = theta, logd = logd, grad = grad, iteration = 0,
            inv_metric = as.double(inv_metric),
            chol = if (dense) as.double(t(chol(inv_metric))) else 0,

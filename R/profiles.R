@@ -91,8 +91,8 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
             partition = est)
 }
 
-# The fitted data matrix (N x dim), NaN where missing; with imputed values
-# at the last state of chain 1 when the fit imputed (R/impute.R).
+# The fitted data matrix (N x dim), NaN where missing (imputed cells are not
+# filled in: the observed summaries use the observed values only).
 profile_data <- function(fit) {
   x <- fit$data
   if (is.null(x)) stop("`fit` does not hold its data.", call. = FALSE)

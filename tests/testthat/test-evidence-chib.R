@@ -125,7 +125,7 @@ test_that("chib_evidence() and bridge_evidence() check their arguments", {
   fit <- probit_gibbs(cbind(1, x), as.integer(x > 0), iter = 50, burnin = 10)
   expect_error(chib_evidence(fit, n_candidates = 0), "n_candidates")
   g <- rep(1:2, each = 5)
-  hfit <- hier_lm_gibbs(stats::rnorm(10), matrix(1, 10, 1), g, iter = 20, burnin = 5)
+  hfit <- hier_lm_gibbs(matrix(1, 10, 1), stats::rnorm(10), g, iter = 20, burnin = 5)
   expect_error(chib_evidence(hfit, n_reduced = 2), "n_reduced")
   d <- matrix(stats::rnorm(40), 20, 2)
   expect_error(bridge_evidence(d, function(th) 0, tol = -1), "tol")
