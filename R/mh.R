@@ -315,10 +315,8 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       backend = getOption("mcmix.backend", "auto"),
                       progress = interactive()) {
   call <- match.call()
-  iter <- check_count(iter, "iter", 1L)
-  tg <- as_target(target)
-  chains <- check_count(chains, "chains", 1L)
-  burnin <- check_count(burnin, "burnin", 0L)
+  su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R
+  iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   if (!inherits(proposal, "mcmix_proposal"))
     stop(sprintf("`proposal` must be a proposal (proposal_rw(), ...), not %s.",
                  describe_value(proposal)), call. = FALSE)
@@ -331,7 +329,6 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   if (adapt$kind != "none" && adapt$during == "burnin" && burnin == 0L)
     stop("`adapt` adapts during burn-in only, but `burnin` is 0; set `burnin` ",
          "or use `during = \"always\"`.", call. = FALSE)
-  d <- init_dim(init, tg)
   check_budget(4 * 8 * as.double(d)^2, "init",   # R/chains.R
                sprintf("a target of dimension %s (proposal and adaptation hold d x d matrices)",
                        format_count(d)), fix = "use a target of lower dimension")

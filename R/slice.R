@@ -37,10 +37,8 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
   call <- match.call()
-  iter <- check_count(iter, "iter", 1L)
-  tg <- as_target(target)
-  chains <- check_count(chains, "chains", 1L)
-  d <- init_dim(init, tg)
+  su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R
+  iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   width <- check_positive(width, "width", d)
   if (any(width < 1e-100 | width > 1e100))
     stop(sprintf("`width` must be between 1e-100 and 1e100, not %s.",

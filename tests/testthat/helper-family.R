@@ -55,3 +55,10 @@ expect_add_remove_exact <- function(family, x, n_ops = 10000, tol = 1e-9, emptie
   if (empties) testthat::expect_gt(r[["n_empty"]], 0)
   invisible(r)
 }
+
+# The add/remove round trip on 30 three-dimensional points far from the
+# prior mean, and on 2 points with empty clusters in between.
+expect_add_remove_3d <- function(fam) {
+  expect_add_remove_exact(fam, matrix(rnorm(90, 10), 30))
+  expect_add_remove_exact(fam, matrix(rnorm(6), 2), empties = TRUE)
+}

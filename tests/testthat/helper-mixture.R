@@ -102,6 +102,14 @@ mx_lprior_finite <- function(z, K, a) {
 }
 
 # Normalised posterior over the partitions P (named by key).
+# Exact posterior over the partitions of the rows of x under a DP(alpha)
+# prior, with `lml` the log marginal likelihood of one cluster's data.
+mx_exact_dp <- function(x, lml, alpha) {
+  P <- mx_partitions(NROW(x))
+  mx_posterior(P, mx_log_lik_partitions(P, x, lml),
+               apply(P, 1L, mx_lprior_dp, alpha = alpha))
+}
+
 mx_posterior <- function(P, loglik, logprior) {
   lp <- loglik + logprior
   p <- exp(lp - max(lp))

@@ -51,8 +51,7 @@ test_that("gaussian_iso log predictive is the difference of log marginals", {
 test_that("gaussian_iso statistics return to their start after 10000 add/removes", {
   set.seed(43)
   fam <- gaussian_iso(kappa = 0.2, rate = 0.5)
-  expect_add_remove_exact(fam, matrix(rnorm(90, 10), 30))
-  expect_add_remove_exact(fam, matrix(rnorm(6), 2), empties = TRUE)
+  expect_add_remove_3d(fam)
 })
 
 test_that("gaussian_iso posterior draws have the right moments", {

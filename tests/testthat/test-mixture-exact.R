@@ -100,9 +100,7 @@ test_that("the DP collapsed sampler matches the exact DP posterior (fixed alpha)
     list(fam = bernoulli_beta(0.5, 0.5), x = xb, lml = lml_bern, alpha = 1))
   for (i in seq_along(cases)) {
     cs <- cases[[i]]
-    P <- mx_partitions(NROW(cs$x))
-    p <- mx_posterior(P, mx_log_lik_partitions(P, cs$x, cs$lml),
-                      apply(P, 1L, mx_lprior_dp, alpha = cs$alpha))
+    p <- mx_exact_dp(cs$x, cs$lml, cs$alpha)
     r <- mx_check(dp_mixture(cs$fam, alpha = cs$alpha), cs$x, p, iter = 50000,
                   seed = 10 + i)
     expect_lt(r$tv, r$bound, label = paste("TV of case", i))

@@ -70,9 +70,7 @@ test_that("subcluster matches the exact posterior for discrete and 2-D families"
          }, 1))))
   for (i in seq_along(cases)) {
     cs <- cases[[i]]
-    P <- mx_partitions(NROW(cs$x))
-    p <- mx_posterior(P, mx_log_lik_partitions(P, cs$x, cs$lml),
-                      apply(P, 1L, mx_lprior_dp, alpha = cs$alpha))
+    p <- mx_exact_dp(cs$x, cs$lml, cs$alpha)
     r <- mx_check(dp_mixture(cs$fam, alpha = cs$alpha), cs$x, p, iter = 20000,
                   algorithm = "subcluster", seed = 30 + i)
     expect_lt(r$tv, r$bound, label = paste("TV of case", i))
