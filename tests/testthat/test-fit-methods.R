@@ -199,5 +199,5 @@ test_that("print() of the results of SMC, AIS, ABC and annealing", {
   expect_snapshot(print(sample_abc(function(n) runif(n), function(p) rbinom(1, 10, p),
                                    observed = 7, tolerance = 0, n = 500)))
   set.seed(65)
-  expect_snapshot(print(anneal(function(x) -(x - 1)^2, init = 0, n_iter = 500)))
+  expect_snapshot(print(anneal(function(x) -(x - 1)^2, init = 0, iter = 500)))
 })
