@@ -154,7 +154,7 @@ SEXP ffi_bn_anneal(SEXP spec, SEXP x0, SEXP schedule, SEXP max_icm_)
     SEXP best = PROTECT(Rf_allocVector(INTSXP, m.nvar));
     SEXP trace = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ns + max_icm));
     bn_ctx ctx = {&m, x, INTEGER(best)};
-    mcx_icm_problem p = {&ctx, bn_sweep, bn_log_post, bn_save, mcx_ffi_check_interrupt};
+    mcx_icm_problem p = {&ctx, bn_sweep, bn_log_post, bn_save, 16.0 * m.nvar};
     double best_lp;
     GetRNGstate();
     int done = mcx_icm_run(&p, REAL(schedule), ns, max_icm, REAL(trace), &best_lp);

@@ -217,10 +217,6 @@ static void map_save(void *ctx)
     map_ctx *c = ctx;
     memcpy(c->best, c->m->z, (size_t) c->m->n * sizeof(int));
 }
-void mcx_ffi_check_interrupt(void)
-{
-    R_CheckUserInterrupt();
-}
 
 SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule)
 {
@@ -252,7 +248,8 @@ SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule)
     SEXP best = PROTECT(Rf_allocVector(INTSXP, n));
     SEXP trace = PROTECT(Rf_allocVector(REALSXP, ns + max_icm));
     map_ctx ctx = {&m, &s, INTEGER(best)};
-    mcx_icm_problem p = {&ctx, map_sweep, map_log_post, map_save, mcx_ffi_check_interrupt};
+    mcx_icm_problem p = {&ctx, map_sweep, map_log_post, map_save,
+                         (double) n * (m.K + 2) * (dim + 1)};
     double best_lp;
     GetRNGstate();
     int done = mcx_icm_run(&p, REAL(schedule), ns, max_icm, REAL(trace), &best_lp);

@@ -11,6 +11,4 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl);
 SEXP ffi_map_partition(SEXP spec, SEXP xt, SEXP labels, SEXP schedule);
 SEXP ffi_bn_step(SEXP spec, SEXP state, SEXP ctrl);
 SEXP ffi_bn_anneal(SEXP spec, SEXP x0, SEXP schedule, SEXP max_icm);
-/* R_CheckUserInterrupt() as a callback for the engine's host loops. */
-void mcx_ffi_check_interrupt(void);
 #endif

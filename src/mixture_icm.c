@@ -105,7 +105,7 @@ int mcx_icm_run(const mcx_icm_problem *p, const double *schedule, int ns, int ma
         }
         if (t >= ns && !(lp > prev)) break;     /* ICM reached a local mode */
         prev = lp;
-        if (t % 16 == 15) p->check();
+        mcx_interrupt_point(p->sweep_work);
     }
     return done;
 }

@@ -32,7 +32,7 @@ typedef struct {
     void (*sweep)(void *ctx, double power);   /* one sweep at this power */
     double (*log_post)(void *ctx);            /* objective of the current state */
     void (*save_best)(void *ctx);             /* copy the current state as the best */
-    void (*check)(void);                      /* interrupt check (host loop) */
+    double sweep_work;                        /* work units of one sweep (mcx_interrupt_point) */
 } mcx_icm_problem;
 
 /* Sweeps at powers schedule[0..ns-1], then ICM sweeps (power Inf) until
