@@ -35,6 +35,20 @@ static inline mcx_param_update_fn mcx_family_param_update(const mcx_family *f)
 {
     return f->abi_version >= 2 ? f->param_update : NULL;
 }
+/* The optional ABI 4 slots (NULL for older descriptors, which end before
+ * them, and for families that leave them empty). */
+typedef void (*mcx_stats_combine_fn)(const void *hyper, void *stats, const void *other,
+                                     double *work);
+typedef double (*mcx_predictive_loo_fn)(const void *hyper, const void *stats,
+                                        const double *x, double *work);
+static inline mcx_stats_combine_fn mcx_family_stats_combine(const mcx_family *f)
+{
+    return f->abi_version >= 4 ? f->stats_combine : NULL;
+}
+static inline mcx_predictive_loo_fn mcx_family_predictive_loo(const mcx_family *f)
+{
+    return f->abi_version >= 4 ? f->log_predictive_loo : NULL;
+}
 /* The sizes of a family's hyper and stats blocks in doubles, whatever its
  * ABI version (before ABI 3 these two slots counted bytes).  Every host
  * allocation goes through these. */

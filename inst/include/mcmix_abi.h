@@ -14,7 +14,11 @@
  *   2  param_update appended (non-conjugate families);
  *   3  every size slot counts doubles (hyper_size and stats_size counted
  *      bytes before); stats blocks are plain doubles with a stable layout
- *      (see the conventions below).
+ *      (see the conventions below);
+ *   4  two optional speed slots appended: stats_combine (sufficient
+ *      statistics computed in parallel blocks and then combined) and
+ *      log_predictive_loo (the leave-one-out predictive of a member read
+ *      from its full cluster's statistics).
  */
 #ifndef MCMIX_ABI_H
 #define MCMIX_ABI_H
@@ -25,7 +29,7 @@
 extern "C" {
 #endif
 
-#define MCX_ABI_VERSION 3
+#define MCX_ABI_VERSION 4
 #define MCX_ABI_MIN_VERSION 1
 
 /* The number of doubles that hold `bytes` bytes (for the size slots). */
@@ -111,6 +115,22 @@ typedef struct mcx_family {
      * the prior when the cluster is empty. */
     void   (*param_update)(const void *hyper, const void *stats, double *theta,
                            const double *x, int n, double *work);
+
+    /* ---- ABI version >= 4 (read only when abi_version >= 4) ---- */
+    /* Optional (NULL: the host adds the members one by one): make `stats`
+     * the statistics of the union of its members and those of `other`
+     * (disjoint sets).  The result must equal, up to rounding, adding
+     * other's members to stats one by one; hosts combine blocks in a fixed
+     * order, so results do not depend on the number of threads. */
+    void   (*stats_combine)(const void *hyper, void *stats, const void *other,
+                            double *work);
+    /* Optional (NULL: the host copies stats, removes x and calls
+     * log_predictive): log p(x | the cluster's data without x), for an x
+     * that is a member of the cluster with statistics `stats` (at least
+     * two members).  Read from the full cluster's cached factors (e.g. by
+     * a rank-one identity), without modifying stats. */
+    double (*log_predictive_loo)(const void *hyper, const void *stats, const double *x,
+                                 double *work);
 } mcx_family;
 
 /* ------------------------------------------------------------------ */
