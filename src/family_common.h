@@ -12,16 +12,20 @@
 
 /* The descriptor mcx_family_<name> (registry name "<name>") of a built-in
  * conjugate family whose file defines every slot as a static function
- * named like the slot (hyper_size, hyper_init, ..., log_lik). */
-#define MCX_CONJUGATE_FAMILY(name)                                            \
+ * named like the slot (hyper_size, hyper_init, ..., log_lik), with the
+ * optional ABI 4 slots stats_combine and log_predictive_loo given as
+ * arguments (NULL when the family leaves them to the host). */
+#define MCX_CONJUGATE_FAMILY_FAST(name, combine, loo)                         \
     const mcx_family mcx_family_##name = {                                    \
         MCX_ABI_VERSION, #name,                                               \
         hyper_size, hyper_init, work_size,                                    \
         stats_size, stats_reset, stats_add, stats_remove,                     \
         log_predictive, log_marginal,                                         \
         param_size, param_draw, log_lik,                                      \
-        NULL /* param_update: conjugate */                                    \
+        NULL /* param_update: conjugate */,                                   \
+        combine, loo                                                          \
     }
+#define MCX_CONJUGATE_FAMILY(name) MCX_CONJUGATE_FAMILY_FAST(name, NULL, NULL)
 
 #define MCX_LOG_2PI 1.837877066409345483560659472811   /* log(2 pi) */
 #define MCX_LOG_PI  1.144729885849400174143427351353   /* log(pi)   */
