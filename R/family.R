@@ -224,7 +224,10 @@ family_param_unpack <- function(prepared, theta) {
 #'   are undone, the number of times the cluster became empty and its
 #'   largest size), `"param_draw"` (`arg` = number of draws; a matrix, one
 #'   draw per row, every entry including the cache), `"log_lik"`
-#'   (`arg` = a parameter vector; one value per row of data), `"info"`.
+#'   (`arg` = a parameter vector; one value per row of data), `"info"`,
+#'   `"combine"` (`arg` = m: the stats of the first m rows and of the rest
+#'   combined, against all rows added one by one; two rows of
+#'   `c(log_marginal, log_predictive of row 1, stats block)`).
 #' @noRd
 .family_eval <- function(prepared_or_family, data, op, arg = NULL) {
   if (inherits(prepared_or_family, "mcmix_family")) {
@@ -235,10 +238,10 @@ family_param_unpack <- function(prepared, theta) {
     x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
   }
   op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
-                        "param_draw", "log_lik", "info"))
+                        "param_draw", "log_lik", "info", "combine"))
   arg <- switch(op,
     log_predictive = fam_convert_with(prep, arg, min_rows = 1L),
-    add_remove = , param_draw = as.double(arg),
+    add_remove = , param_draw = , combine = as.double(arg),
     log_lik = as.double(arg),
     NULL)
   out <- with_c_errors(.Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg))

@@ -112,6 +112,20 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): the
+ * counts n and s[d] add; the cached logs follow from them. */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const bb_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    (void) work;
+    if (o[S_N] == 0) return;
+    s[S_N] += o[S_N];
+    for (int j = 0; j < h->d; j++) S_S(s, h->d)[j] += S_S(o, h->d)[j];
+    refresh(h, s);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const bb_hyper *h = hp;
@@ -173,4 +187,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY(bernoulli_beta);
+MCX_CONJUGATE_FAMILY_FAST(bernoulli_beta, stats_combine, NULL);

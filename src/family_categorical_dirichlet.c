@@ -126,6 +126,27 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     accumulate(hp, sp, x, -1.0);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): the
+ * counts n, C and c[K] add; the cached logs follow from them. */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const cd_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    int d = h->d;
+    (void) work;
+    if (o[S_N] == 0) return;
+    double *ck = S_CK(s, d), *lk = S_LK(s, d);
+    for (int k = 0; k < d; k++)
+        if (S_CK(o, d)[k] != 0) {
+            ck[k] += S_CK(o, d)[k];
+            lk[k] = log(H_AL(h)[k] + ck[k]);
+        }
+    s[S_N] += o[S_N];
+    s[S_C] += o[S_C];
+    s[S_LAC] = log(h->asum + s[S_C]);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const cd_hyper *h = hp;
@@ -186,4 +207,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY(categorical_dirichlet);
+MCX_CONJUGATE_FAMILY_FAST(categorical_dirichlet, stats_combine, NULL);

@@ -153,6 +153,37 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): per
+ * dimension, with means a, b relative to m0 and ka, kb their kappa_n,
+ * kappa_u = ka + kb - kappa0, mu_u = (ka a + kb b) / kappa_u and, from
+ * b_n = b0 + (sum x^2 - kappa_n mu_n^2) / 2 (relative to m0),
+ *   b_u = b_a + b_b - b0 + [ka kb (a - b)^2 - kappa0 (ka a^2 + kb b^2)] / (2 kappa_u). */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const gd_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    int d = h->d;
+    (void) work;
+    if (o[S_N] == 0) return;
+    if (s[S_N] == 0) {
+        memcpy(s, o, stats_size(hp) * sizeof(double));
+        return;
+    }
+    double *mu = S_MU(s, d), *b = S_B(s, d);
+    const double *mo = S_MU(o, d), *bo = S_B(o, d);
+    for (int j = 0; j < d; j++) {
+        double k0 = H_K0(h)[j], ka = k0 + s[S_N], kb = k0 + o[S_N], ku = ka + kb - k0;
+        double e = mu[j] - mo[j];
+        b[j] += bo[j] - H_B0(h)[j]
+            + 0.5 * (ka * kb * e * e - k0 * (ka * mu[j] * mu[j] + kb * mo[j] * mo[j])) / ku;
+        if (b[j] < H_B0(h)[j]) b[j] = H_B0(h)[j];   /* b_n >= b0 exactly; guard rounding */
+        mu[j] = (ka * mu[j] + kb * mo[j]) / ku;
+    }
+    s[S_N] += o[S_N];
+    refresh(h, s);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const gd_hyper *h = hp;
@@ -224,4 +255,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY(gaussian_diag);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_diag, stats_combine, NULL);

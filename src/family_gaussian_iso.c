@@ -47,7 +47,7 @@ enum { S_N, S_C, S_W, S_P, S_B, S_MU };
 
 static size_t hyper_size(int dim)
 {
-    return sizeof(gi_hyper) + (size_t) dim * sizeof(double);
+    return MCX_DOUBLES(sizeof(gi_hyper) + (size_t) dim * sizeof(double));
 }
 
 static int hyper_init(void *hp, int d, const double *val, int n_val)
@@ -73,7 +73,7 @@ static size_t work_size(const void *hp)
 static size_t stats_size(const void *hp)
 {
     const gi_hyper *h = hp;
-    return (S_MU + (size_t) h->d) * sizeof(double);
+    return S_MU + (size_t) h->d;
 }
 
 /* The predictive's constants after n or b changed. */
@@ -137,6 +137,37 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): with
+ * means a, b relative to m0 and ka, kb their kappa_n, kappa_u = ka + kb -
+ * kappa0, mu_u = (ka a + kb b) / kappa_u and, from b_n = b0 + (sum |x|^2 -
+ * kappa_n |mu_n|^2) / 2 (relative to m0),
+ *   b_u = b_a + b_b - b0 + [ka kb |a - b|^2 - kappa0 (ka |a|^2 + kb |b|^2)] / (2 kappa_u). */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const gi_hyper *h = hp;
+    double *s = sp, *mu = s + S_MU;
+    const double *o = op, *mo = o + S_MU;
+    (void) work;
+    if (o[S_N] == 0) return;
+    if (s[S_N] == 0) {
+        memcpy(s, o, (S_MU + (size_t) h->d) * sizeof(double));
+        return;
+    }
+    double k0 = h->kappa0, ka = k0 + s[S_N], kb = k0 + o[S_N], ku = ka + kb - k0;
+    double e2 = 0.0, a2 = 0.0, b2 = 0.0;
+    for (int j = 0; j < h->d; j++) {
+        double e = mu[j] - mo[j];
+        e2 += e * e;
+        a2 += mu[j] * mu[j];
+        b2 += mo[j] * mo[j];
+        mu[j] = (ka * mu[j] + kb * mo[j]) / ku;
+    }
+    s[S_B] += o[S_B] - h->b0 + 0.5 * (ka * kb * e2 - k0 * (ka * a2 + kb * b2)) / ku;
+    if (s[S_B] < h->b0) s[S_B] = h->b0;      /* b_n >= b0 exactly; guard rounding */
+    s[S_N] += o[S_N];
+    refresh(h, s);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const double *s = sp;
@@ -190,11 +221,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2] - theta[d + 1] * r;
 }
 
-const mcx_family mcx_family_gaussian_iso = {
-    MCX_ABI_VERSION, "gaussian_iso",
-    hyper_size, hyper_init, work_size,
-    stats_size, stats_reset, stats_add, stats_remove,
-    log_predictive, log_marginal,
-    param_size, param_draw, log_lik,
-    NULL /* param_update: conjugate */
-};
+MCX_CONJUGATE_FAMILY_FAST(gaussian_iso, stats_combine, NULL);

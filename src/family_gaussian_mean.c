@@ -185,6 +185,20 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s, work);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): the
+ * sums n, sum y' Lambda y and sum y add; the rest follows from them. */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const gm_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    if (o[S_N] == 0) return;
+    s[S_N] += o[S_N];
+    s[S_SQ] += o[S_SQ];
+    for (int j = 0; j < h->d; j++) S_SY(s, h->d)[j] += S_SY(o, h->d)[j];
+    refresh(h, s, work);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const gm_hyper *h = hp;
@@ -236,4 +250,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return h->lognorm - 0.5 * mcx_tri_quad(H_LSIG(h), work, work, d);
 }
 
-MCX_CONJUGATE_FAMILY(gaussian_mean);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_mean, stats_combine, NULL);

@@ -272,6 +272,46 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s);
 }
 
+/* stats := the union of its members and those of o (disjoint sets).  With
+ * a, b the two means relative to m0 and ka, kb their kappa_n, the union
+ * has kappa_u = ka + kb - kappa0, mean (ka a + kb b) / kappa_u and, from
+ * Psi_n = Psi0 + sum x x' - kappa_n mu_n mu_n' (relative to m0),
+ *   Psi_u = Psi_a + Psi_b - Psi0
+ *           + [ka kb (a - b)(a - b)' - kappa0 (ka a a' + kb b b')] / kappa_u;
+ * the factor is recomputed (O(d^3), against O(d^2) per member added). */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const niw_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    (void) work;
+    if (o[S_N] == 0) return;
+    if (s[S_N] == 0) {
+        memcpy(s, o, stats_size(hp) * sizeof(double));
+        return;
+    }
+    double ka = s[S_KAPPA], kb = o[S_KAPPA], ku = ka + kb - h->kappa0;
+    double *a = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
+    const double *b = S_MU(o, d), *psib = S_PSI(o, d), *psi0 = H_PSI0(h);
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++) {
+            size_t ij = i + (size_t) j * d;
+            psi[ij] += psib[ij] - psi0[ij]
+                + (ka * kb * (a[i] - b[i]) * (a[j] - b[j])
+                   - h->kappa0 * (ka * a[i] * a[j] + kb * b[i] * b[j])) / ku;
+        }
+    for (int i = 0; i < d; i++) a[i] = (ka * a[i] + kb * b[i]) / ku;
+    memcpy(L, psi, dd * sizeof(double));
+    if (mcx_chol(L, d) != 0) refactor(h, psi, L);
+    s[S_N] += o[S_N];
+    s[S_KAPPA] = ku;
+    s[S_NU] += o[S_N];
+    lg_direct(s + S_LA0, s[S_NU], d);
+    refresh(h, s);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const niw_hyper *h = hp;
@@ -336,4 +376,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
 }
 
-MCX_CONJUGATE_FAMILY(gaussian_niw);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, NULL);

@@ -128,6 +128,21 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
     refresh(h, s);
 }
 
+/* stats := the union of its members and those of o (disjoint sets): the
+ * sums n, sum log x!, s[d] add; the cached logs follow from them. */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const pg_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    (void) work;
+    if (o[S_N] == 0) return;
+    s[S_N] += o[S_N];
+    s[S_LFACT] += o[S_LFACT];
+    for (int j = 0; j < h->d; j++) S_S(s, h->d)[j] += S_S(o, h->d)[j];
+    refresh(h, s);
+}
+
 static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
 {
     const pg_hyper *h = hp;
@@ -191,4 +206,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY(poisson_gamma);
+MCX_CONJUGATE_FAMILY_FAST(poisson_gamma, stats_combine, NULL);

@@ -216,5 +216,28 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
+/* stats := the union of its members and those of o, part by part (each
+ * part's stats hold the members where it was seen, so the parts combine
+ * independently).  Used only when every part can combine
+ * (mcx_product_combinable()). */
+static void stats_combine(const void *hp, void *sp, const void *op, double *work)
+{
+    const pf_hyper *h = hp;
+    double *s = sp;
+    const double *o = op;
+    for (int b = 0; b < h->n_parts; b++) {
+        const pf_part *p = h->parts + b;
+        mcx_family_stats_combine(p->f)(p->hyper, s + p->soff, o + p->soff, work);
+    }
+}
+
+int mcx_product_combinable(const void *hp)
+{
+    const pf_hyper *h = hp;
+    for (int b = 0; b < h->n_parts; b++)
+        if (mcx_family_stats_combine(h->parts[b].f) == NULL) return 0;
+    return 1;
+}
+
 /* every part is conjugate: so is the product */
-MCX_CONJUGATE_FAMILY(product);
+MCX_CONJUGATE_FAMILY_FAST(product, stats_combine, NULL);

@@ -193,6 +193,11 @@ static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_o
  *   "param_draw"     `arg` draws from the posterior given x (the prior when
  *                    x has 0 rows)                     -> arg x param_size
  *   "log_lik"        log p(row | theta = arg) for each row    -> length n
+ *   "combine"        `arg` = m: the stats of rows 1..m and of the other
+ *                    rows combined (stats_combine), against all rows
+ *                    added one by one; a 2-row matrix, each row
+ *                    c(log_marginal, log_predictive of the first row,
+ *                    the stats block)
  *   "info"           c(hyper_size, stats_size, work_size, param_size), all
  *                    in doubles (mcmix_abi.h, ABI 3)
  */
@@ -231,6 +236,25 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
         out = PROTECT(Rf_allocVector(REALSXP, m));
         for (int i = 0; i < m; i++)
             REAL(out)[i] = f->log_predictive(b.hyper, s, newx + (size_t) i * d, b.work);
+    } else if (strcmp(what, "combine") == 0) {
+        mcx_stats_combine_fn comb = mcx_family_combiner(f, b.hyper);
+        if (comb == NULL) mcx_error("family '%s' has no stats_combine", f->name);
+        if (!Rf_isReal(arg) || XLENGTH(arg) != 1 || !(REAL(arg)[0] >= 0 && REAL(arg)[0] <= n))
+            MCX_INTERNAL("`arg` must be a row count");
+        int m = (int) REAL(arg)[0];
+        size_t len = mcx_family_stats_doubles(f, b.hyper);
+        double *one = new_stats(&b), *sa = new_stats(&b), *sb = new_stats(&b);
+        add_rows(&b, one, rows, n);
+        add_rows(&b, sa, rows, m);
+        add_rows(&b, sb, rows + (size_t) m * d, n - m);
+        comb(b.hyper, sa, sb, b.work);
+        out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) len + 2));
+        double *po = REAL(out), *sets[2] = { one, sa };
+        for (int r = 0; r < 2; r++) {
+            po[r] = f->log_marginal(b.hyper, sets[r], b.work);
+            po[r + 2] = n > 0 ? f->log_predictive(b.hyper, sets[r], rows, b.work) : 0.0;
+            for (size_t j = 0; j < len; j++) po[r + 2 * (j + 2)] = sets[r][j];
+        }
     } else if (strcmp(what, "add_remove") == 0) {
         if (!Rf_isReal(arg) || XLENGTH(arg) != 1 || n < 1)
             MCX_INTERNAL("`arg` must be the number of operations and `x` non-empty");

@@ -49,6 +49,14 @@ static inline mcx_predictive_loo_fn mcx_family_predictive_loo(const mcx_family *
 {
     return f->abi_version >= 4 ? f->log_predictive_loo : NULL;
 }
+/* The combine function a host may use for family f with hyperparameters
+ * `hyper`: the product family combines only when every part does. */
+int mcx_product_combinable(const void *hyper);
+static inline mcx_stats_combine_fn mcx_family_combiner(const mcx_family *f, const void *hyper)
+{
+    if (f == &mcx_family_product && !mcx_product_combinable(hyper)) return NULL;
+    return mcx_family_stats_combine(f);
+}
 /* The sizes of a family's hyper and stats blocks in doubles, whatever its
  * ABI version (before ABI 3 these two slots counted bytes).  Every host
  * allocation goes through these. */
