@@ -7,27 +7,10 @@
 #include <string.h>
 #include "mixture_subcluster.h"
 
-/* Doubles of one thread's scratch (family work + K log-weights), rounded
- * up to whole 64-byte cache lines plus one line of padding, so that two
- * threads never write to the same cache line (false sharing). */
-static size_t scratch_stride(size_t wsz, int cap)
-{
-    return ((wsz + (size_t) cap + 7) / 8) * 8 + 8;
-}
-
-/* Per-cluster arrays for at least `K` clusters (amortised doubling: the
- * only allocations of a sweep, none once the capacity suffices). */
-static void reserve(mcx_subcluster *s, int K)
-{
-    if (K <= s->kcap) return;
-    int cap = s->kcap > 0 ? s->kcap : 8;
-    while (cap < K) cap *= 2;
-    s->theta = mcx_alloc(s->psize * (size_t) cap, sizeof(double));
-    s->logpi = mcx_alloc((size_t) cap, sizeof(double));
-    s->cnt = mcx_alloc((size_t) cap, sizeof(int));
-    s->tscr = mcx_alloc((size_t) s->threads * scratch_stride(s->wsz, cap), sizeof(double));
-    s->kcap = cap;
-}
+/* Singleton split / merge proposals per split / merge proposal. */
+#define SC_SINGLES_PER_MOVE 4
+/* Recompute all statistics when more than n / SC_REBUILD_SHARE observations move. */
+#define SC_REBUILD_SHARE 4
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
@@ -42,6 +25,8 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     memset(s, 0, sizeof *s);
     s->threads = threads;
     s->moves = moves;
+    s->singles = SC_SINGLES_PER_MOVE * moves;
+    s->combine = mcx_family_combiner(m->fam, m->hyper);
     s->psize = m->fam->param_size(m->hyper);
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
@@ -50,12 +35,13 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->znew = s->mem;     /* the label pass and the split/merge moves take turns */
     s->side = mcx_alloc(nn, 1);
     size_t nb = nn / MCX_BLOCK + 1;
+    s->bcount = mcx_alloc(nb, sizeof(long));
     s->part = mcx_alloc(nb * (2 * (size_t) d + 4), sizeof(double));
     s->sum = mcx_alloc(2 * (size_t) d + 4, sizeof(double));
     s->cen = mcx_alloc(5 * (size_t) d + 2, sizeof(double));
-    s->sa = mcx_alloc(m->sstride, sizeof(double));
-    s->sb = mcx_alloc(m->sstride, sizeof(double));
-    reserve(s, m->K > 0 ? m->K : 1);
+    s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
+    s->sb = s->sa + m->sstride;
+    mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
 }
 
 /* Labels proposed for the observations of block b (any thread). */
@@ -77,35 +63,54 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
     }
 }
 
-/* Accept the proposals of block b unless they would empty a cluster; the
- * counts cnt[] follow the accepted labels.  Returns 1 when accepted. */
-static int accept_block(mcx_mix *m, mcx_subcluster *s, long b)
+/* Site-by-site acceptance in index order: observation i takes its proposed
+ * label unless it is the last member of its cluster (the exact conditional
+ * of z_i given the others under the no-empty-cluster restriction), with
+ * cnt[] following the accepted labels.  Rejected proposals are reset in
+ * znew; returns the number of observations that move. */
+static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
 {
-    long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < m->n ? lo + MCX_BLOCK : m->n;
-    const int *z = m->z, *zn = s->znew;
-    int *cnt = s->cnt, empty = 0;
-    for (long i = lo; i < hi; i++)
-        if (zn[i] != z[i]) {
-            cnt[z[i]]--;
-            cnt[zn[i]]++;
+    const int *z = m->z;
+    int *zn = s->znew, *cnt = s->cnt;
+    long moved = 0;
+    for (long i = 0; i < m->n; i++) {
+        int a = z[i], b = zn[i];
+        if (b == a) continue;
+        if (cnt[a] == 1) {
+            zn[i] = a;
+            continue;
         }
-    for (long i = lo; i < hi && !empty; i++)
-        empty = zn[i] != z[i] && cnt[z[i]] == 0;
-    if (empty) {                              /* keep the block's labels */
-        for (long i = lo; i < hi; i++)
-            if (zn[i] != z[i]) {
-                cnt[z[i]]++;
-                cnt[zn[i]]--;
-            }
-        return 0;
+        cnt[a]--;
+        cnt[b]++;
+        moved++;
     }
-    for (long i = lo; i < hi; i++)
-        if (zn[i] != z[i]) {
-            int k = zn[i];
-            mcx_mix_remove(m, (int) i);
-            mcx_mix_add(m, (int) i, k);
-        }
-    return 1;
+    return moved;
+}
+
+/* The accepted labels into the partition: point by point when few move,
+ * else the labels and sizes at once and every cluster's statistics
+ * recomputed in parallel (a rule on the number moved, so the same for
+ * any thread count). */
+static void apply_labels(mcx_mix *m, mcx_subcluster *s, long moved)
+{
+    int *z = m->z;
+    const int *zn = s->znew;
+    if (s->combine == NULL || moved <= m->n / SC_REBUILD_SHARE) {
+        for (long i = 0; i < m->n && moved > 0; i++)
+            if (zn[i] != z[i]) {
+                int k = zn[i];
+                mcx_mix_remove(m, (int) i);
+                mcx_mix_add(m, (int) i, k);
+                moved--;
+            }
+        return;
+    }
+    memcpy(z, zn, (size_t) m->n * sizeof(int));
+    for (int k = 0; k < m->K; k++) {
+        m->size[k] = s->cnt[k];
+        memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
+    }
+    mcx_sc_group_stats(m, s, m->n, NULL, z, NULL, m->K, m->stats);
 }
 
 /* Step 1: restricted Gibbs over the instantiated clusters. */
@@ -113,7 +118,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
 {
     int K = m->K;
     if (K < 1) return;
-    reserve(s, K);
+    mcx_sc_reserve(s, K);
     for (int k = 0; k < K; k++) {
         s->logpi[k] = mcx_rlog_gamma(m->size[k] - p->discount);
         m->fam->param_draw(m->hyper, mcx_mix_stats(m, k),
@@ -121,14 +126,13 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
         s->cnt[k] = m->size[k];
     }
     uint64_t master = mcx_stream_master();
-    long nb = ((long) m->n + MCX_BLOCK - 1) / MCX_BLOCK;
-    size_t stride = scratch_stride(s->wsz, s->kcap);
+    long nb = mcx_sc_blocks(m->n);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
-        propose_block(m, s, master, b, s->tscr + (size_t) MCX_THREAD_ID() * stride);
-    for (long b = 0; b < nb; b++) accept_block(m, s, b);
+        propose_block(m, s, master, b, mcx_sc_work(s));
+    apply_labels(m, s, accept_sites(m, s));
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
@@ -136,6 +140,7 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
     mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
     mcx_subcluster_moves(m, s, p);
+    mcx_subcluster_singles(m, s, p);
     mcx_partition_prior_update(p, m);
     return mcx_mix_log_marginal(m);
 }

@@ -50,25 +50,69 @@
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
+    int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
     int kcap;              /* capacity of the per-cluster arrays */
     double *theta;         /* psize * kcap */
     double *logpi;         /* kcap */
     int *cnt;              /* kcap */
-    double *tscr;          /* threads * (wsz + kcap) per-thread scratch */
+    double *tscr;          /* threads * mcx_sc_stride() per-thread scratch */
     int *znew;             /* n: proposed labels (shares the buffer of mem) */
     int *mem;              /* n: members of a split / merge proposal */
     unsigned char *side;   /* n: their side (0 / 1) */
+    long *bcount;          /* per-block member counts (blocks of observations) */
     double *part;          /* per-block partial sums */
     double *sum;           /* their total (2 dim + 4) */
     double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
-    double *sa, *sb;       /* stats blocks of the two sides / the union */
+    double *sa, *sb;       /* stats blocks of the two sides / the union (contiguous) */
+    double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
+    size_t gcap;           /* its capacity in doubles */
+    mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     double counts[2];      /* split / merge proposals accepted, made */
 } mcx_subcluster;
+
+/* Doubles of one thread's scratch (family work + K log-weights), rounded
+ * up to whole 64-byte cache lines plus one line of padding, so that two
+ * threads never write to the same cache line (false sharing). */
+static inline size_t mcx_sc_stride(const mcx_subcluster *s)
+{
+    return ((s->wsz + (size_t) s->kcap + 7) / 8) * 8 + 8;
+}
+static inline double *mcx_sc_work(const mcx_subcluster *s)
+{
+    return s->tscr + (size_t) MCX_THREAD_ID() * mcx_sc_stride(s);
+}
+static inline long mcx_sc_blocks(long n)
+{
+    return (n + MCX_BLOCK - 1) / MCX_BLOCK;
+}
+
+/* mixture_subcluster_stats.c: the data-parallel helpers. */
+/* Per-cluster arrays for at least `K` clusters (amortised doubling). */
+void mcx_sc_reserve(mcx_subcluster *s, int K);
+/* The members of clusters a and b (a == b: of a alone) in index order into
+ * s->mem, side 1 for those of b != a; returns their number.  Parallel over
+ * blocks of observations (counts, then the fill at their offsets). */
+int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
+/* Sufficient statistics of groups: item j (0 <= j < nitems) is observation
+ * obs[j] (obs NULL: j) in group gi[j] (or gc[j] when gi is NULL), in
+ * 0 .. ng-1; its statistics are added to out + g * sstride (ng blocks the
+ * caller has set).  With the family's stats_combine, each block of
+ * MCX_BLOCK items is summed into its own stats (in parallel) and the
+ * blocks are combined into out in block order; without it the items are
+ * added one by one in order.  Either way the result does not depend on
+ * the number of threads. */
+void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
+                        const int *gi, const unsigned char *gc, int ng, double *out);
 
 /* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
  * mixture_subcluster.c; settings sc_moves and threads). */
 /* Step 2 of a sweep (mixture_subcluster_split.c). */
 void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Step 3: singleton split / merge moves (mixture_subcluster_single.c). */
+void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* log p(partition) gained by splitting nA + nB members into two clusters
+ * (prior part only), with K clusters before the split. */
+double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);
 
 #endif

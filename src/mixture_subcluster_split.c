@@ -158,9 +158,7 @@ static double log_q_sides(const double *sum, int n)
                    log(UNIFORM_SHARE) + (1.0 - n) * M_LN2);
 }
 
-/* log p(partition) gained by splitting n = nA + nB members into two clusters
- * (prior part only), with K clusters before the split. */
-static double log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB)
+double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB)
 {
     double d = p->discount;
     return log(p->alpha + K * d) + lgammafn(nA - d) + lgammafn(nB - d)
@@ -177,27 +175,14 @@ static void side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem)
 {
     memcpy(s->sa, m->empty, m->sstride * sizeof(double));
     memcpy(s->sb, m->empty, m->sstride * sizeof(double));
-    for (int j = 0; j < nmem; j++)
-        m->fam->stats_add(m->hyper, s->side[j] ? s->sb : s->sa, mcx_mix_x(m, s->mem[j]),
-                          m->work);
-}
-
-static int members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
-{
-    int n = 0;
-    for (int i = 0; i < m->n; i++)
-        if (m->z[i] == a || m->z[i] == b) {
-            s->side[n] = m->z[i] == b && b != a;
-            s->mem[n++] = i;
-        }
-    return n;
+    mcx_sc_group_stats(m, s, nmem, s->mem, NULL, s->side, 2, s->sa);
 }
 
 static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     int K = m->K, k = (int) (unif_rand() * K);
     if (k >= K) k = K - 1;
-    int n = members(m, s, k, k);
+    int n = mcx_sc_members(m, s, k, k);
     double *sum = s->sum;
     s->counts[1] += 1;
     if (n < 2) return;
@@ -209,7 +194,7 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     if (nA == 0 || nB == 0) return;
     side_stats(m, s, n);
     const void *h = m->hyper;
-    double lr = log_prior_split(p, K, nA, nB) + m->fam->log_marginal(h, s->sa, m->work)
+    double lr = mcx_sc_log_prior_split(p, K, nA, nB) + m->fam->log_marginal(h, s->sa, m->work)
         + m->fam->log_marginal(h, s->sb, m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, k), m->work)
         + log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0))
@@ -232,7 +217,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     if (a >= K) a = K - 1;
     if (b >= K - 1) b = K - 2;
     if (b >= a) b++;
-    int n = members(m, s, a, b);
+    int n = mcx_sc_members(m, s, a, b);
     double *sum = s->sum;
     s->counts[1] += 1;
     subclusters(m, s, n, sum);
@@ -241,9 +226,12 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     const void *h = m->hyper;
     double *su = s->sa;
     memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));
-    for (int j = 0; j < n; j++)
-        if (s->side[j]) m->fam->stats_add(h, su, mcx_mix_x(m, s->mem[j]), m->work);
-    double lr = -log_prior_split(p, K - 1, m->size[a], m->size[b])
+    if (s->combine != NULL)
+        s->combine(h, su, mcx_mix_stats(m, b), m->work);
+    else
+        for (int j = 0; j < n; j++)
+            if (s->side[j]) m->fam->stats_add(h, su, mcx_mix_x(m, s->mem[j]), m->work);
+    double lr = -mcx_sc_log_prior_split(p, K - 1, m->size[a], m->size[b])
         + m->fam->log_marginal(h, su, m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, a), m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, b), m->work)

@@ -1,0 +1,119 @@
+/*
+ * mixture_subcluster_stats.c -- the data-parallel helpers of the
+ * sub-cluster sampler (see mixture_subcluster.h): the per-cluster arrays,
+ * the member lists of a split / merge proposal, and sufficient statistics
+ * of groups of observations summed over fixed blocks and combined in block
+ * order (inst/design.md, "Threads inside a chain": the result never
+ * depends on the number of threads).
+ *
+ * Every observation is read through mcx_mix_x(m, i), in one place per
+ * loop, so that a change of the storage of the data touches one line.
+ */
+#include <string.h>
+#include "mixture_subcluster.h"
+
+/* Doubles of per-block group statistics held at once (8 MB): the blocks
+ * are processed in rounds of at most this much, a number that depends on
+ * the groups and the family only, never on the thread count. */
+#define SC_GROUP_BUDGET ((size_t) 1 << 20)
+
+void mcx_sc_reserve(mcx_subcluster *s, int K)
+{
+    if (K <= s->kcap) return;
+    int cap = s->kcap > 0 ? s->kcap : 8;
+    while (cap < K) cap *= 2;
+    s->theta = mcx_alloc(s->psize * (size_t) cap, sizeof(double));
+    s->logpi = mcx_alloc((size_t) cap, sizeof(double));
+    s->cnt = mcx_alloc((size_t) cap, sizeof(int));
+    s->kcap = cap;
+    s->tscr = mcx_alloc((size_t) s->threads * mcx_sc_stride(s), sizeof(double));
+}
+
+int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
+{
+    long n = m->n, nb = mcx_sc_blocks(n);
+    const int *z = m->z;
+    long *cnt = s->bcount;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#endif
+    for (long blk = 0; blk < nb; blk++) {
+        long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < n ? lo + MCX_BLOCK : n, c = 0;
+        for (long i = lo; i < hi; i++) c += z[i] == a || z[i] == b;
+        cnt[blk] = c;
+    }
+    long total = 0;
+    for (long blk = 0; blk < nb; blk++) {       /* counts -> offsets */
+        long c = cnt[blk];
+        cnt[blk] = total;
+        total += c;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#endif
+    for (long blk = 0; blk < nb; blk++) {
+        long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < n ? lo + MCX_BLOCK : n, j = cnt[blk];
+        for (long i = lo; i < hi; i++)
+            if (z[i] == a || z[i] == b) {
+                s->side[j] = z[i] == b && b != a;
+                s->mem[j++] = (int) i;
+            }
+    }
+    return (int) total;
+}
+
+/* The items of block blk summed into ng stats blocks at slot. */
+static void block_stats(const mcx_mix *m, long blk, long nitems, const int *obs,
+                        const int *gi, const unsigned char *gc, int ng, double *slot,
+                        double *work)
+{
+    const mcx_family *f = m->fam;
+    size_t ss = m->sstride;
+    for (int g = 0; g < ng; g++) memcpy(slot + (size_t) g * ss, m->empty, ss * sizeof(double));
+    long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < nitems ? lo + MCX_BLOCK : nitems;
+    for (long j = lo; j < hi; j++) {
+        int g = gi != NULL ? gi[j] : gc[j];
+        const double *x = mcx_mix_x(m, obs != NULL ? obs[j] : (int) j);
+        f->stats_add(m->hyper, slot + (size_t) g * ss, x, work);
+    }
+}
+
+void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
+                        const int *gi, const unsigned char *gc, int ng, double *out)
+{
+    size_t ss = m->sstride;
+    if (s->combine == NULL) {                 /* one by one, in order */
+        for (long j = 0; j < nitems; j++) {
+            int g = gi != NULL ? gi[j] : gc[j];
+            m->fam->stats_add(m->hyper, out + (size_t) g * ss,
+                              mcx_mix_x(m, obs != NULL ? obs[j] : (int) j), m->work);
+        }
+        return;
+    }
+    long nb = mcx_sc_blocks(nitems);
+    size_t per = (size_t) ng * ss;             /* doubles per block */
+    long round = (long) (SC_GROUP_BUDGET / (per > 0 ? per : 1));
+    if (round < 1) round = 1;
+    if (round > nb) round = nb;
+    if ((size_t) round * per > s->gcap) {
+        s->gcap = (size_t) round * per;
+        s->gpart = mcx_alloc(s->gcap, sizeof(double));
+    }
+    for (long r0 = 0; r0 < nb; r0 += round) {
+        long r1 = r0 + round < nb ? r0 + round : nb;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (r1 - r0 > 1 && s->threads > 1)
+#endif
+        for (long blk = r0; blk < r1; blk++)
+            block_stats(m, blk, nitems, obs, gi, gc, ng, s->gpart + (size_t) (blk - r0) * per,
+                        mcx_sc_work(s));
+        /* fold in block order, each group on one thread */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (ng > 1 && s->threads > 1)
+#endif
+        for (int g = 0; g < ng; g++)
+            for (long blk = r0; blk < r1; blk++)
+                s->combine(m->hyper, out + (size_t) g * ss,
+                           s->gpart + (size_t) (blk - r0) * per + (size_t) g * ss, mcx_sc_work(s));
+    }
+}
