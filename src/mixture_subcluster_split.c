@@ -24,6 +24,7 @@
  * same set gives the same rho in both directions for any thread count.
  */
 #include <string.h>
+#include <math.h>
 #include <float.h>
 #include <R_ext/Random.h>
 #include <Rmath.h>
@@ -77,9 +78,13 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
              * with log-odds a of side 0 (the sharp sub-cluster probability) */
             double a = 0.5 * beta * (e1 - e0);
             a = a > MAX_LOGIT ? MAX_LOGIT : a < -MAX_LOGIT ? -MAX_LOGIT : a;
-            if (master != 0)      /* the uniform component draws with log-odds 0 */
-                s->side[j] = mcx_stream_unif(&st) * (1.0 + (uniform ? 1.0 : exp(-a))) < 1.0 ? 0 : 1;
-            double l0 = -log1p(exp(-a)), l1 = -log1p(exp(a));
+            /* log rho of side 0 and 1 (log-logistic of +-a) from one exp and one log1p */
+            double e = exp(-fabs(a)), lp = log1p(e);
+            double l0 = a >= 0 ? -lp : a - lp, l1 = a >= 0 ? -a - lp : -lp;
+            if (master != 0) {    /* the uniform component draws with log-odds 0 */
+                double p0 = uniform ? 0.5 : a >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+                s->side[j] = mcx_stream_unif(&st) < p0 ? 0 : 1;
+            }
             pt[0] += s->side[j] ? l1 : l0;
             pt[1] += s->side[j] ? l0 : l1;
             pt[2] += s->side[j];

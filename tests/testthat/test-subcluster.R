@@ -101,9 +101,38 @@ test_that("subcluster finds well-separated clusters from one cluster", {
   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 10, burnin = 20,
                           algorithm = "subcluster", init = "one", progress = FALSE)
   lab <- partition_draws(fit)
-  expect_true(all(fit$chains[[1]]$traces[, "n_clusters"] == 5))
-  expect_equal(nrow(unique(table(lab[10, ], z) > 0)), 5L)
-  expect_true(all(rowSums(table(lab[10, ], z) > 0) == 1))
+  # each true cluster is one estimated cluster; extra clusters (the posterior
+  # has some mass on a few points of a tail forming their own cluster, also
+  # under collapsed Gibbs) hold at most a handful of points
+  tab <- table(lab[10, ], z)
+  big <- rowSums(tab) >= 20
+  expect_equal(sum(big), 5L)
+  expect_true(all(rowSums(tab[big, , drop = FALSE] > 0) == 1))
+  expect_true(all(colSums(tab[big, , drop = FALSE] > 0) == 1))
+  expect_lt(sum(tab[!big, ]), 20)
+})
+
+test_that("clusters reduced to one point dissolve (singleton merge moves)", {
+  # started with two extra clusters of one point each inside the two true
+  # clusters, the sampler agrees with collapsed Gibbs on the posterior of K
+  # (the restricted Gibbs pass alone never empties a cluster, and the
+  # sub-cluster split of a union almost never proposes a single point as
+  # one side, so without the singleton moves K stayed >= 4)
+  set.seed(51)
+  x <- c(rnorm(300, -4), rnorm(300, 4))
+  init <- c(rep(1L, 300), rep(2L, 300))
+  init[c(10, 400)] <- 3:4
+  model <- dp_mixture(gaussian_niw(), alpha = 0.5)
+  post <- lapply(c("collapsed", "subcluster"), function(alg) {
+    set.seed(52)
+    fit <- sample_posterior(model, x, iter = 3000, burnin = 200, algorithm = alg, init = init,
+                            labels = FALSE, progress = FALSE)
+    k <- fit$chains[[1]]$traces[, "n_clusters"]
+    c(mean = mean(k), se = stats::sd(k) / sqrt(ess(k)))
+  })
+  d <- post[[1]][["mean"]] - post[[2]][["mean"]]
+  expect_lt(abs(d), 4 * sqrt(post[[1]][["se"]]^2 + post[[2]][["se"]]^2))
+  expect_lt(post[[2]][["mean"]], 3)
 })
 
 test_that("the default algorithm is subcluster for large data, collapsed below", {
