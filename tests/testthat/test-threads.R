@@ -66,3 +66,23 @@ test_that("threads is checked", {
   expect_error(sample_posterior(m, x, threads = "a"), "`threads`")
   expect_error(sample_posterior(m, x, threads = 1e5), "`threads`")
 })
+
+test_that("draws are identical for any thread count with other families", {
+  # the side statistics of splits and the statistics rebuilt after a pass
+  # that moves many labels are combined block by block (stats_combine)
+  set.seed(62)
+  z <- rep(1:3, length.out = 9000)
+  xp <- matrix(rpois(18000, c(1, 6, 15)[z]), 9000)
+  xd <- matrix(rnorm(27000, c(-4, 0, 4)[z]), 9000)
+  for (case in list(list(poisson_gamma(), xp), list(gaussian_diag(), xd))) {
+    tr <- lapply(c(1, 3), function(th) {
+      set.seed(63)
+      fit <- sample_posterior(dp_mixture(case[[1]]), case[[2]], iter = 4, burnin = 1,
+                              algorithm = "subcluster", init = "one", progress = FALSE,
+                              labels = FALSE, threads = th)
+      fit$chains[[1]]$traces
+    })
+    expect_identical(tr[[1]], tr[[2]])
+    expect_gt(max(tr[[1]][, "n_clusters"]), 1)
+  }
+})
