@@ -31,11 +31,15 @@ void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt,
         MCX_INTERNAL("data must be a dim x N double matrix");
     int N = (int) (XLENGTH(xt) / dim);
     if (TYPEOF(labels) != INTSXP || XLENGTH(labels) != N) MCX_INTERNAL("bad labels");
-    mcx_mix_build(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min);
-    if (stats != R_NilValue) {
-        if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
-        mcx_mix_restore_stats(m, RAW(stats), (size_t) XLENGTH(stats));
+    if (stats == R_NilValue) {
+        mcx_mix_build(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min);
+        return;
     }
+    /* the exported stats are installed, not recomputed from the labels first
+     * (at N = 1e6 that was a serial pass of stats_add per chunk) */
+    if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
+    mcx_mix_build_restore(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min,
+                          RAW(stats), (size_t) XLENGTH(stats));
 }
 
 void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats)
