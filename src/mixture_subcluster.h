@@ -14,15 +14,18 @@
  *     in parallel over fixed blocks of observations (rng_stream.h).
  *     Given (pi, theta) the exact conditional of z is this product
  *     restricted to labelings that leave no cluster empty (the K slots of
- *     the augmented space; an emptied slot changes its dimension), so the
- *     blocks are then accepted in order, each as an independence
- *     Metropolis-Hastings move whose acceptance is 1 unless it would empty
- *     a cluster (then the block keeps its labels).  This is a Gibbs scan by
- *     blocks of the exact conditional, hence exactly invariant.
+ *     the augmented space; an emptied slot changes its dimension).  Its
+ *     conditional for one site z_i given the others is the unrestricted
+ *     one unless i is the last member of its cluster (then z_i stays), so
+ *     the proposals are accepted site by site in index order, each unless
+ *     it would empty a cluster: a systematic Gibbs scan of the exact
+ *     conditional, hence exactly invariant.  The statistics follow point by
+ *     point, or are recomputed in parallel (stats_combine over fixed
+ *     blocks, in block order) when more than a quarter of the labels move.
  *  2. `moves` split / merge proposals (Metropolis-Hastings on the
  *     partition; mixture_subcluster_split.c).  A split of cluster k follows
  *     its two sub-clusters: a deterministic function of the members of k
- *     (mean, principal axis by power iteration, two Lloyd 2-means steps;
+ *     (mean, principal axis by power iteration, five Lloyd 2-means steps;
  *     sums in block order so that the result does not depend on the
  *     thread count), turned into independent side probabilities rho_i by
  *     a logistic in the difference of squared distances.  Chang and
@@ -32,7 +35,15 @@
  *     split and that of the reverse (merge) are exact and the sampler
  *     leaves the posterior exactly invariant (checked against the
  *     enumeration of all partitions).
- *  3. alpha / discount updates given the partition (mixture_discount.c).
+ *     The statistics of the two sides of a split are summed per block of
+ *     members and combined in block order; those of a merge are the two
+ *     clusters' statistics combined (family stats_combine; families without
+ *     it add the members one by one, on one thread).
+ *  3. 4 `moves` singleton split / merge proposals, O(K) each
+ *     (mixture_subcluster_single.c): a cluster reduced to one point by the
+ *     restriction of step 1 can dissolve, which the sub-cluster merges
+ *     almost never allow (small extra clusters were sticky).
+ *  4. alpha / discount updates given the partition (mixture_prior.c).
  */
 #ifndef MCMIX_MIXTURE_SUBCLUSTER_H
 #define MCMIX_MIXTURE_SUBCLUSTER_H
