@@ -203,7 +203,15 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   sampler after Chang and Fisher 2013: restricted Gibbs over the
 #'   instantiated clusters, parallel over observations, with split and
 #'   merge proposals from two sub-clusters of each cluster); see
-#'   [dp_control()] for their settings. When `algorithm` is not given, a
+#'   [dp_control()] for their settings. `"slice"` is the cheapest per sweep
+#'   but, like every conditional sampler that moves one label at a time
+#'   given the component parameters, mixes slowly over the number of
+#'   clusters on large data: started from one cluster it opens a new
+#'   cluster only when a parameter drawn from the prior suits some points
+#'   better than the big cluster (at N = 1e4 it can take hundreds of sweeps
+#'   to separate well-separated clusters), and started from a prior draw
+#'   two clusters that should be one merge only when one of them empties
+#'   point by point; prefer `"subcluster"` or `"collapsed"` there. When `algorithm` is not given, a
 #'   Dirichlet process mixture of a conjugate family with at least
 #'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
 #'   `"subcluster"`, smaller data `"collapsed"`. The number of
