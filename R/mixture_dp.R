@@ -139,7 +139,10 @@ check_discount <- function(discount, alpha) {
 #'   split-merge moves off (plain collapsed Gibbs sampling).
 #' @param sc_moves `"subcluster"`: split / merge proposals per sweep (each
 #'   costs one pass over the members of the clusters involved), between 0
-#'   and 1000.
+#'   and 1000. Each comes with four singleton split / merge proposals (one
+#'   point split off as a new cluster, or a one-point cluster merged into
+#'   another; O(K) each), which let clusters that the restricted Gibbs pass
+#'   has reduced to one point dissolve.
 #' @return An object of class `mcmix_dp_control`.
 #' @seealso [sample_posterior()]
 #' @examples
