@@ -25,7 +25,7 @@
  *  2. `moves` split / merge proposals (Metropolis-Hastings on the
  *     partition; mixture_subcluster_split.c).  A split of cluster k follows
  *     its two sub-clusters: a deterministic function of the members of k
- *     (mean, principal axis by power iteration, five Lloyd 2-means steps;
+ *     (mean, principal axis by power iteration, Lloyd 2-means steps to a fixed point;
  *     sums in block order so that the result does not depend on the
  *     thread count), turned into independent side probabilities rho_i by
  *     a logistic in the difference of squared distances.  Chang and

@@ -16,7 +16,7 @@
  *          reverse log q = log(1 - ps(K + 1)) - log(K (K + 1) / 2),
  *   merge: the reverse of a split of the union (rho from the union).
  * The sub-clusters (rho) are a deterministic function of the member set:
- * mean and principal axis (two power iterations), two Lloyd 2-means steps
+ * mean and principal axis (two power iterations), Lloyd 2-means steps (at most 20, until a fixed point)
  * from mean +- sd along the axis, then rho_i = logistic(beta / 2
  * (|x_i - c_1|^2 - |x_i - c_0|^2)) with beta the inverse within-sub-cluster
  * variance per coordinate.  Members are visited in index order and sums
@@ -31,7 +31,8 @@
 #include "mixture_subcluster.h"
 
 #define POWER_STEPS 2
-#define LLOYD_STEPS 5
+/* Lloyd 2-means steps at most (fewer at a fixed point) */
+#define LLOYD_STEPS 20
 #define MAX_LOGIT 40.0
 /* Share of the uniform component of the split proposal (sides by fair coins). */
 #define UNIFORM_SHARE 0.5
@@ -131,10 +132,13 @@ static void subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
         c0[t] = mu[t] + sd * v[t];
         c1[t] = mu[t] - sd * v[t];
     }
-    double within = 0.0;
+    double within = 0.0, last_n0 = -1.0;
     for (int it = 0; it < LLOYD_STEPS; it++) {
         pass(m, s, PASS_LLOYD, nmem, 0, sum);
         double n0 = sum[2 * d], n1 = sum[2 * d + 1];
+        /* a fixed point: the same assignment (same count and error) gives the same centres */
+        if (n0 == last_n0 && sum[2 * d + 2] == within) break;
+        last_n0 = n0;
         within = sum[2 * d + 2];
         for (int t = 0; t < d; t++) {
             if (n0 > 0) c0[t] = sum[t] / n0;
