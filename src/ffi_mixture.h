@@ -13,6 +13,17 @@
 void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt, int dim,
                   SEXP labels, SEXP stats, int k_min);
 void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats);
+/* The same for the finite and DP mixtures, whose data and workspace come
+ * with the spec: x is the N x dim matrix read in place when spec$x_rows is
+ * TRUE, else dim x N (ffi_mix_n() checks it and gives N); gather buffers
+ * for spec$control$threads threads; with a workspace (spec$workspace,
+ * ffi_workspace.c) the labels are worked on in its label buffer, which is
+ * returned (else R_NilValue) and exported as they are by
+ * ffi_mix_export_spec(). */
+int ffi_mix_n(SEXP x, int dim);
+SEXP ffi_mix_open_spec(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP spec,
+                       SEXP x, int dim, SEXP labels, SEXP stats, int k_min);
+void ffi_mix_export_spec(const mcx_mix *m, SEXP zbuf, SEXP *labels, SEXP *stats);
 
 /* ffi_mixture.c (finite mixtures, CRP simulator) */
 SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);

@@ -32,6 +32,7 @@
 #include "mixture_dp.h"
 #include "ffi_list.h"
 #include "ffi.h"
+#include "ffi_workspace.h"
 
 #define DP_STATE(X) \
     X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop)
@@ -112,13 +113,17 @@ static void dp_keep(void *ctx, int r, double ll)
     for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
 }
 
-SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
+typedef struct {
+    SEXP spec, x, state, chunk;
+} step_args;
+
+static SEXP dp_step(void *data)
 {
-    mcx_chunk c = mcx_chunk_read(chunk);
+    step_args *a = data;
+    SEXP spec = a->spec, state = a->state;
+    mcx_chunk c = mcx_chunk_read(a->chunk);
     int dim = mcx_list_count(spec, "dim");
-    if (TYPEOF(xt) != REALSXP || dim < 1 || XLENGTH(xt) % dim != 0)
-        MCX_INTERNAL("data must be a dim x N double matrix");
-    int N = (int) (XLENGTH(xt) / dim), nprot = 0;
+    int N = ffi_mix_n(a->x, dim), nprot = 0;
     const mcx_dp_algorithm *alg = mcx_dp_algorithm_find(mcx_list_str(spec, "algorithm"));
     const void *hyper;
     const mcx_family *fam = ffi_family_open(spec, dim, &hyper, &nprot);
@@ -141,7 +146,8 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         for (int i = 0; i < N; i++)
             if (lab0[i] + 1 > kmin) kmin = lab0[i] + 1;
     mcx_mix m;
-    ffi_mix_open(&m, fam, hyper, xt, dim, in[F_labels], in[F_stats], kmin);
+    SEXP zbuf = ffi_mix_open_spec(&m, fam, hyper, spec, a->x, dim, in[F_labels],
+                                  in[F_stats], kmin);
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
@@ -187,7 +193,7 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     PutRNGstate();
 
     SEXP out[DP_STATE_N];
-    ffi_mix_export(&m, &out[F_labels], &out[F_stats]); nprot += 2;
+    ffi_mix_export_spec(&m, zbuf, &out[F_labels], &out[F_stats]); nprot += 2;
     out[F_params] = R_NilValue;
     if (alg->params != NULL) {
         int rows, cols;
@@ -212,4 +218,10 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     SEXP res = mcx_named_list(on, ov);
     UNPROTECT(nprot);
     return res;
+}
+
+SEXP ffi_dp_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
+{
+    step_args a = {spec, x, state, chunk};
+    return ffi_workspace_run(mcx_list_get(spec, "workspace"), dp_step, &a);
 }
