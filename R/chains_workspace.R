@@ -25,9 +25,11 @@ chain_workspace <- function(kernel) {
   if (isTRUE(kernel$workspace)) .Call(C_ffi_workspace_new) else NULL
 }
 
-# kernel$step() with the workspace when there is one.
+# kernel$step() with the workspace when there is one (and the step takes
+# it: a wrapper of the kernel's step may not).
 kernel_step <- function(kernel, ws, state, n, thin, offset, warmup) {
-  if (is.null(ws)) kernel$step(state, n, thin, offset, warmup)
+  if (is.null(ws) || !"workspace" %in% names(formals(kernel$step)))
+    kernel$step(state, n, thin, offset, warmup)
   else kernel$step(state, n, thin, offset, warmup, workspace = ws)
 }
 

@@ -54,13 +54,13 @@ impute_kernel <- function(base, x, blocks) {
   env <- environment(base$step)
   if (!exists("xe", envir = env, inherits = FALSE))
     stop("mcmix internal error: the mixture kernel has no data to complete.", call. = FALSE)
-  assign("xe_rows", FALSE, envir = env)   # the engine reads the dim x N matrix xt
   step <- function(state, n, thin, offset, warmup, workspace = NULL) {
     traces <- labels <- extra <- list()
     xt <- xt0
     for (g in seq_len(n)) {
       xt[tmask] <- state$imputed
       assign("xe", xt, envir = env)
+      assign("xe_rows", FALSE, envir = env)   # the engine reads the dim x N matrix xt
       r <- base$step(state[names(state) != "imputed"], 1L, thin, offset + g - 1L, warmup,
                      workspace = workspace)
       st <- r$state

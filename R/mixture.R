@@ -329,6 +329,7 @@ finite_kernel <- function(model, prepared, algorithm, init, store_labels = TRUE)
     hyper = as.double(prepared$hyper), algorithm = algorithm,
     alpha = as.double(model$alpha), K = as.integer(model$K),
     store_labels = store_labels)
+  prepared <- NULL   # the closure keeps the data once, in `xe`
   init_fun <- mixture_init(model, N, init)
   new_kernel(
     name = paste0("finite_", algorithm),
@@ -361,9 +362,9 @@ finite_kernel <- function(model, prepared, algorithm, init, store_labels = TRUE)
 # are contiguous (cheaper for large D, where D strided loads per observation
 # would touch D cache lines). list(x, rows): rows TRUE for the matrix
 # itself. Integer data are converted to double (one copy).
-mixture_in_place_max_dim <- 16L
+mixture_in_place_max_dim <- function() 16L
 mixture_engine_data <- function(x) {
-  rows <- ncol(x) <= mixture_in_place_max_dim
+  rows <- ncol(x) <= mixture_in_place_max_dim()
   if (!rows) x <- t(x)
   if (!is.double(x)) storage.mode(x) <- "double"
   list(x = x, rows = rows)

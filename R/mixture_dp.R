@@ -245,9 +245,9 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
   xe_rows <- xe$rows
   xe <- xe$x
   N <- nrow(prepared$x)
+  hyper <- prepared$hyper
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
   random_d <- inherits(model$discount, "mcmix_beta_prior")
-  hyper <- prepared$hyper
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
@@ -257,6 +257,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
     store_labels = !isFALSE(control$store_labels))
+  prepared <- NULL   # the closure keeps the data once, in `xe`
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount

@@ -55,9 +55,6 @@ SEXP ffi_mix_open_spec(mcx_mix *m, const mcx_family *fam, const void *hyper, SEX
     SEXP ctl = mcx_list_get(spec, "control");
     int threads = ctl != R_NilValue && XLENGTH(ctl) > 0 && mcx_list_get(ctl, "threads") != R_NilValue
         ? (int) mcx_list_num(ctl, "threads") : 1;
-#ifdef _OPENMP
-    if (omp_get_max_threads() > threads) threads = omp_get_max_threads();
-#endif
     SEXP zbuf = ffi_workspace_labels(mcx_list_get(spec, "workspace"), labels, N);
     const void *sb = NULL;
     size_t nb = 0;

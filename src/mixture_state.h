@@ -133,12 +133,17 @@ static inline double *mcx_mix_stats(const mcx_mix *m, int k)
 static inline const double *mcx_mix_x(const mcx_mix *m, int i)
 {
     if (m->ld == 1) return m->x + (size_t) i * m->dim;
-    int t = MCX_MIX_THREAD();
+    int t = m->nthreads > 1 ? MCX_MIX_THREAD() : 0;   /* no call on one thread */
     int *pos = m->xring + (size_t) t * MCX_XRING_STRIDE;
     int slot = *pos = (*pos + 1) & (MCX_XSLOTS - 1);
     double *b = m->xbuf + ((size_t) t * MCX_XSLOTS + (size_t) slot) * m->dim;
     const double *p = m->x + i;
-    for (int j = 0; j < m->dim; j++) b[j] = p[(size_t) j * m->ld];
+    if (m->dim == 2) {              /* the common case, unrolled */
+        b[0] = p[0];
+        b[1] = p[m->ld];
+    } else {
+        for (int j = 0; j < m->dim; j++) b[j] = p[(size_t) j * m->ld];
+    }
     return b;
 }
 /* A prefetch hint for observation i (every coordinate, without gathering). */
