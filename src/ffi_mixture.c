@@ -2,7 +2,8 @@
  * ffi_mixture.c -- .Call glue of the finite mixture samplers
  * (mixture_finite.c; R/mixture.R) and of the CRP simulator (R/prior.R).
  *
- * ffi_finite_step(spec, xt, state, chunk) runs one chunk of one chain: it
+ * ffi_finite_step(spec, x, state, chunk) runs one chunk of one chain (x,
+ * spec$x_rows and spec$workspace as in ffi_mixture_dp.c): it
  * rebuilds the engine state from `state` (the list FINITE_STATE below:
  * labels 0..K-1; the last weights and parameters drawn, informational;
  * stats the clusters' stats blocks as raw bytes, so that the next chunk
@@ -11,11 +12,12 @@
  * (chunk.h) and returns
  *   list(state  = the advanced state,
  *        traces = matrix (kept x 2): n_clusters, log_lik,
- *        labels = integer matrix (kept x N), 1-based component numbers,
+ *        labels = integer matrix (kept x N), 1-based component numbers
+ *                 (NULL when spec$store_labels is FALSE),
  *        weights = matrix (kept x K) or NULL,      (the algorithm keeps them)
  *        params  = matrix (kept x psize*K) or NULL)
  * spec = list(family, dim, hyper, algorithm, alpha (K Dirichlet
- *             parameters), K).
+ *             parameters), K, store_labels).
  */
 #include <string.h>
 #include <R.h>
@@ -124,13 +126,15 @@ static void finite_keep(void *ctx, int r, double ll)
         for (size_t j = 0; j < u->np; j++) u->kp[r + j * nk] = u->fs->theta[j];
 }
 
-typedef struct {
-    SEXP spec, x, state, chunk;
-} step_args;
+SEXP ffi_mix_step_run(SEXP (*body)(void *), SEXP spec, SEXP x, SEXP state, SEXP chunk)
+{
+    ffi_mix_step_args a = {spec, x, state, chunk};
+    return ffi_workspace_run(mcx_list_get(spec, "workspace"), body, &a);
+}
 
 static SEXP finite_step(void *data)
 {
-    step_args *a = data;
+    ffi_mix_step_args *a = data;
     SEXP spec = a->spec, state = a->state;
     mcx_chunk c = mcx_chunk_read(a->chunk);
     int dim = mcx_list_count(spec, "dim"), nprot = 0;
@@ -204,8 +208,7 @@ static SEXP finite_step(void *data)
 
 SEXP ffi_finite_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
 {
-    step_args a = {spec, x, state, chunk};
-    return ffi_workspace_run(mcx_list_get(spec, "workspace"), finite_step, &a);
+    return ffi_mix_step_run(finite_step, spec, x, state, chunk);
 }
 
 /* One CRP partition of n items: integer labels 1..K in order of appearance. */

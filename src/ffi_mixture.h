@@ -24,6 +24,12 @@ int ffi_mix_n(SEXP x, int dim);
 SEXP ffi_mix_open_spec(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP spec,
                        SEXP x, int dim, SEXP labels, SEXP stats, int k_min);
 void ffi_mix_export_spec(const mcx_mix *m, SEXP zbuf, SEXP *labels, SEXP *stats);
+/* The arguments of a mixture step .Call, and body(&args) run with the
+ * workspace spec$workspace (ffi_workspace_run()). */
+typedef struct {
+    SEXP spec, x, state, chunk;
+} ffi_mix_step_args;
+SEXP ffi_mix_step_run(SEXP (*body)(void *), SEXP spec, SEXP x, SEXP state, SEXP chunk);
 
 /* ffi_mixture.c (finite mixtures, CRP simulator) */
 SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);

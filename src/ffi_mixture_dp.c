@@ -2,11 +2,15 @@
  * ffi_mixture_dp.c -- the one .Call glue routine of every Dirichlet /
  * Pitman-Yor mixture algorithm (the table of mixture_dp.h; R/mixture_dp.R).
  *
- * ffi_dp_step(spec, xt, state, chunk) runs one chunk of one chain:
+ * ffi_dp_step(spec, x, state, chunk) runs one chunk of one chain:
+ *   x     = the data: R's N x dim matrix read in place when spec$x_rows is
+ *           TRUE, else its dim x N transpose (ffi_mix_open_spec());
  *   spec  = list(family, dim, hyper, algorithm, alpha_prior = c(shape,
  *           rate) or numeric(0), discount_prior = c(a, b) or numeric(0),
  *           control = named list of the algorithm's settings (numbers),
- *           the names of its row's control_names);
+ *           the names of its row's control_names; x_rows; workspace =
+ *           the chain's workspace (ffi_workspace.c) or NULL; the returned
+ *           state's labels are then one of its label buffers);
  *           hyper: a double vector, or the list of R functions of an
  *           R-function family (ffi_family_open());
  *   state = the list DP_STATE below: labels 0-based in the engine's cluster
@@ -32,7 +36,6 @@
 #include "mixture_dp.h"
 #include "ffi_list.h"
 #include "ffi.h"
-#include "ffi_workspace.h"
 
 #define DP_STATE(X) \
     X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop)
@@ -113,13 +116,9 @@ static void dp_keep(void *ctx, int r, double ll)
     for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
 }
 
-typedef struct {
-    SEXP spec, x, state, chunk;
-} step_args;
-
 static SEXP dp_step(void *data)
 {
-    step_args *a = data;
+    ffi_mix_step_args *a = data;
     SEXP spec = a->spec, state = a->state;
     mcx_chunk c = mcx_chunk_read(a->chunk);
     int dim = mcx_list_count(spec, "dim");
@@ -222,6 +221,5 @@ static SEXP dp_step(void *data)
 
 SEXP ffi_dp_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
 {
-    step_args a = {spec, x, state, chunk};
-    return ffi_workspace_run(mcx_list_get(spec, "workspace"), dp_step, &a);
+    return ffi_mix_step_run(dp_step, spec, x, state, chunk);
 }
