@@ -146,3 +146,31 @@ test_that("extend() of a fit equals one longer run with the workspace path", {
     expect_identical(ext$chains[[1]]$state, long$chains[[1]]$state, label = alg)
   }
 })
+
+test_that("a chunk that fails after the engine ran leaves the chain as it was (workspace path)", {
+  set.seed(11)
+  x <- cbind(c(stats::rnorm(50), stats::rnorm(50, 5)), stats::rnorm(100))
+  set.seed(12)
+  full <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, burnin = 4,
+                           algorithm = "subcluster", progress = FALSE)
+  k <- full$kernel
+  base_step <- k$step
+  calls <- 0
+  # the engine has written the chunk's labels into a workspace buffer when
+  # the failure comes, before the driver commits the chunk
+  k$step <- function(state, n, thin, offset, warmup, workspace = NULL) {
+    r <- base_step(state, n, thin, offset, warmup, workspace = workspace)
+    calls <<- calls + 1
+    if (calls == 5) stop("injected failure")
+    r
+  }
+  set.seed(12)
+  e <- tryCatch(run_kernel(k, iter = 20, burnin = 4, progress = FALSE),
+                error = function(e) e)
+  expect_s3_class(e, "mcmix_chain_error")
+  expect_lt(NROW(e$fit$chains[[1]]$traces), 20)
+  done <- extend(e$fit, iter = 0, progress = FALSE)
+  expect_identical(done$chains[[1]]$traces, full$chains[[1]]$traces)
+  expect_identical(done$chains[[1]]$labels, full$chains[[1]]$labels)
+  expect_identical(done$chains[[1]]$state, full$chains[[1]]$state)
+})
