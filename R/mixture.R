@@ -303,7 +303,8 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
   kernel <- if (inherits(model, "mcmix_dp_mixture"))
     dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
-  else finite_kernel(model, prepared, algorithm, init, store_labels = !isFALSE(labels) || isTRUE(psm))
+  else finite_kernel(model, prepared, algorithm, init,
+                     store_labels = !isFALSE(labels) || isTRUE(psm))
   blocks <- impute_blocks(prepared)                    # R/impute.R
   if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,

@@ -54,9 +54,11 @@ SEXP ffi_mix_open_spec(mcx_mix *m, const mcx_family *fam, const void *hyper, SEX
     int N = ffi_mix_n(x, dim);
     if (TYPEOF(labels) != INTSXP || XLENGTH(labels) != N) MCX_INTERNAL("bad labels");
     int by_column = Rf_asLogical(mcx_list_get(spec, "x_rows")) == TRUE;
+    /* gather buffers for the threads of the algorithm's parallel passes */
     SEXP ctl = mcx_list_get(spec, "control");
-    int threads = ctl != R_NilValue && XLENGTH(ctl) > 0 && mcx_list_get(ctl, "threads") != R_NilValue
-        ? (int) mcx_list_num(ctl, "threads") : 1;
+    int threads = 1;
+    if (ctl != R_NilValue && XLENGTH(ctl) > 0 && mcx_list_get(ctl, "threads") != R_NilValue)
+        threads = (int) mcx_list_num(ctl, "threads");
     SEXP zbuf = ffi_workspace_labels(mcx_list_get(spec, "workspace"), labels, N);
     const void *sb = NULL;
     size_t nb = 0;
