@@ -169,6 +169,7 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
   chunk <- 1L
   # draws of this call are collected in `chain$pending` (bound at the end)
   chain$pending <- list(traces = list(), labels = list(), extra = list())
+  ws <- chain_workspace(kernel)   # memory held across chunks (R/chains_workspace.R)
   advance <- function(phase_left, offset, warmup) {
     n <- min(chunk, phase_left)
     if (!warmup && thin > 1L) {
@@ -177,7 +178,7 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     }
     t0 <- proc.time()[[3L]]
     r <- with_stream(chain$seed, function()
-      kernel$step(chain$state, n, thin, offset, warmup))
+      kernel_step(kernel, ws, chain$state, n, thin, offset, warmup))
     dt <- proc.time()[[3L]] - t0
     check_step_value(r$value, kernel$name, n, offset, thin, warmup,
                      width = chain_trace_width(chain))
@@ -187,11 +188,12 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     tick(n)
     n
   }
-  on.exit(assign("last_chain", chain_finish(chain), envir = interrupt_store))
+  on.exit(assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
   while (chain$warmup_done < burnin && !stop_requested())
     advance(burnin - chain$warmup_done, chain$warmup_done, TRUE)
   while (chain$warmup_done >= burnin && chain$iter_done < iter && !stop_requested())
     advance(iter - chain$iter_done, chain$iter_done, FALSE)
+  chain <- chain_detach(chain, ws)
   chain_finish(chain)
 }
 

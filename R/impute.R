@@ -29,7 +29,7 @@ impute_blocks <- function(prepared) {
   if (length(out)) out else NULL
 }
 
-# Wrap a mixture kernel (whose step reads its data `xt` from its closure)
+# Wrap a mixture kernel (whose step reads its data `xe` from its closure)
 # so that the missing cells of `blocks` are imputed after every sweep.
 impute_kernel <- function(base, x, blocks) {
   mask <- matrix(FALSE, nrow(x), ncol(x))
@@ -52,15 +52,17 @@ impute_kernel <- function(base, x, blocks) {
   storage.mode(miss_t) <- "integer"
   blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov")])
   env <- environment(base$step)
-  if (!exists("xt", envir = env, inherits = FALSE))
+  if (!exists("xe", envir = env, inherits = FALSE))
     stop("mcmix internal error: the mixture kernel has no data to complete.", call. = FALSE)
-  step <- function(state, n, thin, offset, warmup) {
+  step <- function(state, n, thin, offset, warmup, workspace = NULL) {
     traces <- labels <- extra <- list()
     xt <- xt0
     for (g in seq_len(n)) {
       xt[tmask] <- state$imputed
-      assign("xt", xt, envir = env)
-      r <- base$step(state[names(state) != "imputed"], 1L, thin, offset + g - 1L, warmup)
+      assign("xe", xt, envir = env)
+      assign("xe_rows", FALSE, envir = env)   # the engine reads the dim x N matrix xt
+      r <- base$step(state[names(state) != "imputed"], 1L, thin, offset + g - 1L, warmup,
+                     workspace = workspace)
       st <- r$state
       z <- match(st$labels, unique(st$labels)) - 1L
       new_xt <- .Call(C_ffi_impute_step, xt, z, blocks_c, miss_t)
@@ -109,7 +111,8 @@ product_wrap <- function(family, data) {
 
 fam_any_na <- function(data) {
   cols <- if (is.data.frame(data)) data else list(data)
-  for (v in cols) if (is.double(v) && any(is.nan(v)))
+  # anyNA() first: is.nan() allocates a logical copy of the data
+  for (v in cols) if (is.double(v) && anyNA(v) && any(is.nan(v)))
     stop(paste0("`data` has a NaN value; missing values must be NA ",
                 "(NaN usually comes from a failed computation)."), call. = FALSE)
   if (is.data.frame(data)) any(vapply(data, anyNA, logical(1)))

@@ -311,7 +311,8 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
   kernel <- if (inherits(model, "mcmix_dp_mixture"))
     dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
-  else finite_kernel(model, prepared, algorithm, init)
+  else finite_kernel(model, prepared, algorithm, init,
+                     store_labels = !isFALSE(labels) || isTRUE(psm))
   blocks <- impute_blocks(prepared)                    # R/impute.R
   if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
@@ -327,22 +328,28 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
 }
 
 # The kernel of a finite mixture sampler (see R/chains.R for the contract).
-finite_kernel <- function(model, prepared, algorithm, init) {
-  xt <- t(prepared$x)
-  if (!is.double(xt)) storage.mode(xt) <- "double"   # a second full copy otherwise
-  N <- ncol(xt)
+finite_kernel <- function(model, prepared, algorithm, init, store_labels = TRUE) {
+  xe <- mixture_engine_data(prepared$x)
+  xe_rows <- xe$rows
+  xe <- xe$x
+  N <- nrow(prepared$x)
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
     hyper = as.double(prepared$hyper), algorithm = algorithm,
-    alpha = as.double(model$alpha), K = as.integer(model$K))
+    alpha = as.double(model$alpha), K = as.integer(model$K),
+    store_labels = store_labels)
+  prepared <- NULL   # the closure keeps the data once, in `xe`
   init_fun <- mixture_init(model, N, init)
   new_kernel(
     name = paste0("finite_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, NA_real_), weights = NULL, params = NULL, stats = NULL)
     },
-    step = function(state, n, thin, offset, warmup) {
-      r <- .Call(C_ffi_finite_step, spec, xt, state, chunk_ctrl(n, thin, offset, warmup))
+    step = function(state, n, thin, offset, warmup, workspace = NULL) {
+      sp <- spec
+      sp$x_rows <- xe_rows
+      sp$workspace <- workspace   # memory held across chunks (R/chains_workspace.R)
+      r <- .Call(C_ffi_finite_step, sp, xe, state, chunk_ctrl(n, thin, offset, warmup))
       extra <- NULL   # the weights and parameters drawn, when the algorithm draws them
       if (!is.null(r$params) && nrow(r$traces)) {
         K <- spec$K
@@ -354,7 +361,22 @@ finite_kernel <- function(model, prepared, algorithm, init) {
            draws = list(traces = r$traces, labels = r$labels, extra = extra))
     },
     trace_names = c("n_clusters", "log_lik"),
-    spec = spec, N = N)
+    spec = spec, N = N, workspace = TRUE)
+}
+
+# The data as the engine reads them (src/mixture_state.h, mcx_mix_x()):
+# the N x D matrix itself, not copied, when D <= mixture_in_place_max_dim
+# (each observation is gathered from its D columns, which costs nothing
+# noticeable for small D); else a transposed D x N copy, whose observations
+# are contiguous (cheaper for large D, where D strided loads per observation
+# would touch D cache lines). list(x, rows): rows TRUE for the matrix
+# itself. Integer data are converted to double (one copy).
+mixture_in_place_max_dim <- function() 16L
+mixture_engine_data <- function(x) {
+  rows <- ncol(x) <= mixture_in_place_max_dim()
+  if (!rows) x <- t(x)
+  if (!is.double(x)) storage.mode(x) <- "double"
+  list(x = x, rows = rows)
 }
 
 # function(chain, alpha0) giving initial labels (0-based, internal order).

@@ -244,12 +244,13 @@ slice_budget <- function(model, control, N) {
 dp_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
   row <- dp_algorithms[[algorithm]]
-  xt <- t(prepared$x)   # the only copy of the data (family_prepare() makes none)
-  if (!is.double(xt)) storage.mode(xt) <- "double"
-  N <- ncol(xt)
+  xe <- mixture_engine_data(prepared$x)   # R/mixture.R: the data, usually not copied
+  xe_rows <- xe$rows
+  xe <- xe$x
+  N <- nrow(prepared$x)
+  hyper <- prepared$hyper
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
   random_d <- inherits(model$discount, "mcmix_beta_prior")
-  hyper <- prepared$hyper
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
@@ -259,6 +260,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
     store_labels = !isFALSE(control$store_labels))
+  prepared <- NULL   # the closure keeps the data once, in `xe`
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount
@@ -273,16 +275,19 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
            params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
-    step = function(state, n, thin, offset, warmup) {
+    step = function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
+      sp$x_rows <- xe_rows
+      sp$workspace <- workspace   # memory held across chunks (R/chains_workspace.R)
       # OpenMP's thread pool does not survive fork(): a forked chain (cores > 1)
       # runs its parallel passes on one thread (same draws, see in_forked_child())
       if (isTRUE(sp$control$threads > 1) && in_forked_child()) sp$control$threads <- 1
-      r <- .Call(C_ffi_dp_step, sp, xt, state, chunk_ctrl(n, thin, offset, warmup))
+      r <- .Call(C_ffi_dp_step, sp, xe, state, chunk_ctrl(n, thin, offset, warmup))
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
     },
     trace_names = trace_names,
     spec = spec, N = N,
+    workspace = !is.list(hyper),   # not for R-function families (callbacks into R)
     # only some algorithms accept or reject proposals; the others carry
     # zero counters in their state (read by acceptance())
     counters = row$counters)

@@ -3,12 +3,16 @@
 ## writes bench/RESULTS.md.
 ##
 ## Usage: Rscript bench/bench-scale.R [reps]     (run from the package root)
+##        Rscript bench/bench-scale.R --million  (section 1 alone, one run:
+##          prints "algorithm CPU-s wall-s mean-K max-K extra-peak-MB data-MB")
 ## Installs the peer BNPmix itself (bench/install-peers.R), then measures,
 ## each comparison as `reps` (default 3) interleaved repetitions (mcmix,
 ## peer, mcmix, peer, ...; median and range reported):
 ##  1. N = 1e6, D = 2, five clusters, sample_posterior() defaults: wall and
 ##     CPU time of 40 iterations, mean K over iterations 21-40, extra peak
-##     memory (VmHWM minus the RSS before the fit, fresh R process);
+##     memory (VmHWM minus the RSS before the fit, fresh R process; the
+##     peak is reset just before the fit, so that the transients of making
+##     the data do not count);
 ##  2. threads = 1 vs 2 at N = 1e6: wall and CPU time per sweep, the serial
 ##     share of the CPU (per-thread CPU times), draws identical;
 ##  3. N = 1e4, same setting: mcmix vs BNPmix's importance conditional
@@ -52,6 +56,9 @@ if (length(args) && args[[1L]] == "--million") {
   suppressPackageStartupMessages(library(mcmix))
   x <- five_clusters(1e6)
   invisible(gc()); invisible(gc())
+  # reset VmHWM to the current RSS (Linux >= 4.0): the peak of making x
+  # (several N x 2 temporaries) would otherwise hide the fit's own peak
+  invisible(tryCatch(cat("5", file = "/proc/self/clear_refs"), error = function(e) NULL))
   base <- rss_mb("VmRSS")
   set.seed(1)
   t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, burnin = 20,

@@ -9,6 +9,7 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "mcmix_engine.h"
+#include "ffi_workspace.h"
 
 void mcx_error(const char *fmt, ...)
 {
@@ -33,5 +34,6 @@ void mcx_interrupt_point(double work)
 void *mcx_alloc(size_t n, size_t size)
 {
     if (n == 0) n = 1;
+    if (ffi_arena_active()) return ffi_arena_alloc(n, size);   /* ffi_workspace.c */
     return (void *) R_alloc(n, (int) size);
 }

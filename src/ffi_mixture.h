@@ -13,6 +13,23 @@
 void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt, int dim,
                   SEXP labels, SEXP stats, int k_min);
 void ffi_mix_export(const mcx_mix *m, SEXP *labels, SEXP *stats);
+/* The same for the finite and DP mixtures, whose data and workspace come
+ * with the spec: x is the N x dim matrix read in place when spec$x_rows is
+ * TRUE, else dim x N (ffi_mix_n() checks it and gives N); gather buffers
+ * for spec$control$threads threads; with a workspace (spec$workspace,
+ * ffi_workspace.c) the labels are worked on in its label buffer, which is
+ * returned (else R_NilValue) and exported as they are by
+ * ffi_mix_export_spec(). */
+int ffi_mix_n(SEXP x, int dim);
+SEXP ffi_mix_open_spec(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP spec,
+                       SEXP x, int dim, SEXP labels, SEXP stats, int k_min);
+void ffi_mix_export_spec(const mcx_mix *m, SEXP zbuf, SEXP *labels, SEXP *stats);
+/* The arguments of a mixture step .Call, and body(&args) run with the
+ * workspace spec$workspace (ffi_workspace_run()). */
+typedef struct {
+    SEXP spec, x, state, chunk;
+} ffi_mix_step_args;
+SEXP ffi_mix_step_run(SEXP (*body)(void *), SEXP spec, SEXP x, SEXP state, SEXP chunk);
 
 /* ffi_mixture.c (finite mixtures, CRP simulator) */
 SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);

@@ -2,11 +2,15 @@
  * ffi_mixture_dp.c -- the one .Call glue routine of every Dirichlet /
  * Pitman-Yor mixture algorithm (the table of mixture_dp.h; R/mixture_dp.R).
  *
- * ffi_dp_step(spec, xt, state, chunk) runs one chunk of one chain:
+ * ffi_dp_step(spec, x, state, chunk) runs one chunk of one chain:
+ *   x     = the data: R's N x dim matrix read in place when spec$x_rows is
+ *           TRUE, else its dim x N transpose (ffi_mix_open_spec());
  *   spec  = list(family, dim, hyper, algorithm, alpha_prior = c(shape,
  *           rate) or numeric(0), discount_prior = c(a, b) or numeric(0),
  *           control = named list of the algorithm's settings (numbers),
- *           the names of its row's control_names);
+ *           the names of its row's control_names; x_rows; workspace =
+ *           the chain's workspace (ffi_workspace.c) or NULL; the returned
+ *           state's labels are then one of its label buffers);
  *           hyper: a double vector, or the list of R functions of an
  *           R-function family (ffi_family_open());
  *   state = the list DP_STATE below: labels 0-based in the engine's cluster
@@ -112,13 +116,13 @@ static void dp_keep(void *ctx, int r, double ll)
     for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
 }
 
-SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
+static SEXP dp_step(void *data)
 {
-    mcx_chunk c = mcx_chunk_read(chunk);
+    ffi_mix_step_args *a = data;
+    SEXP spec = a->spec, state = a->state;
+    mcx_chunk c = mcx_chunk_read(a->chunk);
     int dim = mcx_list_count(spec, "dim");
-    if (TYPEOF(xt) != REALSXP || dim < 1 || XLENGTH(xt) % dim != 0)
-        MCX_INTERNAL("data must be a dim x N double matrix");
-    int N = (int) (XLENGTH(xt) / dim), nprot = 0;
+    int N = ffi_mix_n(a->x, dim), nprot = 0;
     const mcx_dp_algorithm *alg = mcx_dp_algorithm_find(mcx_list_str(spec, "algorithm"));
     const void *hyper;
     const mcx_family *fam = ffi_family_open(spec, dim, &hyper, &nprot);
@@ -141,7 +145,8 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
         for (int i = 0; i < N; i++)
             if (lab0[i] + 1 > kmin) kmin = lab0[i] + 1;
     mcx_mix m;
-    ffi_mix_open(&m, fam, hyper, xt, dim, in[F_labels], in[F_stats], kmin);
+    SEXP zbuf = ffi_mix_open_spec(&m, fam, hyper, spec, a->x, dim, in[F_labels],
+                                  in[F_stats], kmin);
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
@@ -187,7 +192,7 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     PutRNGstate();
 
     SEXP out[DP_STATE_N];
-    ffi_mix_export(&m, &out[F_labels], &out[F_stats]); nprot += 2;
+    ffi_mix_export_spec(&m, zbuf, &out[F_labels], &out[F_stats]); nprot += 2;
     out[F_params] = R_NilValue;
     if (alg->params != NULL) {
         int rows, cols;
@@ -212,4 +217,9 @@ SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk)
     SEXP res = mcx_named_list(on, ov);
     UNPROTECT(nprot);
     return res;
+}
+
+SEXP ffi_dp_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
+{
+    return ffi_mix_step_run(dp_step, spec, x, state, chunk);
 }

@@ -11,6 +11,7 @@
 #include <R_ext/Visibility.h>
 #include "mcmix_engine.h"
 #include "ffi.h"
+#include "ffi_workspace.h"
 #include "ffi_target_r.h"
 #include "ffi_nuts.h"
 #include "ffi_logit.h"
@@ -32,6 +33,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_finite_step, 4),
     CALLDEF(ffi_rcrp, 3),
     CALLDEF(ffi_dp_step, 4),
+    CALLDEF(ffi_workspace_new, 0),
+    CALLDEF(ffi_workspace_detach, 2),
     CALLDEF(ffi_mixture_predict, 8),
     CALLDEF(ffi_impute_step, 4),
     /* ffi_topic.c: LDA and HDP */

@@ -51,7 +51,7 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
             int j = s->perm[t + MCX_PREFETCH_AHEAD];   /* hide the cache misses */
             MCX_PREFETCH(m->z + j);
             MCX_PREFETCH(s->prior_pred + j);
-            MCX_PREFETCH(mcx_mix_x(m, j));
+            mcx_mix_prefetch(m, j);
         }
         /* Leave x_i out.  A singleton's cluster is deleted at once; otherwise
          * the cluster without x_i is formed in scratch, so that when x_i

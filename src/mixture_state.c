@@ -31,18 +31,31 @@ static void set_capacity(mcx_mix *m, int cap)
     m->cap = cap;
 }
 
-/* Build; with stats == NULL the stats are computed from the labels, else
- * only the sizes are counted and the exported blocks copied in. */
-static void build(mcx_mix *m, const mcx_family *fam, const void *hyper,
-                  const double *x, int n, int dim, const int *labels, int k_min,
-                  const void *stats, size_t nbytes)
+/* The data layout and the gather buffers (mixture_state.h). */
+static void set_data(mcx_mix *m, const double *x, int n, int dim, int by_column,
+                     int threads)
+{
+    m->x = x;
+    m->ld = by_column && dim > 1 ? (size_t) n : 1;
+    m->nthreads = threads > 1 ? threads : 1;
+    if (m->ld == 1) return;
+    size_t nt = (size_t) m->nthreads;
+    m->xbuf = mcx_alloc(nt * MCX_XSLOTS * (size_t) dim, sizeof(double));
+    m->xring = mcx_alloc(nt * MCX_XRING_STRIDE, sizeof(int));
+    memset(m->xring, 0, nt * MCX_XRING_STRIDE * sizeof(int));
+}
+
+void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                        const double *x, int n, int dim, int by_column, int threads,
+                        const int *labels, int *z_out, int k_min,
+                        const void *stats, size_t nbytes)
 {
     memset(m, 0, sizeof *m);
     m->fam = fam;
     m->hyper = hyper;
     m->n = n;
     m->dim = dim;
-    m->x = x;
+    set_data(m, x, n, dim, by_column, threads);
     m->sstride = mcx_family_stats_doubles(fam, hyper);
     if (m->sstride == 0) m->sstride = 1;
     size_t ws = fam->work_size(hyper);
@@ -60,20 +73,20 @@ static void build(mcx_mix *m, const mcx_family *fam, const void *hyper,
     int cap = 2 * K;
     if (cap < 64) cap = 64;
     set_capacity(m, cap);
-    m->z = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
+    m->z = z_out != NULL ? z_out : mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
+    if (m->z != labels) memcpy(m->z, labels, (size_t) n * sizeof(int));
     m->K = 0;
     for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
     if (stats == NULL) {
         for (int i = 0; i < n; i++) {
+            int l = m->z[i];
             m->z[i] = -1;
-            if (labels[i] >= 0) mcx_mix_add(m, i, labels[i]);
+            if (l >= 0) mcx_mix_add(m, i, l);
         }
         return;
     }
-    for (int i = 0; i < n; i++) {
-        m->z[i] = labels[i];
-        if (labels[i] >= 0) m->size[labels[i]]++;
-    }
+    for (int i = 0; i < n; i++)
+        if (m->z[i] >= 0) m->size[m->z[i]]++;
     mcx_mix_restore_stats(m, stats, nbytes);
 }
 
@@ -87,14 +100,14 @@ void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t nbytes)
 void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *labels, int k_min)
 {
-    build(m, fam, hyper, x, n, dim, labels, k_min, NULL, 0);
+    mcx_mix_build_data(m, fam, hyper, x, n, dim, 0, 1, labels, NULL, k_min, NULL, 0);
 }
 
 void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
                            const double *x, int n, int dim, const int *labels,
                            int k_min, const void *stats, size_t bytes)
 {
-    build(m, fam, hyper, x, n, dim, labels, k_min, stats, bytes);
+    mcx_mix_build_data(m, fam, hyper, x, n, dim, 0, 1, labels, NULL, k_min, stats, bytes);
 }
 
 void mcx_mix_refresh(mcx_mix *m)

@@ -46,11 +46,26 @@
 /* Sweeps between recomputations of the stats from scratch. */
 #define MCX_REFRESH_EVERY 64
 
+/* Ring of gather buffers per thread (see mcx_mix_x()): a pointer returned
+ * by mcx_mix_x() stays valid for the next MCX_XSLOTS - 1 calls on the same
+ * thread.  Power of two. */
+#define MCX_XSLOTS 4
+/* ints per thread of the ring positions (one cache line: no false sharing) */
+#define MCX_XRING_STRIDE 16
+
 typedef struct mcx_mix {
     const mcx_family *fam;
     const void *hyper;
     int n, dim;
-    const double *x;      /* observation i at x + i * dim (dim x n, column-major) */
+    /* The data, read through mcx_mix_x() only.  ld == 1: observation i at
+     * x + i * dim (dim x n column-major, or dim == 1); ld == n: the n x dim
+     * column-major matrix of R, read in place (coordinate j of observation
+     * i at x[i + j * n]) and gathered into a per-thread buffer. */
+    const double *x;
+    size_t ld;
+    int nthreads;         /* threads that may call mcx_mix_x() (gather buffers) */
+    double *xbuf;         /* nthreads * MCX_XSLOTS * dim (ld == n only) */
+    int *xring;           /* nthreads * MCX_XRING_STRIDE ring positions */
     int K, cap;           /* clusters in use, capacity of the buffers */
     size_t sstride;       /* doubles per stats block */
     double *stats;        /* cap blocks */
@@ -72,6 +87,15 @@ const void *mcx_family_hyper(const mcx_family *fam, int dim,
  * labels (see mcx_mix_build_restore() to install exported ones). */
 void mcx_mix_build(mcx_mix *m, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *labels, int k_min);
+/* The general builder: the data x in either layout (by_column: the n x
+ * dim column-major matrix read in place, else dim x n), with gather
+ * buffers for `threads` threads; z_out (n ints, or NULL: from mcx_alloc)
+ * the memory of the labels (labels may equal z_out); stats NULL or the
+ * exported blocks as in mcx_mix_build_restore(). */
+void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                        const double *x, int n, int dim, int by_column, int threads,
+                        const int *labels, int *z_out, int k_min,
+                        const void *stats, size_t bytes);
 /* Bytes of the K stats blocks (m->stats, exported as they are). */
 static inline size_t mcx_mix_stats_bytes(const mcx_mix *m)
 {
@@ -93,9 +117,43 @@ static inline double *mcx_mix_stats(const mcx_mix *m, int k)
 {
     return m->stats + (size_t) k * m->sstride;
 }
+#ifdef _OPENMP
+#include <omp.h>
+#define MCX_MIX_THREAD() omp_get_thread_num()
+#else
+#define MCX_MIX_THREAD() 0
+#endif
+
+/* The one way the samplers read observation i (dim doubles).  Contiguous
+ * layouts give a pointer into the data; the in-place n x dim matrix is
+ * gathered (dim strided loads) into the calling thread's ring of buffers,
+ * so that the pointer is valid for MCX_XSLOTS - 1 further calls on the
+ * same thread.  Safe in parallel regions of at most m->nthreads threads
+ * (mcx_mix_build_data()). */
 static inline const double *mcx_mix_x(const mcx_mix *m, int i)
 {
-    return m->x + (size_t) i * m->dim;
+    if (m->ld == 1) return m->x + (size_t) i * m->dim;
+    int t = m->nthreads > 1 ? MCX_MIX_THREAD() : 0;   /* no call on one thread */
+    int *pos = m->xring + (size_t) t * MCX_XRING_STRIDE;
+    int slot = *pos = (*pos + 1) & (MCX_XSLOTS - 1);
+    double *b = m->xbuf + ((size_t) t * MCX_XSLOTS + (size_t) slot) * m->dim;
+    const double *p = m->x + i;
+    if (m->dim == 2) {              /* the common case, unrolled */
+        b[0] = p[0];
+        b[1] = p[m->ld];
+    } else {
+        for (int j = 0; j < m->dim; j++) b[j] = p[(size_t) j * m->ld];
+    }
+    return b;
+}
+/* A prefetch hint for observation i (every coordinate, without gathering). */
+static inline void mcx_mix_prefetch(const mcx_mix *m, int i)
+{
+    if (m->ld == 1) {
+        MCX_PREFETCH(m->x + (size_t) i * m->dim);
+        return;
+    }
+    for (int j = 0; j < m->dim; j++) MCX_PREFETCH(m->x + i + (size_t) j * m->ld);
 }
 
 /* Remove observation i from its cluster (z[i] becomes -1). */
