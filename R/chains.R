@@ -155,8 +155,9 @@ chain_new <- function(kernel, chain_id, seed) {
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
 # `tick(n)` reports progress; `stop_requested()` is asked after every chunk
 # (a parallel run sets it when another chain was interrupted or failed).
-# Chunk lengths grow until a chunk takes about `target_secs`, which never
-# changes the draws (kernels are chunk-invariant).
+# Chunk lengths grow until a chunk takes about `target_secs` (or are fixed
+# by the option `mcmix.chunk_size`), which never changes the draws (kernels
+# are chunk-invariant).
 #
 # Chunks are transactional: the new chain (state, seed, counters, draws,
 # labels, co-clustering counts) is built completely from the old one and
@@ -166,7 +167,8 @@ chain_new <- function(kernel, chain_id, seed) {
 chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
                       tick = function(n) NULL, target_secs = 0.25,
                       stop_requested = function() FALSE) {
-  chunk <- 1L
+  fixed <- chunk_size_option()   # R/chains_control.R
+  chunk <- if (is.na(fixed)) 1L else fixed
   # draws of this call are collected in `chain$pending` (bound at the end)
   chain$pending <- list(traces = list(), labels = list(), extra = list())
   advance <- function(phase_left, offset, warmup) {
@@ -182,7 +184,8 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     check_step_value(r$value, kernel$name, n, offset, thin, warmup,
                      width = chain_trace_width(chain))
     chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
-    if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
+    if (!is.na(fixed)) NULL
+    else if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
     tick(n)
     n
