@@ -95,15 +95,16 @@ interrupt_settings <- function(fit, chains = 2L) {
        labels = s$labels, psm = s$psm, model = fit$model, data = fit$data)
 }
 
-# Interrupt `case` (a fit) at step call k (sequential or forked cores);
-# returns a list of checks.
-interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L) {
+# Interrupt `case` (a fit) at step call k (sequential, forked cores or a
+# future backend); returns a list of checks.
+interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
+                            backend = "auto") {
   st <- interrupt_settings(fit0)
   set.seed(seed)
   ref <- do.call(run_kernel, c(list(fit0$kernel, progress = FALSE), st))
   f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k, seed, where = where,
-                                             cores = cores), st))
-  g <- suppressWarnings(extend(f, 0, cores = cores, progress = FALSE))
+                                             cores = cores, backend = backend), st))
+  g <- suppressWarnings(extend(f, 0, cores = cores, backend = backend, progress = FALSE))
   list(interrupted = isTRUE(f$interrupted), warned = !is.null(attr(f, "warning")),
        counters = fault_counters_ok(f), same = fault_same_fit(g, ref),
        completed = !isTRUE(g$interrupted), fit = f)
