@@ -109,3 +109,46 @@ interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
        counters = fault_counters_ok(f), same = fault_same_fit(g, ref),
        completed = !isTRUE(g$interrupted), fit = f)
 }
+
+# Interrupt `fit0`'s run (two chains, sequential) at the start of chain 2,
+# leaving chain 1 complete and chain 2 without draws, and run every method
+# on the partial fit. Returns the problems found (character(0) when none):
+# a method that fails, or a message about the partial fit not said exactly
+# once by summary().
+partial_methods_check <- function(fit0, seed = 11L) {
+  st <- interrupt_settings(fit0)
+  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k = NA, seed = seed,
+                                             chain_start = 2L), st))
+  class(f) <- class(fit0)
+  for (nm in setdiff(names(fit0), c(names(f), "usable_view"))) f[[nm]] <- fit0[[nm]]
+  problems <- character()
+  if (!isTRUE(f$interrupted)) problems <- "not interrupted"
+  if (!fault_counters_ok(f)) problems <- c(problems, "counters")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  try_method <- function(name, expr) {
+    msgs <- character()
+    ok <- tryCatch(withCallingHandlers({ force(expr); TRUE },
+                                       message = function(m) {
+                                         msgs <<- c(msgs, conditionMessage(m))
+                                         invokeRestart("muffleMessage")
+                                       }, warning = function(w) invokeRestart("muffleWarning")),
+                   error = function(e) conditionMessage(e))
+    if (!isTRUE(ok)) problems <<- c(problems, sprintf("%s: %s", name, ok))
+    msgs
+  }
+  m <- try_method("summary", summary(f))
+  if (sum(grepl("incomplete", m)) != 1L)
+    problems <- c(problems, sprintf("summary said %d times that the run is incomplete",
+                                    sum(grepl("incomplete", m))))
+  try_method("print", utils::capture.output(print(f)))
+  try_method("plot", plot(f))
+  try_method("as.mcmc.list", stopifnot(coda::nchain(coda::as.mcmc.list(f)) == 1L))
+  try_method("as.array", stopifnot(dim(as.array(f))[2L] == 1L))
+  try_method("as_draws", posterior::as_draws(f))
+  if (!is.null(f$chains[[1L]]$labels) && isTRUE(st$labels)) {
+    try_method("psm", psm(f))
+    try_method("partition", partition(f))
+  }
+  problems
+}

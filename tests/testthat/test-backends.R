@@ -4,10 +4,10 @@
 # path). The signals are real (helper-faults.R): a worker sends SIGINT to
 # itself or to the session, or SIGKILL to itself.
 
-local({
-  oplan <- future::plan(future::multisession, workers = 2)
-  withr::defer(future::plan(oplan), envir = teardown_env())
-})
+# (the plan is put back at the end of this file: later files run with the
+# default plan)
+oplan <- future::plan(future::multisession, workers = 2)
+withr::defer(future::plan(oplan))
 
 # Two independent normals per iteration; chain 2 (or every chain when
 # `chain` is NULL) calls `hook(offset, warmup)` before each chunk.

@@ -198,3 +198,10 @@ test_that("Ctrl-C in the session (not in the workers) stops forked chains withou
   ref <- run_kernel(k, iter = 1e5, chains = 2, progress = FALSE)
   expect_true(fault_same_fit(extend(f, 0, cores = 2, progress = FALSE), ref))
 })
+
+test_that("every sampler's fit interrupted at the start of chain 2 works with every method, saying once it is partial", {
+  withr::local_preserve_seed()
+  cases <- interrupt_cases()
+  for (nm in names(cases))
+    expect_identical(partial_methods_check(cases[[nm]]()), character(), label = nm)
+})
