@@ -171,12 +171,15 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
     }
   }, add = TRUE, after = FALSE)
   while (length(pending) || length(jobs)) {
-    while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
+    # Ctrl-C while a worker is forked: no more chains start (one forked
+    # then sees the stop request at its first chunk; its chain is kept as
+    # it was, as a chain never started)
+    tryCatch(while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
       k <- pending[1L]
       pending <- pending[-1L]
       jobs[[as.character(k)]] <- parallel::mcparallel(work(idx[k]), name = as.character(k),
                                                      mc.set.seed = FALSE, silent = FALSE)
-    }
+    }, interrupt = function(e) stop_all())
     if (file.exists(stopfile)) pending <- integer()
     if (!length(jobs)) break
     # a dead worker is reported below, naming its chain (not by mccollect's warning)
@@ -292,13 +295,13 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
     if (is.null(e)) next
     if (busy) dirty <- TRUE
     busy <- FALSE
-    if (!is.na(launching)) {   # its worker may have the chain or not
-      out[launching] <- list(result_read(dir, idx[launching], wait = 2))
-      launching <- NA_integer_
-    }
     interrupts <- interrupts + 1L
     stop_all()
     pending <- integer()
+    if (!is.na(launching)) {   # its worker may have the chain (stopped at once) or not
+      out[launching] <- list(result_read(dir, idx[launching], wait = 2))
+      launching <- NA_integer_
+    }
     if (interrupts >= 2L) {   # give up the chains still running
       for (k in waiting) out[[k]] <- lost(k, "interrupted", e)
       abandoned$futures <- c(abandoned$futures, fs[waiting])
