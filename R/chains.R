@@ -154,9 +154,12 @@ chain_new <- function(kernel, chain_id, seed) {
 
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
 # `tick(n)` reports progress; `stop_requested()` is asked after every chunk
-# (a parallel run sets it when another chain was interrupted or failed).
-# Chunk lengths grow until a chunk takes about `target_secs`, which never
-# changes the draws (kernels are chunk-invariant).
+# (a parallel run sets it when another chain was interrupted or failed);
+# `checkpoint(chain)`, when given, sees the chain after every chunk (future
+# workers save it now and then, R/chains_checkpoint.R).
+# Chunk lengths grow until a chunk takes about `target_secs` (or are fixed
+# by the option `mcmix.chunk_size`), which never changes the draws (kernels
+# are chunk-invariant).
 #
 # Chunks are transactional: the new chain (state, seed, counters, draws,
 # labels, co-clustering counts) is built completely from the old one and
@@ -165,8 +168,9 @@ chain_new <- function(kernel, chain_id, seed) {
 # chain as it stands is kept in `interrupt_store` on any non-local exit.
 chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
                       tick = function(n) NULL, target_secs = 0.25,
-                      stop_requested = function() FALSE) {
-  chunk <- 1L
+                      stop_requested = function() FALSE, checkpoint = NULL) {
+  fixed <- chunk_size_option()   # R/chains_control.R
+  chunk <- if (is.na(fixed)) 1L else fixed
   # draws of this call are collected in `chain$pending` (bound at the end)
   chain$pending <- list(traces = list(), labels = list(), extra = list())
   ws <- chain_workspace(kernel)   # memory held across chunks (R/chains_workspace.R)
@@ -183,9 +187,11 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     check_step_value(r$value, kernel$name, n, offset, thin, warmup,
                      width = chain_trace_width(chain))
     chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
-    if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
+    if (!is.na(fixed)) NULL
+    else if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
     tick(n)
+    if (!is.null(checkpoint)) checkpoint(chain)   # R/chains_checkpoint.R
     n
   }
   on.exit(assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
@@ -243,7 +249,7 @@ chain_finish <- function(chain) {
 # condition). `chain` is the chain of the last completed chunk (NULL when
 # the chain could not be created).
 chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
-                           stop_requested = function() FALSE) {
+                           stop_requested = function() FALSE, checkpoint = NULL) {
   s <- fit$settings
   kernel <- fit$kernel
   forget <- function()
@@ -259,7 +265,7 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
     ch <- if (new || is.null(fit$chains[[i]])) chain_new(kernel, i, fit$streams[[i]])
           else fit$chains[[i]]
     ch <- chain_run(kernel, ch, s$burnin, s$iter, s$thin, s$labels, s$psm, tick,
-                    stop_requested = stop_requested)
+                    stop_requested = stop_requested, checkpoint = checkpoint)
     serve_interrupts()   # one that arrived during the last chunk is caught here
     done <- ch$warmup_done >= s$burnin && ch$iter_done >= s$iter
     list(chain = ch, status = if (done) "done" else "stopped", condition = NULL)
@@ -342,6 +348,17 @@ psm_accumulate <- function(acc, labels) {
 #' completes the run exactly as an uninterrupted run would have. A chain
 #' whose worker fails or dies raises an error of class `mcmix_chain_error`
 #' naming the chain; the condition's `fit` element holds the other chains.
+#'
+#' Chains run by `future` workers (and on local cores without `fork()`,
+#' as on Windows, which use a temporary multisession plan) see the stop
+#' request when they run on the same machine, report progress through
+#' files (or progressr), and save a checkpoint of their chain at most every
+#' `getOption("mcmix.checkpoint_interval", 10)` seconds: the draws of a
+#' worker that dies are kept up to its last checkpoint. A second Ctrl-C
+#' gives up the chains still running (workers on other machines do not see
+#' the stop request), keeping their last checkpoints. The option
+#' `mcmix.chunk_size` fixes the number of iterations per chunk (by default
+#' chunks grow until one takes about 0.25 s); the draws never depend on it.
 #'
 #' @section Progress:
 #' With `progress = TRUE` one line reports the chains done, the draws
@@ -440,21 +457,13 @@ fit_advance <- function(fit, new, cores, backend, progress) {
   t0 <- proc.time()[[3L]]
   res <- switch(backend,
     sequential = run_chains_sequential(fit, idx, new, reporter),
-    parallel = if (.Platform$OS.type == "windows")
-      run_chains_psock(fit, idx, new, cores) else
-      run_chains_forked(fit, idx, new, cores, reporter),
+    parallel = if (can_fork())
+      run_chains_forked(fit, idx, new, cores, reporter) else
+      run_chains_psock(fit, idx, new, cores, reporter, progress),
     future = run_chains_future(fit, idx, new, reporter, progress))
   reporter$close()
   fit$timing[["elapsed"]] <- fit$timing[["elapsed"]] + proc.time()[[3L]] - t0
   fit_collect(fit, idx, new, res)
-}
-
-# PSOCK clusters (Windows): no partial results on interrupt.
-run_chains_psock <- function(fit, idx, new, cores) {
-  cl <- parallel::makePSOCKcluster(min(cores, length(idx)))
-  on.exit(parallel::stopCluster(cl))
-  parallel::clusterEvalQ(cl, library(mcmix))
-  parallel::parLapply(cl, idx, function(i) chain_run_safe(fit, i, new))
 }
 
 # Install the chains returned by a runner; chains never reached are created

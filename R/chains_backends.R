@@ -136,8 +136,10 @@ progress_file_tick <- function(dir, i) {
   function(n) {
     done <<- done + n
     tmp <- paste0(f, ".tmp")
-    writeLines(format(done, scientific = FALSE), tmp)
-    file.rename(tmp, f)
+    if (dir.exists(dir)) try(silent = TRUE, {   # gone when the session gave the chain up
+      writeLines(format(done, scientific = FALSE), tmp)
+      file.rename(tmp, f)
+    })
   }
 }
 
@@ -169,12 +171,15 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
     }
   }, add = TRUE, after = FALSE)
   while (length(pending) || length(jobs)) {
-    while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
+    # Ctrl-C while a worker is forked: no more chains start (one forked
+    # then sees the stop request at its first chunk; its chain is kept as
+    # it was, as a chain never started)
+    tryCatch(while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
       k <- pending[1L]
       pending <- pending[-1L]
       jobs[[as.character(k)]] <- parallel::mcparallel(work(idx[k]), name = as.character(k),
                                                      mc.set.seed = FALSE, silent = FALSE)
-    }
+    }, interrupt = function(e) stop_all())
     if (file.exists(stopfile)) pending <- integer()
     if (!length(jobs)) break
     # a dead worker is reported below, naming its chain (not by mccollect's warning)
@@ -200,25 +205,37 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
   out
 }
 
+# Chains as futures, at most as many at a time as the plan has free workers
+# (creating a future blocks while none is free; waiting here keeps Ctrl-C
+# served). An interrupt in the middle of a message to a worker (R serves
+# Ctrl-C inside socket waits, even with interrupts suspended) can put the
+# connection out of sync: then a chain whose result cannot be read is taken
+# from the result file its worker also wrote, and the plan's workers are
+# restarted at the end. The first
+# Ctrl-C asks every chain to stop at its next chunk boundary and waits for
+# their results; a second one gives up the chains still running (workers
+# that cannot see the stop request, on other machines), keeping their
+# last checkpoints (R/chains_checkpoint.R). A future that fails (its worker
+# died) gives status "died" and the chain's last checkpoint.
 run_chains_future <- function(fit, idx, new, reporter, progress) {
+  if (inherits(future::plan(), "sequential"))   # futures evaluated at creation
+    return(run_chains_sequential(fit, idx, new, reporter))
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
+  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  interval <- checkpoint_interval()
   use_progressr <- progress && requireNamespace("progressr", quietly = TRUE)
   p <- if (use_progressr)
     progressr::progressor(steps = 1, initiate = FALSE, auto_finish = FALSE,
                           on_exit = FALSE, enable = TRUE)
-  tick_for <- function(i) if (use_progressr) function(n) p(amount = n) else function(n) NULL
-  fs <- lapply(idx, function(i) {
+  launch <- function(i)
     # the chain's own stream is installed by chain_run_safe(); `seed` only
     # tells future that the worker uses random numbers
-    future::future(chain_run_safe(fit, i, new, tick = tick_for(i),
-                                  stop_requested = function() file.exists(stopfile)),
+    future::future(future_chain_run(fit, i, new, dir, interval, p),
                    seed = fit$streams[[i]], packages = "mcmix",
-                   globals = list(chain_run_safe = chain_run_safe, fit = fit, i = i, new = new,
-                                  tick_for = tick_for, p = p, stopfile = stopfile,
-                                  use_progressr = use_progressr))
-  })
+                   globals = list(future_chain_run = future_chain_run, fit = fit, i = i,
+                                  new = new, dir = dir, interval = interval, p = p))
   on_progress <- function(c) {
     if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
         identical(c$type, "update")) {
@@ -226,22 +243,121 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
       tryInvokeRestart("muffleProgression")
     }
   }
+  lost <- function(k, status, condition)
+    list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
+         status = status, condition = condition)
   out <- vector("list", length(idx))
-  waiting <- seq_along(idx)
-  while (length(waiting)) {
-    withCallingHandlers(tryCatch({
-      ok <- vapply(fs[waiting], future::resolved, logical(1))
-      for (k in waiting[ok]) {
-        out[[k]] <- tryCatch(future::value(fs[[k]]), error = function(e)
-          list(chain = if (!new) fit$chains[[idx[k]]], status = "died", condition = e))
-        if (out[[k]]$status != "done") file.create(stopfile)
-        else reporter$chain_done()
+  fs <- list()
+  pending <- seq_along(idx)
+  waiting <- integer()
+  poll <- function() {
+    reap_abandoned()
+    for (k in waiting) {
+      ok <- tryCatch(future::resolved(fs[[k]]), error = identity)
+      if (isFALSE(ok)) next
+      r <- if (inherits(ok, "error")) ok else tryCatch(future::value(fs[[k]]), error = identity)
+      if (inherits(r, "error") || !is.list(r) || is.null(r$status)) {
+        # the result as the worker saved it (a transfer cut by an interrupt),
+        # else the chain's last checkpoint (a dead worker)
+        saved <- result_read(dir, idx[k], wait = if (dirty) 5 else 0)
+        r <- if (!is.null(saved)) saved else lost(k, "died", if (inherits(r, "error")) r else
+          simpleError("the worker returned no result"))
       }
-      waiting <- waiting[!ok]
-      if (length(waiting)) Sys.sleep(0.05)
-    }, interrupt = function(e) if (!file.exists(stopfile)) file.create(stopfile)),
-    progression = on_progress)
+      out[[k]] <<- r
+      waiting <<- setdiff(waiting, k)
+      if (r$status != "done") stop_all() else reporter$chain_done()
+    }
+    if (file.exists(stopfile)) pending <<- integer()
+    while (length(pending) && free_workers() > 0L) {
+      k <- pending[1L]
+      pending <<- pending[-1L]
+      launching <<- k
+      fs[[k]] <<- launch(idx[k])
+      waiting <<- c(waiting, k)
+      launching <<- NA_integer_
+    }
+  }
+  interrupts <- 0L
+  launching <- NA_integer_   # the chain whose future is being created
+  busy <- FALSE    # in a call of the future package
+  dirty <- FALSE   # an interrupt arrived in one: a connection may be out of sync
+  while (length(pending) || length(waiting)) {
+    e <- withCallingHandlers(tryCatch({
+      busy <- TRUE
+      poll()
+      busy <- FALSE
+      if (!use_progressr)
+        reporter$set(progress_files_read(dir, idx),
+                     sum(vapply(out, function(r) identical(r$status, "done"), logical(1))))
+      Sys.sleep(0.05)
+      NULL
+    }, interrupt = identity), progression = on_progress)
+    if (is.null(e)) next
+    if (busy) dirty <- TRUE
+    busy <- FALSE
+    interrupts <- interrupts + 1L
+    stop_all()
+    pending <- integer()
+    if (!is.na(launching)) {   # its worker may have the chain (stopped at once) or not
+      out[launching] <- list(result_read(dir, idx[launching], wait = 2))
+      launching <- NA_integer_
+    }
+    if (interrupts >= 2L) {   # give up the chains still running
+      for (k in waiting) out[[k]] <- lost(k, "interrupted", e)
+      abandoned$futures <- c(abandoned$futures, fs[waiting])
+      waiting <- integer()
+    }
   }
   tryCatch(serve_interrupts(), interrupt = function(e) NULL)   # every chain is back
+  # workers whose connection an interrupt may have cut are restarted (the
+  # plan stays usable); abandoned chains keep theirs
+  if (dirty && !length(abandoned$futures)) tryCatch({
+    stack <- future::plan("list")
+    future::plan(stack, .cleanup = TRUE)
+  }, error = function(e) NULL)
   out
+}
+
+# Local cores without fork() (Windows, or `options(mcmix.fork = FALSE)`):
+# chains run as futures on a temporary multisession plan, with the stop
+# requests, progress, checkpoints and failures of run_chains_future(); a
+# PSOCK cluster without them when the future package is not installed.
+run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
+  workers <- min(cores, length(idx))
+  if (requireNamespace("future", quietly = TRUE)) {
+    oplan <- future::plan(future::multisession, workers = workers)
+    on.exit(future::plan(oplan), add = TRUE)
+    return(run_chains_future(fit, idx, new, reporter, progress))
+  }
+  cl <- parallel::makePSOCKcluster(workers)
+  on.exit(parallel::stopCluster(cl), add = TRUE)
+  parallel::clusterEvalQ(cl, library(mcmix))
+  parallel::parLapply(cl, idx, function(i) chain_run_safe(fit, i, new))
+}
+
+can_fork <- function() .Platform$OS.type != "windows" && !isFALSE(getOption("mcmix.fork"))
+
+# Futures given up by a second Ctrl-C: their workers stay busy until they
+# end (a local one at its next chunk, seeing its run directory gone). The
+# future package counts them as running until their result is collected,
+# which the next runs do here.
+abandoned <- new.env(parent = emptyenv())
+abandoned$futures <- list()
+
+reap_abandoned <- function() {
+  keep <- vapply(abandoned$futures, function(f) {
+    done <- tryCatch(future::resolved(f), error = function(e) TRUE)
+    if (isTRUE(done))   # (its conditions are not the current run's)
+      tryCatch(suppressWarnings(suppressMessages(future::value(f))), error = function(e) NULL)
+    !isTRUE(done)
+  }, logical(1))
+  abandoned$futures <- abandoned$futures[keep]
+  invisible(NULL)
+}
+
+# Workers of the current future plan free to take a chain now (1 when
+# the plan cannot tell).
+free_workers <- function() {
+  n <- tryCatch(future::nbrOfFreeWorkers(), error = function(e) 1L)
+  if (is.numeric(n) && length(n) == 1L && !is.na(n)) n else 1L
 }

@@ -3,7 +3,9 @@
 # every step call k (signals before, inside and after the chunk's .Call),
 # sequentially and with cores = 2; each interrupted fit must warn, have
 # counters that match its stored draws, labels and co-clustering counts,
-# and extend(fit, 0) must equal the uninterrupted run bit for bit.
+# and extend(fit, 0) must equal the uninterrupted run bit for bit; and a fit
+# interrupted at the start of chain 2 must work with every method
+# (partial_methods_check()).
 suppressPackageStartupMessages(library(mcmix))
 source(file.path("tests", "testthat", "helper-faults.R"))
 source(file.path("tests", "testthat", "helper-interrupt.R"))
@@ -33,7 +35,30 @@ for (nm in names(cases)) {
                       paste(names(r)[1:5], unlist(r[1:5]), sep = "=", collapse = " ")))
       }
     }
+  p <- tryCatch(partial_methods_check(fit0), error = function(e) conditionMessage(e))
+  if (length(p)) {
+    failures <- failures + 1L
+    cat(sprintf("FAIL %s partial fit methods: %s\n", nm, paste(p, collapse = "; ")))
+  }
   cat(sprintf("%-16s %3d step calls swept\n", nm, n_calls + 1L))
+}
+# Future workers (multisession): every sampler interrupted inside a chunk
+# of chain 1 or 2 in its worker.
+if (requireNamespace("future", quietly = TRUE)) {
+  oplan <- future::plan(future::multisession, workers = 2)
+  for (nm in names(cases)) for (k in c(2L, 5L)) {
+    runs <- runs + 1L
+    r <- tryCatch(interrupt_check(cases[[nm]](), k, where = "inside", backend = "future"),
+                  error = function(e) list(error = conditionMessage(e)))
+    if (!is.null(r$error) || !(r$counters && r$same && r$completed &&
+                               r$interrupted == r$warned)) {
+      failures <- failures + 1L
+      cat(sprintf("FAIL %s future k=%d: %s\n", nm, k, if (!is.null(r$error)) r$error else
+        paste(names(r)[1:5], unlist(r[1:5]), sep = "=", collapse = " ")))
+    }
+  }
+  future::plan(oplan)
+  cat("future workers: every sampler swept\n")
 }
 cat(sprintf("\n%d interrupted runs, %d failures\n", runs, failures))
 if (failures > 0L) quit(status = 1L)

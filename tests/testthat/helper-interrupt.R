@@ -14,6 +14,17 @@ interrupt_cases <- function() {
   yl <- 1 + 2 * xl + 0.1 * sin(1:24)
   docs <- list(c(1, 1, 2, 2, 1), c(3, 4, 4, 3), c(1, 2, 3, 4, 1, 2))
   groups <- list(a = c(-4.2, -3.9, 0.1, 0.3), b = c(0.2, -0.1, 3.8, 4.1))
+  ym <- matrix(c(-1, 1), 4, 4) + 0.3 * sin(1:16)
+  lc <- data.frame(q1 = rep(c("yes", "no", "yes", "no"), c(8, 2, 2, 8)),
+                   q2 = rep(c("a", "b", "a", "b"), c(7, 3, 3, 7)))
+  rfam <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, 1, log = TRUE),
+                   log_prior = function(theta) stats::dnorm(theta, 0, 3, log = TRUE),
+                   prior_draw = function() stats::rnorm(1, 0, 3), dim_param = 1)
+  pfam <- product_family(v = gaussian_diag(), s = bernoulli_beta())
+  pdf <- data.frame(v = x1, s = x1 > 0)
+  pdf$v[3] <- NA
+  xm <- cbind(x1, rev(x1))
+  xm[2, 2] <- NA
   q <- function(expr) suppressWarnings(suppressMessages(expr))
   list(
     mh = function() q(sample_mh(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 60,
@@ -42,7 +53,38 @@ interrupt_cases <- function() {
                                        burnin = 10)),
     gp_classify = function() q(gp_classify(xp, yp, iter = 40, burnin = 10)),
     ising = function() q(ising_swendsen_wang(4, 4, J = 0.5, iter = 40, burnin = 10)),
-    hier_lm = function() q(hier_lm_gibbs(cbind(1, xl), yl, gx, iter = 40, burnin = 10))
+    hier_lm = function() q(hier_lm_gibbs(cbind(1, xl), yl, gx, iter = 40, burnin = 10)),
+    nuts = function() q(sample_nuts(tg, init = c(1, 1), iter = 40, burnin = 20)),
+    logit = function() q(logit_gibbs(yp ~ xp, data = data.frame(xp = xp, yp = yp), iter = 40,
+                                     burnin = 10)),
+    ising_gibbs = function() q(ising_gibbs(J = 0.5, evidence = list(y = ym, sigma = 1),
+                                           iter = 40, burnin = 10)),
+    bayes_net = function() q(sample_posterior(bayes_net_asia(), list(dysp = "yes"), iter = 40,
+                                              burnin = 10, progress = FALSE,
+                                              blocks = list(c("tub", "lung", "either")))),
+    lca = function() q(lca(lc, K = 2, iter = 40, burnin = 10, progress = FALSE)),
+    rj_collapsed = function() q(sample_posterior(rj_mixture(k_max = 4), x1, iter = 40,
+                                                 burnin = 10, progress = FALSE, psm = TRUE)),
+    rj_rg = function() q(sample_posterior(rj_mixture(rg_prior(), k_max = 4), x1, iter = 40,
+                                          burnin = 10, progress = FALSE)),
+    dp_subcluster = function() q(sample_posterior(dp_mixture(gaussian_niw()), x1, iter = 40,
+                                                  burnin = 10, algorithm = "subcluster")),
+    dp_nonconj = function() q(sample_posterior(dp_mixture(gaussian_nonconj()), x1, iter = 40,
+                                               burnin = 10, algorithm = "neal8")),
+    dp_r_family = function() q(sample_posterior(dp_mixture(rfam), x1[1:5], iter = 20,
+                                                burnin = 5, algorithm = "neal8")),
+    dp_product_impute = function() q(sample_posterior(dp_mixture(pfam), pdf, iter = 30,
+                                                      burnin = 10, psm = TRUE)),
+    dp_impute = function() q(sample_posterior(dp_mixture(gaussian_niw()), xm, iter = 30,
+                                              burnin = 10)),
+    finite_weights = function() q(sample_posterior(finite_mixture(gaussian_niw(), K = 2), x1,
+                                                   iter = 40, burnin = 10,
+                                                   algorithm = "collapsed_weights")),
+    finite_gibbs = function() q(sample_posterior(finite_mixture(poisson_gamma(), K = 2),
+                                                 c(0, 1, 0, 7, 9, 8, 1, 6), iter = 40,
+                                                 burnin = 10, algorithm = "gibbs")),
+    finite_product = function() q(sample_posterior(finite_mixture(pfam, K = 2), pdf,
+                                                   iter = 30, burnin = 10))
   )
 }
 
@@ -53,16 +95,60 @@ interrupt_settings <- function(fit, chains = 2L) {
        labels = s$labels, psm = s$psm, model = fit$model, data = fit$data)
 }
 
-# Interrupt `case` (a fit) at step call k (sequential or forked cores);
-# returns a list of checks.
-interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L) {
+# Interrupt `case` (a fit) at step call k (sequential, forked cores or a
+# future backend); returns a list of checks.
+interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
+                            backend = "auto") {
   st <- interrupt_settings(fit0)
   set.seed(seed)
   ref <- do.call(run_kernel, c(list(fit0$kernel, progress = FALSE), st))
   f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k, seed, where = where,
-                                             cores = cores), st))
-  g <- suppressWarnings(extend(f, 0, cores = cores, progress = FALSE))
+                                             cores = cores, backend = backend), st))
+  g <- suppressWarnings(extend(f, 0, cores = cores, backend = backend, progress = FALSE))
   list(interrupted = isTRUE(f$interrupted), warned = !is.null(attr(f, "warning")),
        counters = fault_counters_ok(f), same = fault_same_fit(g, ref),
        completed = !isTRUE(g$interrupted), fit = f)
+}
+
+# Interrupt `fit0`'s run (two chains, sequential) at the start of chain 2,
+# leaving chain 1 complete and chain 2 without draws, and run every method
+# on the partial fit. Returns the problems found (character(0) when none):
+# a method that fails, or a message about the partial fit not said exactly
+# once by summary().
+partial_methods_check <- function(fit0, seed = 11L) {
+  st <- interrupt_settings(fit0)
+  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k = NA, seed = seed,
+                                             chain_start = 2L), st))
+  class(f) <- class(fit0)
+  for (nm in setdiff(names(fit0), c(names(f), "usable_view"))) f[[nm]] <- fit0[[nm]]
+  problems <- character()
+  if (!isTRUE(f$interrupted)) problems <- "not interrupted"
+  if (!fault_counters_ok(f)) problems <- c(problems, "counters")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  try_method <- function(name, expr) {
+    msgs <- character()
+    ok <- tryCatch(withCallingHandlers({ force(expr); TRUE },
+                                       message = function(m) {
+                                         msgs <<- c(msgs, conditionMessage(m))
+                                         invokeRestart("muffleMessage")
+                                       }, warning = function(w) invokeRestart("muffleWarning")),
+                   error = function(e) conditionMessage(e))
+    if (!isTRUE(ok)) problems <<- c(problems, sprintf("%s: %s", name, ok))
+    msgs
+  }
+  m <- try_method("summary", summary(f))
+  if (sum(grepl("incomplete", m)) != 1L)
+    problems <- c(problems, sprintf("summary said %d times that the run is incomplete",
+                                    sum(grepl("incomplete", m))))
+  try_method("print", utils::capture.output(print(f)))
+  try_method("plot", plot(f))
+  try_method("as.mcmc.list", stopifnot(coda::nchain(coda::as.mcmc.list(f)) == 1L))
+  try_method("as.array", stopifnot(dim(as.array(f))[2L] == 1L))
+  try_method("as_draws", posterior::as_draws(f))
+  if (!is.null(f$chains[[1L]]$labels) && isTRUE(st$labels)) {
+    try_method("psm", psm(f))
+    try_method("partition", partition(f))
+  }
+  problems
 }

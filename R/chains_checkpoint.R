@@ -1,0 +1,87 @@
+# What a chain run by a `future` worker shares with the R session that
+# started it (R/chains_backends.R, run_chains_future()): the run directory
+# of the session holds a stop request, one progress file and one checkpoint
+# per chain. The checkpoint is the chain as of a completed chunk, saved by
+# the worker at most every `getOption("mcmix.checkpoint_interval", 10)`
+# seconds (atomically: written aside, then renamed), so that the draws of a
+# chain whose worker dies, or is abandoned by a second Ctrl-C, are not
+# lost. A worker on another machine does not see the directory: it runs
+# its chain to the end, and only its result comes back (inst/design.md,
+# "Interrupts and failures on every backend").
+
+checkpoint_file <- function(dir, i) file.path(dir, sprintf("chain-%d.rds", i))
+
+# Seconds between two checkpoints of a chain (0: after every chunk).
+checkpoint_interval <- function() {
+  v <- getOption("mcmix.checkpoint_interval", 10)
+  if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0)
+    stop(sprintf("the option `mcmix.checkpoint_interval` must be a number of seconds >= 0, not %s.",
+                 describe_value(v)), call. = FALSE)
+  as.double(v)
+}
+
+# The hooks of chain i in a worker: progress ticks, the stop request (also
+# when the session removed the run directory: it is gone or gave the chain
+# up) and checkpoints. Without the directory, none of them.
+worker_hooks <- function(dir, i, interval) {
+  if (!dir.exists(dir))
+    return(list(tick = function(n) NULL, stop_requested = function() FALSE,
+                checkpoint = NULL))
+  stopfile <- file.path(dir, "stop")
+  f <- checkpoint_file(dir, i)
+  last <- proc.time()[[3L]]
+  list(tick = progress_file_tick(dir, i),
+       stop_requested = function() file.exists(stopfile) || !dir.exists(dir),
+       checkpoint = function(chain) {
+         now <- proc.time()[[3L]]
+         if (now - last < interval) return(invisible(NULL))
+         last <<- now
+         tmp <- paste0(f, ".tmp")
+         try(silent = TRUE, {   # the directory is gone when the session gave the chain up
+           saveRDS(chain_finish(chain), tmp, compress = FALSE)
+           file.rename(tmp, f)
+         })
+         invisible(NULL)
+       })
+}
+
+# The worker's side of a chain run by a future: chain_run_safe() with the
+# hooks above, and progress also through progressr's progressor `p` (NULL
+# when not used).
+future_chain_run <- function(fit, i, new, dir, interval, p) {
+  h <- worker_hooks(dir, i, interval)
+  tick <- if (is.null(p)) h$tick else function(n) {
+    h$tick(n)
+    p(amount = n)
+  }
+  r <- chain_run_safe(fit, i, new, tick = tick, stop_requested = h$stop_requested,
+                      checkpoint = h$checkpoint)
+  if (dir.exists(dir)) {   # the result also as a file, should its transfer fail
+    f <- result_file(dir, i)
+    try(silent = TRUE, {
+      saveRDS(r, paste0(f, ".tmp"), compress = FALSE)
+      file.rename(paste0(f, ".tmp"), f)
+    })
+  }
+  r
+}
+
+result_file <- function(dir, i) file.path(dir, sprintf("chain-%d.result.rds", i))
+
+# The result of chain i as its worker saved it, or NULL. With `wait` > 0,
+# waits that many seconds for it (a worker still ending its chunk).
+result_read <- function(dir, i, wait = 0) {
+  f <- result_file(dir, i)
+  t0 <- proc.time()[[3L]]
+  while (!file.exists(f) && proc.time()[[3L]] - t0 < wait)
+    tryCatch(Sys.sleep(0.05), interrupt = function(e) NULL)
+  r <- if (file.exists(f)) tryCatch(readRDS(f), error = function(e) NULL)
+  if (is.list(r) && !is.null(r$status)) r
+}
+
+# The last checkpoint of chain i, or `fallback` when there is none.
+checkpoint_read <- function(dir, i, fallback) {
+  f <- checkpoint_file(dir, i)
+  ch <- if (file.exists(f)) tryCatch(readRDS(f), error = function(e) NULL)
+  if (is.list(ch) && identical(as.integer(ch$id), as.integer(i))) ch else fallback
+}
