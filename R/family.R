@@ -224,7 +224,10 @@ family_param_unpack <- function(prepared, theta) {
 #'   are undone, the number of times the cluster became empty and its
 #'   largest size), `"param_draw"` (`arg` = number of draws; a matrix, one
 #'   draw per row, every entry including the cache), `"log_lik"`
-#'   (`arg` = a parameter vector; one value per row of data), `"info"`.
+#'   (`arg` = a parameter vector; one value per row of data), `"info"`,
+#'   `"loo"` (for each row, log p(row | the other rows) by the family's
+#'   leave-one-out slot, NA without one, and by copy-remove-predictive: an
+#'   n x 2 matrix).
 #' @noRd
 .family_eval <- function(prepared_or_family, data, op, arg = NULL) {
   if (inherits(prepared_or_family, "mcmix_family")) {
@@ -235,7 +238,7 @@ family_param_unpack <- function(prepared, theta) {
     x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
   }
   op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
-                        "param_draw", "log_lik", "info"))
+                        "param_draw", "log_lik", "info", "loo"))
   arg <- switch(op,
     log_predictive = fam_convert_with(prep, arg, min_rows = 1L),
     add_remove = , param_draw = as.double(arg),
