@@ -2,7 +2,10 @@
 ## Large-data benchmark of the DP mixture samplers (issue "Large data"):
 ## writes bench/RESULTS.md.
 ##
-## Usage: Rscript bench/bench-scale.R [reps]     (run from the package root)
+## Usage: Rscript bench/bench-scale.R [reps] [--sections=3,4,6]
+##        (run from the package root; --sections runs only the numbered
+##        sections below and prints their tables instead of writing
+##        bench/RESULTS.md)
 ## Installs the peer BNPmix itself (bench/install-peers.R), then measures,
 ## each comparison as `reps` (default 3) interleaved repetitions (mcmix,
 ## peer, mcmix, peer, ...; median and range reported):
@@ -11,9 +14,11 @@
 ##     memory (VmHWM minus the RSS before the fit, fresh R process);
 ##  2. threads = 1 vs 2 at N = 1e6: wall time per sweep, draws identical;
 ##  3. N = 1e4, same setting: mcmix vs BNPmix's importance conditional
-##     sampler (ICS), same NIW prior, alpha = 1, start in one cluster:
-##     CPU time per iteration, ESS of log p(x | partition) per CPU second,
-##     posterior mean K;
+##     sampler (ICS), same NIW prior, alpha = 1, start in one cluster,
+##     1000 warm-up + 5000 kept iterations: CPU time per iteration, ESS of
+##     log p(x | partition) per CPU second (posterior::ess_basic, i.e.
+##     Geyer's initial-sequence estimator on the kept draws: 1000 draws
+##     gave ratios spread over an order of magnitude), posterior mean K;
 ##  4. galaxy data (N = 82), 20,000 iterations, start in one cluster: ESS of
 ##     K per CPU second, mcmix (collapsed, subcluster) vs BNPmix's marginal
 ##     sampler (MAR);
@@ -24,6 +29,10 @@
 
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) && !startsWith(args[[1L]], "--")) as.integer(args[[1L]]) else 3L
+sec_arg <- grep("^--sections=", args, value = TRUE)
+sections <- if (length(sec_arg)) as.integer(strsplit(sub("^--sections=", "", sec_arg), ",")[[1L]]) else 1:6
+want <- function(k) k %in% sections
+partial <- length(sec_arg) > 0L
 out_file <- file.path("bench", "RESULTS.md")
 
 cpu <- function(expr) {
@@ -69,25 +78,26 @@ have_bnp <- requireNamespace("BNPmix", quietly = TRUE)
 lines <- character()
 add <- function(...) lines <<- c(lines, sprintf(...))
 
-million <- lapply(seq_len(reps), function(r) {
+million <- if (want(1)) lapply(seq_len(reps), function(r) {
   l <- system2(rs, c(me, "--million"), stdout = TRUE)
   as.numeric(strsplit(trimws(l[length(l)]), " +")[[1L]][-1L])
-})
+}) else list(rep(NA_real_, 6))
 million <- do.call(rbind, million)
 colnames(million) <- c("cpu", "wall", "meanK", "maxK", "extra_mb", "data_mb")
 
 ## --- 2. threads ---------------------------------------------------------------
-x6 <- five_clusters(1e6)
 thr <- matrix(NA, reps, 2, dimnames = list(NULL, c("t1", "t2")))
 same <- TRUE
-for (r in seq_len(reps)) for (th in 1:2) {
+if (want(2)) x6 <- five_clusters(1e6)
+if (want(2)) for (r in seq_len(reps)) for (th in 1:2) {
   set.seed(5)
   t <- cpu(f <- sample_posterior(dp_mixture(gaussian_niw()), x6, iter = 10, burnin = 0,
                                  labels = FALSE, progress = FALSE, threads = th))
   thr[r, th] <- t[["wall"]] / 10
   if (th == 1) tr1 <- f$chains[[1]]$traces else same <- same && identical(tr1, f$chains[[1]]$traces)
 }
-rm(x6); invisible(gc())
+if (want(2)) rm(x6)
+invisible(gc())
 
 ## --- 3. N = 1e4 against BNPmix ICS ---------------------------------------------
 # log p(x | partition) under the NIW prior, for partitions drawn by either package
@@ -109,9 +119,10 @@ lml_niw_rows <- function(x, z, m0, k0, n0, S0) {
 x4 <- five_clusters(1e4, seed = 7)
 m0 <- colMeans(x4); k0 <- 0.01; n0 <- 4; S0 <- stats::cov(x4) / 4
 fam4 <- gaussian_niw(prior_mean = m0, kappa = k0, df = n0, scale = S0)
-it4 <- 1000L; burn4 <- 200L
+it4 <- 5000L; burn4 <- 1000L
+ess_draws <- function(v) posterior::ess_basic(v)
 cmp4 <- list()
-for (r in seq_len(reps)) {
+if (want(3)) for (r in seq_len(reps)) {
   for (alg in c("collapsed", "subcluster")) {
     set.seed(10 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = it4, burnin = burn4,
@@ -119,7 +130,7 @@ for (r in seq_len(reps)) {
                                    progress = FALSE))
     ll <- f$chains[[1]]$traces[, "log_lik"]
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
-      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess(ll) / t[["cpu"]],
+      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
       meanK = mean(f$chains[[1]]$traces[, "n_clusters"]))
   }
   if (have_bnp) {
@@ -132,17 +143,20 @@ for (r in seq_len(reps)) {
     cl <- b$clust
     ll <- apply(cl, 1L, function(z) lml_niw_rows(x4, z, m0, k0, n0, S0))
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = "BNPmix ICS", rep = r,
-      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess(ll) / t[["cpu"]],
+      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
       meanK = mean(apply(cl, 1L, function(z) length(unique(z)))))
   }
 }
 cmp4 <- do.call(rbind, cmp4)
 # check that the log-likelihood formula of the harness matches mcmix's
+ll_check <- NA
+if (want(3)) {
 set.seed(1)
 f1 <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = 1, burnin = 3,
                        algorithm = "collapsed", progress = FALSE)
 ll_check <- abs(lml_niw_rows(x4, partition_draws(f1)[1, ], m0, k0, n0, S0) -
                 f1$chains[[1]]$traces[1, "log_lik"])
+}
 
 ## --- 4. galaxy ------------------------------------------------------------------
 xg <- MASS::galaxies / 1000
@@ -150,7 +164,7 @@ mg <- mean(xg); sg <- stats::var(xg) / 4
 famg <- gaussian_niw(prior_mean = mg, kappa = 0.01, df = 3, scale = sg)
 itg <- 20000L
 cmpg <- list()
-for (r in seq_len(reps)) {
+if (want(4)) for (r in seq_len(reps)) {
   for (alg in c("collapsed", "subcluster", "split_merge")) {
     set.seed(20 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(famg, alpha = 1), xg, iter = itg, burnin = 0,
@@ -158,7 +172,7 @@ for (r in seq_len(reps)) {
                                    progress = FALSE))
     k <- f$chains[[1]]$traces[, "n_clusters"]
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
-      ess_s = ess(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
+      ess_s = ess_draws(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
   }
   if (have_bnp) {
     set.seed(20 + r)
@@ -170,7 +184,7 @@ for (r in seq_len(reps)) {
                output = list(grid = 0, out_type = "CLUST")))
     k <- apply(b$clust, 1L, function(z) length(unique(z)))
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = "BNPmix MAR", rep = r,
-      ess_s = ess(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
+      ess_s = ess_draws(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
   }
 }
 cmpg <- do.call(rbind, cmpg)
@@ -198,7 +212,7 @@ for (cfg in list(list(fam = "gaussian_niw", D = 50), list(fam = "gaussian_diag",
 }
 hd <<- do.call(rbind, hd)
 }
-tryCatch(hd_section(), error = function(e) message("high-dimension section failed: ",
+if (want(5)) tryCatch(hd_section(), error = function(e) message("high-dimension section failed: ",
                                                      conditionMessage(e)))
 if (is.list(hd) && !is.data.frame(hd)) hd <- data.frame(family = character(), D = integer(),
   algorithm = character(), s_it = numeric(), K_last = numeric())
@@ -214,7 +228,7 @@ floor_so <- local({
   if (st == 0) file.path(d, paste0("floor", .Platform$dynlib.ext)) else NA
 })
 fl <- NULL
-if (!is.na(floor_so)) tryCatch({
+if (want(6) && !is.na(floor_so)) tryCatch({
   dyn.load(floor_so)
   x5 <- five_clusters(1e5, seed = 9)
   set.seed(9)
@@ -239,6 +253,34 @@ if (!is.na(floor_so)) tryCatch({
   }
   floor_ratio <- fl[, "collapsed"] / fl[, "floor"]
 }, error = function(e) { message("floor section failed: ", conditionMessage(e)); fl <<- NULL })
+
+## --- only some sections: print their tables and per-repetition ratios --------------
+if (partial) {
+  ratio <- function(d, a, b, col) d[d$who == a, col] / d[d$who == b, col]
+  if (want(3)) {
+    print(cmp4)
+    if (have_bnp) {
+      cat("N = 1e4, per repetition, collapsed / ICS: CPU per iteration",
+          format(ratio(cmp4, "mcmix collapsed", "BNPmix ICS", "cpu_it"), digits = 3),
+          "; ESS(log-lik)/s", format(ratio(cmp4, "mcmix collapsed", "BNPmix ICS", "ess_s"),
+                                    digits = 3), "\n")
+      cat("harness log-lik check:", ll_check, "\n")
+    }
+  }
+  if (want(4)) {
+    print(cmpg)
+    if (have_bnp)
+      for (w in c("mcmix collapsed", "mcmix subcluster", "mcmix split_merge"))
+        cat("galaxy ESS(K)/s,", w, "/ MAR:",
+            format(ratio(cmpg, w, "BNPmix MAR", "ess_s"), digits = 3), "\n")
+  }
+  if (want(5)) print(hd)
+  if (want(6) && !is.null(fl)) {
+    print(fl)
+    cat("collapsed / floor per sweep:", format(floor_ratio, digits = 3), "\n")
+  }
+  quit(save = "no")
+}
 
 ## --- write RESULTS.md -----------------------------------------------------------------
 si <- utils::sessionInfo()

@@ -95,11 +95,27 @@ test_that("the product family combines its parts' leave-one-out predictives, mis
   expect_equal(x2[, 1], x2[, 2], tolerance = 1e-10)
 })
 
-test_that("families without the slot report NA and keep the host's path", {
+test_that("gaussian_mean's leave-one-out predictive equals copy-remove (D = 1 closed form, D = 2)", {
   set.seed(84)
-  x <- matrix(stats::rnorm(10), 5, 2)
-  r <- loo_both(gaussian_mean(cov = diag(2), prior_cov = 4 * diag(2)), x)
-  expect_true(all(is.na(r[, 1])))
-  expect_equal(r[, 2], loo_by_marginals(gaussian_mean(cov = diag(2), prior_cov = 4 * diag(2)), x),
-               tolerance = 1e-8)
+  expect_loo_exact(gaussian_mean(cov = 2, prior_mean = 1, prior_cov = 9),
+                   matrix(stats::rnorm(8, 3), 8, 1), label = "mean D = 1")
+  expect_loo_exact(gaussian_mean(cov = matrix(c(1, 0.3, 0.3, 2), 2), prior_cov = 4 * diag(2)),
+                   matrix(stats::rnorm(10), 5, 2), label = "mean D = 2")
+})
+
+test_that("the collapsed sampler with the slot matches the host's copy-remove path", {
+  # a plugin family without the slot (ABI 1, the poisson_gamma functions)
+  # and the built-in with it give the same draws (the allocation
+  # probabilities agree to rounding) for the collapsed and split-merge scans
+  .Call(mcmix:::C_ffi_dpx_register_abi1)
+  xp <- c(0, 1, 1, 4, 6, 7, 2, 9, 3, 0)
+  f <- mcmix_family("poisson_gamma_abi1", hyper = c(2, 0.5), dim = 1, data_type = "count")
+  g <- poisson_gamma(shape = 2, rate = 0.5)
+  for (alg in c("collapsed", "split_merge")) {
+    set.seed(5)
+    a <- sample_posterior(dp_mixture(f), xp, iter = 200, algorithm = alg, progress = FALSE)
+    set.seed(5)
+    b <- sample_posterior(dp_mixture(g), xp, iter = 200, algorithm = alg, progress = FALSE)
+    expect_equal(a$chains[[1]]$traces, b$chains[[1]]$traces, tolerance = 1e-12, label = alg)
+  }
 })
