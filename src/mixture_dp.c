@@ -34,11 +34,12 @@
  *   pi invariant; a composition of pi-invariant kernels (a cycle) and a
  *   mixture of them over an index drawn independently of the state are
  *   pi-invariant (Tierney 1994, Ann. Statist. 22, sec. 2.3, "cycles and
- *   mixtures").  Each update P_i is self-adjoint in L2(pi), and the two
- *   directions give a cycle P_a ... P_b and its adjoint P_b ... P_a with
- *   equal probability, so the sweep kernel is even reversible (the
- *   symmetric, "palindromic" scans of Liu, Wong and Kong 1995, J. R.
- *   Statist. Soc. B 57).  Irreducibility is that of the systematic-scan
+ *   mixtures").  Each update P_i is self-adjoint in L2(pi); the adjoint
+ *   of the forward cycle from a, P_a P_{a+1} ... P_{a-1}, is the backward
+ *   cycle from a - 1, P_{a-1} ... P_{a+1} P_a, and with a uniform start
+ *   both have probability 1/(2n), so the sweep kernel (their mixture) is
+ *   self-adjoint, i.e. reversible (cf. the random and symmetric scans of
+ *   Liu, Wong and Kong 1995, J. R. Statist. Soc. B 57).  Irreducibility is that of the systematic-scan
  *   sampler (every allocation has positive conditional probability).
  *   The exact-enumeration tests (test-dpx-exact.R, test-mixture-exact.R)
  *   check the stationary distribution.
