@@ -31,10 +31,12 @@ void ffi_mix_open(mcx_mix *m, const mcx_family *fam, const void *hyper, SEXP xt,
         MCX_INTERNAL("data must be a dim x N double matrix");
     int N = (int) (XLENGTH(xt) / dim);
     if (TYPEOF(labels) != INTSXP || XLENGTH(labels) != N) MCX_INTERNAL("bad labels");
-    mcx_mix_build(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min);
     if (stats != R_NilValue) {
         if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("state$stats must be raw");
-        mcx_mix_restore_stats(m, RAW(stats), (size_t) XLENGTH(stats));
+        mcx_mix_build_restore(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min,
+                              RAW(stats), (size_t) XLENGTH(stats));
+    } else {
+        mcx_mix_build(m, fam, hyper, REAL(xt), N, dim, INTEGER(labels), k_min);
     }
 }
 
