@@ -158,7 +158,9 @@ if (want(3)) for (r in seq_len(reps)) {
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = "BNPmix ICS", rep = r,
       cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
       meanK = mean(apply(cl, 1L, function(z) length(unique(z)))))
+    rm(b, cl); invisible(gc())   # the labels: (it4 x N) doubles
   }
+  if (partial) print(do.call(rbind, cmp4))   # progress, repetition by repetition
 }
 cmp4 <- do.call(rbind, cmp4)
 # check that the log-likelihood formula of the harness matches mcmix's
