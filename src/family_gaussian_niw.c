@@ -323,7 +323,7 @@ static double loo_direct(const niw_hyper *h, const double *s, const double *w, d
     memcpy(psi, S_PSI(s, d), dd * sizeof(double));
     mcx_syr_full(psi, -c, w, d);                                  /* (B) */
     refactor(h, psi, L);
-    for (int i = 0; i < d; i++) cw[i] = c * w[i];
+    for (int i = 0; i < d; i++) cw[i] = c * w[i];   /* w may be cw: scaled in place */
     double r = mcx_tri_quad(L, cw, z, d), k1 = s[S_KAPPA] - 1;
     return s[S_LOOC] + 0.5 * s[S_LOGDET] - 0.5 * mcx_chol_logdet(L, d)
         - 0.5 * s[S_NU] * log1p(k1 / (k1 + 1) * r);
@@ -336,20 +336,12 @@ static double log_predictive_loo(const void *hp, const void *sp, const double *x
     const double *s = sp;
     int d = h->d;
     const double *mu = S_MU(s, d), *m0 = H_M0(h);
-    double k = s[S_KAPPA], c = k / (k - 1), q;
-    if (d == 1) {
-        double w = x[0] - m0[0] - mu[0];
-        q = w * w / S_PSI(s, d)[0];
-    } else {
-        double *w = work + 2 * (size_t) d * d;
-        for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
-        q = mcx_tri_quad(S_L(s, d), w, w + d, d);
-    }
+    double k = s[S_KAPPA], c = k / (k - 1), *w = work + 2 * (size_t) d * d;
+    for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
+    double q = d == 1 ? w[0] * w[0] / S_PSI(s, d)[0] : mcx_tri_quad(S_L(s, d), w, w + d, d);
     double t = 1.0 - c * q;
     if (t >= 1e-6) return s[S_LOOC] + 0.5 * (s[S_NU] - 1) * log(t);
-    double *w = work + 2 * (size_t) d * d;
-    for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
-    return loo_direct(h, s, w, c, work);
+    return loo_direct(h, s, w, c, work);     /* w is work + 2 d*d, as it expects */
 }
 
 static double log_marginal(const void *hp, const void *sp, double *work)
