@@ -228,6 +228,9 @@ family_param_unpack <- function(prepared, theta) {
 #'   `"combine"` (`arg` = m: the stats of the first m rows and of the rest
 #'   combined, against all rows added one by one; two rows of
 #'   `c(log_marginal, log_predictive of row 1, stats block)`).
+#'   `"loo"` (for each row, log p(row | the other rows) by the family's
+#'   leave-one-out slot, NA without one, and by copy-remove-predictive: an
+#'   n x 2 matrix).
 #' @noRd
 .family_eval <- function(prepared_or_family, data, op, arg = NULL) {
   if (inherits(prepared_or_family, "mcmix_family")) {
@@ -238,7 +241,7 @@ family_param_unpack <- function(prepared, theta) {
     x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
   }
   op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
-                        "param_draw", "log_lik", "info", "combine"))
+                        "param_draw", "log_lik", "info", "combine", "loo"))
   arg <- switch(op,
     log_predictive = fam_convert_with(prep, arg, min_rows = 1L),
     add_remove = , param_draw = , combine = as.double(arg),

@@ -2,7 +2,10 @@
 ## Large-data benchmark of the DP mixture samplers (issue "Large data"):
 ## writes bench/RESULTS.md.
 ##
-## Usage: Rscript bench/bench-scale.R [reps]     (run from the package root)
+## Usage: Rscript bench/bench-scale.R [reps] [--sections=3,4,6]
+##        (run from the package root; --sections runs only the numbered
+##        sections below and prints their tables instead of writing
+##        bench/RESULTS.md)
 ##        Rscript bench/bench-scale.R --million  (section 1 alone, one run:
 ##          prints "algorithm CPU-s wall-s mean-K max-K extra-peak-MB data-MB")
 ## Installs the peer BNPmix itself (bench/install-peers.R), then measures,
@@ -16,8 +19,12 @@
 ##  2. threads = 1 vs 2 at N = 1e6: wall and CPU time per sweep, the serial
 ##     share of the CPU (per-thread CPU times), draws identical;
 ##  3. N = 1e4, same setting: mcmix vs BNPmix's importance conditional
-##     sampler (ICS), same NIW prior, alpha = 1, start in one cluster:
-##     CPU time per iteration, ESS of log p(x | partition) per CPU second,
+##     sampler (ICS), same NIW prior, alpha = 1, start in one cluster,
+##     1000 warm-up + 20,000 kept iterations: CPU time per iteration, ESS of
+##     log p(x | partition) per CPU second (posterior::ess_basic, i.e.
+##     Geyer's initial-sequence estimator on the kept draws: the trace has
+##     rare large excursions that dominate its variance, so 1000 or 5000
+##     draws gave ratios spread over one or two orders of magnitude),
 ##     posterior mean K;
 ##  4. galaxy data (N = 82), 20,000 iterations, start in one cluster: ESS of
 ##     K per CPU second, mcmix (collapsed, subcluster) vs BNPmix's marginal
@@ -29,6 +36,10 @@
 
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) && !startsWith(args[[1L]], "--")) as.integer(args[[1L]]) else 3L
+sec_arg <- grep("^--sections=", args, value = TRUE)
+sections <- if (length(sec_arg)) as.integer(strsplit(sub("^--sections=", "", sec_arg), ",")[[1L]]) else 1:6
+want <- function(k) k %in% sections
+partial <- length(sec_arg) > 0L
 out_file <- file.path("bench", "RESULTS.md")
 
 cpu <- function(expr) {
@@ -115,10 +126,10 @@ have_bnp <- requireNamespace("BNPmix", quietly = TRUE)
 lines <- character()
 add <- function(...) lines <<- c(lines, sprintf(...))
 
-million <- lapply(seq_len(reps), function(r) {
+million <- if (want(1)) lapply(seq_len(reps), function(r) {
   l <- system2(rs, c(me, "--million"), stdout = TRUE)
   as.numeric(strsplit(trimws(l[length(l)]), " +")[[1L]][-1L])
-})
+}) else list(rep(NA_real_, 6))
 million <- do.call(rbind, million)
 colnames(million) <- c("cpu", "wall", "meanK", "maxK", "extra_mb", "data_mb")
 
@@ -141,7 +152,7 @@ thr_run <- function(th) {
 thr <- matrix(NA, reps, 6, dimnames = list(NULL, c("wall1", "wall2", "cpu1", "cpu2",
                                                    "serial", "load")))
 same <- TRUE
-for (r in seq_len(reps)) {
+if (want(2)) for (r in seq_len(reps)) {
   a <- thr_run(1)
   b <- thr_run(2)
   same <- same && identical(a$traces, b$traces)
@@ -150,28 +161,40 @@ for (r in seq_len(reps)) {
   thr[r, "load"] <- b$v[5]
 }
 ## --- 3. N = 1e4 against BNPmix ICS ---------------------------------------------
-# log p(x | partition) under the NIW prior, for partitions drawn by either package
-lml_niw_rows <- function(x, z, m0, k0, n0, S0) {
+# log p(x | partition) under the NIW prior, for partitions drawn by either
+# package: lml_niw(x, m0, k0, n0, S0) returns a function of the labels
+# (cluster sums of y = x - m0 and of its products by rowsum(), so one
+# partition costs O(N) vectorised work).
+lml_niw <- function(x, m0, k0, n0, S0) {
   D <- ncol(x)
-  s <- 0
-  for (g in split(seq_len(nrow(x)), z)) {
-    xx <- x[g, , drop = FALSE]; n <- nrow(xx); xb <- colMeans(xx)
-    C <- crossprod(sweep(xx, 2, xb))
-    kn <- k0 + n; nn <- n0 + n
-    Sn <- S0 + C + k0 * n / kn * tcrossprod(xb - m0)
-    s <- s - n * D / 2 * log(pi) + sum(lgamma((nn + 1 - seq_len(D)) / 2) -
-                                         lgamma((n0 + 1 - seq_len(D)) / 2)) +
-      n0 / 2 * determinant(S0)$modulus - nn / 2 * determinant(Sn)$modulus +
-      D / 2 * log(k0 / kn)
+  y <- sweep(x, 2, m0)
+  yy <- do.call(cbind, lapply(seq_len(D), function(j) y * y[, j]))
+  const <- sum(lgamma((n0 + 1 - seq_len(D)) / 2))
+  ld0 <- as.numeric(determinant(S0)$modulus)
+  function(z) {
+    n <- as.vector(rowsum(rep(1, nrow(y)), z))
+    s1 <- rowsum(y, z)
+    s2 <- rowsum(yy, z)
+    s <- 0
+    for (g in seq_along(n)) {
+      ng <- n[g]; yb <- s1[g, ] / ng
+      C <- matrix(s2[g, ], D, D) - ng * tcrossprod(yb)
+      kn <- k0 + ng; nn <- n0 + ng
+      Sn <- S0 + C + k0 * ng / kn * tcrossprod(yb)
+      s <- s - ng * D / 2 * log(pi) + sum(lgamma((nn + 1 - seq_len(D)) / 2)) - const +
+        n0 / 2 * ld0 - nn / 2 * as.numeric(determinant(Sn)$modulus) + D / 2 * log(k0 / kn)
+    }
+    s
   }
-  as.numeric(s)
 }
 x4 <- five_clusters(1e4, seed = 7)
 m0 <- colMeans(x4); k0 <- 0.01; n0 <- 4; S0 <- stats::cov(x4) / 4
 fam4 <- gaussian_niw(prior_mean = m0, kappa = k0, df = n0, scale = S0)
-it4 <- 1000L; burn4 <- 200L
+lml4 <- lml_niw(x4, m0, k0, n0, S0)
+it4 <- 20000L; burn4 <- 1000L
+ess_draws <- function(v) posterior::ess_basic(v)
 cmp4 <- list()
-for (r in seq_len(reps)) {
+if (want(3)) for (r in seq_len(reps)) {
   for (alg in c("collapsed", "subcluster")) {
     set.seed(10 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = it4, burnin = burn4,
@@ -179,7 +202,7 @@ for (r in seq_len(reps)) {
                                    progress = FALSE))
     ll <- f$chains[[1]]$traces[, "log_lik"]
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
-      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess(ll) / t[["cpu"]],
+      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
       meanK = mean(f$chains[[1]]$traces[, "n_clusters"]))
   }
   if (have_bnp) {
@@ -190,19 +213,24 @@ for (r in seq_len(reps)) {
                             Sigma0 = S0),
                output = list(grid = matrix(0, 1, 2), out_type = "CLUST")))
     cl <- b$clust
-    ll <- apply(cl, 1L, function(z) lml_niw_rows(x4, z, m0, k0, n0, S0))
+    ll <- apply(cl, 1L, lml4)
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = "BNPmix ICS", rep = r,
-      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess(ll) / t[["cpu"]],
+      cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
       meanK = mean(apply(cl, 1L, function(z) length(unique(z)))))
+    rm(b, cl); invisible(gc())   # the labels: (it4 x N) doubles
   }
+  if (partial) print(do.call(rbind, cmp4))   # progress, repetition by repetition
 }
 cmp4 <- do.call(rbind, cmp4)
 # check that the log-likelihood formula of the harness matches mcmix's
+ll_check <- NA
+if (want(3)) {
 set.seed(1)
 f1 <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = 1, burnin = 3,
                        algorithm = "collapsed", progress = FALSE)
-ll_check <- abs(lml_niw_rows(x4, partition_draws(f1)[1, ], m0, k0, n0, S0) -
+ll_check <- abs(lml4(partition_draws(f1)[1, ]) -
                 f1$chains[[1]]$traces[1, "log_lik"])
+}
 
 ## --- 4. galaxy ------------------------------------------------------------------
 xg <- MASS::galaxies / 1000
@@ -210,7 +238,7 @@ mg <- mean(xg); sg <- stats::var(xg) / 4
 famg <- gaussian_niw(prior_mean = mg, kappa = 0.01, df = 3, scale = sg)
 itg <- 20000L
 cmpg <- list()
-for (r in seq_len(reps)) {
+if (want(4)) for (r in seq_len(reps)) {
   for (alg in c("collapsed", "subcluster", "split_merge")) {
     set.seed(20 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(famg, alpha = 1), xg, iter = itg, burnin = 0,
@@ -218,7 +246,7 @@ for (r in seq_len(reps)) {
                                    progress = FALSE))
     k <- f$chains[[1]]$traces[, "n_clusters"]
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
-      ess_s = ess(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
+      ess_s = ess_draws(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
   }
   if (have_bnp) {
     set.seed(20 + r)
@@ -230,7 +258,7 @@ for (r in seq_len(reps)) {
                output = list(grid = 0, out_type = "CLUST")))
     k <- apply(b$clust, 1L, function(z) length(unique(z)))
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = "BNPmix MAR", rep = r,
-      ess_s = ess(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
+      ess_s = ess_draws(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
   }
 }
 cmpg <- do.call(rbind, cmpg)
@@ -258,7 +286,7 @@ for (cfg in list(list(fam = "gaussian_niw", D = 50), list(fam = "gaussian_diag",
 }
 hd <<- do.call(rbind, hd)
 }
-tryCatch(hd_section(), error = function(e) message("high-dimension section failed: ",
+if (want(5)) tryCatch(hd_section(), error = function(e) message("high-dimension section failed: ",
                                                      conditionMessage(e)))
 if (is.list(hd) && !is.data.frame(hd)) hd <- data.frame(family = character(), D = integer(),
   algorithm = character(), s_it = numeric(), K_last = numeric())
@@ -274,7 +302,7 @@ floor_so <- local({
   if (st == 0) file.path(d, paste0("floor", .Platform$dynlib.ext)) else NA
 })
 fl <- NULL
-if (!is.na(floor_so)) tryCatch({
+if (want(6) && !is.na(floor_so)) tryCatch({
   dyn.load(floor_so)
   x5 <- five_clusters(1e5, seed = 9)
   set.seed(9)
@@ -299,6 +327,34 @@ if (!is.na(floor_so)) tryCatch({
   }
   floor_ratio <- fl[, "collapsed"] / fl[, "floor"]
 }, error = function(e) { message("floor section failed: ", conditionMessage(e)); fl <<- NULL })
+
+## --- only some sections: print their tables and per-repetition ratios --------------
+if (partial) {
+  ratio <- function(d, a, b, col) d[d$who == a, col] / d[d$who == b, col]
+  if (want(3)) {
+    print(cmp4)
+    if (have_bnp) {
+      cat("N = 1e4, per repetition, collapsed / ICS: CPU per iteration",
+          format(ratio(cmp4, "mcmix collapsed", "BNPmix ICS", "cpu_it"), digits = 3),
+          "; ESS(log-lik)/s", format(ratio(cmp4, "mcmix collapsed", "BNPmix ICS", "ess_s"),
+                                    digits = 3), "\n")
+      cat("harness log-lik check:", ll_check, "\n")
+    }
+  }
+  if (want(4)) {
+    print(cmpg)
+    if (have_bnp)
+      for (w in c("mcmix collapsed", "mcmix subcluster", "mcmix split_merge"))
+        cat("galaxy ESS(K)/s,", w, "/ MAR:",
+            format(ratio(cmpg, w, "BNPmix MAR", "ess_s"), digits = 3), "\n")
+  }
+  if (want(5)) print(hd)
+  if (want(6) && !is.null(fl)) {
+    print(fl)
+    cat("collapsed / floor per sweep:", format(floor_ratio, digits = 3), "\n")
+  }
+  quit(save = "no")
+}
 
 ## --- write RESULTS.md -----------------------------------------------------------------
 si <- utils::sessionInfo()

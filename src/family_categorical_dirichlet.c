@@ -22,6 +22,11 @@
  * log(A + C) are cached, so a one-hot row costs O(K) with no log call and
  * small counts use a short product.
  *
+ * Leave-one-out predictive of a member x (log_predictive_loo): the
+ * predictive above at the full cluster's counts minus x, c_k - x_k and
+ * C - m (m = sum_k x_k), read off without a copy; for a single draw (one
+ * x_k = 1) it is one log of (alpha_k + c_k - 1) / (A + C - 1).
+ *
  * Stats block (doubles): n (rows), C, log(A + C), c[K], log(alpha_k + c_k)[K].
  * Parameter vector theta (param_size = 2 K): prob[K], then a cache used by
  *   log_lik: log prob[K].  theta must come from param_draw.
@@ -165,6 +170,32 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return lp - mcx_log_rising(h->asum + s[S_C], m);
 }
 
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const cd_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *ck = S_CK(s, d);
+    double lp = 0.0, m = 0.0, num = 1.0;
+    (void) work;
+    for (int k = 0; k < d; k++) {
+        double xk = x[k];
+        if (xk == 0) continue;
+        m += xk;
+        if (xk == 1) {
+            num *= H_AL(h)[k] + ck[k] - 1;
+            if (num > 1e280) {
+                lp += log(num);
+                num = 1.0;
+            }
+        } else lp += mcx_log_rising(H_AL(h)[k] + ck[k] - xk, xk);
+    }
+    double tot = h->asum + s[S_C] - m;
+    if (m == 1) return lp + log(num / tot);
+    return lp + log(num) - mcx_log_rising(tot, m);
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const cd_hyper *h = hp;
@@ -207,4 +238,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY_FAST(categorical_dirichlet, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(categorical_dirichlet, stats_combine, log_predictive_loo);

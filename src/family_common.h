@@ -100,6 +100,12 @@ static inline void mcx_syr_full(double *A, double c, const double *v, int d)
  * scratch; v and z may alias. */
 static inline double mcx_tri_quad(const double *L, const double *v, double *z, int d)
 {
+    if (d == 2) {   /* the loop below unrolled (same operations, same rounding) */
+        double z0 = v[0] / L[0], z1 = (v[1] - L[1] * z0) / L[3];
+        z[0] = z0;
+        z[1] = z1;
+        return z0 * z0 + z1 * z1;
+    }
     double q = 0.0;
     for (int i = 0; i < d; i++) {
         double s = v[i];

@@ -30,7 +30,22 @@
  *   log p(X_j) = lgamma(a_n) - lgamma(a0) + a0 log b0 - a_n log b_n
  *                + 1/2 log(kappa0 / kappa_n) - n/2 log(2 pi).
  *
- * Stats block (doubles): n, sum of predictive constants, then per dimension
+ * Leave-one-out predictive of a member x (log_predictive_loo), per
+ * dimension: the stats without x are (B): kappa' = kappa_n - 1,
+ * a' = a_n - 1/2, x - mu' = c w with c = kappa_n / (kappa_n - 1), and
+ * b' = b_n - u, u = c w^2 / 2.  In the predictive at (kappa', a', b'):
+ * kappa' (c w)^2 / (2 b' (kappa' + 1)) = u / b', so 1 + u / b' = b_n / b';
+ * and lgamma(a_n) - lgamma(a_n - 1/2) = log(a_n - 1/2) - G with
+ * G = lgamma(a_n + 1/2) - lgamma(a_n) (from lgamma(z + 1) = lgamma(z) + log z).
+ * Hence
+ *   log p(x_j | rest) = C_j + (a_n - 1/2) log1p(-u / b_n),
+ *   C_j = log(a_n - 1/2) - G - 1/2 log(2 pi) - 1/2 log(b_n kappa_n / (kappa_n - 1)),
+ * with sum_j C_j cached in the stats (computed when n >= 1): one log1p per
+ * dimension, no copy and no lgamma.  b' >= b0 exactly, so -u / b_n is
+ * kept >= b0 / b_n - 1 against rounding (as stats_remove keeps b >= b0).
+ *
+ * Stats block (doubles): n, sum of predictive constants, sum of the
+ *   leave-one-out constants C_j (0 when n = 0), then per dimension
  *   mu_n - m0[d] (relative to m0, so rounding stays at the scale of the
  *   spread of the data), b_n[d], w[d] = kappa_n / (2 b_n (kappa_n + 1)), p[d] = a_n + 1/2.
  * Parameter vector theta (param_size = 3 d + 1):
@@ -45,7 +60,7 @@ typedef struct {
     double v[];   /* m0[d], kappa0[d], a0[d], b0[d], lgamma(a0)[d] */
 } gd_hyper;
 
-enum { S_N, S_CSUM, S_HEAD };
+enum { S_N, S_CSUM, S_LOOC, S_HEAD };
 
 #define H_M0(h) ((h)->v)
 #define H_K0(h) ((h)->v + (h)->d)
@@ -91,17 +106,21 @@ static size_t stats_size(const void *hp)
 static void refresh(const gd_hyper *h, double *s)
 {
     int d = h->d;
-    double n = s[S_N], csum = 0.0;
+    double n = s[S_N], csum = 0.0, loo = 0.0;
     const double *b = S_B(s, d);
     double *w = S_W(s, d), *p = S_P(s, d);
     for (int j = 0; j < d; j++) {
         double k = H_K0(h)[j] + n, a = H_A0(h)[j] + 0.5 * n;
+        double g = lgammafn(a + 0.5) - lgammafn(a);
         w[j] = k / (2 * b[j] * (k + 1));
         p[j] = a + 0.5;
-        csum += lgammafn(a + 0.5) - lgammafn(a)
-            - 0.5 * (MCX_LOG_2PI + log(b[j] * (k + 1) / k));
+        csum += g - 0.5 * (MCX_LOG_2PI + log(b[j] * (k + 1) / k));
+        if (n >= 1)   /* C_j = log(a - 1/2) - G - 1/2 log(2 pi b k / (k - 1)), one log */
+            loo += 0.5 * log((a - 0.5) * (a - 0.5) * (k - 1) / (b[j] * k)) - g
+                - 0.5 * MCX_LOG_2PI;
     }
     s[S_CSUM] = csum;
+    s[S_LOOC] = loo;
 }
 
 static void stats_reset(const void *hp, void *sp)
@@ -199,6 +218,23 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return lp;
 }
 
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const gd_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d), *b = S_B(s, d), *p = S_P(s, d);
+    double lp = s[S_LOOC], n = s[S_N];
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double k = H_K0(h)[j] + n, e = x[j] - H_M0(h)[j] - mu[j];
+        double r = -0.5 * k / (k - 1) * e * e / b[j], lo = H_B0(h)[j] / b[j] - 1;
+        lp += (p[j] - 1) * log1p(r > lo ? r : lo);
+    }
+    return lp;
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const gd_hyper *h = hp;
@@ -255,4 +291,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY_FAST(gaussian_diag, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_diag, stats_combine, log_predictive_loo);

@@ -29,8 +29,19 @@
  *   log p(X) = lgamma(a_n) - lgamma(a0) + a0 log b0 - a_n log b_n
  *              + d/2 log(kappa0 / kappa_n) - n d / 2 log(2 pi).
  *
+ * Leave-one-out predictive of a member x (log_predictive_loo): the stats
+ * without x are (B): kappa' = kappa_n - 1, a' = a_n - d/2, x - mu' = c w
+ * with c = kappa_n / (kappa_n - 1), b' = b_n - u, u = c |w|^2 / 2.  In the
+ * predictive at (kappa', a', b'), kappa' |c w|^2 / (2 b' (kappa' + 1)) =
+ * u / b', so 1 + u / b' = b_n / b' and
+ *   log p(x | rest) = C_loo + (a_n - d/2) log1p(-u / b_n),
+ *   C_loo = lgamma(a_n) - lgamma(a_n - d/2) - d/2 log(2 pi b_n kappa_n / (kappa_n - 1)),
+ * C_loo cached in the stats (when n >= 1): O(d) and one log1p, no copy.
+ * b' >= b0 exactly, so -u / b_n is kept >= b0 / b_n - 1 against rounding.
+ *
  * Stats block (doubles): n, the predictive's constant, w = kappa_n /
- *   (2 b_n (kappa_n + 1)), p = a_n + d/2, b_n, then mu_n - m0 [d].
+ *   (2 b_n (kappa_n + 1)), p = a_n + d/2, b_n, C_loo (0 when n = 0), then
+ *   mu_n - m0 [d].
  * Parameter vector theta (param_size = d + 3): mean[d], var, then a cache
  *   used by log_lik: 1 / (2 var), -d/2 log(2 pi var).
  */
@@ -43,7 +54,7 @@ typedef struct {
     double m0[];
 } gi_hyper;
 
-enum { S_N, S_C, S_W, S_P, S_B, S_MU };
+enum { S_N, S_C, S_W, S_P, S_B, S_LOOC, S_MU };
 
 static size_t hyper_size(int dim)
 {
@@ -82,7 +93,10 @@ static void refresh(const gi_hyper *h, double *s)
     double k = h->kappa0 + s[S_N], a = h->a0 + 0.5 * s[S_N] * h->d, hd = 0.5 * h->d;
     s[S_W] = k / (2 * s[S_B] * (k + 1));
     s[S_P] = a + hd;
-    s[S_C] = lgammafn(a + hd) - lgammafn(a) - hd * (MCX_LOG_2PI + log(s[S_B] * (k + 1) / k));
+    double lga = lgammafn(a);
+    s[S_C] = lgammafn(a + hd) - lga - hd * (MCX_LOG_2PI + log(s[S_B] * (k + 1) / k));
+    s[S_LOOC] = s[S_N] < 1 ? 0.0
+        : lga - lgammafn(a - hd) - hd * (MCX_LOG_2PI + log(s[S_B] * k / (k - 1)));
 }
 
 static void stats_reset(const void *hp, void *sp)
@@ -175,6 +189,17 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return s[S_C] - s[S_P] * log1p(s[S_W] * dist2(hp, s, x));
 }
 
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const gi_hyper *h = hp;
+    const double *s = sp;
+    double k = h->kappa0 + s[S_N];
+    double r = -0.5 * k / (k - 1) * dist2(h, s, x) / s[S_B], lo = h->b0 / s[S_B] - 1;
+    (void) work;
+    return s[S_LOOC] + (s[S_P] - h->d) * log1p(r > lo ? r : lo);
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const gi_hyper *h = hp;
@@ -221,4 +246,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2] - theta[d + 1] * r;
 }
 
-MCX_CONJUGATE_FAMILY_FAST(gaussian_iso, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_iso, stats_combine, log_predictive_loo);

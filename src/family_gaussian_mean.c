@@ -24,6 +24,15 @@
  * recompute (O(d^3), d small) the Cholesky factor of the predictive
  * covariance so log_predictive is one triangular solve (O(d^2)).
  *
+ * Leave-one-out predictive of a member x (log_predictive_loo): the
+ * cluster without x has P_{n-1} = Lambda0 + (n - 1) Lambda, a full-rank
+ * change of P_n (no rank-one identity), so for d > 1 the slot forms the
+ * stats without x in its own scratch (copy, remove, predictive: the host's
+ * path, O(d^3)).  For d = 1 everything is scalar: with y = x - m0,
+ * P' = lambda0 + (n - 1) lambda, mu' = m0 + lambda (sum y - y) / P' and
+ *   log p(x | rest) = -1/2 log(2 pi v) - (x - mu')^2 / (2 v),  v = sigma^2 + 1 / P',
+ * one log and no copy.
+ *
  * Stats block (doubles): n, sum y' Lambda y, predictive constant
  *   (-d/2 log 2pi - 1/2 log|Sigma + P_n^{-1}|), log|P_n|, b' P_n^{-1} b,
  *   sum y[d], mu_n[d], chol(Sigma + P_n^{-1})[d*d].
@@ -83,10 +92,13 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
     return 0;
 }
 
+static size_t stats_size(const void *hp);
+
+/* refresh()'s scratch, then (d > 1) a stats block for log_predictive_loo(). */
 static size_t work_size(const void *hp)
 {
     const gm_hyper *h = hp;
-    return 2 * DD(h->d) + 2 * (size_t) h->d;
+    return 2 * DD(h->d) + 2 * (size_t) h->d + (h->d > 1 ? stats_size(hp) : 0);
 }
 
 static size_t stats_size(const void *hp)
@@ -213,6 +225,24 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return s[S_CONST] - 0.5 * mcx_tri_quad(Lc, work, work, d);
 }
 
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const gm_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    if (d == 1) {
+        double lam = H_LAM(h)[0], P = H_LAM0(h)[0] + (s[S_N] - 1) * lam;
+        double y = x[0] - H_M0(h)[0], e = y - lam * (S_SY(s, d)[0] - y) / P;
+        double v = H_SIG(h)[0] + 1.0 / P;
+        return -0.5 * (MCX_LOG_2PI + log(v)) - 0.5 * e * e / v;
+    }
+    double *t = work + 2 * DD(d) + 2 * (size_t) d;
+    memcpy(t, s, stats_size(hp) * sizeof(double));
+    stats_remove(hp, t, x, work);
+    return log_predictive(hp, t, x, work);
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const gm_hyper *h = hp;
@@ -250,4 +280,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return h->lognorm - 0.5 * mcx_tri_quad(H_LSIG(h), work, work, d);
 }
 
-MCX_CONJUGATE_FAMILY_FAST(gaussian_mean, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_mean, stats_combine, log_predictive_loo);

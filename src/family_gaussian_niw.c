@@ -39,10 +39,29 @@
  *   log p(X) = -n d/2 log(pi) + log Gamma_d(nu_n/2) - log Gamma_d(nu0/2)
  *              + nu0/2 log|Psi0| - nu_n/2 log|Psi_n| + d/2 log(kappa0/kappa_n).
  *
+ * Leave-one-out predictive of a member x (log_predictive_loo): the stats
+ * without x are (B): kappa' = kappa_n - 1, nu' = nu_n - 1, x - mu' = c w
+ * with c = kappa_n / (kappa_n - 1), Psi' = Psi_n - c w w'.  With
+ * q = w' Psi_n^{-1} w (one triangular solve with the cached factor) and
+ * t = 1 - c q, the matrix determinant lemma and the Sherman-Morrison
+ * formula (Golub and Van Loan 2013, sec. 2.1.5; Harville 1997, Matrix
+ * Algebra, thm. 18.1.1 and eq. 18.2.10) give
+ *   log|Psi'| = log|Psi_n| + log t,   w' Psi'^{-1} w = q / t,
+ * so r' = (c w)' Psi'^{-1} (c w) = c^2 q / t, kappa' r' / (kappa' + 1) =
+ * c q / t and 1 + c q / t = 1 / t; the predictive formula above at
+ * (kappa', nu', Psi') collapses to
+ *   log p(x | rest) = C_loo + (nu_n - 1)/2 log t,
+ *   C_loo = lgamma(nu_n/2) - lgamma((nu_n-d)/2) - d/2 log(pi)
+ *           - d/2 log(kappa_n / (kappa_n - 1)) - 1/2 log|Psi_n|,
+ * cached in the stats (one log per call).  t = det(Psi') / det(Psi_n) >=
+ * det(Psi0) / det(Psi_n) > 0; when rounding has eaten t (t < 1e-6: an
+ * outlier that dominates Psi_n) the downdated factor is formed in `work`
+ * instead (see loo_direct()).
+ *
  * Stats block (doubles): n, kappa_n, nu_n, log|Psi_n|, predictive constant,
  *   kappa_n/(kappa_n+1), (nu_n+1)/2, lgamma((nu_n+1)/2), lgamma(nu_n/2),
  *   lgamma((nu_n-d+1)/2), lgamma((nu_n-d)/2) (NaN when nu_n <= d),
- *   mu_n - m0[d], Psi_n[d*d], chol(Psi_n)[d*d].
+ *   C_loo (0 when n = 0), mu_n - m0[d], Psi_n[d*d], chol(Psi_n)[d*d].
  * The four lgamma values follow nu_n by lgamma(z + 1) = lgamma(z) + log z,
  * so adding or removing a point costs two logs instead of two lgamma calls
  * (see lg_up() and lg_down()); they restart exactly from the hyperparameters
@@ -67,7 +86,7 @@ typedef struct {
 } niw_hyper;
 
 enum { S_N, S_KAPPA, S_NU, S_LOGDET, S_CONST, S_RSCALE, S_POW,
-       S_LA0, S_LA1, S_LB0, S_LB1, S_HEAD };
+       S_LA0, S_LA1, S_LB0, S_LB1, S_LOOC, S_HEAD };
 
 #define H_M0(h)   ((h)->v)
 #define H_PSI0(h) ((h)->v + (h)->d)
@@ -166,6 +185,8 @@ static void refresh(const niw_hyper *h, double *s)
         - 0.5 * d * MCX_LOG_PI - 0.5 * d * log((k + 1) / k) - 0.5 * s[S_LOGDET];
     s[S_RSCALE] = k / (k + 1);
     s[S_POW] = 0.5 * (nu + 1);
+    s[S_LOOC] = s[S_N] < 1 ? 0.0 : s[S_LA1] - s[S_LB1] - 0.5 * d * MCX_LOG_PI
+        - 0.5 * d * log(k / (k - 1)) - 0.5 * s[S_LOGDET];
 }
 
 static void stats_reset(const void *hp, void *sp)
@@ -329,6 +350,40 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
 }
 
+/* The leave-one-out predictive by downdating a copy of the factor in
+ * `work` (2 d*d + 2 d doubles): Psi' in work, its factor in work + d*d,
+ * c w and scratch in the last 2 d.  The fallback of log_predictive_loo()
+ * when rounding has eaten t. */
+static double loo_direct(const niw_hyper *h, const double *s, const double *w, double c,
+                         double *work)
+{
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    double *psi = work, *L = work + dd, *cw = work + 2 * dd, *z = cw + d;
+    memcpy(psi, S_PSI(s, d), dd * sizeof(double));
+    mcx_syr_full(psi, -c, w, d);                                  /* (B) */
+    refactor(h, psi, L);
+    for (int i = 0; i < d; i++) cw[i] = c * w[i];   /* w may be cw: scaled in place */
+    double r = mcx_tri_quad(L, cw, z, d), k1 = s[S_KAPPA] - 1;
+    return s[S_LOOC] + 0.5 * s[S_LOGDET] - 0.5 * mcx_chol_logdet(L, d)
+        - 0.5 * s[S_NU] * log1p(k1 / (k1 + 1) * r);
+}
+
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
+    double k = s[S_KAPPA], c = k / (k - 1), *w = work + 2 * (size_t) d * d;
+    for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
+    double q = d == 1 ? w[0] * w[0] / S_PSI(s, d)[0] : mcx_tri_quad(S_L(s, d), w, w + d, d);
+    double t = 1.0 - c * q;
+    if (t >= 1e-6) return s[S_LOOC] + 0.5 * (s[S_NU] - 1) * log(t);
+    return loo_direct(h, s, w, c, work);     /* w is work + 2 d*d, as it expects */
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const niw_hyper *h = hp;
@@ -376,4 +431,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
 }
 
-MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, log_predictive_loo);

@@ -20,6 +20,12 @@
  * A log(B/(B+1)) and log(B+1) are cached; the coefficient is a short
  * product for small counts (no lgamma), so log_predictive is O(d).
  *
+ * Leave-one-out predictive of a member x (log_predictive_loo): the
+ * predictive above at A' = a_j + s_j - x_j, B' = b_j + n - 1, read off the
+ * full cluster's counts (no copy):
+ *   log p(x_j | rest) = log [Gamma(A' + x) / (Gamma(A') x!)]
+ *                       - A' log1p(1 / B') - x log(B' + 1).
+ *
  * Stats block (doubles): n, sum_ij log x_ij!, sum_j A_j log(B_j/(B_j+1)),
  *   s[d], log(B_j + 1)[d].
  * Parameter vector theta (param_size = 2 d + 1): rate[d], then a cache used
@@ -156,6 +162,23 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return lp;
 }
 
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const pg_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *sj = S_S(s, d);
+    double lp = 0.0, n = s[S_N];
+    (void) work;
+    for (int j = 0; j < d; j++) {
+        double A = H_A(h)[j] + (sj[j] - x[j]), B = H_B(h)[j] + (n - 1);
+        lp -= A * log1p(1.0 / B);
+        if (x[j] > 0) lp += mcx_log_nb_coef(A, x[j]) - x[j] * log(B + 1);
+    }
+    return lp;
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const pg_hyper *h = hp;
@@ -206,4 +229,4 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return ll;
 }
 
-MCX_CONJUGATE_FAMILY_FAST(poisson_gamma, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(poisson_gamma, stats_combine, log_predictive_loo);

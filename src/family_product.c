@@ -117,9 +117,23 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
     return 0;
 }
 
+/* The largest part's stats block, in doubles. */
+static size_t max_part_stats(const pf_hyper *h)
+{
+    size_t m = 0;
+    for (int b = 0; b < h->n_parts; b++) {
+        size_t sz = mcx_family_stats_doubles(h->parts[b].f, h->parts[b].hyper);
+        if (sz > m) m = sz;
+    }
+    return m;
+}
+
+/* The parts' scratch (work_len), then one part's stats block for
+ * log_predictive_loo(). */
 static size_t work_size(const void *hp)
 {
-    return ((const pf_hyper *) hp)->work_len;
+    const pf_hyper *h = hp;
+    return h->work_len + max_part_stats(h);
 }
 
 static size_t stats_size(const void *hp)
@@ -183,6 +197,35 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return lp;
 }
 
+/* log p(x | the cluster without x) = sum over the blocks of x that are
+ * not missing of the part's leave-one-out predictive (the parts are
+ * independent given the cluster).  A block's own count may be 1 (x the
+ * only member seen in that block): the built-in families' slots hold for
+ * any count >= 1, so they are used; a plugin part (whose slot may assume
+ * two members) or a part without the slot copies its stats to the scratch
+ * after the parts' work, removes x and calls log_predictive. */
+static double log_predictive_loo(const void *hp, const void *sp, const double *x,
+                                 double *work)
+{
+    const pf_hyper *h = hp;
+    const double *s = sp;
+    double lp = 0.0, *scratch = work + h->work_len;
+    for (int b = 0; b < h->n_parts; b++) {
+        const pf_part *p = h->parts + b;
+        if (missing(p, x)) continue;
+        const double *xb = x + p->off, *sb = s + p->soff;
+        mcx_predictive_loo_fn loo = mcx_family_predictive_loo(p->f);
+        if (loo != NULL && mcx_family_thread_safe(p->f)) {
+            lp += loo(p->hyper, sb, xb, work);
+            continue;
+        }
+        memcpy(scratch, sb, mcx_family_stats_doubles(p->f, p->hyper) * sizeof(double));
+        p->f->stats_remove(p->hyper, scratch, xb, work);
+        lp += p->f->log_predictive(p->hyper, scratch, xb, work);
+    }
+    return lp;
+}
+
 static double log_marginal(const void *hp, const void *sp, double *work)
 {
     const pf_hyper *h = hp;
@@ -240,4 +283,4 @@ int mcx_product_combinable(const void *hp)
 }
 
 /* every part is conjugate: so is the product */
-MCX_CONJUGATE_FAMILY_FAST(product, stats_combine, NULL);
+MCX_CONJUGATE_FAMILY_FAST(product, stats_combine, log_predictive_loo);

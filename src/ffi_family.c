@@ -177,6 +177,27 @@ static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_o
     return out;
 }
 
+/* The "loo" operation of ffi_family_eval. */
+static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
+{
+    const mcx_family *f = b->f;
+    mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
+    size_t ns = mcx_family_stats_doubles(f, b->hyper) + 1;
+    void *s = new_stats(b), *t = new_stats(b);
+    add_rows(b, s, rows, n);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 2));
+    double *po = REAL(out);
+    for (int i = 0; i < n; i++) {
+        const double *xi = rows + (size_t) i * b->dim;
+        po[i] = loo != NULL ? loo(b->hyper, s, xi, b->work) : NA_REAL;
+        memcpy(t, s, ns * sizeof(double));
+        f->stats_remove(b->hyper, t, xi, b->work);
+        po[i + n] = f->log_predictive(b->hyper, t, xi, b->work);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
 /*
  * ffi_family_eval(name, hyper, x, op, arg): evaluate family `name` with
  * hyperparameter vector `hyper` on the data matrix `x` (n x dim, double).
@@ -200,6 +221,11 @@ static SEXP add_remove(const bound_family *b, const double *rows, int n, int n_o
  *                    the stats block)
  *   "info"           c(hyper_size, stats_size, work_size, param_size), all
  *                    in doubles (mcmix_abi.h, ABI 3)
+ *   "loo"            for each row i, log p(row i | the other rows) two ways:
+ *                    column 1 by the family's log_predictive_loo slot on the
+ *                    stats of all rows (NA when the family has none),
+ *                    column 2 by copying those stats, removing row i and
+ *                    calling log_predictive                  -> n x 2
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -213,7 +239,8 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
     SEXP out = R_NilValue;
     if (!mcx_family_conjugate(f) && (strcmp(what, "log_marginal") == 0 ||
                                      strcmp(what, "log_predictive") == 0 ||
-                                     strcmp(what, "add_remove") == 0))
+                                     strcmp(what, "add_remove") == 0 ||
+                                     strcmp(what, "loo") == 0))
         mcx_error("family '%s' is not conjugate: it has no closed-form marginal "
                   "likelihood or predictive", f->name);
 
@@ -283,6 +310,8 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
         out = PROTECT(Rf_allocVector(REALSXP, n));
         for (int i = 0; i < n; i++)
             REAL(out)[i] = f->log_lik(b.hyper, REAL(arg), rows + (size_t) i * d, b.work);
+    } else if (strcmp(what, "loo") == 0) {
+        out = PROTECT(leave_one_out(&b, rows, n));
     } else {
         mcx_error("mcmix internal error: unknown family operation '%s'", what);
     }

@@ -4,14 +4,45 @@
  * Pitman-Yor generalisation built in (discount d = 0 gives the DP).
  *
  * Reference: slides 003, "Collapsed DP Mixture Sampler" (Neal 2000,
- * algorithm 3).  For each observation i, in a fresh random permutation:
- *   remove x_i from its cluster (deleting the cluster if it became empty),
+ * algorithm 3).  For each observation i in turn:
+ *   leave x_i out of its cluster (deleting the cluster if it became empty),
  *   draw z_i from
  *     existing cluster k:  (n_k^-i - d)       p(x_i | x_{k,-i})
  *     new cluster:         (alpha + d K^-i)   p(x_i)          (prior predictive)
  *   and add x_i to the chosen (possibly new) cluster.
- * The prior predictive p(x_i) does not change during a chunk and is
- * computed once per chunk; log(j - d) is tabulated for j = 1..n.
+ *
+ * Cost per observation (the floor is bench/floor.c: K + 1 predictives from
+ * cached factors and one categorical draw):
+ * - The point's own cluster.  p(x_i | x_{k,-i}) is read from the full
+ *   cluster's cached factors by the family's log_predictive_loo slot
+ *   (rank-one determinant and inverse identities, see each family file),
+ *   so nothing is copied or downdated unless x_i actually moves; families
+ *   without the slot take the old path (copy the stats to scratch, remove
+ *   x_i there, and copy the result back only when x_i moves).
+ * - The prior predictive p(x_i) does not change during a chunk: it is
+ *   computed during the chunk's first sweep, as the scan reaches x_i, and
+ *   read from the table afterwards (no separate pass over the data).
+ * - log(alpha + d K) is recomputed only when K changes; log(j - d) is
+ *   tabulated (p->log_count); the categorical draw does not normalise.
+ * - Scan order.  A sweep visits the observations cyclically, i = s, s + e,
+ *   s + 2e, ... (mod n), from a uniform start s in the direction e = +1 or
+ *   -1 (two uniforms per sweep), instead of a fresh random permutation
+ *   (n draws of R_unif_index, about a tenth of a sweep at large n, and a
+ *   random memory access per point).  Validity: each single-site update is
+ *   a Gibbs update, i.e. a Metropolis-Hastings move accepted with
+ *   probability 1 (reference 002, sec. 24.3.2), so it leaves the posterior
+ *   pi invariant; a composition of pi-invariant kernels (a cycle) and a
+ *   mixture of them over an index drawn independently of the state are
+ *   pi-invariant (Tierney 1994, Ann. Statist. 22, sec. 2.3, "cycles and
+ *   mixtures").  Each update P_i is self-adjoint in L2(pi); the adjoint
+ *   of the forward cycle from a, P_a P_{a+1} ... P_{a-1}, is the backward
+ *   cycle from a - 1, P_{a-1} ... P_{a+1} P_a, and with a uniform start
+ *   both have probability 1/(2n), so the sweep kernel (their mixture) is
+ *   self-adjoint, i.e. reversible (cf. the random and symmetric scans of
+ *   Liu, Wong and Kong 1995, J. R. Statist. Soc. B 57).  Irreducibility is that of the systematic-scan
+ *   sampler (every allocation has positive conditional probability).
+ *   The exact-enumeration tests (test-dpx-exact.R, test-mixture-exact.R)
+ *   check the stationary distribution.
  *
  * The prior parameters are updated after every sweep
  * (mcx_partition_prior_update(): alpha under a Gamma(a, b) prior by the
@@ -29,57 +60,72 @@ void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m)
     int n = m->n;
     s->logw = mcx_alloc((size_t) n + 1, sizeof(double));
     s->prior_pred = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
-    s->perm = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
-    for (int i = 0; i < n; i++)
-        s->prior_pred[i] = m->fam->log_predictive(m->hyper, m->empty,
-                                                  mcx_mix_x(m, i), m->work);
+    s->prior_ready = 0;
+}
+
+/* The start and the step (+1 or n - 1, i.e. -1 mod n) of a sweep. */
+static void scan_order(int n, int *start, int *step)
+{
+    int s = (int) (unif_rand() * n);
+    *start = s < n ? s : n - 1;
+    *step = unif_rand() < 0.5 || n == 1 ? 1 : n - 1;
+}
+
+/* log p(x_i | the other members of its cluster `own`), by the family's
+ * leave-one-out slot or by removing x_i from a scratch copy of the stats
+ * (left in m->scratch for mcx_mix_detach()). */
+static double own_predictive(mcx_mix *m, mcx_predictive_loo_fn loo, int own, const double *xi)
+{
+    const mcx_family *f = m->fam;
+    if (loo != NULL) return loo(m->hyper, mcx_mix_stats(m, own), xi, m->work);
+    memcpy(m->scratch, mcx_mix_stats(m, own), m->sstride * sizeof(double));
+    f->stats_remove(m->hyper, m->scratch, xi, m->work);
+    return f->log_predictive(m->hyper, m->scratch, xi, m->work);
 }
 
 void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior *p)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
-    size_t sbytes = m->sstride * sizeof(double);
+    mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
     double d = p->discount;
     const double *log_count = p->log_count;
-    int n = m->n;
-    mcx_rperm(s->perm, n);
-    for (int t = 0; t < n; t++) {
-        int i = s->perm[t];
+    double *logw = s->logw, *prior_pred = s->prior_pred;
+    int n = m->n, ready = s->prior_ready;
+    if (n == 0) return;
+    int i, step, lnew_K = -1;
+    double lnew = 0.0;          /* log(alpha + d K) for K = lnew_K */
+    scan_order(n, &i, &step);
+    for (int t = 0; t < n; t++, i = i + step < n ? i + step : i + step - n) {
         const double *xi = mcx_mix_x(m, i);
-        if (t + MCX_PREFETCH_AHEAD < n) {   /* the scan order is random: */
-            int j = s->perm[t + MCX_PREFETCH_AHEAD];   /* hide the cache misses */
-            MCX_PREFETCH(m->z + j);
-            MCX_PREFETCH(s->prior_pred + j);
-            mcx_mix_prefetch(m, j);
-        }
-        /* Leave x_i out.  A singleton's cluster is deleted at once; otherwise
-         * the cluster without x_i is formed in scratch, so that when x_i
-         * stays where it was (the common case) nothing has to be undone. */
         int own = m->z[i];
-        if (m->size[own] == 1) {
+        if (m->size[own] == 1) {   /* a singleton: delete its cluster */
             mcx_mix_remove(m, i);
             mcx_mix_delete_cluster(m, own);
             own = -1;
-        } else {
-            memcpy(m->scratch, mcx_mix_stats(m, own), sbytes);
-            f->stats_remove(hyper, m->scratch, xi, m->work);
         }
         int K = m->K;
-        double *logw = s->logw;
-        for (int c = 0; c < K; c++) {
-            int mine = c == own;
-            logw[c] = log_count[m->size[c] - mine] +
-                f->log_predictive(hyper, mine ? m->scratch : mcx_mix_stats(m, c),
-                                  xi, m->work);
+        for (int c = 0; c < K; c++)
+            logw[c] = c == own
+                ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
+                : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
+                                                            xi, m->work);
+        if (!ready) prior_pred[i] = f->log_predictive(hyper, m->empty, xi, m->work);
+        if (K != lnew_K) {
+            lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
+            lnew_K = K;
         }
-        logw[K] = (K > 0 ? log(p->alpha + d * K) : 0.0) + s->prior_pred[i];
-        int c = mcx_rcat_log(logw, K + 1);
+        logw[K] = lnew + prior_pred[i];
+        int c = mcx_rcat_log_unnorm(logw, K + 1);
         if (c == own) continue;
-        if (own >= 0) mcx_mix_detach(m, i, m->scratch);
+        if (own >= 0) {
+            if (loo != NULL) mcx_mix_remove(m, i);
+            else mcx_mix_detach(m, i, m->scratch);
+        }
         if (c == K) mcx_mix_new_cluster(m);
         mcx_mix_add(m, i, c);
     }
+    s->prior_ready = 1;
 }
 
 /* ---- the table row ---- */

@@ -135,12 +135,13 @@ const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
 /* ---------------- shared by several rows ---------------- */
 
 /* The collapsed Gibbs sweep (mixture_dp.c), Neal (2000) algorithm 3 with
- * Pitman-Yor weights, over a random permutation; returns nothing, the
- * prior is not updated.  `st` is a state of the "collapsed" row. */
+ * Pitman-Yor weights, in a cyclic order from a random start in a random
+ * direction; returns nothing, the prior is not updated.  `st` is a state
+ * of the "collapsed" row. */
 typedef struct mcx_dp_scan {
     double *logw;          /* n + 1 */
     double *prior_pred;    /* n: log p(x_i) under the prior predictive */
-    int *perm;             /* n */
+    int prior_ready;       /* prior_pred filled (after the first sweep) */
 } mcx_dp_scan;
 void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m);
 void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior *p);

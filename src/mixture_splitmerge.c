@@ -63,29 +63,55 @@ static double log_split_prior(double alpha, double d, int K, int na, int nb)
         lgammafn(1.0 - d) - lgammafn(na + nb - d);
 }
 
+/* log(1 + exp(x)) without overflow. */
+static double softplus(double x)
+{
+    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
+}
+
 /* One restricted Gibbs scan over S.  force < 0: draw each side; else move
  * each k to the side of the current split (A if z[k] == force, else B).
- * Returns the log probability of the sides taken. */
+ * With want_q, returns the log probability of the sides taken (else 0).
+ * k's own side is scored by the family's leave-one-out predictive when it
+ * has one (A always holds i and B holds j, so k's side has at least two
+ * members), and x_k is moved between the two stats blocks only when it
+ * changes side; otherwise x_k is removed from its side first and put back.
+ * With two sides, P(A) = 1 / (1 + exp(l_B - l_A)): one exp per point, and
+ * a log only for the scan whose probability is wanted. */
 static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *na, int *nb,
-                              double d, int force)
+                              const mcx_partition_prior *p, int force, int want_q)
 {
     const mcx_family *f = m->fam;
+    const void *hyper = m->hyper;
+    mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
+    const double *lc = p->log_count;
     double lq = 0.0;
     for (int r = 0; r < nS; r++) {
-        int k = s->S[r];
+        int k = s->S[r], own = s->side[k];
         const double *xk = mcx_mix_x(m, k);
-        if (s->side[k] == 0) { f->stats_remove(m->hyper, s->sa, xk, m->work); (*na)--; }
-        else { f->stats_remove(m->hyper, s->sb, xk, m->work); (*nb)--; }
-        double la = log(*na - d) + f->log_predictive(m->hyper, s->sa, xk, m->work);
-        double lb = log(*nb - d) + f->log_predictive(m->hyper, s->sb, xk, m->work);
-        double mx = la > lb ? la : lb;
-        double lse = mx + log(exp(la - mx) + exp(lb - mx));
+        double *so = own == 0 ? s->sa : s->sb, *sx = own == 0 ? s->sb : s->sa;
+        int *no = own == 0 ? na : nb, *nx = own == 0 ? nb : na;
+        double l_own;
+        if (loo != NULL) {
+            l_own = lc[*no - 1] + loo(hyper, so, xk, m->work);
+        } else {
+            f->stats_remove(hyper, so, xk, m->work);
+            (*no)--;
+            l_own = lc[*no] + f->log_predictive(hyper, so, xk, m->work);
+        }
+        double l_other = lc[*nx] + f->log_predictive(hyper, sx, xk, m->work);
+        double la = own == 0 ? l_own : l_other, lb = own == 0 ? l_other : l_own;
         int side = force >= 0 ? (m->z[k] == force ? 0 : 1)
-                             : (unif_rand() < exp(la - lse) ? 0 : 1);
-        lq += (side == 0 ? la : lb) - lse;
+                              : (unif_rand() < 1.0 / (1.0 + exp(lb - la)) ? 0 : 1);
+        if (want_q) lq -= side == 0 ? softplus(lb - la) : softplus(la - lb);
         s->side[k] = side;
-        if (side == 0) { f->stats_add(m->hyper, s->sa, xk, m->work); (*na)++; }
-        else { f->stats_add(m->hyper, s->sb, xk, m->work); (*nb)++; }
+        if (loo != NULL) {
+            if (side == own) continue;
+            f->stats_remove(hyper, so, xk, m->work);
+            (*no)--;
+        }
+        f->stats_add(hyper, side == 0 ? s->sa : s->sb, xk, m->work);
+        (*(side == 0 ? na : nb))++;
     }
     return lq;
 }
@@ -120,11 +146,11 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *d
             f->stats_add(hyper, s->sb, mcx_mix_x(m, k), m->work);
         }
     }
-    for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, &na, &nb, d, -1);
+    for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, &na, &nb, dp, -1, 0);
     s->counts[1] += 1.0;
     int K = m->K;
     if (ci == cj) {
-        double lq = restricted_scan(m, s, nS, &na, &nb, d, -1);
+        double lq = restricted_scan(m, s, nS, &na, &nb, dp, -1, 1);
         double lr = log_split_prior(alpha, d, K, na, nb) +
             f->log_marginal(hyper, s->sa, m->work) + f->log_marginal(hyper, s->sb, m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) - lq;
@@ -142,7 +168,7 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *d
         }
     } else {
         /* q: one scan from the launch state forced to the current split */
-        double lq = restricted_scan(m, s, nS, &na, &nb, d, ci);
+        double lq = restricted_scan(m, s, nS, &na, &nb, dp, ci, 1);
         int ni = m->size[ci], nj = m->size[cj];
         memcpy(s->sm, mcx_mix_stats(m, ci), sbytes);
         for (int r = 0; r < nS; r++)

@@ -36,26 +36,44 @@ int mcx_rcat(const double *w, int k, double total)
 /*
  * Categorical draw from unnormalised log-weights: the maximum is subtracted
  * before exponentiating, so weights like -1000 or 1e300 do not underflow or
- * overflow to a 0/0.  logw is overwritten by the normalised probabilities.
+ * overflow to a 0/0.  logw is overwritten by the weights exp(logw - max)
+ * (not normalised).  The fast path makes one pass for the maximum, one for
+ * the exponentials and their sum and one partial pass for the draw; a NaN
+ * or an all -Inf / +Inf vector shows up as a sum that is not positive and
+ * finite, and only then are the entries inspected for the message.
  */
-int mcx_rcat_log(double *logw, int k)
+int mcx_rcat_log_unnorm(double *logw, int k)
 {
     if (k <= 0) MCX_INTERNAL("categorical draw over no categories");
-    double mx = R_NegInf;
-    for (int i = 0; i < k; i++) {
-        if (isnan(logw[i])) MCX_INTERNAL("NaN log-weight in categorical draw");
+    double mx = logw[0];
+    for (int i = 1; i < k; i++)
         if (logw[i] > mx) mx = logw[i];
-    }
-    if (!isfinite(mx))
+    double total = 0.0;
+    if (isfinite(mx))
+        for (int i = 0; i < k; i++) total += (logw[i] = exp(logw[i] - mx));  /* exp(-Inf) = 0 */
+    if (!(total >= 1.0) || !isfinite(total)) {   /* the maximum alone gives 1 */
+        for (int i = 0; i < k; i++)
+            if (isnan(logw[i])) MCX_INTERNAL("NaN log-weight in categorical draw");
         MCX_INTERNAL(mx > 0 ? "infinite log-weight in categorical draw"
                             : "all log-weights are -Inf in categorical draw");
-    double total = 0.0;
-    for (int i = 0; i < k; i++) {
-        double w = exp(logw[i] - mx);   /* exp(-Inf) = 0 */
-        logw[i] = w;
-        total += w;
     }
-    int j = mcx_rcat(logw, k, total);   /* total >= 1: the maximum gives 1 */
+    double u = unif_rand() * total, cum = 0.0;
+    int last = -1;
+    for (int i = 0; i < k; i++) {
+        if (logw[i] > 0.0) {
+            cum += logw[i];
+            last = i;
+            if (u < cum) return i;
+        }
+    }
+    return last;   /* rounding in the running sum: the last positive weight */
+}
+
+int mcx_rcat_log(double *logw, int k)
+{
+    int j = mcx_rcat_log_unnorm(logw, k);
+    double total = 0.0;
+    for (int i = 0; i < k; i++) total += logw[i];
     for (int i = 0; i < k; i++) logw[i] /= total;
     return j;
 }

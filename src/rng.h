@@ -11,6 +11,10 @@
  * logw is overwritten (by the normalised weights).  -Inf entries have
  * probability 0; at least one entry must be finite. */
 int    mcx_rcat_log(double *logw, int k);
+/* The same draw (same uniform, same result) with logw overwritten by the
+ * unnormalised weights exp(logw - max logw): for hot loops that do not
+ * need the probabilities. */
+int    mcx_rcat_log_unnorm(double *logw, int k);
 /* Index in 0..k-1 with probabilities proportional to w[i] >= 0 (sum given). */
 int    mcx_rcat(const double *w, int k, double total);
 double mcx_rgamma(double shape, double rate);           /* Gamma(shape, rate) */
