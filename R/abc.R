@@ -96,6 +96,7 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
 
 #' @export
 print.mcmix_abc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Rejection ABC: ", nrow(x$accepted), " of ", x$n, " draws accepted (rate ",
       format(x$acceptance_rate, digits = 3), ", tolerance ",
       format(x$tolerance, digits = digits), ")\n", sep = "")
@@ -146,6 +147,7 @@ summary.mcmix_abc <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 #' @rdname summary.mcmix_abc
 #' @export
 print.summary.mcmix_abc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Rejection ABC: ", x$n_accepted, " of ", x$n, " draws accepted (rate ",
       format(x$acceptance_rate, digits = 3), ", tolerance ",
       format(x$tolerance, digits = digits), ")\n", sep = "")

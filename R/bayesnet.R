@@ -76,6 +76,11 @@ bn_collect_levels <- function(tabs, args) {
 #' bn <- bayes_net(list(rain = rain, wet = wet))
 #' bn
 #' bn_marginals(bn, evidence = list(wet = "yes"))
+#' # a loop of three binary variables that prefer to agree
+#' lv <- c("0", "1")
+#' agree <- function(u, v) array(c(2, 1, 1, 2), c(2, 2), setNames(list(lv, lv), c(u, v)))
+#' fm <- factor_model(list(agree("a", "b"), agree("b", "c"), agree("c", "a")))
+#' bn_marginals(fm, evidence = list(a = "1"))
 #' @export
 bayes_net <- function(cpts) {
   if (!is.list(cpts) || !length(cpts) || is.null(names(cpts)) || any(!nzchar(names(cpts))) ||
@@ -416,6 +421,7 @@ print.summary.mcmix_bn_fit <- function(x, ...) {
 
 #' @export
 print.mcmix_bn_marginals <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   se <- attr(x, "mcse")
   for (v in names(x)) {
     p <- formatC(x[[v]], digits = digits, format = "f")

@@ -56,6 +56,10 @@ check_count <- function(x, arg, min = 1L, max = .Machine$integer.max) {
   as.integer(x)
 }
 
+# The `digits` of a print method: significant digits, 1 to 20 (a method may
+# show up to digits + 2, within R's limit of 22).
+check_digits <- function(x, arg = "digits") check_count(x, arg, 1L, 20L)
+
 check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x))
     stop_input(sprintf("`%s` must be TRUE or FALSE, not %s.", arg, describe_value(x)), arg)

@@ -341,6 +341,7 @@ predict.mcmix_hdp_fit <- function(object, newdata, group = NULL, level = 0.95, .
     stop("`object` has no stored labels and weights per draw: sample with `labels = TRUE`.",
          call. = FALSE)
   z <- do.call(rbind, labs)
+  check_predict_budget(nrow(z), nrow(newx))   # R/chains_budget.R
   beta <- lapply(do.call(c, betas), `[[`, "beta")
   alpha <- unlist(lapply(object$chains, function(ch) ch$traces[seq_len(nrow(ch$labels)), "alpha"]))
   x <- object$data

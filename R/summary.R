@@ -274,6 +274,7 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 #' @rdname summary.mcmix_fit
 #' @export
 print.summary.mcmix_fit <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   hdr <- x$fit
   hdr$chains <- lapply(x$draws, function(n) list(traces = matrix(0, n, 0)))
   fit_header(hdr)
@@ -311,6 +312,7 @@ cluster_table <- function(k) {
 
 #' @export
 print.mcmix_cluster_table <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   p <- unclass(x)
   print(structure(formatC(as.numeric(p), digits = digits, format = "f"),
                   names = names(p)), quote = FALSE)

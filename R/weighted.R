@@ -143,6 +143,7 @@ summary.mcmix_ais <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 
 #' @export
 print.summary.mcmix_ais <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Annealed importance sampling, ", x$n_runs, " runs: log evidence ",
       format(x$log_evidence, digits = digits + 2), " (s.e. ", format(x$se, digits = 3),
       "), ESS of the weights ", format(x$ess, digits = digits), "\n", sep = "")
