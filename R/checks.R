@@ -56,6 +56,15 @@ check_count <- function(x, arg, min = 1L, max = .Machine$integer.max) {
   as.integer(x)
 }
 
+# The `probs` of a summary: 1 to 100 probabilities (the quantiles shown).
+check_probs <- function(x, arg = "probs") {
+  if (!is.numeric(x) || is.object(x) || !length(x) || length(x) > 100L || anyNA(x) ||
+      any(x < 0 | x > 1))
+    stop_input(sprintf("`%s` must be 1 to 100 probabilities (numbers between 0 and 1), not %s.",
+                       arg, describe_value(x)), arg)
+  as.double(x)
+}
+
 # The `digits` of a print method: significant digits, 1 to 20 (a method may
 # show up to digits + 2, within R's limit of 22).
 check_digits <- function(x, arg = "digits") check_count(x, arg, 1L, 20L)

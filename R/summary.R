@@ -245,8 +245,7 @@ print.mcmix_fit <- function(x, ...) {
 #' @rdname summary.mcmix_fit
 #' @export
 summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
-  if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
-    stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  probs <- check_probs(probs)   # R/checks.R
   object <- fit_usable(object)  # R/chains.R: the chains with draws
   q <- diag_input(object)
   codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")

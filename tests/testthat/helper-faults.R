@@ -197,15 +197,11 @@ fault_variants <- function(call, values = fault_values(), method = NULL) {
   m <- tryCatch(match.call(args(f), call, expand.dots = FALSE),
                 error = function(e) NULL)
   if (is.null(m)) return(list())
-  if (!is.null(method)) {
-    # keep the arguments that went to `...` (named, as the method sees them)
-    if ("..." %in% names(m)) {
-      dots <- m[["..."]]
-      m <- m[names(m) != "..."]
-      for (nm in names(dots)) if (nzchar(nm)) m[[nm]] <- dots[[nm]]
-    }
-    fa <- fa[-1L]
+  if ("..." %in% names(m)) {   # the arguments that went to `...`, spliced back
+    dots <- as.list(m[["..."]])
+    m <- as.call(c(as.list(m[names(m) != "..."]), dots))
   }
+  if (!is.null(method)) fa <- fa[-1L]   # (the argument dispatched on)
   m[[1L]] <- call[[1L]]   # as written (mcmix::f, coda::as.mcmc, ...)
   base <- deparse1(m, width.cutoff = 500L)
   out <- list()
