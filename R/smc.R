@@ -192,19 +192,6 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
             class = "mcmix_smc")
 }
 
-# Weighted mean, sd and quantiles of the columns of x.
-weighted_summary <- function(x, w) {
-  w <- w / sum(w)
-  t(apply(x, 2L, function(v) {
-    m <- sum(w * v)
-    o <- order(v)
-    cw <- cumsum(w[o])
-    q <- vapply(c(0.025, 0.5, 0.975), function(p) v[o][min(which(cw >= p))], 0)
-    c(mean = m, sd = sqrt(sum(w * (v - m)^2)), `2.5%` = q[1L], `50%` = q[2L],
-      `97.5%` = q[3L])
-  }))
-}
-
 #' @export
 print.mcmix_smc <- function(x, digits = 4, ...) {
   digits <- check_digits(digits)   # R/checks.R
@@ -214,13 +201,13 @@ print.mcmix_smc <- function(x, digits = 4, ...) {
       if (!is.null(x$se)) paste0(" (s.e. ", format(x$se, digits = 3), ")"), "\n", sep = "")
   cat("final ESS: ", format(1 / sum(x$weights^2), digits = digits),
       "; mean move acceptance: ", format(mean(x$accept), digits = 3), "\n", sep = "")
-  print(weighted_summary(x$particles, x$weights), digits = digits)
+  print(weighted_stats(x$particles, x$weights), digits = digits)
   invisible(x)
 }
 
 #' @export
 summary.mcmix_smc <- function(object, ...) {
-  structure(list(stats = weighted_summary(object$particles, object$weights),
+  structure(list(stats = weighted_stats(object$particles, object$weights),
                  log_evidence = object$log_evidence, se = object$se,
                  ess = 1 / sum(object$weights^2),
                  stages = length(object$schedule) - 1L),
