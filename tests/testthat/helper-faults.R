@@ -324,34 +324,37 @@ fault_has_nan <- function(x, depth = 0L) {
 # every accepted call finishes within the time limit.
 fault_options <- list(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7)
 
-# Run variant `v` in a forked child with a time limit; NaN in a result is
-# flagged whatever the input.
+# Run variant `v` in a forked child with a time limit of `timeout` seconds
+# of CPU time (a call that computes that long without finishing is a hang;
+# CPU time, so that the verdict does not depend on the load of the machine)
+# and 4 times as many seconds of elapsed time (a call that sleeps or waits);
+# NaN in a result is flagged whatever the input.
 fault_run_one <- function(v, env, timeout = 10) {
   job <- parallel::mcparallel({
     grDevices::pdf(NULL)
     options(warn = 1)
     options(fault_options)
     out <- tryCatch({
-      setTimeLimit(elapsed = timeout, transient = TRUE)
+      setTimeLimit(cpu = timeout, elapsed = 4 * timeout, transient = TRUE)
       r <- suppressWarnings(suppressMessages(utils::capture.output(
         val <- withVisible(eval(v$call, env))$value)))
-      setTimeLimit(elapsed = Inf)
+      setTimeLimit(cpu = Inf, elapsed = Inf)
       if (fault_has_nan(val)) list(outcome = "nan", message = "") else
         list(outcome = "ok", message = "")
     }, error = function(e) {
-      setTimeLimit(elapsed = Inf)
-      if (grepl("reached elapsed time limit", conditionMessage(e)))
+      setTimeLimit(cpu = Inf, elapsed = Inf)
+      if (grepl("reached (elapsed|CPU) time limit", conditionMessage(e)))
         list(outcome = "hang", message = conditionMessage(e))
       else list(outcome = fault_classify_error(e), message = conditionMessage(e))
     }, interrupt = function(e) list(outcome = "hang", message = "interrupted"))
     out
   }, silent = TRUE)
   # (a child that died is reported here, not by mccollect's warning)
-  res <- suppressWarnings(parallel::mccollect(job, wait = FALSE, timeout = timeout + 5))
+  res <- suppressWarnings(parallel::mccollect(job, wait = FALSE, timeout = 4 * timeout + 5))
   if (is.null(res)) {
     tools::pskill(job$pid, tools::SIGKILL)
     suppressWarnings(parallel::mccollect(job, wait = TRUE))
-    return(list(outcome = "hang", message = sprintf("no answer within %g s", timeout + 5)))
+    return(list(outcome = "hang", message = sprintf("no answer within %g s", 4 * timeout + 5)))
   }
   r <- res[[1L]]
   if (!is.list(r) || is.null(r$outcome))

@@ -601,3 +601,10 @@ test_that("messages describe classed vectors by class and name the argument", {
   for (cols in list(numeric(0), character(0), NA_character_, function(x) x))
     expect_error(plot(prof, columns = cols), "`columns`")
 })
+
+test_that("a credible ball at a tiny level holds at least the closest draw", {
+  draws <- rbind(c(1, 1, 2, 2), c(1, 1, 1, 2), c(1, 2, 2, 2), c(1, 1, 2, 2))
+  cb <- credible_ball(draws, level = 1e-300)
+  expect_equal(cb$radius, 0)
+  expect_gt(cb$mass, 0)
+})
