@@ -638,10 +638,7 @@ bn_map <- function(model, evidence = NULL,
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
   # the annealing arguments are checked whatever the method
-  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
-    bn_stop("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
-            describe_value(schedule))
-  if (length(schedule) > 1e7) bn_stop("`schedule` may have at most 1e7 sweeps.")
+  schedule <- check_schedule(schedule)   # R/checks.R
   restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
   max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
   bn_blocks(model, hidden, blocks)

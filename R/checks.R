@@ -65,6 +65,19 @@ check_probs <- function(x, arg = "probs") {
   as.double(x)
 }
 
+# The powers of annealed sweeps (map_partition(), bn_map()): at most 1e5
+# positive numbers (Inf allowed; none for ICM sweeps only).
+check_schedule <- function(x, arg = "schedule") {
+  if (!is.numeric(x) || is.object(x) || anyNA(x) || any(x <= 0) ||
+      !is.null(dim(x)))
+    stop_input(sprintf("`%s` must be a vector of positive numbers (Inf allowed), not %s.",
+                       arg, describe_value(x)), arg)
+  if (length(x) > 1e5)
+    stop_input(sprintf("`%s` asks for %s annealed sweeps; at most 1e5 are allowed.", arg,
+                       format(length(x), big.mark = ",")), arg)
+  as.double(x)
+}
+
 # The `digits` of a print method: significant digits, 1 to 20 (a method may
 # show up to digits + 2, within R's limit of 22).
 check_digits <- function(x, arg = "digits") check_count(x, arg, 1L, 20L)

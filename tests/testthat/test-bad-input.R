@@ -608,3 +608,18 @@ test_that("a credible ball at a tiny level holds at least the closest draw", {
   expect_equal(cb$radius, 0)
   expect_gt(cb$mass, 0)
 })
+
+test_that("annealing schedules, NUTS step sizes and lca_probs() fits are checked by name", {
+  withr::local_preserve_seed()
+  x <- c(-2, -1.5, -1, 1, 1.5, 2)
+  expect_error(map_partition(dp_mixture(gaussian_mean(), alpha = 1), x, schedule = rep(1, 1e6)),
+               "`schedule`.*at most 1e5")
+  expect_error(bn_map(bayes_net_asia(), method = "anneal", schedule = rep(1, 1e6)),
+               "`schedule`.*at most 1e5")
+  expect_error(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 5,
+                           step_size = 1e300), "`step_size`")
+  set.seed(1)
+  mix <- sample_posterior(finite_mixture(gaussian_mean(), K = 2), x, iter = 20,
+                          progress = FALSE)
+  expect_error(lca_probs(mix), "`fit` must be a fit of lca\\(\\)")
+})
