@@ -618,6 +618,9 @@ test_that("annealing schedules, NUTS step sizes and lca_probs() fits are checked
                "`schedule`.*at most 1e5")
   expect_error(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 5,
                            step_size = 1e300), "`step_size`")
+  set.seed(3)
+  expect_error(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 20,
+                           inv_metric = 1e-300, progress = FALSE), "`inv_metric`")
   set.seed(1)
   mix <- sample_posterior(finite_mixture(gaussian_mean(), K = 2), x, iter = 20,
                           progress = FALSE)
