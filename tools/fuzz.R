@@ -24,6 +24,8 @@ unreached <- if (is.null(funs) && (is.null(shard) || shard[1L] == 1L)) fault_unr
   character()
 res <- fault_campaign(db, timeout = timeout, verbose = TRUE, max_base = max_base, funs = funs,
                       shard = shard)
+if (is.null(funs) && is.null(shard))   # the methods reached, known once the examples ran
+  unreached <- c(unreached, setdiff(fault_methods_with_args(), res$fun))
 utils::write.csv(res, if (is.null(shard)) "fuzz-results.csv" else
   sprintf("fuzz-results-%d.csv", shard[1L]), row.names = FALSE)
 cat(sprintf("\n%d calls of %d functions and methods in %.0f s\n", nrow(res),
@@ -36,6 +38,6 @@ if (nrow(bad)) {
     cat(sprintf("[%s] %s\n    %s\n", bad$outcome[i], bad$call[i], bad$message[i]))
 }
 if (length(unreached))
-  cat("\nExported functions without a base call (give them a runnable example):",
+  cat("\nExported functions or methods without a base call (give them a runnable example):",
       paste(unreached, collapse = ", "), "\n")
 if (nrow(bad) || length(unreached)) quit(status = 1)
