@@ -625,4 +625,6 @@ test_that("annealing schedules, NUTS step sizes and lca_probs() fits are checked
   mix <- sample_posterior(finite_mixture(gaussian_mean(), K = 2), x, iter = 20,
                           progress = FALSE)
   expect_error(lca_probs(mix), "`fit` must be a fit of lca\\(\\)")
+  expect_error(sample_posterior(hdp_mixture(gaussian_mean()), list(a = 1:3, b = list(1)),
+                                iter = 5, progress = FALSE), "`data` must be a list of groups")
 })
