@@ -38,8 +38,8 @@ test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or int
   expect_equal(fault_classify_error(simpleError("subscript out of bounds")), "internal")
   expect_equal(fault_run_one(list(call = quote(stop("x"))), globalenv(), 5)$outcome, "internal")
   expect_equal(fault_run_one(list(call = quote(c(1, NaN))), globalenv(), 5)$outcome, "nan")
-  expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 1)$outcome, "hang")
-  expect_equal(fault_run_one(list(call = quote(repeat NULL)), globalenv(), 1)$outcome, "hang")
+  expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 0.25)$outcome, "hang")
+  expect_equal(fault_run_one(list(call = quote(repeat NULL)), globalenv(), 0.25)$outcome, "hang")
   expect_equal(fault_run_one(list(call = quote(tools::pskill(Sys.getpid(), tools::SIGKILL))),
                              globalenv(), 5)$outcome, "crash")
 })
