@@ -57,9 +57,9 @@ bench: install deps-bench
 
 # Fault campaigns (tools/fuzz.R, tools/interrupts.R; see the README). The
 # campaign runs under a virtual-memory limit so that runaway allocation
-# fails instead of swapping. FUZZ_BASE: example calls per function;
-# FUZZ_TIMEOUT: seconds per call.
-FUZZ_BASE    ?= 2
+# fails instead of swapping. FUZZ_BASE: example calls per function or
+# method; FUZZ_TIMEOUT: CPU seconds per call.
+FUZZ_BASE    ?= 1
 FUZZ_TIMEOUT ?= 20
 FUZZ_VMEM_KB ?= 8000000
 fuzz: install interrupts

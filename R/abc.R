@@ -96,6 +96,7 @@ sample_abc <- function(prior_sampler, simulator, observed, summary = NULL,
 
 #' @export
 print.mcmix_abc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Rejection ABC: ", nrow(x$accepted), " of ", x$n, " draws accepted (rate ",
       format(x$acceptance_rate, digits = 3), ", tolerance ",
       format(x$tolerance, digits = digits), ")\n", sep = "")
@@ -134,8 +135,7 @@ print.mcmix_abc <- function(x, digits = 4, ...) {
 #' plot(r)
 #' @export
 summary.mcmix_abc <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
-  if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
-    stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  probs <- check_probs(probs)   # R/checks.R
   acc <- object$accepted
   structure(list(stats = if (nrow(acc)) weighted_stats(acc, rep(1, nrow(acc)), probs),
                  n_accepted = nrow(acc), n = object$n, tolerance = object$tolerance,
@@ -146,6 +146,7 @@ summary.mcmix_abc <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 #' @rdname summary.mcmix_abc
 #' @export
 print.summary.mcmix_abc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Rejection ABC: ", x$n_accepted, " of ", x$n, " draws accepted (rate ",
       format(x$acceptance_rate, digits = 3), ", tolerance ",
       format(x$tolerance, digits = digits), ")\n", sep = "")

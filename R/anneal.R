@@ -47,7 +47,7 @@
 #' f <- function(x) log(0.3 * exp(-sum((x + 2)^2)) + 0.7 * exp(-sum((x - 2)^2)))
 #' set.seed(1)
 #' a <- anneal(f, init = c(-2, -2), iter = 5000, t0 = 5, scale = 1.5)
-#' a$par
+#' print(a, digits = 3)
 #' # the Rastrigin function from a local minimum, with the default settings
 #' rastrigin <- function(x) 10 + x^2 - 10 * cos(2 * pi * x)
 #' set.seed(1)
@@ -153,6 +153,7 @@ corana_step <- function(scale, a) {
 
 #' @export
 print.mcmix_anneal <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Simulated annealing: ", length(x$temperatures), " iterations, temperature ",
       format(x$temperatures[1L], digits = 3), " -> ",
       format(x$temperatures[length(x$temperatures)], digits = 3),

@@ -76,6 +76,11 @@ bn_collect_levels <- function(tabs, args) {
 #' bn <- bayes_net(list(rain = rain, wet = wet))
 #' bn
 #' bn_marginals(bn, evidence = list(wet = "yes"))
+#' # a loop of three binary variables that prefer to agree
+#' lv <- c("0", "1")
+#' agree <- function(u, v) array(c(2, 1, 1, 2), c(2, 2), setNames(list(lv, lv), c(u, v)))
+#' fm <- factor_model(list(agree("a", "b"), agree("b", "c"), agree("c", "a")))
+#' bn_marginals(fm, evidence = list(a = "1"))
 #' @export
 bayes_net <- function(cpts) {
   if (!is.list(cpts) || !length(cpts) || is.null(names(cpts)) || any(!nzchar(names(cpts))) ||
@@ -416,6 +421,7 @@ print.summary.mcmix_bn_fit <- function(x, ...) {
 
 #' @export
 print.mcmix_bn_marginals <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   se <- attr(x, "mcse")
   for (v in names(x)) {
     p <- formatC(x[[v]], digits = digits, format = "f")
@@ -632,10 +638,7 @@ bn_map <- function(model, evidence = NULL,
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`evidence` observes every variable; there is nothing to infer.")
   # the annealing arguments are checked whatever the method
-  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
-    bn_stop("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
-            describe_value(schedule))
-  if (length(schedule) > 1e7) bn_stop("`schedule` may have at most 1e7 sweeps.")
+  schedule <- check_schedule(schedule)   # R/checks.R
   restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
   max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
   bn_blocks(model, hidden, blocks)

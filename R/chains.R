@@ -378,7 +378,10 @@ psm_accumulate <- function(acc, labels) {
 #' DP `"slice"` sampler is also bounded by `getOption("mcmix.work_budget",
 #' 1e8)` label evaluations per sweep (at least 1000 sticks); settings that
 #' need more (a huge `alpha`, a discount or `kappa` near 1) are refused
-#' with a message naming the argument.
+#' with a message naming the argument. The same two options bound the
+#' work per iteration of [gp_classify()] (its training and test points) and
+#' the memory and work per stored draw of the `predict()` methods (the
+#' points of `newdata`).
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.

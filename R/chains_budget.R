@@ -38,6 +38,33 @@ check_budget <- function(bytes, arg, what, fix = sprintf("lower `%s`", arg)) {
   invisible(TRUE)
 }
 
+# Refuse `units` units of work per sweep (about one floating-point operation
+# each) beyond the work budget, naming the argument that asked for them.
+check_work <- function(units, arg, what, fix = sprintf("lower `%s`", arg),
+                       per = "iteration") {
+  budget <- work_budget()
+  if (is.na(units) || units > budget)
+    stop(sprintf(paste0("`%s` asks for %s, about %s units of work per %s, more than ",
+                        "the work budget of %s (option `mcmix.work_budget`); %s or ",
+                        "raise the budget with options(mcmix.work_budget = %.3g)."),
+                 arg, what, format_count(units), per, format_count(budget), fix,
+                 max(units, 1) * 1.01), call. = FALSE)
+  invisible(TRUE)
+}
+
+# Predictions at `points` new points for each of `draws` stored draws (a
+# draws x points matrix and its quantiles; a predictive density costs some
+# 32 units of work per point and draw), refused beyond the memory or work
+# budget naming `arg`.
+check_predict_budget <- function(draws, points, arg = "newdata") {
+  what <- sprintf("predictions at %s points for each of %s stored draws",
+                  format_count(points), format_count(draws))
+  fix <- sprintf("use fewer points in `%s`", arg)
+  check_budget(8 * 4 * as.double(draws) * as.double(points), arg, what,
+               paste(fix, "or fewer draws"))
+  check_work(32 * as.double(points), arg, what, fix, per = "stored draw")
+}
+
 # The stored draws of a run: chains x kept draws x (traces + labels) values.
 check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
   per_draw <- 8 * (max(1, n_traces) + n_labels)

@@ -56,6 +56,32 @@ check_count <- function(x, arg, min = 1L, max = .Machine$integer.max) {
   as.integer(x)
 }
 
+# The `probs` of a summary: 1 to 100 probabilities (the quantiles shown).
+check_probs <- function(x, arg = "probs") {
+  if (!is.numeric(x) || is.object(x) || !length(x) || length(x) > 100L || anyNA(x) ||
+      any(x < 0 | x > 1))
+    stop_input(sprintf("`%s` must be 1 to 100 probabilities (numbers between 0 and 1), not %s.",
+                       arg, describe_value(x)), arg)
+  as.double(x)
+}
+
+# The powers of annealed sweeps (map_partition(), bn_map()): at most 1e5
+# positive numbers (Inf allowed; none for ICM sweeps only).
+check_schedule <- function(x, arg = "schedule") {
+  if (!is.numeric(x) || is.object(x) || anyNA(x) || any(x <= 0) ||
+      !is.null(dim(x)))
+    stop_input(sprintf("`%s` must be a vector of positive numbers (Inf allowed), not %s.",
+                       arg, describe_value(x)), arg)
+  if (length(x) > 1e5)
+    stop_input(sprintf("`%s` asks for %s annealed sweeps; at most 1e5 are allowed.", arg,
+                       format(length(x), big.mark = ",")), arg)
+  as.double(x)
+}
+
+# The `digits` of a print method: significant digits, 1 to 20 (a method may
+# show up to digits + 2, within R's limit of 22).
+check_digits <- function(x, arg = "digits") check_count(x, arg, 1L, 20L)
+
 check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x))
     stop_input(sprintf("`%s` must be TRUE or FALSE, not %s.", arg, describe_value(x)), arg)

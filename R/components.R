@@ -227,6 +227,7 @@ assignment_max <- function(C) {
 
 #' @export
 print.mcmix_component_draws <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   S <- nrow(x$weights)
   cat(sprintf("<mcmix component draws: %d draws, %s, %d component%s%s>\n", S,
               if (x$kind == "finite") "finite mixture" else "Dirichlet process mixture",

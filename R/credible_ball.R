@@ -52,7 +52,7 @@ credible_ball <- function(x, estimate = NULL, loss = c("VI", "binder"), level = 
   est <- check_estimate(estimate, N)$labels
   d <- .Call(C_ffi_partition_dists, as.integer(est), labs, loss_codes[[loss]])
   S <- length(d)
-  radius <- sort(d)[ceiling(level * S - 1e-9)]
+  radius <- sort(d)[max(1, ceiling(level * S - 1e-9))]   # (at least the closest draw)
   inside <- d <= radius + 1e-10 * max(1, radius)
   K <- apply(labs, 1L, max)
   pick <- function(rows) {

@@ -271,6 +271,8 @@ mcse <- function(x) {
 #' set.seed(3)
 #' x <- as.numeric(stats::filter(rnorm(1000), 0.5, "recursive"))
 #' chain_acf(x, lag.max = 3)
+#' # coda objects go to coda::autocorr()
+#' autocorr(coda::mcmc(x), lags = 0:3)
 #' @export
 chain_acf <- function(x, lag.max = NULL) {
   q <- diag_input(x)

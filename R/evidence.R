@@ -72,6 +72,7 @@ new_evidence <- function(log_evidence, se, method, ...) {
 
 #' @export
 print.mcmix_evidence <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Log evidence by ", x$method, ": ", format(x$log_evidence, digits = digits + 2),
       " (s.e. ", format(x$se, digits = 3), ")\n", sep = "")
   if (!is.null(x$note)) cat(x$note, "\n", sep = "")

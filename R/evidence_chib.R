@@ -79,12 +79,14 @@ chib_evidence <- function(fit, n_reduced = NULL, n_candidates = 200) {
   type <- if (inherits(fit, "mcmix_mixture_fit") && identical(fit$mixture, "finite"))
     "finite_mixture" else if (inherits(fit, "mcmix_fit")) fit$model$type
   if (is.null(type) || !type %in% c("probit", "hier_lm", "finite_mixture"))
-    stop_evidence(sprintf(paste0("Chib's method needs a Gibbs fit whose full conditionals ",
-                                 "are known: probit_gibbs(), hier_lm_gibbs() or a finite ",
-                                 "mixture, not %s. Use bridge_evidence() or sample_smc() ",
-                                 "instead."),
-                          if (inherits(fit, "mcmix_fit"))
-                            sprintf("a fit of type \"%s\"", if (is.null(type)) "mixture" else type)
+    stop_evidence(sprintf(paste0("`fit` must be a Gibbs fit whose full conditionals ",
+                                 "are known (Chib's method): probit_gibbs(), hier_lm_gibbs() ",
+                                 "or a finite mixture, not %s. Use bridge_evidence() or ",
+                                 "sample_smc() instead."),
+                          if (inherits(fit, "mcmix_mixture_fit")) "a Dirichlet process mixture fit"
+                          else if (inherits(fit, "mcmix_fit") && !is.null(type))
+                            sprintf("a fit of type \"%s\"", type)
+                          else if (inherits(fit, "mcmix_fit")) "a fit of run_kernel()"
                           else describe_value(fit)),
                   "fit", "mcmix_error_chib_unsupported")
   switch(type,

@@ -495,6 +495,9 @@ fam_type_label <- function(x) {
   if (is.list(x)) return("a list")
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
+  # a classed vector (Date, POSIXct, difftime, ...) by its class, not its type
+  cls <- oldClass(x)
+  if (!is.null(cls)) return(sprintf("a %s vector", cls[1L]))
   sprintf("a %s vector", typeof(x))
 }
 

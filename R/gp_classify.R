@@ -62,6 +62,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   if (!is.null(X_test)) X_test <- check_matrix(X_test, "X_test", ncol = ncol(X))
   else X_test <- matrix(0, 0L, ncol(X))
   keep_f <- check_flag(keep_f, "keep_f")
+  gp_check_budget(n, nrow(X_test), "X_test")
   kern <- list(lengthscale = rep_len(as.double(lengthscale), ncol(X)),
                variance = variance)
 
@@ -106,6 +107,23 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
             kind = "gp_classify", class = "mcmix_gpclass")
 }
 
+# Budgets of a GP on n training and m test points (R/chains_budget.R): the
+# n x n and n x m matrices (a few copies each, and one column per stored
+# draw of f when predicting at new points); each iteration (or each stored
+# draw) costs about n^2 + m (n + 30) operations (30 for a normal cdf).
+gp_check_budget <- function(n, m, test_arg, draws = 0) {
+  n <- as.double(n)
+  m <- as.double(m)
+  train <- sprintf("a Gaussian process on %s points", format_count(n))
+  test <- sprintf("predictions at %s points from %s training points", format_count(m),
+                  format_count(n))
+  fewer <- function(arg) sprintf("use fewer points in `%s`", arg)
+  check_budget(8 * 5 * n^2, "X", train, fewer("X"))
+  check_budget(8 * (5 * n^2 + (5 * n + draws) * m), test_arg, test, fewer(test_arg))
+  check_work(2 * n^2, "X", train, fewer("X"))
+  check_work(2 * n^2 + m * (n + 30), test_arg, test, fewer(test_arg))
+}
+
 # Squared-exponential covariance between the rows of A and of B.
 gp_se_kernel <- function(A, B, kern) {
   A <- sweep(A, 2L, kern$lengthscale, "/")
@@ -133,6 +151,9 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
   }
   X <- object$data$X
   newdata <- check_matrix(newdata, "newdata", ncol = ncol(X))
+  gp_check_budget(nrow(X), nrow(newdata), "newdata",
+                  draws = sum(vapply(object$chains, function(ch) NROW(ch$traces), 0)))
+  if (!nrow(newdata)) return(numeric(0))
   fcols <- paste0("f[", seq_len(nrow(X)), "]")
   if (!all(fcols %in% object$kernel$trace_names))
     stop("`object` was fitted with `keep_f = FALSE`; predict at `X_test` instead.",

@@ -123,6 +123,11 @@ hdp_grouped_data <- function(family, data, group) {
       stop("`group` must be NULL when `data` is a list of groups.", call. = FALSE)
     if (length(data) < 1L)
       stop("`data` must hold at least one group.", call. = FALSE)
+    bad <- which(!vapply(data, function(d) (is.atomic(d) && !is.null(d)) || is.data.frame(d),
+                         logical(1)))
+    if (length(bad))
+      stop(sprintf("`data` must be a list of groups, each a vector or matrix of observations; group %d is %s.",
+                   bad[1L], describe_value(data[[bad[1L]]])), call. = FALSE)
     sizes <- vapply(data, NROW, integer(1))
     if (any(sizes < 1L))
       stop(sprintf("`data` must not hold empty groups (group %d is empty).",
@@ -341,6 +346,7 @@ predict.mcmix_hdp_fit <- function(object, newdata, group = NULL, level = 0.95, .
     stop("`object` has no stored labels and weights per draw: sample with `labels = TRUE`.",
          call. = FALSE)
   z <- do.call(rbind, labs)
+  check_predict_budget(nrow(z), nrow(newx))   # R/chains_budget.R
   beta <- lapply(do.call(c, betas), `[[`, "beta")
   alpha <- unlist(lapply(object$chains, function(ch) ch$traces[seq_len(nrow(ch$labels)), "alpha"]))
   x <- object$data

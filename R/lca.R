@@ -80,6 +80,8 @@ lca_probs <- function(fit, ...) {
   prof <- cluster_profiles(fit, ...)
   est <- attr(prof, "partition")
   prof <- prof[prof$parameter == "prob", , drop = FALSE]
+  if (!nrow(prof))
+    stop("`fit` must be a fit of lca() or a mixture with categorical parts.", call. = FALSE)
   C <- max(prof$cluster)
   one <- function(what) {
     lapply(stats::setNames(nm = unique(prof$column)), function(cl) {

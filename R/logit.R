@@ -246,6 +246,7 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "li
   draws <- do.call(rbind, lapply(object$chains, function(ch) ch$traces))
   if (is.null(draws) || !nrow(draws))
     stop("`object` holds no kept draws.", call. = FALSE)
+  check_predict_budget(nrow(draws), nrow(X))   # R/chains_budget.R
   eta <- draws[, m$coef_names, drop = FALSE] %*% t(X)
   out <- if (type == "link") eta else if (m$method != "student_t") stats::plogis(eta)
     else {

@@ -58,9 +58,7 @@ map_partition <- function(model, data, schedule = exp(seq(0, log(100), length.ou
   if (!finite && (!is.numeric(model$alpha) || !is.numeric(model$discount)))
     stop("`model` must have a fixed `alpha` and `discount` (no gamma_prior() or beta_prior()) for a MAP partition.",
          call. = FALSE)
-  if (!is.numeric(schedule) || anyNA(schedule) || any(schedule <= 0) || !is.null(dim(schedule)))
-    stop(sprintf("`schedule` must be a vector of positive numbers (Inf allowed), not %s.",
-                 describe_value(schedule)), call. = FALSE)
+  schedule <- check_schedule(schedule)   # R/checks.R
   restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
   max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
   prepared <- family_prepare(model$family, data)

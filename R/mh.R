@@ -183,6 +183,7 @@ proposal_spec <- function(p, d, weight = 1) {
 #' @examples
 #' adapt_scale(0.3)
 #' adapt_haario(start = 200)
+#' adapt_none()
 #' @name adaptation
 NULL
 

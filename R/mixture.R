@@ -254,6 +254,7 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 200,
 #'                         progress = FALSE)
 #' table(fit$chains[[1]]$traces[, "n_clusters"])
+#' summary(fit)$n_clusters   # posterior of the number of clusters
 #' fit2 <- sample_posterior(finite_mixture(gaussian_niw(), K = 2), x,
 #'                          iter = 200, algorithm = "gibbs", progress = FALSE)
 #' @export

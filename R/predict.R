@@ -82,6 +82,7 @@ predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "memb
                      stop(gsub("`data`", "`newdata`", conditionMessage(e), fixed = TRUE),
                           call. = FALSE))
   S <- nrow(z)
+  check_predict_budget(S, nrow(newx))   # R/chains_budget.R
   tr <- do.call(rbind, lapply(object$chains, `[[`, "traces"))
   model <- object$model
   if (identical(object$mixture, "finite")) {

@@ -109,6 +109,7 @@ predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response"
     }
   }
   beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]
+  check_predict_budget(nrow(beta), nrow(X))   # R/chains_budget.R
   eta <- unname(beta %*% t(X))
   draws <- if (type == "response") stats::pnorm(eta) else eta
   band <- apply(draws, 2L, stats::quantile, c((1 - level) / 2, (1 + level) / 2), names = FALSE)

@@ -141,6 +141,7 @@ profile_blocks <- function(prep) {
 
 #' @export
 print.mcmix_profiles <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   est <- attr(x, "partition")
   cat(sprintf("Cluster profiles: %d clusters, %g%% credible intervals\n",
               length(unique(x$cluster)), 100 * attr(x, "level")))
@@ -174,6 +175,11 @@ print.mcmix_profiles <- function(x, digits = 3, ...) {
 plot.mcmix_profiles <- function(x, columns = NULL, ...) {
   cols <- unique(x$column)
   if (!is.null(columns)) {
+    if (!is.character(columns) || !length(columns) || anyNA(columns))
+      stop(sprintf("`columns` must be NULL or names of columns of the profiles (%s), not %s.",
+                   paste0("\"", cols, "\"", collapse = ", "), describe_value(columns)),
+           call. = FALSE)
+    columns <- unique(columns)
     bad <- setdiff(columns, cols)
     if (length(bad))
       stop(sprintf("`columns` has `%s`, which is not a column of the profiles.", bad[1L]),

@@ -293,6 +293,7 @@ summary.mcmix_rj_fit <- function(object, ...) {
 
 #' @export
 print.summary.mcmix_rj_fit <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   NextMethod()
   cat("\nPosterior distribution of the number of components K:\n")
   k <- x$K
@@ -324,6 +325,7 @@ print.summary.mcmix_rj_fit <- function(x, digits = 3, ...) {
 #' y <- c(rnorm(40, -2), rnorm(40, 2))
 #' fit <- sample_posterior(rj_mixture(k_max = 8), y, iter = 300, progress = FALSE)
 #' head(predict(fit, seq(-4, 4, by = 0.5)))
+#' summary(fit)
 #' @export
 predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
   check_dots(list(...))   # R/checks.R
@@ -335,6 +337,7 @@ predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
     x <- as.double(x)
     dr <- do.call(c, lapply(object$chains, `[[`, "extra"))
     if (!length(dr)) stop("`object` has no kept draws.", call. = FALSE)
+    check_predict_budget(length(dr), length(x))   # R/chains_budget.R
     D <- t(vapply(dr, function(d)
       colSums(d$w * exp(stats::dnorm(outer(d$mu, x, `-`) / sqrt(d$sigma2), log = TRUE) -
                           0.5 * log(d$sigma2))), numeric(length(x))))
@@ -342,6 +345,7 @@ predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
     prep <- object$family
     x <- fam_convert_with(prep, newdata, min_rows = 1L)
     z <- partition_draws(object)
+    check_predict_budget(nrow(z), nrow(x))   # R/chains_budget.R
     Ks <- unlist(lapply(object$chains, function(ch) ch$traces[, "K"]))
     delta <- object$model$delta
     N <- ncol(z)

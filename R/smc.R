@@ -162,8 +162,7 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
   n_moves <- check_count_max(n_moves, "n_moves", 0L, 1e4, "Metropolis moves per stage")
   max_stages <- check_count(max_stages, "max_stages", 1L, 1000000L)
   pd <- prior_draws(prior_sampler, n_particles)
-  n_pilot <- if (is.null(n_pilot)) min(n_particles, max(100L, 10L * pd$d))
-             else check_count(n_pilot, "n_pilot", 2L)
+  n_pilot <- pilot_count(n_pilot, min(n_particles, max(100L, 10L * pd$d)))
   pilot <- prior_draws(prior_sampler, n_pilot)$theta
   scale <- proposal_scale(scale, pd$d)
   targets <- target_pair(log_lik, log_prior, pd$d)
@@ -195,6 +194,7 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
 
 #' @export
 print.mcmix_smc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Tempered SMC: ", x$n_particles, " particles, ", length(x$schedule) - 1L,
       " stages, ", sum(x$resampled), " resampling steps\n", sep = "")
   cat("log evidence: ", format(x$log_evidence, digits = digits + 2),
@@ -216,6 +216,7 @@ summary.mcmix_smc <- function(object, ...) {
 
 #' @export
 print.summary.mcmix_smc <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("log evidence ", format(x$log_evidence, digits = digits + 2),
       if (!is.null(x$se)) paste0(", s.e. ", format(x$se, digits = 3)), " (",
       x$stages, " stages, ESS ", format(x$ess, digits = digits), ")\n", sep = "")
@@ -284,6 +285,7 @@ print.summary.mcmix_smc <- function(x, digits = 4, ...) {
 #'          function(th) dnorm(th, 0, 2, log = TRUE),
 #'          function(n) rnorm(n, 0, 2), temperatures = 50, n_runs = 50)
 #' a
+#' plot(a)
 #' @export
 ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
                 n_runs = 100, n_moves = 3, scale = NULL, proposal_cov = NULL,
@@ -308,8 +310,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
   }
   targets <- target_pair(log_lik, log_prior, d)
   if (is.null(proposal_cov)) {
-    n_pilot <- if (is.null(n_pilot)) max(20L, min(n_runs, 5L * d))
-               else check_count(n_pilot, "n_pilot", 2L)
+    n_pilot <- pilot_count(n_pilot, max(20L, min(n_runs, 5L * d)))
     spec <- list(temperatures = as.double(temperatures), n_moves = n_moves,
                  scale = proposal_scale(scale, d), chol = diag(d),
                  pilot = prior_draws(prior_sampler, n_pilot)$theta)
@@ -344,6 +345,7 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
 
 #' @export
 print.mcmix_ais <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Annealed importance sampling: ", x$n_runs, " runs, ",
       length(x$temperatures) - 1L, " temperatures\n", sep = "")
   cat("log evidence: ", format(x$log_evidence, digits = digits + 2),
@@ -395,4 +397,14 @@ harmonic_mean_evidence <- function(log_lik_draws) {
   a <- -log_lik_draws
   mx <- max(a)
   -(mx + log(mean(exp(a - mx))))
+}
+
+# The number of pilot draws (`n_pilot`, `default` when NULL), within the
+# memory budget as particles and runs are (R/chains_budget.R).
+pilot_count <- function(n_pilot, default) {
+  if (is.null(n_pilot)) return(default)
+  n_pilot <- check_count(n_pilot, "n_pilot", 2L)
+  check_budget(1024 * as.double(n_pilot), "n_pilot",
+               sprintf("%s pilot draws", format_count(n_pilot)))
+  n_pilot
 }

@@ -245,8 +245,7 @@ print.mcmix_fit <- function(x, ...) {
 #' @rdname summary.mcmix_fit
 #' @export
 summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
-  if (!is.numeric(probs) || !length(probs) || anyNA(probs) || any(probs < 0 | probs > 1))
-    stop("`probs` must be numbers between 0 and 1.", call. = FALSE)
+  probs <- check_probs(probs)   # R/checks.R
   object <- fit_usable(object)  # R/chains.R: the chains with draws
   q <- diag_input(object)
   codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")
@@ -274,6 +273,7 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 #' @rdname summary.mcmix_fit
 #' @export
 print.summary.mcmix_fit <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   hdr <- x$fit
   hdr$chains <- lapply(x$draws, function(n) list(traces = matrix(0, n, 0)))
   fit_header(hdr)
@@ -311,6 +311,7 @@ cluster_table <- function(k) {
 
 #' @export
 print.mcmix_cluster_table <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   p <- unclass(x)
   print(structure(formatC(as.numeric(p), digits = digits, format = "f"),
                   names = names(p)), quote = FALSE)

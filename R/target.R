@@ -142,12 +142,17 @@ callback_names <- c("log_density", "gradient", "log_lik", "gradient of log_lik",
 # Evaluate `f(io)` where `io` is a fresh context vector of length dim + 2 that
 # the C code fills before calling a user R function (src/ffi_target_r.h). An
 # error raised inside a user function is re-raised with the name of the
-# function, the iteration and theta; other errors pass through unchanged.
+# function, the iteration and theta; other errors pass through unchanged,
+# without the call `f(io)` of this helper (the messages of the compiled code
+# already name the user's function and where it failed).
 with_target_io <- function(dim, f) {
   io <- double(dim + 2L)
   tryCatch(f(io), error = function(e) {
     code <- io[1L]
-    if (code == 0) stop(e)
+    if (code == 0) {
+      if (identical(conditionCall(e), quote(f(io)))) e$call <- NULL
+      stop(e)
+    }
     where <- if (io[2L] <= 0) "at the initial value" else
       sprintf("at iteration %d", as.integer(io[2L]))
     theta <- io[-(1:2)]

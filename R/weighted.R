@@ -134,6 +134,7 @@ plot.mcmix_ais <- function(x, per_page = 4, ...) {
 #' summary(a)
 #' @export
 summary.mcmix_ais <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
+  probs <- check_probs(probs)   # R/checks.R
   w <- exp(object$log_weights - max(object$log_weights))
   structure(list(stats = weighted_stats(object$particles, w, probs),
                  log_evidence = object$log_evidence, se = object$se,
@@ -143,6 +144,7 @@ summary.mcmix_ais <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
 
 #' @export
 print.summary.mcmix_ais <- function(x, digits = 4, ...) {
+  digits <- check_digits(digits)   # R/checks.R
   cat("Annealed importance sampling, ", x$n_runs, " runs: log evidence ",
       format(x$log_evidence, digits = digits + 2), " (s.e. ", format(x$se, digits = 3),
       "), ESS of the weights ", format(x$ess, digits = digits), "\n", sep = "")

@@ -109,7 +109,7 @@ SEXP ffi_bn_step(SEXP spec, SEXP state, SEXP ctrl)
             tr[r + nh * nk] = mcx_bn_log_joint(&m, x);
             r++;
         }
-        if (g < ch.offset + ch.n && g % 64 == 0) R_CheckUserInterrupt();
+        if (g < ch.offset + ch.n) mcx_interrupt_point(m.sweep_work);
     }
     PutRNGstate();
     SEXP xs = PROTECT(Rf_allocVector(INTSXP, m.nvar));
@@ -154,7 +154,7 @@ SEXP ffi_bn_anneal(SEXP spec, SEXP x0, SEXP schedule, SEXP max_icm_)
     SEXP best = PROTECT(Rf_allocVector(INTSXP, m.nvar));
     SEXP trace = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t) ns + max_icm));
     bn_ctx ctx = {&m, x, INTEGER(best)};
-    mcx_icm_problem p = {&ctx, bn_sweep, bn_log_post, bn_save, 16.0 * m.nvar};
+    mcx_icm_problem p = {&ctx, bn_sweep, bn_log_post, bn_save, m.sweep_work};
     double best_lp;
     GetRNGstate();
     int done = mcx_icm_run(&p, REAL(schedule), ns, max_icm, REAL(trace), &best_lp);

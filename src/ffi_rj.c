@@ -102,7 +102,8 @@ SEXP ffi_rg_step(SEXP spec, SEXP y, SEXP state, SEXP ctrl)
             }
             r++;
         }
-        if (g < ch.offset + ch.n) R_CheckUserInterrupt();
+        /* allocations of the n points to k components, then the moves */
+        if (g < ch.offset + ch.n) mcx_interrupt_point(8.0 * n * (s.k + 1));
     }
     PutRNGstate();
     const char *sn[] = {"k", "w", "mu", "s2", "z", "beta", "counts", NULL};

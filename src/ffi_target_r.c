@@ -98,8 +98,7 @@ static void bad_return(const mcx_rfun *f, const double *x, SEXP v,
     char got[128], th[256], where[64];
     describe_value(v, got, sizeof got);
     mcx_format_theta(th, sizeof th, x, f->dim);
-    if (*f->iter <= 0) snprintf(where, sizeof where, "at the initial value");
-    else snprintf(where, sizeof where, "at iteration %ld", *f->iter);
+    mcx_format_where(where, sizeof where, *f->iter);
     mcx_error("`%s` must return %s, but returned %s %s (theta = %s).",
               f->label, expected, got, where, th);
 }
@@ -128,11 +127,11 @@ void mcx_rfun_vector(mcx_rfun *f, const double *x, const double *y,
         double vj = TYPEOF(v) == REALSXP ? REAL(v)[j] :
             (INTEGER(v)[j] == NA_INTEGER ? NAN : (double) INTEGER(v)[j]);
         if (!isfinite(vj)) {
-            char th[256];
+            char th[256], where[64];
             mcx_format_theta(th, sizeof th, x, f->dim);
-            mcx_error("`%s` returned a non-finite value (%g in position %d) at "
-                      "iteration %ld (theta = %s).", f->label, vj, j + 1,
-                      *f->iter, th);
+            mcx_format_where(where, sizeof where, *f->iter);
+            mcx_error("`%s` returned a non-finite value (%g in position %d) %s "
+                      "(theta = %s).", f->label, vj, j + 1, where, th);
         }
         out[j] = vj;
     }

@@ -25,10 +25,13 @@ static int block_size(const mcx_bn *m, int b)
 void mcx_bn_setup(mcx_bn *m)
 {
     int most = 1;
+    m->sweep_work = 0.0;
     for (int b = 0; b < m->nblock; b++) {
         int c = block_size(m, b);
         if (c < 0) MCX_INTERNAL("block with too many joint values");
         if (c > most) most = c;
+        /* each joint value scores the block's factors */
+        m->sweep_work += (double) c * (m->blk_fac_ptr[b + 1] - m->blk_fac_ptr[b] + 2);
     }
     m->lw = mcx_alloc((size_t) most, sizeof(double));
     m->perm = mcx_alloc((size_t) (m->nblock > 0 ? m->nblock : 1), sizeof(int));

@@ -28,9 +28,11 @@ typedef struct {
     /* scratch */
     double *lw;          /* max over blocks of the number of joint values */
     int *perm;           /* nblock */
+    double sweep_work;   /* units of work of one sweep (mcx_interrupt_point) */
 } mcx_bn;
 
-/* Allocate the scratch (mcx_alloc); checks the block sizes. */
+/* Allocate the scratch (mcx_alloc); checks the block sizes and sets
+ * sweep_work. */
 void mcx_bn_setup(mcx_bn *m);
 /* log of the product of all factors at x. */
 double mcx_bn_log_joint(const mcx_bn *m, const int *x);

@@ -45,7 +45,7 @@ void mcx_gpclass_run(const mcx_gpclass_data *d, double *z, double *f,
     double *e = work, *tmp = work + n, *ms = work + 2 * n;
     int k_out = 0;
     for (int it = 1; it <= n_iter; it++) {
-        mcx_interrupt_point(2.0 * n * n);
+        mcx_interrupt_point(2.0 * n * n + (double) m * (n + 30));
         /* (a) f = A z + S e */
         matvec(d->A, n, n, z, f, 0);
         for (int i = 0; i < n; i++) e[i] = norm_rand();

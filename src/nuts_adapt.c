@@ -47,11 +47,13 @@ static void init_step_size(mcx_nuts_tree *t, const mcx_nuts_state *s)
         t->eps = direction == 1 ? 2.0 * t->eps : 0.5 * t->eps;
         if (t->eps > 1e7)
             mcx_error("the step size grew beyond 1e7 while tuning NUTS: the "
-                      "target looks improper (unbounded in some direction).");
+                      "target looks improper (unbounded in some direction), or "
+                      "`inv_metric` is far too small for its scale.");
         if (t->eps < 1e-300)
             mcx_error("the step size fell to 0 while tuning NUTS: the log "
                       "density or its gradient is not well behaved at the "
-                      "current point.");
+                      "current point, or `inv_metric` is far too large for its "
+                      "scale.");
     }
 }
 

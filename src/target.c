@@ -32,7 +32,7 @@ void mcx_format_theta(char *buf, size_t size, const double *theta, int dim)
         snprintf(buf + used, size - used, ", ... (%d values)", dim);
 }
 
-static void format_where(char *buf, size_t size, long iter)
+void mcx_format_where(char *buf, size_t size, long iter)
 {
     if (iter <= 0) snprintf(buf, size, "at the initial value");
     else snprintf(buf, size, "at iteration %ld", iter);
@@ -43,7 +43,7 @@ void mcx_tgt_bad_value(const mcx_tgt *h, const char *what, double v,
 {
     char th[256], where[64];
     mcx_format_theta(th, sizeof th, theta, h->dim);
-    format_where(where, sizeof where, h->iter);
+    mcx_format_where(where, sizeof where, h->iter);
     const char *shown = isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf");
     mcx_error("`%s` returned %s %s (theta = %s); the %s must be a number or -Inf.",
               h->label, shown, where, th, what);
@@ -61,7 +61,7 @@ void mcx_tgt_grad(const mcx_tgt *h, const double *theta, double *grad)
             if (!isfinite(grad[j])) {
                 char th[256], where[64];
                 mcx_format_theta(th, sizeof th, theta, d);
-                format_where(where, sizeof where, h->iter);
+                mcx_format_where(where, sizeof where, h->iter);
                 mcx_error("the gradient of `%s` has a non-finite value (%g in "
                           "coordinate %d) %s (theta = %s).", h->label, grad[j],
                           j + 1, where, th);
@@ -87,7 +87,7 @@ void mcx_tgt_grad(const mcx_tgt *h, const double *theta, double *grad)
             else {
                 char th[256], where[64];
                 mcx_format_theta(th, sizeof th, theta, d);
-                format_where(where, sizeof where, h->iter);
+                mcx_format_where(where, sizeof where, h->iter);
                 mcx_error("cannot compute the gradient of `%s` by finite "
                           "differences %s (theta = %s): the density is -Inf "
                           "next to theta.", h->label, where, th);

@@ -47,6 +47,9 @@ void mcx_tgt_bad_value(const mcx_tgt *h, const char *what, double v,
 /* Write theta as "0.1, 2" (at most the first 10 coordinates) into buf. */
 void mcx_format_theta(char *buf, size_t size, const double *theta, int dim);
 
+/* Write "at the initial value" (iter <= 0) or "at iteration <iter>" into buf. */
+void mcx_format_where(char *buf, size_t size, long iter);
+
 /* The log density at theta: finite or -Inf (anything else is an error). */
 static inline double mcx_tgt_logd(const mcx_tgt *h, const double *theta)
 {

@@ -1,15 +1,19 @@
 # Fault injection shared by the tests (test-fuzz.R, test-interrupt.R) and by
 # the full campaigns (tools/fuzz.R, tools/interrupts.R; `make fuzz`).
 #
-# 1. Bad input: the calls of every exported function found in the package's
-#    examples are taken as base calls; each argument (given or not) is
-#    replaced in turn by bad values (wrong types, NULL, NA/NaN/Inf, empty,
-#    huge, negative, wrong dimensions, a fit of the wrong kind), and each
-#    call runs in a forked child with a time limit. Outcomes: "ok" (a
-#    result without NaN), "error" (an R error naming an argument, or an
-#    error condition raised on purpose by the package), "internal" (an
-#    R-internal or mcmix-internal message), "nan" (a result holding NaN
-#    values), "hang" (time limit), "crash" (the child died).
+# 1. Bad input: the calls found in the package's examples are the base
+#    calls: calls of every exported function, and calls of generics (print,
+#    summary, plot, predict, sample_posterior, ...) that dispatch to one of
+#    the package's S3 methods (a top-level symbol in an example counts as a
+#    call of print()). Each argument (given or not) of the function, or of
+#    the method, is replaced in turn by bad values (wrong types, NULL,
+#    NA/NaN/Inf, empty, huge, negative, wrong dimensions, fits of the wrong
+#    kind), and each call runs in a forked child with a time limit and the
+#    budgets options(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7).
+#    Outcomes: "ok" (a result without NaN), "error" (an R error naming an
+#    argument, or an error condition raised on purpose by the package),
+#    "internal" (an R-internal or mcmix-internal message), "nan" (a result
+#    holding NaN values), "hang" (time limit), "crash" (the child died).
 # 2. Interrupts: a kernel wrapper that sends SIGINT to its own process at
 #    its k-th step call (once per run, across forked workers, through a flag
 #    file), and checks that an interrupted fit's counters match its draws.
@@ -19,7 +23,6 @@
 # ---------------------------------------------------------------------------
 
 fault_values <- function() {
-  wrong_fit <- fault_iid_fit()
   list(
     "NULL" = NULL, "NA" = NA, "NA_real_" = NA_real_, "NaN" = NaN, "Inf" = Inf,
     "-Inf" = -Inf, "-1" = -1, "0" = 0, "0.5" = 0.5, "1e300" = 1e300,
@@ -28,11 +31,23 @@ fault_values <- function() {
     "TRUE" = TRUE, "c(1, NA)" = c(1, NA), "list()" = list(), "list(1, \"a\")" = list(1, "a"),
     "matrix(0, 0, 2)" = matrix(0, 0, 2), "matrix(1:6, 2)" = matrix(1:6, 2),
     "array(0, c(2, 2, 2))" = array(0, c(2, 2, 2)), "data.frame()" = data.frame(),
-    "factor(\"a\")" = factor("a"), "function(...) NULL" = function(...) NULL,
+    "factor(\"a\")" = factor("a"), "as.Date(\"2020-01-01\")" = as.Date("2020-01-01"),
+    "function(...) NULL" = function(...) NULL,
     "function(...) NaN" = function(...) NaN, "function(...) stop(\"boom\")" =
       function(...) stop("boom"),
     "rep(1, 1e6)" = rep(1, 1e6), "complex(1)" = complex(1),
-    "a fit of another kind" = wrong_fit)
+    "a fit of another kind" = fault_iid_fit(),
+    "a mixture fit" = fault_mixture_fit())
+}
+
+# Run `expr` with the seed set to `seed`, leaving the caller's RNG state as
+# it was.
+fault_with_seed <- function(seed, expr) {
+  old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv())
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
+    assign(".Random.seed", old, envir = globalenv()))
+  set.seed(seed)
+  expr
 }
 
 # A fit of the generic kind (iid normal draws), given where a fit of another
@@ -44,62 +59,223 @@ fault_iid_fit <- function() {
       list(state = state, draws = list(traces = matrix(stats::rnorm(length(keep)),
         ncol = 1, dimnames = list(NULL, "x"))))
     }, trace_names = "x")
-  old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv())
-  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv()) else
-    assign(".Random.seed", old, envir = globalenv()))
-  set.seed(1)
-  run_kernel(k, iter = 20, chains = 2, progress = FALSE)
+  fault_with_seed(1, run_kernel(k, iter = 20, chains = 2, progress = FALSE))
 }
 
-# Calls of exported functions in the examples of help page `rd` (a parsed
-# Rd object, from tools::Rd_db()), with the code of the example as a list of
-# expressions.
+# A small finite-mixture fit (with labels), given where a fit of another
+# kind is expected.
+fault_mixture_fit <- function() {
+  fault_with_seed(1, sample_posterior(finite_mixture(gaussian_mean(), K = 2),
+                                      c(-2, -1.5, -1, 1, 1.5, 2), iter = 20,
+                                      progress = FALSE))
+}
+
+# ---------------------------------------------------------------------------
+# Base calls
+# ---------------------------------------------------------------------------
+
+# The package's own exported functions (re-exports of other packages' are
+# left out: their behaviour on bad input is the other package's).
+fault_exports <- function() {
+  ns <- asNamespace("mcmix")
+  ex <- getNamespaceExports("mcmix")
+  sort(ex[vapply(ex, function(fn) identical(environment(get(fn, envir = ns)), ns), TRUE)])
+}
+
+# The package's S3 methods: a data frame of generic, class, method.
+fault_methods <- function() {
+  m <- getNamespaceInfo("mcmix", "S3methods")
+  data.frame(generic = m[, 1L], class = m[, 2L],
+             method = ifelse(is.na(m[, 3L]), paste(m[, 1L], m[, 2L], sep = "."), m[, 3L]),
+             stringsAsFactors = FALSE)
+}
+
+# The name of the function called by `cl` (`f(...)` or `mcmix::f(...)`), or
+# NA.
+fault_fun_name <- function(cl) {
+  fn <- cl[[1L]]
+  if (is.call(fn) && (identical(fn[[1L]], as.name("::")) ||
+                      identical(fn[[1L]], as.name(":::")))) fn <- fn[[3L]]
+  if (is.name(fn)) as.character(fn) else NA_character_
+}
+
+# Calls of the examples of help page `rd` (a parsed Rd object, from
+# tools::Rd_db()): list(exprs = the example code as expressions, calls =
+# calls of exported functions or of generics with a method in the package,
+# each with attribute "expr" (the index of its top-level expression)). A
+# top-level expression that is not an assignment is auto-printed: it counts
+# as print(expression) too, with attribute "autoprint".
 fault_examples <- function(rd) {
   f <- tempfile(fileext = ".R")
   on.exit(unlink(f))
   tools::Rd2ex(rd, f, commentDontrun = TRUE, commentDonttest = FALSE)
   if (!file.exists(f)) return(list(exprs = list(), calls = list()))
   exprs <- tryCatch(as.list(parse(f, keep.source = FALSE)), error = function(e) list())
-  exported <- getNamespaceExports("mcmix")
+  wanted <- union(fault_exports(), fault_methods()$generic)
   calls <- list()
-  walk <- function(e) {
+  walk <- function(e, i) {
     if (is.call(e)) {
-      fn <- e[[1L]]
-      if (is.call(fn) && identical(fn[[1L]], as.name("::")) &&
-          identical(as.character(fn[[2L]]), "mcmix")) fn <- fn[[3L]]
-      if (is.name(fn) && as.character(fn) %in% exported)
-        calls[[length(calls) + 1L]] <<- e
-      for (a in as.list(e)[-1L]) if (!missing(a)) walk(a)
+      fn <- fault_fun_name(e)
+      if (!is.na(fn) && fn %in% wanted)
+        calls[[length(calls) + 1L]] <<- structure(e, expr = i)
+      for (a in as.list(e)[-1L]) if (!missing(a)) walk(a, i)
     }
   }
-  for (e in exprs) walk(e)
+  quiet <- c("<-", "=", "<<-", "print", "plot", "invisible", "library", "require",
+             "set.seed", "cat", "for", "if", "while", "{", "stopifnot", "suppressWarnings")
+  for (i in seq_along(exprs)) {
+    e <- exprs[[i]]
+    if (is.name(e) || (is.call(e) && !fault_fun_name(e) %in% quiet))
+      calls[[length(calls) + 1L]] <- structure(call("print", e), expr = i, autoprint = TRUE)
+    walk(e, i)
+  }
   list(exprs = exprs, calls = calls)
 }
 
+# Run the examples of `ex` (from fault_examples()) in a forked child (errors
+# ignored), so that nothing leaks into the session. Returns list(env = the
+# objects they define, classes = for each call of a generic, the class of
+# its first argument just before its top-level expression ran (for an
+# auto-print, the class of the visible value), or NULL).
+fault_example_env <- function(ex) {
+  generic <- vapply(ex$calls, function(cl) !fault_fun_name(cl) %in% fault_exports() ||
+                      fault_fun_name(cl) %in% fault_methods()$generic, TRUE)
+  job <- parallel::mcparallel({
+    grDevices::pdf(NULL)
+    env <- new.env(parent = globalenv())
+    classes <- vector("list", length(ex$calls))
+    set.seed(1)
+    for (i in seq_along(ex$exprs)) {
+      setTimeLimit(elapsed = 60, transient = TRUE)
+      here <- which(generic & vapply(ex$calls, attr, 0L, "expr") == i)
+      auto <- here[vapply(ex$calls[here], function(cl) isTRUE(attr(cl, "autoprint")), TRUE)]
+      for (j in setdiff(here, auto))
+        if (length(ex$calls[[j]]) > 1L)
+          classes[j] <- list(tryCatch(suppressWarnings(suppressMessages(
+            class(eval(ex$calls[[j]][[2L]], env)))), error = function(e) NULL))
+      val <- try(suppressWarnings(suppressMessages(utils::capture.output(
+        v <- withVisible(eval(ex$exprs[[i]], env))))), silent = TRUE)
+      if (!inherits(val, "try-error") && v$visible)
+        for (j in auto) classes[j] <- list(class(v$value))
+      setTimeLimit(elapsed = Inf)
+    }
+    list(objects = as.list(env, all.names = TRUE), classes = classes)
+  }, silent = TRUE)
+  res <- parallel::mccollect(job, wait = FALSE, timeout = 300)
+  if (is.null(res)) {
+    tools::pskill(job$pid, tools::SIGKILL)
+    parallel::mccollect(job, wait = TRUE)
+  }
+  r <- if (is.list(res) && is.list(res[[1L]])) res[[1L]] else list()
+  env <- new.env(parent = globalenv())
+  for (nm in names(r$objects)) assign(nm, r$objects[[nm]], envir = env)
+  classes <- if (length(r$classes) == length(ex$calls)) r$classes else
+    vector("list", length(ex$calls))
+  list(env = env, classes = classes)
+}
+
+# The package's method that a generic call with a first argument of class
+# `cls` dispatches to (not the default method), or NULL.
+fault_method_for <- function(generic, cls) {
+  m <- fault_methods()
+  for (k in cls) {
+    i <- which(m$generic == generic & m$class == k)
+    if (length(i)) return(m$method[i[1L]])
+  }
+  NULL
+}
+
 # Every variant of `call` with one argument replaced by a bad value. Each
-# variant: list(call, fun, arg, value (label)).
-fault_variants <- function(call, values = fault_values()) {
-  fn <- as.character(if (is.call(call[[1L]])) call[[1L]][[3L]] else call[[1L]])
-  f <- get(fn, envir = asNamespace("mcmix"))
+# variant: list(call, fun, arg, value (label), base, label). With `method`
+# (the name of an S3 method the call dispatches to), the method's arguments
+# are varied, except the one dispatched on.
+fault_variants <- function(call, values = fault_values(), method = NULL) {
+  fn <- fault_fun_name(call)
+  f <- get(if (is.null(method)) fn else method, envir = asNamespace("mcmix"))
   fa <- names(formals(args(f)))
   if (is.null(fa)) fa <- character()
   m <- tryCatch(match.call(args(f), call, expand.dots = FALSE),
                 error = function(e) NULL)
   if (is.null(m)) return(list())
-  m[[1L]] <- as.name(fn)
+  if ("..." %in% names(m)) {   # the arguments that went to `...`, spliced back
+    dots <- as.list(m[["..."]])
+    m <- as.call(c(as.list(m[names(m) != "..."]), dots))
+  }
+  if (!is.null(method)) fa <- fa[-1L]   # (the argument dispatched on)
+  m[[1L]] <- call[[1L]]   # as written (mcmix::f, coda::as.mcmc, ...)
   base <- deparse1(m, width.cutoff = 500L)
   out <- list()
   for (a in setdiff(fa, "...")) {
     for (v in names(values)) {
       cl <- m
       cl[a] <- list(values[[v]])
-      out[[length(out) + 1L]] <- list(call = cl, fun = fn, arg = a, value = v,
-                                      base = base,
+      out[[length(out) + 1L]] <- list(call = cl, fun = if (is.null(method)) fn else method,
+                                      arg = a, value = v, base = base,
                                       label = sprintf("%s with %s = %s", base, a, v))
     }
   }
   out
 }
+
+# The base calls of help page `rd`, at most `max_base` per function or
+# method, and the objects of its examples: list(bases = list of
+# list(call, fun, method), env). `seen` counts the base calls per function
+# across pages (an environment, updated).
+fault_page <- function(rd, max_base = 2L, seen = new.env()) {
+  ex <- fault_examples(rd)
+  if (!length(ex$calls)) return(list(bases = list(), env = NULL))
+  pe <- fault_example_env(ex)
+  exported <- fault_exports()
+  bases <- list()
+  add <- function(cl, fun, method) {
+    n <- if (exists(fun, envir = seen, inherits = FALSE)) get(fun, envir = seen) else 0L
+    if (n >= max_base) return()
+    assign(fun, n + 1L, envir = seen)
+    bases[[length(bases) + 1L]] <<- list(call = cl, fun = fun, method = method)
+  }
+  for (j in seq_along(ex$calls)) {
+    cl <- ex$calls[[j]]
+    attr(cl, "expr") <- NULL
+    attr(cl, "autoprint") <- NULL
+    fn <- fault_fun_name(cl)
+    if (fn %in% exported) add(cl, fn, NULL)
+    cls <- pe$classes[[j]]
+    method <- if (length(cls)) fault_method_for(fn, cls)
+    if (!is.null(method)) add(cl, method, method)
+  }
+  list(bases = bases, env = pe$env)
+}
+
+# Functions and methods without a base call in the help pages `rd_db`:
+# exported functions (every one must be reached; found from the code of the
+# examples alone), and with `methods = TRUE` also the S3 methods that have
+# arguments beyond the one dispatched on and `...` (this runs the examples,
+# to know the classes of the objects).
+fault_unreached <- function(rd_db = tools::Rd_db("mcmix"), methods = FALSE) {
+  seen <- character()
+  for (rd in names(rd_db)) {
+    if (methods) {
+      p <- fault_page(rd_db[[rd]], max_base = 1L, seen = new.env())
+      seen <- c(seen, vapply(p$bases, `[[`, "", "fun"))
+    } else {
+      seen <- c(seen, vapply(fault_examples(rd_db[[rd]])$calls, fault_fun_name, ""))
+    }
+  }
+  setdiff(c(fault_exports(), if (methods) fault_methods_with_args()), seen)
+}
+
+# The S3 methods (not default methods) with arguments beyond the one
+# dispatched on and `...`: the campaign must reach each of them.
+fault_methods_with_args <- function() {
+  m <- fault_methods()
+  has_args <- vapply(m$method, function(me) length(setdiff(
+    names(formals(get(me, envir = asNamespace("mcmix"))))[-1L], "...")) > 0L, TRUE)
+  m$method[has_args & m$class != "default"]
+}
+
+# ---------------------------------------------------------------------------
+# Running calls
+# ---------------------------------------------------------------------------
 
 # Messages that are not the package's own argument-named errors.
 fault_internal_patterns <- c(
@@ -112,7 +288,8 @@ fault_internal_patterns <- c(
   "arguments imply differing", "could not find function", "unused argument",
   "\\$ operator is invalid", "invalid argument to unary", "NA/NaN argument",
   "length of 'dimnames'", "undefined columns", "vector size", "too large",
-  "is not TRUE", "negative length", "invalid 'times'", "missing value")
+  "is not TRUE", "negative length", "invalid 'times'", "missing value",
+  "no applicable method")
 
 # An argument is named when the message quotes it in backticks (the
 # package's style, also used for options), or the condition is one of the
@@ -144,33 +321,42 @@ fault_has_nan <- function(x, depth = 0L) {
   FALSE
 }
 
-# Inputs that already hold NaN give NaN outputs legitimately only if the
-# function accepted them; a NaN output is flagged whatever the input.
+# The budgets the calls of the campaign run with (documented in the README
+# and in ?run_kernel): sizes beyond them must be refused by name, so that
+# every accepted call finishes within the time limit.
+fault_options <- list(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7)
+
+# Run variant `v` in a forked child with a time limit of `timeout` seconds
+# of CPU time (a call that computes that long without finishing is a hang;
+# CPU time, so that the verdict does not depend on the load of the machine)
+# and 4 times as many seconds of elapsed time (a call that sleeps or waits);
+# NaN in a result is flagged whatever the input.
 fault_run_one <- function(v, env, timeout = 10) {
   job <- parallel::mcparallel({
     grDevices::pdf(NULL)
-    options(warn = 1, mcmix.memory_budget = 1e9)
+    options(warn = 1)
+    options(fault_options)
     out <- tryCatch({
-      setTimeLimit(elapsed = timeout, transient = TRUE)
+      setTimeLimit(cpu = timeout, elapsed = 4 * timeout, transient = TRUE)
       r <- suppressWarnings(suppressMessages(utils::capture.output(
         val <- withVisible(eval(v$call, env))$value)))
-      setTimeLimit(elapsed = Inf)
+      setTimeLimit(cpu = Inf, elapsed = Inf)
       if (fault_has_nan(val)) list(outcome = "nan", message = "") else
         list(outcome = "ok", message = "")
     }, error = function(e) {
-      setTimeLimit(elapsed = Inf)
-      if (grepl("reached elapsed time limit", conditionMessage(e)))
+      setTimeLimit(cpu = Inf, elapsed = Inf)
+      if (grepl("reached (elapsed|CPU) time limit", conditionMessage(e)))
         list(outcome = "hang", message = conditionMessage(e))
       else list(outcome = fault_classify_error(e), message = conditionMessage(e))
     }, interrupt = function(e) list(outcome = "hang", message = "interrupted"))
     out
   }, silent = TRUE)
   # (a child that died is reported here, not by mccollect's warning)
-  res <- suppressWarnings(parallel::mccollect(job, wait = FALSE, timeout = timeout + 5))
+  res <- suppressWarnings(parallel::mccollect(job, wait = FALSE, timeout = 4 * timeout + 5))
   if (is.null(res)) {
     tools::pskill(job$pid, tools::SIGKILL)
     suppressWarnings(parallel::mccollect(job, wait = TRUE))
-    return(list(outcome = "hang", message = sprintf("no answer within %g s", timeout + 5)))
+    return(list(outcome = "hang", message = sprintf("no answer within %g s", 4 * timeout + 5)))
   }
   r <- res[[1L]]
   if (!is.list(r) || is.null(r$outcome))
@@ -180,52 +366,42 @@ fault_run_one <- function(v, env, timeout = 10) {
 
 # Run the campaign over the help pages `rd_db` (parsed Rd objects, named by
 # file); `sample` (if not NULL) runs that many variants drawn at random
-# (seeded) instead of all. Functions re-exported from other packages are
-# left out (their methods for bad input are the other package's). Returns a
-# data frame with one row per call.
+# (seeded) instead of all; `funs` (if not NULL) keeps the base calls of
+# those functions or methods only; `shard` = c(i, n) runs the i-th of n
+# interleaved shares of the help pages. Returns a data frame with one row
+# per call.
 fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 1,
                            timeout = 10, values = fault_values(), verbose = FALSE,
-                           max_base = 2L) {
+                           max_base = 2L, funs = NULL, shard = NULL) {
   suppressPackageStartupMessages(library(mcmix))
-  plan <- list()
-  n_base <- list()
-  own <- function(fn) identical(environment(get(fn, envir = asNamespace("mcmix"))),
-                                asNamespace("mcmix"))
+  seen <- new.env()
+  pages <- list()
   for (rd in names(rd_db)) {
-    ex <- fault_examples(rd_db[[rd]])
-    for (cl in ex$calls) {
-      fn <- as.character(if (is.call(cl[[1L]])) cl[[1L]][[3L]] else cl[[1L]])
-      if (!own(fn)) next
-      n_base[[fn]] <- (if (is.null(n_base[[fn]])) 0L else n_base[[fn]]) + 1L
-      if (n_base[[fn]] > max_base) next   # a few base calls per function
-      for (v in fault_variants(cl, values)) {
-        v$rd <- rd
-        plan[[length(plan) + 1L]] <- v
-      }
+    p <- fault_page(rd_db[[rd]], max_base, seen)
+    if (!is.null(funs))
+      p$bases <- Filter(function(b) b$fun %in% funs, p$bases)
+    plan <- list()
+    for (b in p$bases) for (v in fault_variants(b$call, values, b$method)) {
+      v$rd <- rd
+      plan[[length(plan) + 1L]] <- v
+    }
+    plan <- plan[!duplicated(vapply(plan, `[[`, "", "label"))]
+    if (length(plan)) pages[[rd]] <- list(plan = plan, env = p$env)
+  }
+  if (!is.null(sample)) {
+    n <- vapply(pages, function(p) length(p$plan), 0L)
+    if (sample < sum(n)) {
+      keep <- fault_with_seed(seed, sort(base::sample.int(sum(n), sample)))
+      page_of <- rep(seq_along(pages), n)
+      for (k in seq_along(pages))
+        pages[[k]]$plan <- pages[[k]]$plan[keep[page_of[keep] == k] - c(0, cumsum(n))[k]]
     }
   }
-  keys <- vapply(plan, function(v) paste(v$rd, v$label), "")
-  plan <- plan[!duplicated(keys)]
-  if (!is.null(sample) && sample < length(plan)) {
-    withr_seed <- function() {
-      old <- if (exists(".Random.seed", globalenv())) get(".Random.seed", globalenv())
-      set.seed(seed)
-      i <- sort(base::sample.int(length(plan), sample))
-      if (is.null(old)) rm(".Random.seed", envir = globalenv())
-      else assign(".Random.seed", old, envir = globalenv())
-      i
-    }
-    plan <- plan[withr_seed()]
-  }
+  if (!is.null(shard)) pages <- pages[seq_along(pages) %% shard[2L] == shard[1L] - 1L]
+  total <- sum(vapply(pages, function(p) length(p$plan), 0L))
   rows <- list()
-  env <- NULL
-  env_rd <- ""
-  for (v in plan) {
-    if (!identical(env_rd, v$rd)) {   # run the page's examples once: their objects
-      env <- fault_example_env(rd_db[[v$rd]])
-      env_rd <- v$rd
-    }
-    r <- fault_run_one(v, env, timeout)
+  for (p in pages) for (v in p$plan) {
+    r <- fault_run_one(v, p$env, timeout)
     if (verbose && r$outcome %in% c("internal", "nan", "hang", "crash"))
       message(sprintf("[%s] %s: %s", r$outcome, v$label, substr(r$message, 1, 200)))
     rows[[length(rows) + 1L]] <- data.frame(
@@ -233,6 +409,8 @@ fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 
       outcome = r$outcome, message = substr(r$message, 1, 300),
       call = substr(v$label, 1, 300),
       stringsAsFactors = FALSE)
+    if (verbose && length(rows) %% 500L == 0L)
+      message(sprintf("%d / %d calls", length(rows), total))
   }
   if (!length(rows))
     return(data.frame(rd = character(), fun = character(), arg = character(),
@@ -241,37 +419,8 @@ fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 
   do.call(rbind, rows)
 }
 
-# The objects defined by the examples of a help page (errors ignored),
-# evaluated in a forked child so that nothing leaks into the session.
-fault_example_env <- function(rd) {
-  ex <- fault_examples(rd)
-  job <- parallel::mcparallel({
-    grDevices::pdf(NULL)
-    env <- new.env(parent = globalenv())
-    set.seed(1)
-    for (e in ex$exprs) {
-      setTimeLimit(elapsed = 60, transient = TRUE)
-      try(suppressWarnings(suppressMessages(utils::capture.output(eval(e, env)))),
-          silent = TRUE)
-      setTimeLimit(elapsed = Inf)
-    }
-    as.list(env, all.names = TRUE)
-  }, silent = TRUE)
-  res <- parallel::mccollect(job, wait = FALSE, timeout = 120)
-  if (is.null(res)) {
-    tools::pskill(job$pid, tools::SIGKILL)
-    parallel::mccollect(job, wait = TRUE)
-  }
-  vals <- if (is.list(res) && is.list(res[[1L]])) res[[1L]] else list()
-  env <- new.env(parent = globalenv())
-  for (nm in names(vals)) assign(nm, vals[[nm]], envir = env)
-  env
-}
-
 fault_summary <- function(res) {
-  tab <- table(factor(res$outcome, levels = c("ok", "error", "internal", "nan", "hang",
-                                               "crash")))
-  tab
+  table(factor(res$outcome, levels = c("ok", "error", "internal", "nan", "hang", "crash")))
 }
 
 # ---------------------------------------------------------------------------

@@ -538,3 +538,93 @@ test_that("former internal messages are argument-named errors", {
                           progress = FALSE)
   expect_false(anyNA(fit$chains[[1]]$traces))
 })
+
+test_that("user-controlled sizes of GP classification, pilot runs and predictions are budgeted", {
+  withr::local_preserve_seed()
+  withr::local_options(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7)
+  x <- c(-2, -1.5, -1, 1, 1.5, 2)
+  y <- c(0, 0, 0, 1, 1, 1)
+  expect_error(gp_classify(x, y, X_test = rep(1, 1e6), iter = 10),
+               "`X_test`.*mcmix.work_budget")
+  expect_error(gp_classify(rep(1, 1e5), rep(0:1, 5e4), iter = 10), "`X`.*mcmix.memory_budget")
+  set.seed(1)
+  fit <- gp_classify(x, y, iter = 20, burnin = 5, progress = FALSE)
+  expect_identical(predict(fit, newdata = numeric(0)), numeric(0))
+  expect_error(predict(fit, newdata = rep(1, 1e6)), "`newdata`.*mcmix.work_budget")
+  prior <- function(n) stats::rnorm(n)
+  expect_error(ais(function(x) 0, function(x) 0, prior, n_runs = 10,
+                   n_pilot = .Machine$integer.max), "`n_pilot`.*mcmix.memory_budget")
+  expect_error(sample_smc(function(x) 0, function(x) 0, prior, n_particles = 10,
+                          n_pilot = .Machine$integer.max), "`n_pilot`.*mcmix.memory_budget")
+  set.seed(2)
+  mix <- sample_posterior(dp_mixture(gaussian_mean()), x, iter = 50, progress = FALSE)
+  expect_error(predict(mix, rep(1, 1e6)), "`newdata`.*mcmix.memory_budget")
+})
+
+test_that("errors of a user's gradient name the function and where, without the helper's call", {
+  withr::local_preserve_seed()
+  set.seed(1)
+  bad_len <- target(function(x) -sum(x^2) / 2, gradient = function(x) c(1, 2, 3))
+  e <- tryCatch(sample_hmc(bad_len, init = c(0, 0), iter = 5, progress = FALSE),
+                error = function(e) e)
+  expect_match(conditionMessage(e), "`gradient` must return a numeric vector of length 2")
+  expect_match(conditionMessage(e), "at the initial value")
+  expect_null(conditionCall(e))
+  non_finite <- target(function(x) -sum(x^2) / 2, gradient = function(x) c(NaN, 0))
+  e <- tryCatch(sample_hmc(non_finite, init = c(0, 0), iter = 5, progress = FALSE),
+                error = function(e) e)
+  expect_match(conditionMessage(e), "`gradient` returned a non-finite value")
+  expect_false(grepl("iteration 0", conditionMessage(e), fixed = TRUE))
+  expect_null(conditionCall(e))
+  late <- target(function(x) -sum(x^2) / 2,
+                 gradient = function(x) if (abs(x[1]) > 0.3) c(Inf, 0) else -x)
+  e <- tryCatch(sample_hmc(late, init = c(0, 0), iter = 200, progress = FALSE),
+                error = function(e) e)
+  expect_match(conditionMessage(e), "`gradient` returned a non-finite value .* at iteration [1-9]")
+})
+
+test_that("messages describe classed vectors by class and name the argument", {
+  expect_match(tryCatch(sample_posterior(dp_mixture(gaussian_mean()), as.Date("2020-01-01") + 0:3,
+                                         iter = 5, progress = FALSE),
+                        error = conditionMessage), "a Date vector")
+  k <- new_kernel("iid_normal", init = function(chain) list(),
+    step = function(state, n, thin, offset, warmup) list(state = state,
+      draws = list(traces = matrix(0, if (warmup) 0 else n, 1, dimnames = list(NULL, "x")))),
+    trace_names = "x")
+  fit <- run_kernel(k, iter = 10, progress = FALSE)
+  expect_error(chib_evidence(fit), "`fit` must be a Gibbs fit .* not a fit of run_kernel")
+  expect_error(chib_evidence(1), "`fit` must be a Gibbs fit")
+  for (d in list(NA, "a", 0, 1e6, -1, list(), 2.5))
+    expect_error(print(summary(fit), digits = d), "`digits`")
+  prof <- cluster_profiles(sample_posterior(dp_mixture(gaussian_mean()), c(-2, -1, 1, 2),
+                                            iter = 20, progress = FALSE))
+  for (cols in list(numeric(0), character(0), NA_character_, function(x) x))
+    expect_error(plot(prof, columns = cols), "`columns`")
+})
+
+test_that("a credible ball at a tiny level holds at least the closest draw", {
+  draws <- rbind(c(1, 1, 2, 2), c(1, 1, 1, 2), c(1, 2, 2, 2), c(1, 1, 2, 2))
+  cb <- credible_ball(draws, level = 1e-300)
+  expect_equal(cb$radius, 0)
+  expect_gt(cb$mass, 0)
+})
+
+test_that("annealing schedules, NUTS step sizes and lca_probs() fits are checked by name", {
+  withr::local_preserve_seed()
+  x <- c(-2, -1.5, -1, 1, 1.5, 2)
+  expect_error(map_partition(dp_mixture(gaussian_mean(), alpha = 1), x, schedule = rep(1, 1e6)),
+               "`schedule`.*at most 1e5")
+  expect_error(bn_map(bayes_net_asia(), method = "anneal", schedule = rep(1, 1e6)),
+               "`schedule`.*at most 1e5")
+  expect_error(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 5,
+                           step_size = 1e300), "`step_size`")
+  set.seed(3)
+  expect_error(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 20,
+                           inv_metric = 1e-300, progress = FALSE), "`inv_metric`")
+  set.seed(1)
+  mix <- sample_posterior(finite_mixture(gaussian_mean(), K = 2), x, iter = 20,
+                          progress = FALSE)
+  expect_error(lca_probs(mix), "`fit` must be a fit of lca\\(\\)")
+  expect_error(sample_posterior(hdp_mixture(gaussian_mean()), list(a = 1:3, b = list(1)),
+                                iter = 5, progress = FALSE), "`data` must be a list of groups")
+})

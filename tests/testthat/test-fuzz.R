@@ -1,7 +1,22 @@
 # A fixed random sample of the bad-input campaign (helper-faults.R): calls of
-# the exported functions as in their examples, one argument replaced by a
-# bad value, each in a forked child with a time limit. The whole campaign is
-# `make fuzz` (tools/fuzz.R).
+# the exported functions and S3 methods as in their examples, one argument
+# replaced by a bad value, each in a forked child with a time limit. The
+# whole campaign is `make fuzz` (tools/fuzz.R).
+
+test_that("the campaign reaches every exported function (each has a runnable example)", {
+  db <- tools::Rd_db("mcmix")
+  missing <- fault_unreached(db)
+  expect(length(missing) == 0L,
+         paste("exported functions without a call in any example:",
+               paste(missing, collapse = ", ")))
+  # and the generator finds the calls of S3 methods and auto-printed values
+  ex <- fault_examples(db[["summary.mcmix_fit.Rd"]])
+  expect_true(any(vapply(ex$calls, fault_fun_name, "") == "print"))
+  v <- fault_variants(quote(summary(fit, probs = c(0.1, 0.9))), list(bad = NA),
+                      method = "summary.mcmix_fit")
+  expect_identical(vapply(v, `[[`, "", "arg"), "probs")
+  expect_identical(v[[1L]]$call, quote(summary(object = fit, probs = NA)))
+})
 
 test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or internal message", {
   withr::local_preserve_seed()
@@ -10,7 +25,8 @@ test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or int
   # objects the calls use)
   db <- tools::Rd_db("mcmix")
   pages <- c("psm.Rd", "rhat.Rd", "ess.Rd", "new_kernel.Rd", "dp_control.Rd", "gaussian_niw.Rd",
-             "beta_prior.Rd", "target.Rd", "proposals.Rd", "rcrp.Rd", "extend.Rd", "run_kernel.Rd")
+             "beta_prior.Rd", "target.Rd", "proposals.Rd", "rcrp.Rd", "extend.Rd", "run_kernel.Rd",
+             "summary.mcmix_fit.Rd")
   res <- fault_campaign(db[intersect(pages, names(db))], sample = 40, seed = 20261123,
                         timeout = 20, max_base = 1L)
   expect_gt(nrow(res), 30L)
@@ -22,7 +38,8 @@ test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or int
   expect_equal(fault_classify_error(simpleError("subscript out of bounds")), "internal")
   expect_equal(fault_run_one(list(call = quote(stop("x"))), globalenv(), 5)$outcome, "internal")
   expect_equal(fault_run_one(list(call = quote(c(1, NaN))), globalenv(), 5)$outcome, "nan")
-  expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 1)$outcome, "hang")
+  expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 0.25)$outcome, "hang")
+  expect_equal(fault_run_one(list(call = quote(repeat NULL)), globalenv(), 0.25)$outcome, "hang")
   expect_equal(fault_run_one(list(call = quote(tools::pskill(Sys.getpid(), tools::SIGKILL))),
                              globalenv(), 5)$outcome, "crash")
 })
