@@ -30,15 +30,19 @@ diag_label_kernel <- function(N = 30, K = 3, noise = 0.1, data = NULL) {
     init = function(chain) list(),
     step = function(state, n, thin, offset, warmup) {
       keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
-      labs <- t(vapply(seq_len(n), function(g) {
+      # every iteration draws its labels and its log_lik in turn, so that
+      # the draws do not depend on how the run is cut into chunks
+      its <- t(vapply(seq_len(n), function(g) {
         z <- truth
         flip <- stats::runif(N) < noise
         z[flip] <- sample.int(K, sum(flip), replace = TRUE)
-        as.integer(z)
-      }, integer(N)))
-      labs <- labs[keep, , drop = FALSE]
+        c(as.double(z), stats::rnorm(1L))
+      }, double(N + 1L)))
+      its <- its[keep, , drop = FALSE]
+      labs <- its[, seq_len(N), drop = FALSE]
+      storage.mode(labs) <- "integer"
       tr <- cbind(n_clusters = apply(labs, 1, function(z) length(unique(z))),
-                  log_lik = stats::rnorm(nrow(labs)))
+                  log_lik = its[, N + 1L])
       list(state = state, draws = list(traces = tr, labels = labs))
     }, trace_names = c("n_clusters", "log_lik"), truth = truth)
 }
