@@ -40,7 +40,7 @@ static void set_data(mcx_mix *m, const double *x, int n, int dim, int by_column,
     m->nthreads = threads > 1 ? threads : 1;
     if (m->ld == 1) return;
     size_t nt = (size_t) m->nthreads;
-    m->xbuf = mcx_alloc(nt * MCX_XSLOTS * (size_t) dim, sizeof(double));
+    m->xbuf = mcx_alloc(nt * (MCX_XSLOTS * (size_t) dim + MCX_XPAD), sizeof(double));
     m->xring = mcx_alloc(nt * MCX_XRING_STRIDE, sizeof(int));
     memset(m->xring, 0, nt * MCX_XRING_STRIDE * sizeof(int));
 }

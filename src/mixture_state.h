@@ -50,6 +50,8 @@
  * by mcx_mix_x() stays valid for the next MCX_XSLOTS - 1 calls on the same
  * thread.  Power of two. */
 #define MCX_XSLOTS 4
+/* doubles between the rings of two threads (one cache line: no false sharing) */
+#define MCX_XPAD 8
 /* ints per thread of the ring positions (one cache line: no false sharing) */
 #define MCX_XRING_STRIDE 16
 
@@ -64,7 +66,7 @@ typedef struct mcx_mix {
     const double *x;
     size_t ld;
     int nthreads;         /* threads that may call mcx_mix_x() (gather buffers) */
-    double *xbuf;         /* nthreads * MCX_XSLOTS * dim (ld == n only) */
+    double *xbuf;         /* nthreads * (MCX_XSLOTS * dim + MCX_XPAD) (ld == n only) */
     int *xring;           /* nthreads * MCX_XRING_STRIDE ring positions */
     int K, cap;           /* clusters in use, capacity of the buffers */
     size_t sstride;       /* doubles per stats block */
@@ -136,7 +138,8 @@ static inline const double *mcx_mix_x(const mcx_mix *m, int i)
     int t = m->nthreads > 1 ? MCX_MIX_THREAD() : 0;   /* no call on one thread */
     int *pos = m->xring + (size_t) t * MCX_XRING_STRIDE;
     int slot = *pos = (*pos + 1) & (MCX_XSLOTS - 1);
-    double *b = m->xbuf + ((size_t) t * MCX_XSLOTS + (size_t) slot) * m->dim;
+    double *b = m->xbuf + (size_t) t * (MCX_XSLOTS * (size_t) m->dim + MCX_XPAD) +
+                (size_t) slot * m->dim;
     const double *p = m->x + i;
     if (m->dim == 2) {              /* the common case, unrolled */
         b[0] = p[0];
