@@ -6,24 +6,22 @@
 # Resource budget
 # ---------------------------------------------------------------------------
 
-# The budget in bytes (option `mcmix.memory_budget`, documented in ?run_kernel).
-memory_budget <- function() {
-  b <- getOption("mcmix.memory_budget", 4e9)
+# A positive budget read from option `name` (default `default`); `unit`
+# says what it counts in the error message.
+budget_option <- function(name, default, unit) {
+  b <- getOption(name, default)
   if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
-    stop(sprintf("option `mcmix.memory_budget` must be a positive number of bytes, not %s.",
+    stop(sprintf("option `%s` must be a positive number%s, not %s.", name, unit,
                  describe_value(b)), call. = FALSE)
   as.double(b)
 }
 
+# The budget in bytes (option `mcmix.memory_budget`, documented in ?run_kernel).
+memory_budget <- function() budget_option("mcmix.memory_budget", 4e9, " of bytes")
+
 # Work budget: units of work (label evaluations) per sweep a sampler may
 # need (option `mcmix.work_budget`, documented in ?run_kernel).
-work_budget <- function() {
-  b <- getOption("mcmix.work_budget", 1e8)
-  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
-    stop(sprintf("option `mcmix.work_budget` must be a positive number, not %s.",
-                 describe_value(b)), call. = FALSE)
-  as.double(b)
-}
+work_budget <- function() budget_option("mcmix.work_budget", 1e8, "")
 
 # Refuse a request of `bytes` bytes (or units of work) beyond the budget,
 # naming the argument that asked for it.
