@@ -45,6 +45,35 @@ static void set_data(mcx_mix *m, const double *x, int n, int dim, int by_column,
     memset(m->xring, 0, nt * MCX_XRING_STRIDE * sizeof(int));
 }
 
+void mcx_mix_block(const mcx_mix *m, const int *obs, long lo, long hi, double *buf,
+                   mcx_xblock *b)
+{
+    b->x = m->x;
+    b->obs = obs;
+    b->lo = lo;
+    b->dim = m->dim;
+    if (m->ld == 1) {            /* contiguous rows: consecutive items need no copy */
+        b->rows = obs == NULL ? m->x + (size_t) lo * m->dim : NULL;
+        return;
+    }
+    const double *x = m->x;
+    size_t ld = m->ld;
+    if (m->dim == 2) {           /* the common case, unrolled */
+        for (long j = lo; j < hi; j++) {
+            size_t i = (size_t) (obs != NULL ? obs[j] : j);
+            buf[2 * (j - lo)] = x[i];
+            buf[2 * (j - lo) + 1] = x[i + ld];
+        }
+    } else {
+        int d = m->dim;
+        for (long j = lo; j < hi; j++) {
+            size_t i = (size_t) (obs != NULL ? obs[j] : j);
+            for (int t = 0; t < d; t++) buf[(size_t) (j - lo) * d + t] = x[i + (size_t) t * ld];
+        }
+    }
+    b->rows = buf;
+}
+
 void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
                         const double *x, int n, int dim, int by_column, int threads,
                         const int *labels, int *z_out, int k_min,

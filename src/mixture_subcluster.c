@@ -42,20 +42,23 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
     s->sb = s->sa + m->sstride;
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
+    mcx_sc_block_setup(m, s);
 }
 
 /* Labels proposed for the observations of block b (any thread). */
 static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t master,
-                          long b, double *scr)
+                          long b)
 {
     const mcx_family *f = m->fam;
     int K = m->K;
-    double *work = scr, *logw = scr + s->wsz;
+    double *work = mcx_sc_work(s), *logw = work + s->wsz;
     mcx_stream st;
     mcx_stream_seed(&st, master, (uint64_t) b);
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < m->n ? lo + MCX_BLOCK : m->n;
+    mcx_xblock xb;
+    mcx_mix_block(m, NULL, lo, hi, mcx_sc_block_area(s) + s->tacc, &xb);
     for (long i = lo; i < hi; i++) {
-        const double *xi = mcx_mix_x(m, (int) i);
+        const double *xi = mcx_xblock_at(&xb, i);
         for (int k = 0; k < K; k++)
             logw[k] = s->logpi[k] +
                 f->log_lik(m->hyper, s->theta + (size_t) k * s->psize, xi, work);
@@ -131,7 +134,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
-        propose_block(m, s, master, b, mcx_sc_work(s));
+        propose_block(m, s, master, b);
     apply_labels(m, s, accept_sites(m, s));
 }
 

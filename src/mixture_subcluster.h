@@ -68,6 +68,8 @@ typedef struct {
     double *logpi;         /* kcap */
     int *cnt;              /* kcap */
     double *tscr;          /* threads * mcx_sc_stride() per-thread scratch */
+    double *tblk;          /* threads * tbs: per-thread block area (mcx_sc_block_area()) */
+    size_t tbs, tacc;      /* its stride; doubles of its accumulators before the rows */
     int *znew;             /* n: proposed labels (shares the buffer of mem) */
     int *mem;              /* n: members of a split / merge proposal */
     unsigned char *side;   /* n: their side (0 / 1) */
@@ -93,6 +95,13 @@ static inline double *mcx_sc_work(const mcx_subcluster *s)
 {
     return s->tscr + (size_t) MCX_THREAD_ID() * mcx_sc_stride(s);
 }
+/* The calling thread's block area: tacc doubles of accumulators (one
+ * block's partial sums, 2 dim + 4), then the rows of mcx_mix_block(), a
+ * cache line apart from the next thread's. */
+static inline double *mcx_sc_block_area(const mcx_subcluster *s)
+{
+    return s->tblk + (size_t) MCX_THREAD_ID() * s->tbs;
+}
 static inline long mcx_sc_blocks(long n)
 {
     return (n + MCX_BLOCK - 1) / MCX_BLOCK;
@@ -115,6 +124,18 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
  * the number of threads. */
 void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
                         const int *gi, const unsigned char *gc, int ng, double *out);
+
+/* Per-thread areas of the block passes for the state m (setup). */
+void mcx_sc_block_setup(const mcx_mix *m, mcx_subcluster *s);
+/* mixture_subcluster_pass.c: the sub-cluster passes over the members
+ * s->mem[0 .. nmem-1] (sums per block, added in block order). */
+enum { MCX_PASS_MEAN, MCX_PASS_AXIS, MCX_PASS_LLOYD, MCX_PASS_SIDES };
+/* One pass of `kind` (master: the seed of the sides drawn by MCX_PASS_SIDES,
+ * 0 to score the sides given in s->side); the 2 dim + 4 sums into out. */
+void mcx_sc_pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64_t master,
+                 double *out);
+/* The sub-clusters of the members: centres and beta into s->cen. */
+void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum);
 
 /* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
  * mixture_subcluster.c; settings sc_moves and threads). */

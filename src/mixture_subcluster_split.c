@@ -21,136 +21,17 @@
  * (|x_i - c_1|^2 - |x_i - c_0|^2)) with beta the inverse within-sub-cluster
  * variance per coordinate.  Members are visited in index order and sums
  * are formed per block of MCX_BLOCK members, added in block order, so the
- * same set gives the same rho in both directions for any thread count.
+ * same set gives the same rho in both directions for any thread count
+ * (mixture_subcluster_pass.c).
  */
 #include <string.h>
 #include <math.h>
-#include <float.h>
 #include <R_ext/Random.h>
 #include <Rmath.h>
 #include "mixture_subcluster.h"
 
-#define POWER_STEPS 2
-/* Lloyd 2-means steps at most (fewer at a fixed point) */
-#define LLOYD_STEPS 20
-#define MAX_LOGIT 40.0
 /* Share of the uniform component of the split proposal (sides by fair coins). */
 #define UNIFORM_SHARE 0.5
-
-enum { PASS_MEAN, PASS_AXIS, PASS_LLOYD, PASS_SIDES };
-
-/* One pass over the member block b: partial sums into part (stride ps). */
-static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, int nmem,
-                       uint64_t master)
-{
-    int d = m->dim;
-    size_t ps = 2 * (size_t) d + 4;
-    double *pt = s->part + (size_t) b * ps;
-    const double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
-    double beta = s->cen[4 * d];
-    int uniform = s->cen[4 * d + 1] != 0.0;
-    memset(pt, 0, ps * sizeof(double));
-    long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < nmem ? lo + MCX_BLOCK : nmem;
-    mcx_stream st;
-    if (kind == PASS_SIDES) mcx_stream_seed(&st, master, (uint64_t) b);
-    for (long j = lo; j < hi; j++) {
-        const double *x = mcx_mix_x(m, s->mem[j]);
-        if (kind == PASS_MEAN) {
-            for (int t = 0; t < d; t++) pt[t] += x[t];
-        } else if (kind == PASS_AXIS) {
-            double pr = 0.0;
-            for (int t = 0; t < d; t++) pr += (x[t] - mu[t]) * v[t];
-            for (int t = 0; t < d; t++) pt[t] += (x[t] - mu[t]) * pr;
-            pt[2 * d] += pr * pr;
-        } else {
-            double e0 = 0.0, e1 = 0.0;
-            for (int t = 0; t < d; t++) {
-                e0 += (x[t] - c0[t]) * (x[t] - c0[t]);
-                e1 += (x[t] - c1[t]) * (x[t] - c1[t]);
-            }
-            if (kind == PASS_LLOYD) {
-                int side = e1 < e0;
-                for (int t = 0; t < d; t++) pt[side * d + t] += x[t];
-                pt[2 * d + side] += 1.0;
-                pt[2 * d + 2] += side ? e1 : e0;
-                continue;
-            }
-            /* sides: drawn (split) or given (merge); log rho of both labelings,
-             * with log-odds a of side 0 (the sharp sub-cluster probability) */
-            double a = 0.5 * beta * (e1 - e0);
-            a = a > MAX_LOGIT ? MAX_LOGIT : a < -MAX_LOGIT ? -MAX_LOGIT : a;
-            /* log rho of side 0 and 1 (log-logistic of +-a) from one exp and one log1p */
-            double e = exp(-fabs(a)), lp = log1p(e);
-            double l0 = a >= 0 ? -lp : a - lp, l1 = a >= 0 ? -a - lp : -lp;
-            if (master != 0) {    /* the uniform component draws with log-odds 0 */
-                double p0 = uniform ? 0.5 : a >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
-                s->side[j] = mcx_stream_unif(&st) < p0 ? 0 : 1;
-            }
-            pt[0] += s->side[j] ? l1 : l0;
-            pt[1] += s->side[j] ? l0 : l1;
-            pt[2] += s->side[j];
-        }
-    }
-}
-
-/* A parallel pass; the block sums are added in block order into out[0..ps-1]. */
-static void pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64_t master,
-                 double *out)
-{
-    long nb = ((long) nmem + MCX_BLOCK - 1) / MCX_BLOCK;
-    size_t ps = 2 * (size_t) m->dim + 4;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
-#endif
-    for (long b = 0; b < nb; b++) pass_block(m, s, kind, b, nmem, master);
-    memset(out, 0, ps * sizeof(double));
-    for (long b = 0; b < nb; b++)
-        for (size_t t = 0; t < ps; t++) out[t] += s->part[(size_t) b * ps + t];
-}
-
-/* The sub-clusters of the nmem members in s->mem: centres and beta in s->cen. */
-static void subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum)
-{
-    int d = m->dim;
-    double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
-    pass(m, s, PASS_MEAN, nmem, 0, sum);
-    for (int t = 0; t < d; t++) {
-        mu[t] = sum[t] / nmem;
-        v[t] = 1.0 / sqrt((double) d) * (1.0 + 0.01 * t);   /* not symmetric in t */
-    }
-    double var = 0.0;
-    for (int it = 0; it < POWER_STEPS; it++) {
-        pass(m, s, PASS_AXIS, nmem, 0, sum);
-        double nrm = 0.0;
-        for (int t = 0; t < d; t++) nrm += sum[t] * sum[t];
-        nrm = sqrt(nrm);
-        var = sum[2 * d] / nmem;
-        if (nrm > 0.0) for (int t = 0; t < d; t++) v[t] = sum[t] / nrm;
-    }
-    double sd = sqrt(var);
-    for (int t = 0; t < d; t++) {
-        c0[t] = mu[t] + sd * v[t];
-        c1[t] = mu[t] - sd * v[t];
-    }
-    double within = 0.0, last_n0 = -1.0;
-    for (int it = 0; it < LLOYD_STEPS; it++) {
-        pass(m, s, PASS_LLOYD, nmem, 0, sum);
-        double n0 = sum[2 * d], n1 = sum[2 * d + 1];
-        /* a fixed point: the same assignment (same count and error) gives the same centres */
-        if (n0 == last_n0 && sum[2 * d + 2] == within) break;
-        last_n0 = n0;
-        within = sum[2 * d + 2];
-        for (int t = 0; t < d; t++) {
-            if (n0 > 0) c0[t] = sum[t] / n0;
-            if (n1 > 0) c1[t] = sum[d + t] / n1;
-        }
-    }
-    double scale = 0.0;
-    for (int t = 0; t < d; t++) scale += mu[t] * mu[t];
-    double w = within / ((double) nmem * d);
-    double floor_w = 1e-12 * (1.0 + scale / d);
-    s->cen[4 * d] = 1.0 / (w > floor_w ? w : floor_w);
-}
 
 /* log of exp(a) + exp(b) */
 static double log_add(double a, double b)
@@ -195,9 +76,9 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     double *sum = s->sum;
     s->counts[1] += 1;
     if (n < 2) return;
-    subclusters(m, s, n, sum);
+    mcx_sc_subclusters(m, s, n, sum);
     s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
-    pass(m, s, PASS_SIDES, n, mcx_stream_master() | 1, sum);
+    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, mcx_stream_master() | 1, sum);
     int nB = (int) sum[2], nA = n - nB;
     double lQ = log_q_sides(sum, n);
     if (nA == 0 || nB == 0) return;
@@ -229,8 +110,8 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     int n = mcx_sc_members(m, s, a, b);
     double *sum = s->sum;
     s->counts[1] += 1;
-    subclusters(m, s, n, sum);
-    pass(m, s, PASS_SIDES, n, 0, sum);
+    mcx_sc_subclusters(m, s, n, sum);
+    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, 0, sum);
     double lQ = log_q_sides(sum, n);
     const void *h = m->hyper;
     double *su = s->sa;

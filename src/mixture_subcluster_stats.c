@@ -6,8 +6,9 @@
  * order (inst/design.md, "Threads inside a chain": the result never
  * depends on the number of threads).
  *
- * Every observation is read through mcx_mix_x(m, i), in one place per
- * loop, so that a change of the storage of the data touches one line.
+ * The observations of a block are read through mcx_mix_block() (no
+ * per-item thread lookup), in one place per loop, so that a change of
+ * the storage of the data touches one line.
  */
 #include <string.h>
 #include "mixture_subcluster.h"
@@ -27,6 +28,13 @@ void mcx_sc_reserve(mcx_subcluster *s, int K)
     s->cnt = mcx_alloc((size_t) cap, sizeof(int));
     s->kcap = cap;
     s->tscr = mcx_alloc((size_t) s->threads * mcx_sc_stride(s), sizeof(double));
+}
+
+void mcx_sc_block_setup(const mcx_mix *m, mcx_subcluster *s)
+{
+    s->tacc = ((2 * (size_t) m->dim + 4 + 7) / 8) * 8;
+    s->tbs = s->tacc + ((mcx_mix_block_doubles(m, MCX_BLOCK) + 7) / 8) * 8 + 8;
+    s->tblk = mcx_alloc((size_t) s->threads * s->tbs, sizeof(double));
 }
 
 int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
@@ -63,18 +71,20 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
 }
 
 /* The items of block blk summed into ng stats blocks at slot. */
-static void block_stats(const mcx_mix *m, long blk, long nitems, const int *obs,
-                        const int *gi, const unsigned char *gc, int ng, double *slot,
-                        double *work)
+static void block_stats(const mcx_mix *m, const mcx_subcluster *s, long blk, long nitems,
+                        const int *obs, const int *gi, const unsigned char *gc, int ng,
+                        double *slot)
 {
     const mcx_family *f = m->fam;
     size_t ss = m->sstride;
+    double *work = mcx_sc_work(s);
     for (int g = 0; g < ng; g++) memcpy(slot + (size_t) g * ss, m->empty, ss * sizeof(double));
     long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < nitems ? lo + MCX_BLOCK : nitems;
+    mcx_xblock xb;
+    mcx_mix_block(m, obs, lo, hi, mcx_sc_block_area(s) + s->tacc, &xb);
     for (long j = lo; j < hi; j++) {
         int g = gi != NULL ? gi[j] : gc[j];
-        const double *x = mcx_mix_x(m, obs != NULL ? obs[j] : (int) j);
-        f->stats_add(m->hyper, slot + (size_t) g * ss, x, work);
+        f->stats_add(m->hyper, slot + (size_t) g * ss, mcx_xblock_at(&xb, j), work);
     }
 }
 
@@ -105,8 +115,7 @@ void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const 
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (r1 - r0 > 1 && s->threads > 1)
 #endif
         for (long blk = r0; blk < r1; blk++)
-            block_stats(m, blk, nitems, obs, gi, gc, ng, s->gpart + (size_t) (blk - r0) * per,
-                        mcx_sc_work(s));
+            block_stats(m, s, blk, nitems, obs, gi, gc, ng, s->gpart + (size_t) (blk - r0) * per);
         /* fold in block order, each group on one thread */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (ng > 1 && s->threads > 1)
