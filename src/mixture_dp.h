@@ -57,7 +57,8 @@
 /* Pitman-Yor partition prior: concentration alpha, discount d (d = 0 is
  * the DP).  Random alpha: Gamma(shape, rate) prior (needs d = 0); random
  * d: Beta(da, db) prior (fixed alpha).  log_count[j] = log(j - d),
- * j = 0..n (log_count[0] = -Inf), kept in step with d by every update. */
+ * j = 0..n (log_count[0] = -Inf), kept in step with d by every update
+ * (NULL when not tabulated). */
 typedef struct mcx_partition_prior {
     double alpha, discount;
     int alpha_random, discount_random;
@@ -67,8 +68,11 @@ typedef struct mcx_partition_prior {
     double *log_count;        /* n + 1 */
 } mcx_partition_prior;
 
-/* Check the fields set by the caller and tabulate log_count for n items. */
-void mcx_partition_prior_setup(mcx_partition_prior *p, int n);
+/* Check the fields set by the caller and tabulate log_count for n items
+ * (tabulate = 0: log_count stays NULL, for samplers that never read it;
+ * n log() calls per chunk were the largest serial cost of a sub-cluster
+ * sweep at N = 1e6). */
+void mcx_partition_prior_setup(mcx_partition_prior *p, int n, int tabulate);
 /* The one update of the prior parameters after a sweep, as their priors
  * ask: alpha by Escobar-West (d = 0), d by slice sampling; log_count
  * follows d. */
@@ -114,6 +118,7 @@ typedef struct mcx_dp_algorithm {
     const int *(*aux)(const void *st, const mcx_mix *m, int *len);
     double *(*counters)(void *st);
     int    (*capacity)(const void *st);
+    int    no_log_count;               /* 1: never reads the prior's log_count */
 } mcx_dp_algorithm;
 
 /* The rows, one per engine file (X-macro: the externs and the table). */

@@ -22,12 +22,14 @@
 #include <Rmath.h>
 #include "mixture_dp.h"
 
-void mcx_partition_prior_setup(mcx_partition_prior *p, int n)
+void mcx_partition_prior_setup(mcx_partition_prior *p, int n, int tabulate)
 {
     if (!(p->discount >= 0.0 && p->discount < 1.0) || !(p->alpha > -p->discount) ||
         (p->alpha_random && (p->discount != 0.0 || p->discount_random)))
         MCX_INTERNAL("invalid concentration or discount");
     p->n = n;
+    p->log_count = NULL;
+    if (!tabulate) return;
     p->log_count = mcx_alloc((size_t) n + 1, sizeof(double));
     p->log_count[0] = R_NegInf;
     for (int j = 1; j <= n; j++) p->log_count[j] = log(j - p->discount);
@@ -92,7 +94,8 @@ void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m)
                                           p->da, p->db);
         if (d != p->discount) {
             p->discount = d;
-            for (int j = 1; j <= p->n; j++) p->log_count[j] = log(j - d);
+            if (p->log_count != NULL)
+                for (int j = 1; j <= p->n; j++) p->log_count[j] = log(j - d);
         }
     }
 }

@@ -34,6 +34,8 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->mem = mcx_alloc(nn, sizeof(int));
     s->znew = s->mem;     /* the label pass and the split/merge moves take turns */
     s->side = mcx_alloc(nn, 1);
+    s->nmoved_cap = (long) nn / SC_REBUILD_SHARE + 1;
+    s->moved = mcx_alloc((size_t) s->nmoved_cap, sizeof(int));
     size_t nb = nn / MCX_BLOCK + 1;
     s->bcount = mcx_alloc(nb, sizeof(long));
     s->part = mcx_alloc(nb * (2 * (size_t) d + 4), sizeof(double));
@@ -70,12 +72,14 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
  * label unless it is the last member of its cluster (the exact conditional
  * of z_i given the others under the no-empty-cluster restriction), with
  * cnt[] following the accepted labels.  Rejected proposals are reset in
- * znew; returns the number of observations that move. */
+ * znew; returns the number of observations that move, the first
+ * s->nmoved_cap of them listed in s->moved (so that applying a few moves
+ * does not scan all n labels again). */
 static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
 {
     const int *z = m->z;
-    int *zn = s->znew, *cnt = s->cnt;
-    long moved = 0;
+    int *zn = s->znew, *cnt = s->cnt, *list = s->moved;
+    long moved = 0, cap = s->nmoved_cap;
     for (long i = 0; i < m->n; i++) {
         int a = z[i], b = zn[i];
         if (b == a) continue;
@@ -85,6 +89,7 @@ static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
         }
         cnt[a]--;
         cnt[b]++;
+        if (moved < cap) list[moved] = (int) i;
         moved++;
     }
     return moved;
@@ -99,13 +104,17 @@ static void apply_labels(mcx_mix *m, mcx_subcluster *s, long moved)
     int *z = m->z;
     const int *zn = s->znew;
     if (s->combine == NULL || moved <= m->n / SC_REBUILD_SHARE) {
-        for (long i = 0; i < m->n && moved > 0; i++)
-            if (zn[i] != z[i]) {
-                int k = zn[i];
-                mcx_mix_remove(m, (int) i);
-                mcx_mix_add(m, (int) i, k);
-                moved--;
-            }
+        /* in index order: from the list of accept_sites(), or a scan when
+         * more moved than it holds (families without stats_combine) */
+        int listed = moved <= s->nmoved_cap;
+        long i = -1;
+        for (long r = 0; r < moved; r++) {
+            if (listed) i = s->moved[r];
+            else do i++; while (zn[i] == z[i]);
+            int k = zn[i];
+            mcx_mix_remove(m, (int) i);
+            mcx_mix_add(m, (int) i, k);
+        }
         return;
     }
     memcpy(z, zn, (size_t) m->n * sizeof(int));
@@ -157,5 +166,5 @@ static const char *const control_names[] = {"sc_moves", "threads", NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,
-    setup, sweep, NULL, NULL, counters, NULL
+    setup, sweep, NULL, NULL, counters, NULL, 1
 };

@@ -73,6 +73,8 @@ typedef struct {
     int *znew;             /* n: proposed labels (shares the buffer of mem) */
     int *mem;              /* n: members of a split / merge proposal */
     unsigned char *side;   /* n: their side (0 / 1) */
+    int *moved;            /* nmoved_cap: observations moved by the label pass */
+    long nmoved_cap;
     long *bcount;          /* per-block member counts (blocks of observations) */
     double *part;          /* per-block partial sums */
     double *sum;           /* their total (2 dim + 4) */
