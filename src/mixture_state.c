@@ -3,6 +3,7 @@
  */
 #include <string.h>
 #include "mixture_state.h"
+#include "registry.h"
 
 const void *mcx_family_hyper(const mcx_family *fam, int dim,
                              const double *values, int n_values)
@@ -29,6 +30,9 @@ static void set_capacity(mcx_mix *m, int cap)
     m->stats = stats;
     m->size = size;
     m->cap = cap;
+    if (m->nthreads > 1)
+        m->tstats = mcx_alloc((size_t) cap * m->sstride + (size_t) m->nthreads * MCX_TPAD,
+                              sizeof(double));
 }
 
 /* The data layout and the gather buffers (mixture_state.h). */
@@ -38,8 +42,14 @@ static void set_data(mcx_mix *m, const double *x, int n, int dim, int by_column,
     m->x = x;
     m->ld = by_column && dim > 1 ? (size_t) n : 1;
     m->nthreads = threads > 1 ? threads : 1;
-    if (m->ld == 1) return;
     size_t nt = (size_t) m->nthreads;
+    if (nt > 1) {
+        m->tfirst = mcx_alloc(nt + 1, sizeof(int));
+        size_t ws = m->fam->work_size(m->hyper);
+        m->wstride = ((ws + 7) / 8) * 8 + 8;
+        m->twork = mcx_alloc(nt * m->wstride, sizeof(double));
+    }
+    if (m->ld == 1) return;
     m->xbuf = mcx_alloc(nt * (MCX_XSLOTS * (size_t) dim + MCX_XPAD), sizeof(double));
     m->xring = mcx_alloc(nt * MCX_XRING_STRIDE, sizeof(int));
     memset(m->xring, 0, nt * MCX_XRING_STRIDE * sizeof(int));
@@ -84,9 +94,9 @@ void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
     m->hyper = hyper;
     m->n = n;
     m->dim = dim;
-    set_data(m, x, n, dim, by_column, threads);
     m->sstride = mcx_family_stats_doubles(fam, hyper);
     if (m->sstride == 0) m->sstride = 1;
+    set_data(m, x, n, dim, by_column, threads);
     size_t ws = fam->work_size(hyper);
     m->work = mcx_alloc(ws > 0 ? ws : 1, sizeof(double));
     m->empty = mcx_alloc(m->sstride, sizeof(double));
@@ -106,17 +116,10 @@ void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
     if (m->z != labels) memcpy(m->z, labels, (size_t) n * sizeof(int));
     m->K = 0;
     for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
-    if (stats == NULL) {
-        for (int i = 0; i < n; i++) {
-            int l = m->z[i];
-            m->z[i] = -1;
-            if (l >= 0) mcx_mix_add(m, i, l);
-        }
-        return;
-    }
     for (int i = 0; i < n; i++)
         if (m->z[i] >= 0) m->size[m->z[i]]++;
-    mcx_mix_restore_stats(m, stats, nbytes);
+    if (stats == NULL) mcx_mix_refresh(m);     /* the blocks are empty */
+    else mcx_mix_restore_stats(m, stats, nbytes);
 }
 
 void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t nbytes)
@@ -139,13 +142,50 @@ void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
     mcx_mix_build_data(m, fam, hyper, x, n, dim, 0, 1, labels, NULL, k_min, stats, bytes);
 }
 
+/* Run t sums clusters tfirst[t] .. tfirst[t+1]-1 into its own copy. */
+static void refresh_run(mcx_mix *m, int t)
+{
+    int k0 = m->tfirst[t], k1 = m->tfirst[t + 1];
+    size_t ss = m->sstride;
+    double *own = m->tstats + (size_t) t * MCX_TPAD, *work = m->twork + (size_t) t * m->wstride;
+    if (k1 <= k0) return;
+    for (int k = k0; k < k1; k++) memcpy(own + (size_t) k * ss, m->empty, ss * sizeof(double));
+    const int *z = m->z;
+    for (int i = 0; i < m->n; i++)
+        if (z[i] >= k0 && z[i] < k1)
+            m->fam->stats_add(m->hyper, own + (size_t) z[i] * ss, mcx_mix_x(m, i), work);
+    memcpy(mcx_mix_stats(m, k0), own + (size_t) k0 * ss, (size_t) (k1 - k0) * ss * sizeof(double));
+}
+
 void mcx_mix_refresh(mcx_mix *m)
 {
-    for (int k = 0; k < m->K; k++)
-        memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
-    for (int i = 0; i < m->n; i++)
-        if (m->z[i] >= 0)
-            m->fam->stats_add(m->hyper, mcx_mix_stats(m, m->z[i]), mcx_mix_x(m, i), m->work);
+    int K = m->K, T = m->nthreads < K ? m->nthreads : K;
+#ifndef _OPENMP
+    T = 1;
+#endif
+    if (T < 2 || !mcx_family_thread_safe(m->fam)) {
+        for (int k = 0; k < K; k++)
+            memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
+        for (int i = 0; i < m->n; i++)
+            if (m->z[i] >= 0)
+                m->fam->stats_add(m->hyper, mcx_mix_stats(m, m->z[i]), mcx_mix_x(m, i), m->work);
+        return;
+    }
+    /* contiguous runs of clusters of about n / T members each */
+    long tot = 0, cum = 0;
+    for (int k = 0; k < K; k++) tot += m->size[k];
+    int k = 0;
+    m->tfirst[0] = 0;
+    for (int t = 1; t < T; t++) {
+        long target = tot * t / T;
+        while (k < K && cum + m->size[k] / 2 < target) cum += m->size[k++];
+        m->tfirst[t] = k;
+    }
+    m->tfirst[T] = K;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(T) schedule(static)
+#endif
+    for (int t = 0; t < T; t++) refresh_run(m, t);
 }
 
 void mcx_mix_remove(mcx_mix *m, int i)

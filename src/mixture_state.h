@@ -54,6 +54,8 @@
 #define MCX_XPAD 8
 /* ints per thread of the ring positions (one cache line: no false sharing) */
 #define MCX_XRING_STRIDE 16
+/* doubles between the statistics copies of two threads (two cache lines) */
+#define MCX_TPAD 16
 
 typedef struct mcx_mix {
     const mcx_family *fam;
@@ -69,6 +71,11 @@ typedef struct mcx_mix {
     int nthreads;         /* threads that may call mcx_mix_x() (gather buffers) */
     double *xbuf;         /* nthreads * (MCX_XSLOTS * dim + MCX_XPAD) (ld == n only) */
     int *xring;           /* nthreads * MCX_XRING_STRIDE ring positions */
+    /* nthreads > 1 only (mcx_mix_refresh() on several threads): */
+    double *twork;        /* nthreads * wstride: family scratch per thread */
+    size_t wstride;
+    double *tstats;       /* cap * sstride + nthreads * MCX_TPAD: per-thread stats copies */
+    int *tfirst;          /* nthreads + 1: the clusters of each thread */
     int K, cap;           /* clusters in use, capacity of the buffers */
     size_t sstride;       /* doubles per stats block */
     double *stats;        /* cap blocks */
@@ -113,7 +120,13 @@ void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
 /* Replace the stats of a built state by exported blocks of the same state
  * (`bytes` must equal mcx_mix_stats_bytes(m)). */
 void mcx_mix_restore_stats(mcx_mix *m, const void *stats, size_t bytes);
-/* Recompute every stats block from scratch (observations in index order). */
+/* Recompute every stats block from scratch (observations in index order).
+ * With m->nthreads > 1 and a thread-safe family, the clusters are dealt
+ * to the threads in contiguous runs of about equal total size; each
+ * thread sums its clusters, in index order, into its own copy (a cache
+ * line apart from the other threads'), copied back at the end: every
+ * cluster's statistics are those of the serial loop, bit for bit, for
+ * any thread count. */
 void mcx_mix_refresh(mcx_mix *m);
 
 static inline double *mcx_mix_stats(const mcx_mix *m, int k)

@@ -104,6 +104,18 @@ static inline double *mcx_sc_block_area(const mcx_subcluster *s)
 {
     return s->tblk + (size_t) MCX_THREAD_ID() * s->tbs;
 }
+/* Whether a loop over `work` units (blocks of MCX_BLOCK cheap items, or
+ * single stats combinations) is worth waking the other threads for: a
+ * parallel region costs a wake-up of each thread (tens of microseconds
+ * on a virtual machine with OpenMP's passive waiting), more than a few
+ * blocks of a sub-cluster pass (about 20 microseconds each at dim 2).
+ * Which thread runs which block never changes the result. */
+#define MCX_SC_MIN_BLOCKS 4
+#define MCX_SC_MIN_COMBINES 4096
+static inline int mcx_sc_parallel(const mcx_subcluster *s, long work, long min)
+{
+    return s->threads > 1 && work >= min;
+}
 static inline long mcx_sc_blocks(long n)
 {
     return (n + MCX_BLOCK - 1) / MCX_BLOCK;

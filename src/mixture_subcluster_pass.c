@@ -161,7 +161,7 @@ void mcx_sc_pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64
     long nb = ((long) nmem + MCX_BLOCK - 1) / MCX_BLOCK;
     size_t ps = 2 * (size_t) m->dim + 4;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (mcx_sc_parallel(s, nb, MCX_SC_MIN_BLOCKS))
 #endif
     for (long b = 0; b < nb; b++) pass_block(m, s, kind, b, nmem, master);
     memset(out, 0, ps * sizeof(double));

@@ -43,7 +43,7 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
     const int *z = m->z;
     long *cnt = s->bcount;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (mcx_sc_parallel(s, nb, MCX_SC_MIN_BLOCKS))
 #endif
     for (long blk = 0; blk < nb; blk++) {
         long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < n ? lo + MCX_BLOCK : n, c = 0;
@@ -57,7 +57,7 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
         total += c;
     }
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (mcx_sc_parallel(s, nb, MCX_SC_MIN_BLOCKS))
 #endif
     for (long blk = 0; blk < nb; blk++) {
         long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < n ? lo + MCX_BLOCK : n, j = cnt[blk];
@@ -118,7 +118,8 @@ void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const 
             block_stats(m, s, blk, nitems, obs, gi, gc, ng, s->gpart + (size_t) (blk - r0) * per);
         /* fold in block order, each group on one thread */
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (ng > 1 && s->threads > 1)
+#pragma omp parallel for num_threads(s->threads) schedule(static) \
+    if (ng > 1 && mcx_sc_parallel(s, (long) ng * (r1 - r0), MCX_SC_MIN_COMBINES))
 #endif
         for (int g = 0; g < ng; g++)
             for (long blk = r0; blk < r1; blk++)

@@ -86,3 +86,39 @@ test_that("draws are identical for any thread count with other families", {
     expect_gt(max(tr[[1]][, "n_clusters"]), 1)
   }
 })
+
+test_that("statistics recomputed from the labels on several threads are the serial ones", {
+  # a fresh state from labels with several clusters, and the recomputation
+  # after sweep 64, are summed cluster by cluster on the threads: the
+  # exported statistics must be the same bytes as with one thread
+  x <- thr_data()
+  fits <- lapply(c(1, 2, 3), function(th) {
+    set.seed(64)
+    sample_posterior(dp_mixture(gaussian_niw()), x, iter = 65, burnin = 0,
+                     algorithm = "subcluster", init = "prior", progress = FALSE,
+                     labels = FALSE, threads = th)
+  })
+  st <- lapply(fits, function(f) f$chains[[1]]$state)
+  expect_gt(length(st[[1]]$stats), 0)
+  expect_identical(st[[1]], st[[2]])
+  expect_identical(st[[1]], st[[3]])
+  expect_identical(fits[[1]]$chains[[1]]$traces, fits[[3]]$chains[[1]]$traces)
+  expect_gt(max(fits[[1]]$chains[[1]]$traces[, "n_clusters"]), 1)
+})
+
+test_that("sub-cluster passes over many blocks give the same draws on 1, 2 and 3 threads", {
+  # 40,000 points in one starting cluster: the first split's passes run
+  # over 10 blocks of members (small passes stay on one thread)
+  set.seed(65)
+  x <- rbind(matrix(rnorm(40000, -4), ncol = 2), matrix(rnorm(40000, 4), ncol = 2))
+  tr <- lapply(1:3, function(th) {
+    set.seed(66)
+    fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 3, burnin = 0,
+                            algorithm = "subcluster", init = "one", progress = FALSE,
+                            labels = FALSE, threads = th)
+    list(fit$chains[[1]]$traces, fit$chains[[1]]$state)
+  })
+  expect_identical(tr[[1]], tr[[2]])
+  expect_identical(tr[[1]], tr[[3]])
+  expect_gte(max(tr[[1]][[1]][, "n_clusters"]), 2)
+})
