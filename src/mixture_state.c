@@ -103,21 +103,30 @@ void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
     m->scratch = mcx_alloc(m->sstride, sizeof(double));
     fam->stats_reset(hyper, m->empty);
 
-    int K = k_min > 0 ? k_min : 0;
+    /* the range of the labels (on the state's threads: one pass over n
+     * per chunk), then their copy and the cluster sizes in one pass */
+    int lo = 0, hi = -1;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(m->nthreads) schedule(static) \
+    reduction(min: lo) reduction(max: hi) if (m->nthreads > 1 && n >= MCX_MIX_PARALLEL_N)
+#endif
     for (int i = 0; i < n; i++) {
-        if (labels[i] < -1 || labels[i] >= n + k_min)
-            MCX_INTERNAL("cluster label out of range");
-        if (labels[i] + 1 > K) K = labels[i] + 1;
+        if (labels[i] < lo) lo = labels[i];
+        if (labels[i] > hi) hi = labels[i];
     }
+    if (lo < -1 || hi >= n + k_min) MCX_INTERNAL("cluster label out of range");
+    int K = k_min > hi + 1 ? k_min : hi + 1;
     int cap = 2 * K;
     if (cap < 64) cap = 64;
     set_capacity(m, cap);
     m->z = z_out != NULL ? z_out : mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(int));
-    if (m->z != labels) memcpy(m->z, labels, (size_t) n * sizeof(int));
     m->K = 0;
     for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
-    for (int i = 0; i < n; i++)
-        if (m->z[i] >= 0) m->size[m->z[i]]++;
+    int *z = m->z, *size = m->size;
+    for (int i = 0; i < n; i++) {
+        int l = z[i] = labels[i];     /* labels may be z itself */
+        if (l >= 0) size[l]++;
+    }
     if (stats == NULL) mcx_mix_refresh(m);     /* the blocks are empty */
     else mcx_mix_restore_stats(m, stats, nbytes);
 }

@@ -56,6 +56,9 @@
 #define MCX_XRING_STRIDE 16
 /* doubles between the statistics copies of two threads (two cache lines) */
 #define MCX_TPAD 16
+/* observations from which an O(n) pass of a few operations each runs on
+ * the state's threads */
+#define MCX_MIX_PARALLEL_N 65536
 
 typedef struct mcx_mix {
     const mcx_family *fam;
