@@ -55,9 +55,10 @@
 #include <string.h>
 #include "mixture_dp.h"
 
-void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m)
+void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p)
 {
     int n = m->n;
+    mcx_partition_prior_tabulate(p);   /* the weights n_k - d */
     s->logw = mcx_alloc((size_t) n + 1, sizeof(double));
     s->prior_pred = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
     s->prior_ready = 0;
@@ -133,8 +134,8 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
 {
-    (void) p; (void) control; (void) saved;
-    mcx_dp_collapsed_init(st, m);
+    (void) control; (void) saved;
+    mcx_dp_collapsed_init(st, m, p);
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
