@@ -24,6 +24,10 @@
  *   read from the table afterwards (no separate pass over the data).
  * - log(alpha + d K) is recomputed only when K changes; log(j - d) is
  *   tabulated (p->log_count); the categorical draw does not normalise.
+ * Memory: the K + 1 weights take O(K) doubles (the scan runs in blocks of
+ * points, and the weights are grown between blocks when the clusters
+ * could outgrow them within the next block); the prior predictives take
+ * one double per point (kept, see mcx_dp_collapsed_init()).
  * - Scan order.  A sweep visits the observations cyclically, i = s, s + e,
  *   s + 2e, ... (mod n), from a uniform start s in the direction e = +1 or
  *   -1 (two uniforms per sweep), instead of a fresh random permutation
@@ -55,11 +59,31 @@
 #include <string.h>
 #include "mixture_dp.h"
 
+/* Points per block of the scan: K grows by at most one per point, so a
+ * block starting with K clusters needs at most K + 1 + SCAN_BLOCK weights
+ * (logw is checked before each block, never inside one). */
+#define SCAN_BLOCK 256
+
+/* logw with room for `need` weights (doubling; the old values are not
+ * kept: logw is scratch of one point). */
+static void reserve_logw(mcx_dp_scan *s, int need)
+{
+    if (need <= s->logw_cap) return;
+    s->logw_cap = need > 2 * s->logw_cap ? need : 2 * s->logw_cap;
+    s->logw = mcx_alloc((size_t) s->logw_cap, sizeof(double));
+}
+
 void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p)
 {
     int n = m->n;
     mcx_partition_prior_tabulate(p);   /* the weights n_k - d */
-    s->logw = mcx_alloc((size_t) n + 1, sizeof(double));
+    s->logw = NULL;
+    s->logw_cap = 0;
+    reserve_logw(s, 2 * (m->K + 1) + SCAN_BLOCK);
+    /* One double per point, kept although a chunk of one sweep (large n)
+     * never reads it back: every later sweep of the chunk saves one
+     * predictive per point (a tenth of a sweep with small K), and the
+     * sweep cannot tell in advance how many sweeps its chunk runs. */
     s->prior_pred = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
     s->prior_ready = 0;
 }
@@ -91,40 +115,45 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
     mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
     double d = p->discount;
     const double *log_count = p->log_count;
-    double *logw = s->logw, *prior_pred = s->prior_pred;
+    double *prior_pred = s->prior_pred;
     int n = m->n, ready = s->prior_ready;
     if (n == 0) return;
     int i, step, lnew_K = -1;
     double lnew = 0.0;          /* log(alpha + d K) for K = lnew_K */
     scan_order(n, &i, &step);
-    for (int t = 0; t < n; t++, i = i + step < n ? i + step : i + step - n) {
-        const double *xi = mcx_mix_x(m, i);
-        int own = m->z[i];
-        if (m->size[own] == 1) {   /* a singleton: delete its cluster */
-            mcx_mix_remove(m, i);
-            mcx_mix_delete_cluster(m, own);
-            own = -1;
+    for (int t = 0; t < n;) {
+        int end = n - t > SCAN_BLOCK ? t + SCAN_BLOCK : n;
+        reserve_logw(s, m->K + 1 + (end - t));
+        double *logw = s->logw;
+        for (; t < end; t++, i = i + step < n ? i + step : i + step - n) {
+            const double *xi = mcx_mix_x(m, i);
+            int own = m->z[i];
+            if (m->size[own] == 1) {   /* a singleton: delete its cluster */
+                mcx_mix_remove(m, i);
+                mcx_mix_delete_cluster(m, own);
+                own = -1;
+            }
+            int K = m->K;
+            for (int c = 0; c < K; c++)
+                logw[c] = c == own
+                    ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
+                    : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
+                                                                xi, m->work);
+            if (!ready) prior_pred[i] = f->log_predictive(hyper, m->empty, xi, m->work);
+            if (K != lnew_K) {
+                lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
+                lnew_K = K;
+            }
+            logw[K] = lnew + prior_pred[i];
+            int c = mcx_rcat_log_unnorm(logw, K + 1);
+            if (c == own) continue;
+            if (own >= 0) {
+                if (loo != NULL) mcx_mix_remove(m, i);
+                else mcx_mix_detach(m, i, m->scratch);
+            }
+            if (c == K) mcx_mix_new_cluster(m);
+            mcx_mix_add(m, i, c);
         }
-        int K = m->K;
-        for (int c = 0; c < K; c++)
-            logw[c] = c == own
-                ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
-                : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
-                                                            xi, m->work);
-        if (!ready) prior_pred[i] = f->log_predictive(hyper, m->empty, xi, m->work);
-        if (K != lnew_K) {
-            lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
-            lnew_K = K;
-        }
-        logw[K] = lnew + prior_pred[i];
-        int c = mcx_rcat_log_unnorm(logw, K + 1);
-        if (c == own) continue;
-        if (own >= 0) {
-            if (loo != NULL) mcx_mix_remove(m, i);
-            else mcx_mix_detach(m, i, m->scratch);
-        }
-        if (c == K) mcx_mix_new_cluster(m);
-        mcx_mix_add(m, i, c);
     }
     s->prior_ready = 1;
 }

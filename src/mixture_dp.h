@@ -146,7 +146,8 @@ const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
  * direction; returns nothing, the prior is not updated.  `st` is a state
  * of the "collapsed" row. */
 typedef struct mcx_dp_scan {
-    double *logw;          /* n + 1 */
+    double *logw;          /* logw_cap >= K + 1: grown between blocks of points */
+    int logw_cap;
     double *prior_pred;    /* n: log p(x_i) under the prior predictive */
     int prior_ready;       /* prior_pred filled (after the first sweep) */
 } mcx_dp_scan;
