@@ -152,6 +152,15 @@ chain_new <- function(kernel, chain_id, seed) {
        traces = NULL, labels = NULL, extra = NULL, psm = NULL, psm_n = 0L)
 }
 
+# The kernel of `fit` as it runs. A kernel may hold no data, so that a
+# saved fit stores them once (in `fit$data`): it then has a field
+# `bind`, function(data) giving the kernel that runs on the fit's data
+# (the mixtures' kernels, mixture_kernel() in R/mixture.R).
+fit_kernel <- function(fit) {
+  k <- fit$kernel
+  if (is.function(k$bind)) k$bind(fit$data) else k
+}
+
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
 # `tick(n)` reports progress; `stop_requested()` is asked after every chunk
 # (a parallel run sets it when another chain was interrupted or failed);
@@ -251,7 +260,7 @@ chain_finish <- function(chain) {
 chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
                            stop_requested = function() FALSE, checkpoint = NULL) {
   s <- fit$settings
-  kernel <- fit$kernel
+  kernel <- fit_kernel(fit)
   forget <- function()
     if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
       rm("last_chain", envir = interrupt_store)
@@ -482,7 +491,7 @@ fit_collect <- function(fit, idx, new, res) {
     if (!is.null(r$chain)) fit$chains[[idx[k]]] <- r$chain
   }
   for (i in idx)
-    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit$kernel, i, fit$streams[[i]])
+    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit_kernel(fit), i, fit$streams[[i]])
   bad <- which(status %in% c("error", "died"))
   s <- fit$settings
   fit$interrupted <- !all(vapply(fit$chains, function(ch)

@@ -100,9 +100,10 @@ interrupt_settings <- function(fit, chains = 2L) {
 interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
                             backend = "auto") {
   st <- interrupt_settings(fit0)
+  kernel <- mcmix:::fit_kernel(fit0)   # bound to its data: the wrapper keeps its step
   set.seed(seed)
-  ref <- do.call(run_kernel, c(list(fit0$kernel, progress = FALSE), st))
-  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k, seed, where = where,
+  ref <- do.call(run_kernel, c(list(kernel, progress = FALSE), st))
+  f <- do.call(fault_interrupted_run, c(list(kernel, k, seed, where = where,
                                              cores = cores, backend = backend), st))
   g <- suppressWarnings(extend(f, 0, cores = cores, backend = backend, progress = FALSE))
   list(interrupted = isTRUE(f$interrupted), warned = !is.null(attr(f, "warning")),
@@ -117,8 +118,9 @@ interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
 # once by summary().
 partial_methods_check <- function(fit0, seed = 11L) {
   st <- interrupt_settings(fit0)
-  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k = NA, seed = seed,
-                                             chain_start = 2L), st))
+  kernel <- mcmix:::fit_kernel(fit0)
+  f <- do.call(fault_interrupted_run, c(list(kernel, k = NA, seed = seed, chain_start = 2L),
+                                        st))
   class(f) <- class(fit0)
   for (nm in setdiff(names(fit0), c(names(f), "usable_view"))) f[[nm]] <- fit0[[nm]]
   problems <- character()

@@ -79,7 +79,7 @@ test_that("partition() and psm() of a partial mixture fit use the labels that ex
   set.seed(4)
   fit0 <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 60, burnin = 10,
                            chains = 2, progress = FALSE)
-  f <- fault_interrupted_run(fit0$kernel, k = NA, seed = 4, chain_start = 2L,
+  f <- fault_interrupted_run(mcmix:::fit_kernel(fit0), k = NA, seed = 4, chain_start = 2L,
                              iter = 60, burnin = 10, chains = 2, labels = TRUE, psm = TRUE,
                              data = fit0$data, model = fit0$model)
   expect_true(f$interrupted)
