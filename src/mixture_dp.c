@@ -19,15 +19,12 @@
  *   so nothing is copied or downdated unless x_i actually moves; families
  *   without the slot take the old path (copy the stats to scratch, remove
  *   x_i there, and copy the result back only when x_i moves).
- * - The prior predictive p(x_i) does not change during a chunk: it is
- *   computed during the chunk's first sweep, as the scan reaches x_i, and
- *   read from the table afterwards (no separate pass over the data).
+ * - The prior predictive p(x_i) does not change during a chunk: in a
+ *   chunk of several sweeps it is computed during the first sweep, as the
+ *   scan reaches x_i, and read from a table afterwards (no separate pass
+ *   over the data).
  * - log(alpha + d K) is recomputed only when K changes; log(j - d) is
  *   tabulated (p->log_count); the categorical draw does not normalise.
- * Memory: the K + 1 weights take O(K) doubles (the scan runs in blocks of
- * points, and the weights are grown between blocks when the clusters
- * could outgrow them within the next block); the prior predictives take
- * one double per point (kept, see mcx_dp_collapsed_init()).
  * - Scan order.  A sweep visits the observations cyclically, i = s, s + e,
  *   s + 2e, ... (mod n), from a uniform start s in the direction e = +1 or
  *   -1 (two uniforms per sweep), instead of a fresh random permutation
@@ -47,6 +44,12 @@
  *   sampler (every allocation has positive conditional probability).
  *   The exact-enumeration tests (test-dpx-exact.R, test-mixture-exact.R)
  *   check the stationary distribution.
+ *
+ * Memory: the K + 1 weights take O(K) doubles (the scan runs in blocks of
+ * points, and the weights are grown between blocks when the clusters
+ * could outgrow them within the next block); the prior predictives take
+ * one double per point in chunks of several sweeps (see
+ * mcx_dp_collapsed_init()).
  *
  * The prior parameters are updated after every sweep
  * (mcx_partition_prior_update(): alpha under a Gamma(a, b) prior by the
@@ -73,18 +76,20 @@ static void reserve_logw(mcx_dp_scan *s, int need)
     s->logw = mcx_alloc((size_t) s->logw_cap, sizeof(double));
 }
 
-void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p)
+void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p,
+                           int sweeps)
 {
     int n = m->n;
     mcx_partition_prior_tabulate(p);   /* the weights n_k - d */
     s->logw = NULL;
     s->logw_cap = 0;
     reserve_logw(s, 2 * (m->K + 1) + SCAN_BLOCK);
-    /* One double per point, kept although a chunk of one sweep (large n)
-     * never reads it back: every later sweep of the chunk saves one
-     * predictive per point (a tenth of a sweep with small K), and the
-     * sweep cannot tell in advance how many sweeps its chunk runs. */
-    s->prior_pred = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
+    /* One double per point, for a chunk of several sweeps: every sweep
+     * after the first saves one predictive per point (a tenth of a sweep
+     * with small K).  A chunk of one sweep (large n: chunks last about a
+     * quarter of a second) would never read it back: none then (8 MB at
+     * n = 1e6), the predictive is computed in place (the same value). */
+    s->prior_pred = sweeps > 1 ? mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double)) : NULL;
     s->prior_ready = 0;
 }
 
@@ -139,12 +144,18 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
                     ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
                     : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
                                                                 xi, m->work);
-            if (!ready) prior_pred[i] = f->log_predictive(hyper, m->empty, xi, m->work);
+            double lp0;   /* log p(x_i), the prior predictive */
+            if (ready) {
+                lp0 = prior_pred[i];
+            } else {
+                lp0 = f->log_predictive(hyper, m->empty, xi, m->work);
+                if (prior_pred != NULL) prior_pred[i] = lp0;
+            }
             if (K != lnew_K) {
                 lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
                 lnew_K = K;
             }
-            logw[K] = lnew + prior_pred[i];
+            logw[K] = lnew + lp0;
             int c = mcx_rcat_log_unnorm(logw, K + 1);
             if (c == own) continue;
             if (own >= 0) {
@@ -155,7 +166,7 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
             mcx_mix_add(m, i, c);
         }
     }
-    s->prior_ready = 1;
+    s->prior_ready = prior_pred != NULL;
 }
 
 /* ---- the table row ---- */
@@ -163,8 +174,8 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
 {
-    (void) control; (void) saved;
-    mcx_dp_collapsed_init(st, m, p);
+    (void) control;
+    mcx_dp_collapsed_init(st, m, p, saved->sweeps);
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)

@@ -25,7 +25,7 @@
  *       control_names[j] (from dp_control(), always as doubles).  `saved`
  *       holds what the row exported at the end of the previous chunk (its
  *       params and aux blocks; NULL pointers in a fresh state: then draw
- *       them -- setup may use the RNG).
+ *       them -- setup may use the RNG) and the chunk's number of sweeps.
  *   sweep(st, m, p)
  *       one iteration: moves of the partition, the algorithm's own
  *       variables and the updates of p (alpha, discount) it makes (most
@@ -99,12 +99,14 @@ double mcx_py_discount_update(double d, double alpha, const int *size, int nslot
 /* ---------------- the algorithm table ---------------- */
 
 /* What a row exported at the end of the previous chunk (NULL / 0 when
- * fresh or when the row exports none). */
+ * fresh or when the row exports none), and the number of sweeps the chunk
+ * runs (caches that pay off only from a chunk's second sweep on). */
 typedef struct mcx_dp_saved {
     const double *params;
     size_t n_params;
     const int *aux;
     size_t n_aux;
+    int sweeps;
 } mcx_dp_saved;
 
 typedef struct mcx_dp_algorithm {
@@ -148,10 +150,13 @@ const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
 typedef struct mcx_dp_scan {
     double *logw;          /* logw_cap >= K + 1: grown between blocks of points */
     int logw_cap;
-    double *prior_pred;    /* n: log p(x_i) under the prior predictive */
+    double *prior_pred;    /* n: log p(x_i) under the prior predictive, or
+                            * NULL in a chunk of one sweep */
     int prior_ready;       /* prior_pred filled (after the first sweep) */
 } mcx_dp_scan;
-void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p);
+/* The scan's state for a chunk of `sweeps` sweeps (tabulates p->log_count). */
+void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p,
+                           int sweeps);
 void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior *p);
 
 #endif
