@@ -6,8 +6,9 @@
 ##        (run from the package root; --sections runs only the numbered
 ##        sections below and prints their tables instead of writing
 ##        bench/RESULTS.md)
-##        Rscript bench/bench-scale.R --million  (section 1 alone, one run:
-##          prints "algorithm CPU-s wall-s mean-K max-K extra-peak-MB data-MB")
+##        Rscript bench/bench-scale.R --million [algorithm]  (section 1 alone,
+##          one run, with the default algorithm or the one given: prints
+##          "algorithm CPU-s wall-s mean-K max-K extra-peak-MB data-MB")
 ## Installs the peer BNPmix itself (bench/install-peers.R), then measures,
 ## each comparison as `reps` (default 3) interleaved repetitions (mcmix,
 ## peer, mcmix, peer, ...; median and range reported):
@@ -71,9 +72,11 @@ if (length(args) && args[[1L]] == "--million") {
   # (several N x 2 temporaries) would otherwise hide the fit's own peak
   invisible(tryCatch(cat("5", file = "/proc/self/clear_refs"), error = function(e) NULL))
   base <- rss_mb("VmRSS")
+  alg <- if (length(args) > 1L) list(algorithm = args[[2L]]) else list()
   set.seed(1)
-  t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, burnin = 20,
-                                   labels = FALSE, progress = FALSE))
+  t <- cpu(fit <- do.call(sample_posterior, c(list(dp_mixture(gaussian_niw()), x, iter = 20,
+                                                   burnin = 20, labels = FALSE,
+                                                   progress = FALSE), alg)))
   K <- fit$chains[[1]]$traces[, "n_clusters"]
   cat(fit$algorithm, t[["cpu"]], t[["wall"]], mean(K), max(K),
       rss_mb("VmHWM") - base, object.size(x) / 2^20, "\n")
