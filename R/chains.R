@@ -153,12 +153,25 @@ chain_new <- function(kernel, chain_id, seed) {
 }
 
 # The kernel of `fit` as it runs. A kernel may hold no data, so that a
-# saved fit stores them once (in `fit$data`): it then has a field
-# `bind`, function(data) giving the kernel that runs on the fit's data
-# (the mixtures' kernels, mixture_kernel() in R/mixture.R).
+# saved fit stores them once (in `fit$data`): its step is then
+# unbound_step() and its field `bind`, function(data), gives the fields
+# (a list: `step`, and `init` when it reads the data) of the kernel that
+# runs on the fit's data (the mixtures' kernels, R/mixture.R, R/impute.R,
+# R/rjmcmc.R, R/hdp.R). Such a `bind` must be made where no data is in
+# scope (a closure keeps its whole defining environment), and the kernel it
+# gives may be wrapped like any other.
 fit_kernel <- function(fit) {
   k <- fit$kernel
-  if (is.function(k$bind)) k$bind(fit$data) else k
+  if (!is.function(k$bind)) return(k)
+  fields <- k$bind(fit$data)
+  k[names(fields)] <- fields
+  k$bind <- NULL
+  k
+}
+
+unbound_step <- function(state, n, thin, offset, warmup) {
+  stop("mcmix internal error: this kernel runs bound to its fit's data (fit_kernel()).",
+       call. = FALSE)
 }
 
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.

@@ -31,11 +31,13 @@ impute_blocks <- function(prepared) {
 
 # Wrap a mixture kernel (mixture_kernel(), R/mixture.R) so that the missing
 # cells of `blocks` of the data `x` (NaN) are imputed after every sweep. Like
-# the kernel it wraps, the wrapper holds no data: its `bind(data)` builds
-# the kernel that runs on the fit's data (fit_kernel(), R/chains.R).
+# the kernel it wraps, the wrapper holds no data: its `bind(data)` gives
+# the init and step on the fit's data (fit_kernel(), R/chains.R).
 impute_kernel <- function(base, x, blocks) {
+  cells <- impute_layout(x, blocks)$cells
+  x <- NULL
   k <- base
-  k$imputed_cells <- impute_layout(x, blocks)$cells
+  k$imputed_cells <- cells
   k$step_on <- NULL
   k$bind <- impute_binder(base, blocks)
   k
@@ -62,7 +64,7 @@ impute_layout <- function(x, blocks) {
   list(mask = mask, cells = data.frame(row = tm[, 2L], column = col_names[tm[, 1L]]))
 }
 
-# The imputing kernel of `base` on the data x.
+# The fields (init, step) of the imputing kernel of `base` on the data x.
 impute_bind <- function(base, x, blocks) {
   mask <- impute_layout(x, blocks)$mask
   obs <- x
@@ -107,15 +109,12 @@ impute_bind <- function(base, x, blocks) {
                                      labels = if (length(labels)) do.call(rbind, labels),
                                      extra = extra))
   }
-  k <- base
-  k$init <- function(chain) {
-    s <- base$init(chain)
-    s$imputed <- xt0[tmask]
-    s
-  }
-  k$step <- step
-  k$step_on <- k$bind <- NULL
-  k
+  list(init = function(chain) {
+         s <- base$init(chain)
+         s$imputed <- xt0[tmask]
+         s
+       },
+       step = step)
 }
 
 # Data with missing values, for a family other than a product: a product

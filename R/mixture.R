@@ -331,30 +331,18 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
 # The kernel of a mixture (see R/chains.R for the contract), holding no
 # data: a saved fit stores them once, in `fit$data`. `step_on(xe, rows)`
 # makes the step reading the data as the engine does (the `x` and `rows`
-# of mixture_engine_data()); the field `bind(data)` gives the kernel that
-# runs on `data` (the fit's, see fit_kernel() in R/chains.R), and the
-# kernel itself has a step that refuses to run. `...`: the other fields.
+# of mixture_engine_data()); the field `bind(data)` gives the step on
+# `data` (the fit's, see fit_kernel() in R/chains.R). `...`: the other
+# fields.
 mixture_kernel <- function(name, init, step_on, ...) {
-  k <- new_kernel(name, init = init, step = mixture_unbound_step, ..., step_on = step_on)
-  k$bind <- mixture_binder(k)
-  k
-}
-
-mixture_binder <- function(kernel) {
-  force(kernel)
-  function(data) {
-    if (!is.matrix(data))
-      stop("mcmix internal error: a mixture kernel runs on the data matrix of its fit.",
-           call. = FALSE)
-    xe <- mixture_engine_data(data)
-    kernel$step <- kernel$step_on(xe$x, xe$rows)
-    kernel
-  }
-}
-
-mixture_unbound_step <- function(state, n, thin, offset, warmup) {
-  stop("mcmix internal error: a mixture kernel runs bound to its data (fit_kernel()).",
-       call. = FALSE)
+  new_kernel(name, init = init, step = unbound_step, ..., step_on = step_on,
+             bind = function(data) {
+               if (!is.matrix(data))
+                 stop("mcmix internal error: a mixture kernel runs on the data matrix of its fit.",
+                      call. = FALSE)
+               xe <- mixture_engine_data(data)
+               list(step = step_on(xe$x, xe$rows))
+             })
 }
 
 # The kernel of a finite mixture sampler.

@@ -192,16 +192,26 @@ test_that("a saved fit stores its data once and continues bit for bit after read
     finite = function() sample_posterior(finite_mixture(gaussian_niw(), K = 2), x, iter = 2,
                                          burnin = 1, labels = FALSE, progress = FALSE),
     imputed = function() sample_posterior(dp_mixture(gaussian_niw()), xm, iter = 3, burnin = 1,
-                                          progress = FALSE))
+                                          progress = FALSE),
+    rj = function() sample_posterior(rj_mixture(gaussian_niw(), k_max = 3), x, iter = 2,
+                                     burnin = 1, labels = FALSE, progress = FALSE),
+    rj_rg = function() sample_posterior(rj_mixture(rg_prior(), k_max = 3), x[, 1], iter = 2,
+                                        burnin = 1, labels = FALSE, progress = FALSE),
+    hdp = function() sample_posterior(hdp_mixture(gaussian_mean(cov = diag(2), prior_cov = 25)),
+                                      x, group = rep(1:2, N / 2), iter = 2, burnin = 1,
+                                      labels = FALSE, progress = FALSE))
   f <- tempfile(fileext = ".rds")
   on.exit(unlink(f))
   fits <- backs <- list()
   for (nm in names(runs)) {
     set.seed(12)
     fit <- runs[[nm]]()
-    # the data plus the draws (traces, labels, final states): a second copy
-    # of the data (held by the kernel) would add 16 bytes per observation
-    expect_lt(ser(fit), 1.2 * (ser(fit$data) + ser(fit$chains)))
+    # the data plus the draws (traces, labels, final states), and the HDP's
+    # groups (in the fit and in its kernel): a second copy of the data (held
+    # by the kernel) would add 16 bytes per observation
+    expect_lt(ser(fit), 1.2 * (ser(fit$data) + ser(fit$chains)) + 2 * ser(fit$group),
+              label = nm)
+    expect_lt(ser(fit$kernel), ser(fit$data) / 2, label = nm)
     saveRDS(fit, f)
     back <- readRDS(f)
     a <- extend(fit, 2, progress = FALSE)
