@@ -170,8 +170,8 @@ fit_kernel <- function(fit) {
 }
 
 unbound_step <- function(state, n, thin, offset, warmup) {
-  stop("mcmix internal error: this kernel runs bound to its fit's data (fit_kernel()).",
-       call. = FALSE)
+  stop(paste0("This kernel holds no data: run it with run_kernel(kernel, data = ) ",
+              "(e.g. `data = fit$data`), or continue its fit with extend()."), call. = FALSE)
 }
 
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
@@ -419,7 +419,9 @@ psm_accumulate <- function(acc, labels) {
 #' @param progress Report progress (see the section Progress).
 #' @param labels Keep the cluster labels returned by the kernel.
 #' @param psm Accumulate the posterior similarity matrix while sampling.
-#' @param model,data,call Stored in the fit, for methods and [extend()].
+#' @param model,data,call Stored in the fit, for methods and [extend()]. The
+#'   kernel of a mixture fit (`fit$kernel`) holds no data of its own (a saved
+#'   fit stores them once): run it with `data = fit$data`.
 #' @return An object of class `mcmix_fit`.
 #' @seealso [new_kernel()], [extend()]
 #' @examples
@@ -442,6 +444,10 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        model = NULL, data = NULL, call = NULL) {
   if (!inherits(kernel, "mcmix_kernel"))
     stop("`kernel` must be an mcmix_kernel (see new_kernel()).", call. = FALSE)
+  if (is.function(kernel$bind) && is.null(data))   # a fit's kernel (fit_kernel())
+    stop(paste0("`kernel` holds no data (a fit's kernel keeps them in `fit$data`): ",
+                "give `data`, e.g. `data = fit$data`, or continue the fit with extend()."),
+         call. = FALSE)
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)

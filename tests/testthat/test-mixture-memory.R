@@ -231,3 +231,14 @@ test_that("a saved fit stores its data once and continues bit for bit after read
   expect_identical(partition_draws(backs$subcluster), partition_draws(fits$subcluster))
   expect_identical(imputed_draws(backs$imputed), imputed_draws(fits$imputed))
 })
+
+test_that("a fit's data-free kernel run without data is refused naming `kernel`", {
+  set.seed(3)
+  x <- matrix(rnorm(40), 20)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 5, burnin = 0,
+                          progress = FALSE)
+  expect_error(run_kernel(fit$kernel, iter = 5, progress = FALSE), "`kernel` holds no data")
+  expect_error(fit$kernel$step(NULL, 1, 1, 0, FALSE), "holds no data")
+  ok <- run_kernel(fit$kernel, iter = 5, data = fit$data, progress = FALSE)
+  expect_s3_class(ok, "mcmix_fit")
+})
