@@ -43,7 +43,7 @@ enum { DP_STATE(MCX_FIELD_ENUM) DP_STATE_N };
 static const char *const dp_state[] = {DP_STATE(MCX_FIELD_NAME) NULL};
 
 /* The partition prior from the spec and the state. */
-static void read_prior(mcx_partition_prior *pr, SEXP spec, SEXP *in, int n, int tabulate)
+static void read_prior(mcx_partition_prior *pr, SEXP spec, SEXP *in, int n)
 {
     SEXP ap = mcx_list_elt(spec, "alpha_prior"), dp = mcx_list_elt(spec, "discount_prior");
     if (TYPEOF(ap) != REALSXP || TYPEOF(dp) != REALSXP || TYPEOF(in[F_alpha]) != REALSXP ||
@@ -57,7 +57,7 @@ static void read_prior(mcx_partition_prior *pr, SEXP spec, SEXP *in, int n, int 
     pr->discount_random = XLENGTH(dp) == 2;
     if (pr->alpha_random) { pr->shape = REAL(ap)[0]; pr->rate = REAL(ap)[1]; }
     if (pr->discount_random) { pr->da = REAL(dp)[0]; pr->db = REAL(dp)[1]; }
-    mcx_partition_prior_setup(pr, n, tabulate);
+    mcx_partition_prior_setup(pr, n);
 }
 
 /* The row's settings (spec$control, a named list of numbers), in the
@@ -131,7 +131,7 @@ static SEXP dp_step(void *data)
     SEXP in[DP_STATE_N];
     mcx_list_fields(state, dp_state, in);
     mcx_partition_prior pr;
-    read_prior(&pr, spec, in, N, !alg->no_log_count);
+    read_prior(&pr, spec, in, N);
     if (pr.discount_random && !alg->random_discount)
         mcx_error("mcmix internal error: algorithm '%s' with a random discount", alg->name);
     double *control = read_control(alg, spec);
@@ -150,7 +150,7 @@ static SEXP dp_step(void *data)
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
-    mcx_dp_saved saved = {NULL, 0, NULL, 0};
+    mcx_dp_saved saved = {NULL, 0, NULL, 0, c.n};
     if (in[F_params] != R_NilValue) {
         if (TYPEOF(in[F_params]) != REALSXP) MCX_INTERNAL("state$params must be double");
         saved.params = REAL(in[F_params]);

@@ -44,10 +44,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
                   const mcx_dp_saved *saved)
 {
     mcx_splitmerge *s = st;
-    (void) p; (void) saved;
     s->t = (int) control[0];
     s->moves = (int) control[1];
-    mcx_dp_collapsed_init(&s->scan, m);
+    mcx_dp_collapsed_init(&s->scan, m, p, saved->sweeps);   /* tabulates p->log_count */
     s->sa = mcx_alloc(m->sstride, sizeof(double));
     s->sb = mcx_alloc(m->sstride, sizeof(double));
     s->sm = mcx_alloc(m->sstride, sizeof(double));

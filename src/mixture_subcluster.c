@@ -166,5 +166,5 @@ static const char *const control_names[] = {"sc_moves", "threads", NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,
-    setup, sweep, NULL, NULL, counters, NULL, 1
+    setup, sweep, NULL, NULL, counters, NULL
 };
