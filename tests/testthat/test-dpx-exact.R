@@ -147,8 +147,16 @@ test_that("the slice sampler's stick labels follow their exact posterior", {
 test_that("split_merge with the SAMS proposal matches the exact posterior", {
   skip_on_cran()
   # several SAMS proposals per collapsed Gibbs scan, so that an error in the
-  # split-merge move itself would show
+  # split-merge move itself would show; besides the TV distance, E[K | x]
+  # within 4 Monte Carlo standard errors (more sensitive: a merge ratio
+  # without its proposal probability moves it by about 8 of them here)
   ctl <- dp_control(proposal = "sams", moves = 4)
+  K5 <- apply(P5, 1L, function(z) length(unique(z)))
+  expect_mean_k <- function(r, p, what) {
+    k <- r$fit$chains[[1]]$traces[, "n_clusters"]
+    expect_lt(abs(mean(k) - sum(p * K5)), 4 * stats::sd(k) / sqrt(ess(k)),
+              label = paste("E[K | x] error of SAMS,", what))
+  }
   cases <- list(
     list(model = dp_mixture(niw, alpha = 0.8),
          lp = apply(P5, 1L, mx_lprior_dp, alpha = 0.8)),
@@ -161,20 +169,24 @@ test_that("split_merge with the SAMS proposal matches the exact posterior", {
     r <- mx_check(cases[[i]]$model, xd, p, iter = 30000, algorithm = "split_merge",
                   seed = 20 + i, control = ctl)
     expect_lt(r$tv, r$bound, label = paste("TV of SAMS, case", i))
+    expect_mean_k(r, p, paste("case", i))
     expect_gt(acceptance(r$fit)[1], 0.05)   # the moves are taken
   }
   # alpha ~ Gamma(2, 2), integrated out numerically
   lpz <- vapply(seq_len(nrow(P5)), function(r) log(stats::integrate(function(a)
     vapply(a, function(al) exp(mx_lprior_dp(P5[r, ], al)), 1) * stats::dgamma(a, 2, 2),
     0, Inf, rel.tol = 1e-10)$value), 1)
-  r <- mx_check(dp_mixture(niw, alpha = gamma_prior(2, 2)), xd, mx_posterior(P5, ll5, lpz),
-                iter = 30000, algorithm = "split_merge", seed = 24, control = ctl)
+  p <- mx_posterior(P5, ll5, lpz)
+  r <- mx_check(dp_mixture(niw, alpha = gamma_prior(2, 2)), xd, p, iter = 30000,
+                algorithm = "split_merge", seed = 24, control = ctl)
   expect_lt(r$tv, r$bound, label = "TV of SAMS, random alpha")
+  expect_mean_k(r, p, "random alpha")
   # a Beta(2, 3) discount: the partitions and E[d | x]
   ex <- dpx_posterior_random_d(P5, ll5, 0.6, 2, 3)
   r <- mx_check(dp_mixture(niw, alpha = 0.6, discount = beta_prior(2, 3)), xd, ex$p,
                 iter = 30000, algorithm = "split_merge", seed = 25, control = ctl)
   expect_lt(r$tv, r$bound, label = "TV of SAMS, random discount")
+  expect_mean_k(r, ex$p, "random discount")
   dd <- r$fit$chains[[1]]$traces[, "discount"]
   expect_lt(abs(mean(dd) - ex$mean_d), 5 * stats::sd(dd) / sqrt(ess(dd)))
 })
