@@ -142,15 +142,21 @@ check_discount <- function(discount, alpha) {
 #'   split-merge moves off (plain collapsed Gibbs sampling).
 #' @param proposal `"split_merge"`: how a split is proposed for two
 #'   observations `i` and `j` drawn at random, the other members of their
-#'   clusters being placed with `i` or with `j`.
-#'   `"restricted_gibbs"`: the restricted Gibbs sampling proposal of Jain
-#'   and Neal (2004), a random launch split refined by `t` restricted Gibbs
-#'   scans, the proposal being one more scan. `"sams"`: the sequentially
-#'   allocated proposal of Dahl (2003), the members placed one at a time in
-#'   a random order, each with probability proportional to the size of a
-#'   side (less the discount) times its predictive density given the
-#'   members placed there so far. SAMS needs one pass over the members of
-#'   the two clusters per proposal instead of `t + 2`.
+#'   clusters being placed with `i` or with `j`. `"sams"` (the default):
+#'   the sequentially allocated proposal of Dahl (2003), the members placed
+#'   one at a time in a random order, each with probability proportional to
+#'   the size of a side (less the discount) times its predictive density
+#'   given the members placed there so far. `"restricted_gibbs"`: the
+#'   restricted Gibbs sampling proposal of Jain and Neal (2004), a random
+#'   launch split refined by `t` restricted Gibbs scans, the proposal being
+#'   one more scan. SAMS needs one pass over the members of the two
+#'   clusters per proposal instead of `t + 2`; on the galaxy data (N = 82)
+#'   it gave about three times the effective sample size of the number of
+#'   clusters per CPU second of either Jain and Neal's proposal or plain
+#'   collapsed Gibbs sampling (`bench/RESULTS.md` in the sources). A merge
+#'   whose prior and likelihood ratio alone already reject it is rejected
+#'   without the proposal pass (exact, as the pass's probability is at most
+#'   1), so merges of well-separated clusters cost O(1).
 #' @param sc_moves `"subcluster"`: split / merge proposals per sweep (each
 #'   costs one pass over the members of the clusters involved), between 0
 #'   and 1000. Each comes with four singleton split / merge proposals (one
@@ -178,14 +184,14 @@ check_discount <- function(discount, alpha) {
 #' @export
 dp_control <- function(m = 3, xi = c("dependent", "geometric"), kappa = 0.5,
                        t = 5, moves = 1, sc_moves = 4,
-                       proposal = c("restricted_gibbs", "sams")) {
+                       proposal = c("sams", "restricted_gibbs")) {
   m <- check_count_max(m, "m", 1L, 1000, "auxiliary components")
   xi <- match_choice(xi, c("dependent", "geometric"), "xi")
   kappa <- check_prob(kappa, "kappa")
   t <- check_count_max(t, "t", 0L, 1000, "restricted Gibbs scans")
   moves <- check_count_max(moves, "moves", 0L, 1000, "split-merge proposals per scan")
   sc_moves <- check_count_max(sc_moves, "sc_moves", 0L, 1000, "split / merge proposals per sweep")
-  proposal <- match_choice(proposal, c("restricted_gibbs", "sams"), "proposal")
+  proposal <- match_choice(proposal, c("sams", "restricted_gibbs"), "proposal")
   structure(list(m = m, xi = xi, kappa = as.double(kappa), t = t, moves = moves,
                  sc_moves = sc_moves, proposal = proposal),
             class = "mcmix_dp_control")
@@ -340,13 +346,16 @@ check_threads <- function(threads) {
   check_count_max(threads, "threads", 1L, 1024, "threads")
 }
 
-# The DP algorithm: the one given, or by default "subcluster" for large
-# data (a conjugate family, at least getOption("mcmix.subcluster_min_n",
-# 20000) observations), else "collapsed".
+# The DP algorithm: the one given, or by default, for a conjugate family,
+# "subcluster" for large data (at least getOption("mcmix.subcluster_min_n",
+# 20000) observations) and "split_merge" (SAMS proposals between collapsed
+# Gibbs scans) for smaller data; "collapsed" otherwise (which refuses a
+# non-conjugate family, naming the algorithms that take it).
 dp_default_algorithm <- function(algorithm, missing, model, data) {
   if (!missing) return(check_algorithm(algorithm, names(dp_algorithms)))
   n <- NROW(data)
   big <- is.numeric(n) && length(n) == 1L &&
     n >= getOption("mcmix.subcluster_min_n", 20000)
-  if (big && family_is_conjugate(model$family)) "subcluster" else "collapsed"
+  if (!family_is_conjugate(model$family)) return("collapsed")
+  if (big) "subcluster" else "split_merge"
 }

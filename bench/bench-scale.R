@@ -27,8 +27,9 @@
 ##     draws gave ratios spread over one or two orders of magnitude),
 ##     posterior mean K;
 ##  4. galaxy data (N = 82), 20,000 iterations, start in one cluster: ESS of
-##     K per CPU second, mcmix (collapsed, subcluster) vs BNPmix's marginal
-##     sampler (MAR);
+##     K per CPU second, mcmix (collapsed, subcluster, split_merge with the
+##     SAMS and the restricted Gibbs proposals) vs BNPmix's marginal sampler
+##     (MAR);
 ##  5. time per iteration at N = 1e4 for gaussian_niw at D = 50 and
 ##     gaussian_diag / gaussian_iso at D = 256.
 ## CPU times are user + system of the fitting call (other jobs on the shared
@@ -193,13 +194,21 @@ fam4 <- gaussian_niw(prior_mean = m0, kappa = k0, df = n0, scale = S0)
 lml4 <- lml_niw(x4, m0, k0, n0, S0)
 it4 <- 20000L; burn4 <- 1000L
 ess_draws <- function(v) posterior::ess_basic(v)
+# the mcmix configurations of sections 3 and 4: label = list(algorithm, control)
+mcmix_algs <- list(
+  collapsed = list("collapsed", dp_control()),
+  subcluster = list("subcluster", dp_control()),
+  "split_merge (SAMS)" = list("split_merge", dp_control(proposal = "sams")),
+  "split_merge (restricted Gibbs)" = list("split_merge",
+                                          dp_control(proposal = "restricted_gibbs")))
+algs4 <- mcmix_algs[c("collapsed", "subcluster", "split_merge (SAMS)")]
 cmp4 <- list()
 if (want(3)) for (r in seq_len(reps)) {
-  for (alg in c("collapsed", "subcluster")) {
+  for (alg in names(algs4)) {
     set.seed(10 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = it4, burnin = burn4,
-                                   algorithm = alg, init = "one", labels = FALSE,
-                                   progress = FALSE))
+                                   algorithm = algs4[[alg]][[1]], control = algs4[[alg]][[2]],
+                                   init = "one", labels = FALSE, progress = FALSE))
     ll <- f$chains[[1]]$traces[, "log_lik"]
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
       cpu_it = t[["cpu"]] / (it4 + burn4), ess_s = ess_draws(ll) / t[["cpu"]],
@@ -239,11 +248,12 @@ famg <- gaussian_niw(prior_mean = mg, kappa = 0.01, df = 3, scale = sg)
 itg <- 20000L
 cmpg <- list()
 if (want(4)) for (r in seq_len(reps)) {
-  for (alg in c("collapsed", "subcluster", "split_merge")) {
+  for (alg in names(mcmix_algs)) {
     set.seed(20 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(famg, alpha = 1), xg, iter = itg, burnin = 0,
-                                   algorithm = alg, init = "one", labels = FALSE,
-                                   progress = FALSE))
+                                   algorithm = mcmix_algs[[alg]][[1]],
+                                   control = mcmix_algs[[alg]][[2]], init = "one",
+                                   labels = FALSE, progress = FALSE))
     k <- f$chains[[1]]$traces[, "n_clusters"]
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
       ess_s = ess_draws(k) / t[["cpu"]], meanK = mean(k), cpu = t[["cpu"]])
@@ -344,7 +354,7 @@ if (partial) {
   if (want(4)) {
     print(cmpg)
     if (have_bnp)
-      for (w in c("mcmix collapsed", "mcmix subcluster", "mcmix split_merge"))
+      for (w in paste("mcmix", names(mcmix_algs)))
         cat("galaxy ESS(K)/s,", w, "/ MAR:",
             format(ratio(cmpg, w, "BNPmix MAR", "ess_s"), digits = 3), "\n")
   }
@@ -397,8 +407,8 @@ add("| 2 threads >= 1.7x faster than 1 per sweep at N = 1e6; draws identical | %
     same, if (stats::median(sp) >= 1.7 && same) "yes" else "no")
 g4 <- function(who, col) cmp4[cmp4$who == who, col]
 if (have_bnp) {
-  best <- if (stats::median(g4("mcmix subcluster", "ess_s")) >
-              stats::median(g4("mcmix collapsed", "ess_s"))) "mcmix subcluster" else "mcmix collapsed"
+  best <- names(which.max(sapply(paste("mcmix", names(algs4)),
+                                 function(w) stats::median(g4(w, "ess_s")))))
   r_ess <- g4(best, "ess_s") / g4("BNPmix ICS", "ess_s")
   r_it <- g4("mcmix collapsed", "cpu_it") / g4("BNPmix ICS", "cpu_it")
   add("| N = 1e4: ESS(log-lik)/s >= 3x BNPmix ICS | %s x (%s) | %s |", med_range(r_ess),
@@ -406,7 +416,7 @@ if (have_bnp) {
   add("| N = 1e4: collapsed per iteration <= 0.5x ICS | %s x | %s |", med_range(r_it),
       if (stats::median(r_it) <= 0.5) "yes" else "no")
   gg <- function(who, col) cmpg[cmpg$who == who, col]
-  bestg <- names(which.max(sapply(c("mcmix collapsed", "mcmix subcluster", "mcmix split_merge"),
+  bestg <- names(which.max(sapply(paste("mcmix", names(mcmix_algs)),
                                   function(w) stats::median(gg(w, "ess_s")))))
   r_g <- gg(bestg, "ess_s") / gg("BNPmix MAR", "ess_s")
   add("| galaxy: ESS(K)/s >= 8x BNPmix marginal sampler | %s x (%s) | %s |", med_range(r_g),

@@ -166,8 +166,20 @@ static void launch(mcx_mix *m, mcx_splitmerge *s, int i, int j, int nS, int *n,
     for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, n, p, -1, 0);
 }
 
-/* The merged stats of clusters ci and cj (j in cj, the others of cj in S). */
-static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int ci, int cj, int j, int nS)
+/* S: the members of clusters ci and cj other than i and j, in index order;
+ * returns their number. */
+static int collect(const mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj)
+{
+    int nS = 0;
+    for (int k = 0; k < m->n; k++)
+        if (k != i && k != j && (m->z[k] == ci || m->z[k] == cj)) s->S[nS++] = k;
+    return nS;
+}
+
+/* The merged stats of clusters ci and cj in s->sm: by the family's
+ * stats_combine (O(1), S not needed), else j and the members of cj in S
+ * added to a copy of ci's (S collected here: *nS set). */
+static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj, int *nS)
 {
     const mcx_family *f = m->fam;
     memcpy(s->sm, mcx_mix_stats(m, ci), m->sstride * sizeof(double));
@@ -175,11 +187,17 @@ static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int ci, int cj, int j, i
         s->combine(m->hyper, s->sm, mcx_mix_stats(m, cj), m->work);
         return;
     }
-    for (int r = 0; r < nS; r++)
+    *nS = collect(m, s, i, j, ci, cj);
+    for (int r = 0; r < *nS; r++)
         if (m->z[s->S[r]] == cj) f->stats_add(m->hyper, s->sm, mcx_mix_x(m, s->S[r]), m->work);
     f->stats_add(m->hyper, s->sm, mcx_mix_x(m, j), m->work);
 }
 
+/* One split-merge proposal.  A merge is accepted when log u < a + log q,
+ * a = log(prior ratio x likelihood ratio), which needs only the merged
+ * stats; as q <= 1, log u >= a rejects it whatever the proposal pass would
+ * give, so u is drawn first and the pass (and S) is skipped then -- an
+ * exact shortcut that makes the merges of well-separated clusters O(1). */
 static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *dp)
 {
     const mcx_family *f = m->fam;
@@ -189,14 +207,11 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *d
     int i = (int) (unif_rand() * nn);
     int j = (int) (unif_rand() * (nn - 1));
     if (j >= i) j++;
-    int ci = m->z[i], cj = m->z[j];
-    int nS = 0, n[2];
-    for (int k = 0; k < nn; k++)
-        if (k != i && k != j && (m->z[k] == ci || m->z[k] == cj)) s->S[nS++] = k;
-    launch(m, s, i, j, nS, n, dp);
+    int ci = m->z[i], cj = m->z[j], nS = -1, n[2], K = m->K;
     s->counts[1] += 1.0;
-    int K = m->K;
     if (ci == cj) {
+        nS = collect(m, s, i, j, ci, cj);
+        launch(m, s, i, j, nS, n, dp);
         double lq = restricted_scan(m, s, nS, n, dp, -1, 1);
         double lr = log_split_prior(alpha, d, K, n[0], n[1]) +
             f->log_marginal(hyper, s->st[0], m->work) + f->log_marginal(hyper, s->st[1], m->work) -
@@ -214,14 +229,17 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *d
             }
         }
     } else {
-        /* q: the proposal pass forced to the current split */
-        double lq = restricted_scan(m, s, nS, n, dp, ci, 1);
-        merged_stats(m, s, ci, cj, j, nS);
-        double lr = -log_split_prior(alpha, d, K - 1, m->size[ci], m->size[cj]) +
+        double lu = log(unif_rand());
+        merged_stats(m, s, i, j, ci, cj, &nS);
+        double la = -log_split_prior(alpha, d, K - 1, m->size[ci], m->size[cj]) +
             f->log_marginal(hyper, s->sm, m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) -
-            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work) + lq;
-        if (!(log(unif_rand()) < lr)) return;
+            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work);
+        if (!(lu < la)) return;
+        /* q: the proposal pass forced to the current split */
+        if (nS < 0) nS = collect(m, s, i, j, ci, cj);
+        launch(m, s, i, j, nS, n, dp);
+        if (!(lu < la + restricted_scan(m, s, nS, n, dp, ci, 1))) return;
         /* accept: move cluster cj into ci */
         for (int r = 0; r < nS; r++) {
             int k = s->S[r];

@@ -144,49 +144,40 @@ test_that("the slice sampler's stick labels follow their exact posterior", {
   expect_lt(mx_tv(f, p) + 0.5 * mean(!labs %in% names(p)), mx_tv_bound(p, S, mult = 4))
 })
 
-test_that("split_merge with the SAMS proposal matches the exact posterior", {
+test_that("split_merge with either proposal matches the exact posterior", {
   skip_on_cran()
-  # several SAMS proposals per collapsed Gibbs scan, so that an error in the
+  # several proposals per collapsed Gibbs scan, so that an error in the
   # split-merge move itself would show; besides the TV distance, E[K | x]
-  # within 4 Monte Carlo standard errors (more sensitive: a merge ratio
-  # without its proposal probability moves it by about 8 of them here)
-  ctl <- dp_control(proposal = "sams", moves = 4)
+  # within 4 Monte Carlo standard errors (more sensitive: a SAMS merge
+  # ratio without its proposal probability moves it by about 8 of them)
   K5 <- apply(P5, 1L, function(z) length(unique(z)))
-  expect_mean_k <- function(r, p, what) {
-    k <- r$fit$chains[[1]]$traces[, "n_clusters"]
-    expect_lt(abs(mean(k) - sum(p * K5)), 4 * stats::sd(k) / sqrt(ess(k)),
-              label = paste("E[K | x] error of SAMS,", what))
-  }
-  cases <- list(
-    list(model = dp_mixture(niw, alpha = 0.8),
-         lp = apply(P5, 1L, mx_lprior_dp, alpha = 0.8)),
-    list(model = dp_mixture(niw, alpha = 0.5, discount = 0.35),
-         lp = apply(P5, 1L, mx_lprior_py, alpha = 0.5, d = 0.35)),
-    list(model = dp_mixture(niw, alpha = -0.2, discount = 0.5),
-         lp = apply(P5, 1L, mx_lprior_py, alpha = -0.2, d = 0.5)))
-  for (i in seq_along(cases)) {
-    p <- mx_posterior(P5, ll5, cases[[i]]$lp)
-    r <- mx_check(cases[[i]]$model, xd, p, iter = 30000, algorithm = "split_merge",
-                  seed = 20 + i, control = ctl)
-    expect_lt(r$tv, r$bound, label = paste("TV of SAMS, case", i))
-    expect_mean_k(r, p, paste("case", i))
-    expect_gt(acceptance(r$fit)[1], 0.05)   # the moves are taken
-  }
   # alpha ~ Gamma(2, 2), integrated out numerically
   lpz <- vapply(seq_len(nrow(P5)), function(r) log(stats::integrate(function(a)
     vapply(a, function(al) exp(mx_lprior_dp(P5[r, ], al)), 1) * stats::dgamma(a, 2, 2),
     0, Inf, rel.tol = 1e-10)$value), 1)
-  p <- mx_posterior(P5, ll5, lpz)
-  r <- mx_check(dp_mixture(niw, alpha = gamma_prior(2, 2)), xd, p, iter = 30000,
-                algorithm = "split_merge", seed = 24, control = ctl)
-  expect_lt(r$tv, r$bound, label = "TV of SAMS, random alpha")
-  expect_mean_k(r, p, "random alpha")
-  # a Beta(2, 3) discount: the partitions and E[d | x]
-  ex <- dpx_posterior_random_d(P5, ll5, 0.6, 2, 3)
-  r <- mx_check(dp_mixture(niw, alpha = 0.6, discount = beta_prior(2, 3)), xd, ex$p,
-                iter = 30000, algorithm = "split_merge", seed = 25, control = ctl)
-  expect_lt(r$tv, r$bound, label = "TV of SAMS, random discount")
-  expect_mean_k(r, ex$p, "random discount")
-  dd <- r$fit$chains[[1]]$traces[, "discount"]
-  expect_lt(abs(mean(dd) - ex$mean_d), 5 * stats::sd(dd) / sqrt(ess(dd)))
+  ex <- dpx_posterior_random_d(P5, ll5, 0.6, 2, 3)   # a Beta(2, 3) discount
+  cases <- list(
+    list(model = dp_mixture(niw, alpha = 0.8),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_dp, alpha = 0.8))),
+    list(model = dp_mixture(niw, alpha = 0.5, discount = 0.35),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = 0.5, d = 0.35))),
+    list(model = dp_mixture(niw, alpha = -0.2, discount = 0.5),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = -0.2, d = 0.5))),
+    list(model = dp_mixture(niw, alpha = gamma_prior(2, 2)), p = mx_posterior(P5, ll5, lpz)),
+    list(model = dp_mixture(niw, alpha = 0.6, discount = beta_prior(2, 3)), p = ex$p))
+  for (prop in c("sams", "restricted_gibbs")) {
+    ctl <- dp_control(proposal = prop, moves = 4, t = 2)
+    for (i in seq_along(cases)) {
+      what <- paste(prop, "case", i)
+      r <- mx_check(cases[[i]]$model, xd, cases[[i]]$p, iter = 30000,
+                    algorithm = "split_merge", seed = 20 + i, control = ctl)
+      expect_lt(r$tv, r$bound, label = paste("TV of", what))
+      k <- r$fit$chains[[1]]$traces[, "n_clusters"]
+      expect_lt(abs(mean(k) - sum(cases[[i]]$p * K5)), 4 * stats::sd(k) / sqrt(ess(k)),
+                label = paste("E[K | x] error of", what))
+      expect_gt(acceptance(r$fit)[1], 0.05)   # the moves are taken
+    }
+    dd <- r$fit$chains[[1]]$traces[, "discount"]   # the last case: E[d | x]
+    expect_lt(abs(mean(dd) - ex$mean_d), 5 * stats::sd(dd) / sqrt(ess(dd)))
+  }
 })
