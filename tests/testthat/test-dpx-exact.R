@@ -181,3 +181,22 @@ test_that("split_merge with either proposal matches the exact posterior", {
     expect_lt(abs(mean(dd) - ex$mean_d), 5 * stats::sd(dd) / sqrt(ess(dd)))
   }
 })
+
+test_that("split_merge (SAMS) agrees with collapsed Gibbs on the galaxy posterior of K", {
+  skip_on_cran()
+  # the prior of bench/bench-scale.R; SAMS mixes K several times better per draw
+  x <- MASS::galaxies / 1000
+  model <- dp_mixture(gaussian_niw(prior_mean = mean(x), kappa = 0.01, df = 3,
+                                   scale = stats::var(x) / 4), alpha = 1)
+  post <- lapply(c("collapsed", "split_merge"), function(alg) {
+    set.seed(41)
+    fit <- sample_posterior(model, x, iter = 20000, burnin = 1000, algorithm = alg,
+                            init = "one", labels = FALSE, progress = FALSE,
+                            control = dp_control(proposal = "sams"))
+    k <- fit$chains[[1]]$traces[, "n_clusters"]
+    c(mean = mean(k), se = stats::sd(k) / sqrt(ess(k)), ess = ess(k))
+  })
+  d <- post[[1]][["mean"]] - post[[2]][["mean"]]
+  expect_lt(abs(d), 4 * sqrt(post[[1]][["se"]]^2 + post[[2]][["se"]]^2))
+  expect_gt(post[[2]][["ess"]], 2 * post[[1]][["ess"]])
+})
