@@ -152,6 +152,28 @@ chain_new <- function(kernel, chain_id, seed) {
        traces = NULL, labels = NULL, extra = NULL, psm = NULL, psm_n = 0L)
 }
 
+# The kernel of `fit` as it runs. A kernel may hold no data, so that a
+# saved fit stores them once (in `fit$data`): its step is then
+# unbound_step() and its field `bind`, function(data), gives the fields
+# (a list: `step`, and `init` when it reads the data) of the kernel that
+# runs on the fit's data (the mixtures' kernels, R/mixture.R, R/impute.R,
+# R/rjmcmc.R, R/hdp.R). Such a `bind` must be made where no data is in
+# scope (a closure keeps its whole defining environment), and the kernel it
+# gives may be wrapped like any other.
+fit_kernel <- function(fit) {
+  k <- fit$kernel
+  if (!is.function(k$bind)) return(k)
+  fields <- k$bind(fit$data)
+  k[names(fields)] <- fields
+  k$bind <- NULL
+  k
+}
+
+unbound_step <- function(state, n, thin, offset, warmup) {
+  stop(paste0("This kernel holds no data: run it with run_kernel(kernel, data = ) ",
+              "(e.g. `data = fit$data`), or continue its fit with extend()."), call. = FALSE)
+}
+
 # Advance `chain` up to `burnin` warm-up and `iter` kept-phase iterations.
 # `tick(n)` reports progress; `stop_requested()` is asked after every chunk
 # (a parallel run sets it when another chain was interrupted or failed);
@@ -251,7 +273,7 @@ chain_finish <- function(chain) {
 chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
                            stop_requested = function() FALSE, checkpoint = NULL) {
   s <- fit$settings
-  kernel <- fit$kernel
+  kernel <- fit_kernel(fit)
   forget <- function()
     if (exists("last_chain", envir = interrupt_store, inherits = FALSE))
       rm("last_chain", envir = interrupt_store)
@@ -397,7 +419,9 @@ psm_accumulate <- function(acc, labels) {
 #' @param progress Report progress (see the section Progress).
 #' @param labels Keep the cluster labels returned by the kernel.
 #' @param psm Accumulate the posterior similarity matrix while sampling.
-#' @param model,data,call Stored in the fit, for methods and [extend()].
+#' @param model,data,call Stored in the fit, for methods and [extend()]. The
+#'   kernel of a mixture fit (`fit$kernel`) holds no data of its own (a saved
+#'   fit stores them once): run it with `data = fit$data`.
 #' @return An object of class `mcmix_fit`.
 #' @seealso [new_kernel()], [extend()]
 #' @examples
@@ -420,6 +444,10 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        model = NULL, data = NULL, call = NULL) {
   if (!inherits(kernel, "mcmix_kernel"))
     stop("`kernel` must be an mcmix_kernel (see new_kernel()).", call. = FALSE)
+  if (is.function(kernel$bind) && is.null(data))   # a fit's kernel (fit_kernel())
+    stop(paste0("`kernel` holds no data (a fit's kernel keeps them in `fit$data`): ",
+                "give `data`, e.g. `data = fit$data`, or continue the fit with extend()."),
+         call. = FALSE)
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)
@@ -482,7 +510,7 @@ fit_collect <- function(fit, idx, new, res) {
     if (!is.null(r$chain)) fit$chains[[idx[k]]] <- r$chain
   }
   for (i in idx)
-    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit$kernel, i, fit$streams[[i]])
+    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit_kernel(fit), i, fit$streams[[i]])
   bad <- which(status %in% c("error", "died"))
   s <- fit$settings
   fit$interrupted <- !all(vapply(fit$chains, function(ch)

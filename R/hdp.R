@@ -171,63 +171,71 @@ hdp_spec <- function(model, prepared, J) {
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
 
 hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
-  xt <- t(grouped$prepared$x)
-  storage.mode(xt) <- "double"
-  N <- ncol(xt)
+  N <- nrow(grouped$prepared$x)
   group0 <- as.integer(grouped$group) - 1L
   spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group))
+  grouped <- NULL   # the kernel holds no data (its `bind`, fit_kernel() in R/chains.R)
   if (is.numeric(init)) {
     if (length(init) != N || anyNA(init) || any(init != floor(init)))
       stop(sprintf("`init` must give one whole-number label per observation (%d), not %s.",
                    N, describe_value(init)), call. = FALSE)
     z0 <- match(init, unique(init)) - 1L
+    init <- NULL
   } else if (identical(init, "one")) {
-    z0 <- integer(N)
+    z0 <- NULL   # integer(N), made by each chain's init
   } else {
     stop(sprintf("`init` must be \"one\" or a label vector, not %s.", describe_value(init)),
          call. = FALSE)
   }
   g0 <- hdp_initial_conc(model$gamma)
   a0 <- hdp_initial_conc(model$alpha)
-  K0 <- max(z0) + 1L
+  K0 <- if (is.null(z0)) 1L else max(z0) + 1L
+  # the step on the dim x N data xt
+  step_on <- function(xt) function(state, n, thin, offset, warmup) {
+    # The chunk is cut after every kept iteration to keep the global
+    # weights beta of each kept draw (for predict()); the sampler is
+    # chunk-invariant, so the draws are those of one call.
+    ends <- if (warmup) n else
+      unique(c(which((offset + seq_len(n)) %% thin == 0L), n))
+    pieces <- vector("list", length(ends))
+    done <- 0L
+    for (p in seq_along(ends)) {
+      r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
+                      warmup, keep_labels)
+      state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
+                    stats = r$stats)
+      pieces[[p]] <- list(traces = r$traces, labels = r$labels,
+                          extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
+      done <- ends[p]
+    }
+    tr <- do.call(rbind, lapply(pieces, `[[`, "traces"))
+    colnames(tr) <- c("n_clusters", "gamma", "alpha", "log_lik")
+    labs <- do.call(rbind, lapply(pieces, `[[`, "labels"))
+    list(state = state,
+         draws = list(traces = tr, labels = labs,
+                      extra = do.call(c, lapply(pieces, `[[`, "extra"))))
+  }
   new_kernel(
     name = "hdp_direct",
     init = function(chain) {
       # beta from its conditional given one table per cluster
       g <- stats::rgamma(K0 + 1L, c(rep(1, K0), g0))
-      list(z = z0, beta = if (all(g == 0)) rep(1 / (K0 + 1), K0 + 1L) else g / sum(g),
+      list(z = if (is.null(z0)) integer(N) else z0,
+           beta = if (all(g == 0)) rep(1 / (K0 + 1), K0 + 1L) else g / sum(g),
            gamma = g0, alpha = a0)
     },
-    step = function(state, n, thin, offset, warmup) {
-      # The chunk is cut after every kept iteration to keep the global
-      # weights beta of each kept draw (for predict()); the sampler is
-      # chunk-invariant, so the draws are those of one call.
-      ends <- if (warmup) n else
-        unique(c(which((offset + seq_len(n)) %% thin == 0L), n))
-      pieces <- vector("list", length(ends))
-      done <- 0L
-      for (p in seq_along(ends)) {
-        r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
-                        warmup, keep_labels)
-        state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
-                      stats = r$stats)
-        pieces[[p]] <- list(traces = r$traces, labels = r$labels,
-                            extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
-        done <- ends[p]
-      }
-      tr <- do.call(rbind, lapply(pieces, `[[`, "traces"))
-      colnames(tr) <- c("n_clusters", "gamma", "alpha", "log_lik")
-      labs <- do.call(rbind, lapply(pieces, `[[`, "labels"))
-      list(state = state,
-           draws = list(traces = tr, labels = labs,
-                        extra = do.call(c, lapply(pieces, `[[`, "extra"))))
-    },
+    step = unbound_step,
     trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),
     # concentrations without a prior are constant: kept in the traces, left
     # out of the draws (coda, posterior, diagnostics)
     fixed_traces = c(if (!inherits(model$gamma, "mcmix_gamma_prior")) "gamma",
                      if (!inherits(model$alpha, "mcmix_gamma_prior")) "alpha"),
-    spec = spec, N = N)
+    spec = spec, N = N,
+    bind = function(data) {
+      xt <- t(data)
+      storage.mode(xt) <- "double"
+      list(step = step_on(xt))
+    })
 }
 
 #' @export

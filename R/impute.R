@@ -29,9 +29,30 @@ impute_blocks <- function(prepared) {
   if (length(out)) out else NULL
 }
 
-# Wrap a mixture kernel (whose step reads its data `xe` from its closure)
-# so that the missing cells of `blocks` are imputed after every sweep.
+# Wrap a mixture kernel (mixture_kernel(), R/mixture.R) so that the missing
+# cells of `blocks` of the data `x` (NaN) are imputed after every sweep. Like
+# the kernel it wraps, the wrapper holds no data: its `bind(data)` gives
+# the init and step on the fit's data (fit_kernel(), R/chains.R).
 impute_kernel <- function(base, x, blocks) {
+  cells <- impute_layout(x, blocks)$cells
+  x <- NULL
+  k <- base
+  k$imputed_cells <- cells
+  k$step_on <- NULL
+  k$bind <- impute_binder(base, blocks)
+  k
+}
+
+impute_binder <- function(base, blocks) {
+  force(base)
+  force(blocks)
+  function(data) impute_bind(base, data, blocks)
+}
+
+# The missing cells of `blocks` in x (NaN): `mask` (N x D), the column
+# names of the data, and `cells` (row, column) in row-by-row order of x
+# (the order of `state$imputed`).
+impute_layout <- function(x, blocks) {
   mask <- matrix(FALSE, nrow(x), ncol(x))
   col_names <- character(ncol(x))
   for (b in blocks) {
@@ -39,6 +60,13 @@ impute_kernel <- function(base, x, blocks) {
     mask[, cols] <- is.nan(x[, cols])
     col_names[cols] <- b$columns
   }
+  tm <- which(t(mask), arr.ind = TRUE)
+  list(mask = mask, cells = data.frame(row = tm[, 2L], column = col_names[tm[, 1L]]))
+}
+
+# The fields (init, step) of the imputing kernel of `base` on the data x.
+impute_bind <- function(base, x, blocks) {
+  mask <- impute_layout(x, blocks)$mask
   obs <- x
   obs[mask] <- NA
   fill <- colMeans(obs, na.rm = TRUE)
@@ -50,19 +78,16 @@ impute_kernel <- function(base, x, blocks) {
   tmask <- t(mask)
   miss_t <- tmask
   storage.mode(miss_t) <- "integer"
+  obs <- x0 <- mask <- x <- NULL
   blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov")])
-  env <- environment(base$step)
-  if (!exists("xe", envir = env, inherits = FALSE))
-    stop("mcmix internal error: the mixture kernel has no data to complete.", call. = FALSE)
   step <- function(state, n, thin, offset, warmup, workspace = NULL) {
     traces <- labels <- extra <- list()
     xt <- xt0
     for (g in seq_len(n)) {
       xt[tmask] <- state$imputed
-      assign("xe", xt, envir = env)
-      assign("xe_rows", FALSE, envir = env)   # the engine reads the dim x N matrix xt
-      r <- base$step(state[names(state) != "imputed"], 1L, thin, offset + g - 1L, warmup,
-                     workspace = workspace)
+      # one sweep of the sampler on the dim x N completed data
+      r <- base$step_on(xt, FALSE)(state[names(state) != "imputed"], 1L, thin,
+                                   offset + g - 1L, warmup, workspace = workspace)
       st <- r$state
       z <- match(st$labels, unique(st$labels)) - 1L
       new_xt <- .Call(C_ffi_impute_step, xt, z, blocks_c, miss_t)
@@ -84,17 +109,12 @@ impute_kernel <- function(base, x, blocks) {
                                      labels = if (length(labels)) do.call(rbind, labels),
                                      extra = extra))
   }
-  # cells in the order of t(mask) (row by row), as stored in the state
-  tm <- which(tmask, arr.ind = TRUE)
-  k <- base
-  k$init <- function(chain) {
-    s <- base$init(chain)
-    s$imputed <- xt0[tmask]
-    s
-  }
-  k$step <- step
-  k$imputed_cells <- data.frame(row = tm[, 2L], column = col_names[tm[, 1L]])
-  k
+  list(init = function(chain) {
+         s <- base$init(chain)
+         s$imputed <- xt0[tmask]
+         s
+       },
+       step = step)
 }
 
 # Data with missing values, for a family other than a product: a product

@@ -331,25 +331,39 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
 }
 
-# The kernel of a finite mixture sampler (see R/chains.R for the contract).
+# The kernel of a mixture (see R/chains.R for the contract), holding no
+# data: a saved fit stores them once, in `fit$data`. `step_on(xe, rows)`
+# makes the step reading the data as the engine does (the `x` and `rows`
+# of mixture_engine_data()); the field `bind(data)` gives the step on
+# `data` (the fit's, see fit_kernel() in R/chains.R). `...`: the other
+# fields.
+mixture_kernel <- function(name, init, step_on, ...) {
+  new_kernel(name, init = init, step = unbound_step, ..., step_on = step_on,
+             bind = function(data) {
+               if (!is.matrix(data))
+                 stop("mcmix internal error: a mixture kernel runs on the data matrix of its fit.",
+                      call. = FALSE)
+               xe <- mixture_engine_data(data)
+               list(step = step_on(xe$x, xe$rows))
+             })
+}
+
+# The kernel of a finite mixture sampler.
 finite_kernel <- function(model, prepared, algorithm, init, store_labels = TRUE) {
-  xe <- mixture_engine_data(prepared$x)
-  xe_rows <- xe$rows
-  xe <- xe$x
   N <- nrow(prepared$x)
   spec <- list(
     family = prepared$name, dim = as.integer(prepared$dim),
     hyper = as.double(prepared$hyper), algorithm = algorithm,
     alpha = as.double(model$alpha), K = as.integer(model$K),
     store_labels = store_labels)
-  prepared <- NULL   # the closure keeps the data once, in `xe`
+  prepared <- NULL   # the kernel holds no data (mixture_kernel())
   init_fun <- mixture_init(model, N, init)
-  new_kernel(
+  mixture_kernel(
     name = paste0("finite_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, NA_real_), weights = NULL, params = NULL, stats = NULL)
     },
-    step = function(state, n, thin, offset, warmup, workspace = NULL) {
+    step_on = function(xe, xe_rows) function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
       sp$x_rows <- xe_rows
       sp$workspace <- workspace   # memory held across chunks (R/chains_workspace.R)

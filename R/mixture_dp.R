@@ -282,9 +282,6 @@ slice_budget <- function(model, control, N) {
 dp_kernel <- function(model, prepared, algorithm, init, control) {
   if (is.null(control)) control <- dp_control()
   row <- dp_algorithms[[algorithm]]
-  xe <- mixture_engine_data(prepared$x)   # R/mixture.R: the data, usually not copied
-  xe_rows <- xe$rows
-  xe <- xe$x
   N <- nrow(prepared$x)
   hyper <- prepared$hyper
   random_alpha <- inherits(model$alpha, "mcmix_gamma_prior")
@@ -298,7 +295,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
     store_labels = !isFALSE(control$store_labels))
-  prepared <- NULL   # the closure keeps the data once, in `xe`
+  prepared <- NULL   # the kernel holds no data (mixture_kernel(), R/mixture.R)
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
         else model$discount
@@ -307,13 +304,13 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
   init_fun <- mixture_init(model0, N, init)
   trace_names <- c("n_clusters", if (random_alpha) "alpha", if (random_d) "discount",
                    "log_lik")
-  new_kernel(
+  mixture_kernel(
     name = paste0("dp_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
            params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
     },
-    step = function(state, n, thin, offset, warmup, workspace = NULL) {
+    step_on = function(xe, xe_rows) function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
       sp$x_rows <- xe_rows
       sp$workspace <- workspace   # memory held across chunks (R/chains_workspace.R)

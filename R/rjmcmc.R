@@ -181,14 +181,25 @@ sample_posterior.mcmix_rj_mixture <- function(
 
 rj_counts0 <- function() numeric(8)
 
+# The reversible-jump kernels hold no data (a saved fit stores them once,
+# in `fit$data`): their field `bind` gives the step (and init) on the fit's
+# data (fit_kernel(), R/chains.R).
 rg_kernel <- function(model, y, k_init) {
   pr <- rg_resolve(model$components, y)
   spec <- list(kmax = model$k_max, logpk = log(model$k_prior), delta = model$delta,
                xi = pr$xi, kappa = pr$kappa, alpha = pr$alpha, g = pr$g, h = pr$h)
-  n <- length(y)
   kmax <- model$k_max
-  new_kernel(
-    name = "rj_richardson_green",
+  y <- NULL
+  new_kernel("rj_richardson_green", init = function(chain) unbound_step(),
+             step = unbound_step, trace_names = c("K", "n_clusters", "beta", "log_lik"),
+             spec = spec,
+             bind = function(data) rg_fields(as.double(data), spec, kmax, k_init, pr))
+}
+
+# init and step of the Richardson-Green kernel on the data y.
+rg_fields <- function(y, spec, kmax, k_init, pr) {
+  n <- length(y)
+  list(
     init = function(chain) {
       k <- min(k_init, n)
       z <- integer(n)
@@ -208,31 +219,34 @@ rg_kernel <- function(model, y, k_init) {
         list(w = p[seq_len(k)], mu = p[kmax + seq_len(k)], sigma2 = p[2L * kmax + seq_len(k)])
       })
       list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = extra))
-    },
-    trace_names = c("K", "n_clusters", "beta", "log_lik"),
-    spec = spec)
+    })
 }
 
 rjc_kernel <- function(model, prepared, k_init) {
-  xt <- t(prepared$x)
-  storage.mode(xt) <- "double"
-  N <- ncol(xt)
+  N <- nrow(prepared$x)
   spec <- list(kmax = model$k_max, logpk = log(model$k_prior), delta = model$delta,
                family = prepared$name, dim = as.integer(prepared$dim),
                hyper = as.double(prepared$hyper))
+  prepared <- NULL
+  step_on <- function(xt) function(state, n_iter, thin, offset, warmup) {
+    r <- .Call(C_ffi_rjc_step, spec, xt, state, as.integer(c(n_iter, thin, offset, warmup)))
+    colnames(r$traces) <- c("K", "n_clusters", "log_post")
+    list(state = r$state, draws = list(traces = r$traces, labels = r$labels))
+  }
   new_kernel(
     name = "rj_collapsed",
     init = function(chain) {
       list(K = as.integer(k_init), labels = sample.int(k_init, N, replace = TRUE) - 1L,
            stats = NULL, counts = rj_counts0())
     },
-    step = function(state, n_iter, thin, offset, warmup) {
-      r <- .Call(C_ffi_rjc_step, spec, xt, state, as.integer(c(n_iter, thin, offset, warmup)))
-      colnames(r$traces) <- c("K", "n_clusters", "log_post")
-      list(state = r$state, draws = list(traces = r$traces, labels = r$labels))
-    },
+    step = unbound_step,
     trace_names = c("K", "n_clusters", "log_post"),
-    spec = spec)
+    spec = spec,
+    bind = function(data) {
+      xt <- t(data)
+      storage.mode(xt) <- "double"
+      list(step = step_on(xt))
+    })
 }
 
 #' Posterior distribution of the number of components

@@ -150,7 +150,7 @@ static SEXP dp_step(void *data)
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
-    mcx_dp_saved saved = {NULL, 0, NULL, 0};
+    mcx_dp_saved saved = {NULL, 0, NULL, 0, c.n};
     if (in[F_params] != R_NilValue) {
         if (TYPEOF(in[F_params]) != REALSXP) MCX_INTERNAL("state$params must be double");
         saved.params = REAL(in[F_params]);

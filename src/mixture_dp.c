@@ -19,9 +19,10 @@
  *   so nothing is copied or downdated unless x_i actually moves; families
  *   without the slot take the old path (copy the stats to scratch, remove
  *   x_i there, and copy the result back only when x_i moves).
- * - The prior predictive p(x_i) does not change during a chunk: it is
- *   computed during the chunk's first sweep, as the scan reaches x_i, and
- *   read from the table afterwards (no separate pass over the data).
+ * - The prior predictive p(x_i) does not change during a chunk: in a
+ *   chunk of several sweeps it is computed during the first sweep, as the
+ *   scan reaches x_i, and read from a table afterwards (no separate pass
+ *   over the data).
  * - log(alpha + d K) is recomputed only when K changes; log(j - d) is
  *   tabulated (p->log_count); the categorical draw does not normalise.
  * - Scan order.  A sweep visits the observations cyclically, i = s, s + e,
@@ -44,6 +45,12 @@
  *   The exact-enumeration tests (test-dpx-exact.R, test-mixture-exact.R)
  *   check the stationary distribution.
  *
+ * Memory: the K + 1 weights take O(K) doubles (the scan runs in blocks of
+ * points, and the weights are grown between blocks when the clusters
+ * could outgrow them within the next block); the prior predictives take
+ * one double per point in chunks of several sweeps (see
+ * mcx_dp_collapsed_init()).
+ *
  * The prior parameters are updated after every sweep
  * (mcx_partition_prior_update(): alpha under a Gamma(a, b) prior by the
  * auxiliary-variable method of Escobar & West 1995, sec. 6, slides 003,
@@ -55,11 +62,34 @@
 #include <string.h>
 #include "mixture_dp.h"
 
-void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m)
+/* Points per block of the scan: K grows by at most one per point, so a
+ * block starting with K clusters needs at most K + 1 + SCAN_BLOCK weights
+ * (logw is checked before each block, never inside one). */
+#define SCAN_BLOCK 256
+
+/* logw with room for `need` weights (doubling; the old values are not
+ * kept: logw is scratch of one point). */
+static void reserve_logw(mcx_dp_scan *s, int need)
+{
+    if (need <= s->logw_cap) return;
+    s->logw_cap = need > 2 * s->logw_cap ? need : 2 * s->logw_cap;
+    s->logw = mcx_alloc((size_t) s->logw_cap, sizeof(double));
+}
+
+void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p,
+                           int sweeps)
 {
     int n = m->n;
-    s->logw = mcx_alloc((size_t) n + 1, sizeof(double));
-    s->prior_pred = mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double));
+    mcx_partition_prior_tabulate(p);   /* the weights n_k - d */
+    s->logw = NULL;
+    s->logw_cap = 0;
+    reserve_logw(s, 2 * (m->K + 1) + SCAN_BLOCK);
+    /* One double per point, for a chunk of several sweeps: every sweep
+     * after the first saves one predictive per point (a tenth of a sweep
+     * with small K).  A chunk of one sweep (large n: chunks last about a
+     * quarter of a second) would never read it back: none then (8 MB at
+     * n = 1e6), the predictive is computed in place (the same value). */
+    s->prior_pred = sweeps > 1 ? mcx_alloc((size_t) (n > 0 ? n : 1), sizeof(double)) : NULL;
     s->prior_ready = 0;
 }
 
@@ -90,42 +120,53 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
     mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
     double d = p->discount;
     const double *log_count = p->log_count;
-    double *logw = s->logw, *prior_pred = s->prior_pred;
+    double *prior_pred = s->prior_pred;
     int n = m->n, ready = s->prior_ready;
     if (n == 0) return;
     int i, step, lnew_K = -1;
     double lnew = 0.0;          /* log(alpha + d K) for K = lnew_K */
     scan_order(n, &i, &step);
-    for (int t = 0; t < n; t++, i = i + step < n ? i + step : i + step - n) {
-        const double *xi = mcx_mix_x(m, i);
-        int own = m->z[i];
-        if (m->size[own] == 1) {   /* a singleton: delete its cluster */
-            mcx_mix_remove(m, i);
-            mcx_mix_delete_cluster(m, own);
-            own = -1;
+    for (int t = 0; t < n;) {
+        int end = n - t > SCAN_BLOCK ? t + SCAN_BLOCK : n;
+        reserve_logw(s, m->K + 1 + (end - t));
+        double *logw = s->logw;
+        for (; t < end; t++, i = i + step < n ? i + step : i + step - n) {
+            const double *xi = mcx_mix_x(m, i);
+            int own = m->z[i];
+            if (m->size[own] == 1) {   /* a singleton: delete its cluster */
+                mcx_mix_remove(m, i);
+                mcx_mix_delete_cluster(m, own);
+                own = -1;
+            }
+            int K = m->K;
+            for (int c = 0; c < K; c++)
+                logw[c] = c == own
+                    ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
+                    : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
+                                                                xi, m->work);
+            double lp0;   /* log p(x_i), the prior predictive */
+            if (ready) {
+                lp0 = prior_pred[i];
+            } else {
+                lp0 = f->log_predictive(hyper, m->empty, xi, m->work);
+                if (prior_pred != NULL) prior_pred[i] = lp0;
+            }
+            if (K != lnew_K) {
+                lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
+                lnew_K = K;
+            }
+            logw[K] = lnew + lp0;
+            int c = mcx_rcat_log_unnorm(logw, K + 1);
+            if (c == own) continue;
+            if (own >= 0) {
+                if (loo != NULL) mcx_mix_remove(m, i);
+                else mcx_mix_detach(m, i, m->scratch);
+            }
+            if (c == K) mcx_mix_new_cluster(m);
+            mcx_mix_add(m, i, c);
         }
-        int K = m->K;
-        for (int c = 0; c < K; c++)
-            logw[c] = c == own
-                ? log_count[m->size[c] - 1] + own_predictive(m, loo, c, xi)
-                : log_count[m->size[c]] + f->log_predictive(hyper, mcx_mix_stats(m, c),
-                                                            xi, m->work);
-        if (!ready) prior_pred[i] = f->log_predictive(hyper, m->empty, xi, m->work);
-        if (K != lnew_K) {
-            lnew = K > 0 ? log(p->alpha + d * K) : 0.0;
-            lnew_K = K;
-        }
-        logw[K] = lnew + prior_pred[i];
-        int c = mcx_rcat_log_unnorm(logw, K + 1);
-        if (c == own) continue;
-        if (own >= 0) {
-            if (loo != NULL) mcx_mix_remove(m, i);
-            else mcx_mix_detach(m, i, m->scratch);
-        }
-        if (c == K) mcx_mix_new_cluster(m);
-        mcx_mix_add(m, i, c);
     }
-    s->prior_ready = 1;
+    s->prior_ready = prior_pred != NULL;
 }
 
 /* ---- the table row ---- */
@@ -133,8 +174,8 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
 {
-    (void) p; (void) control; (void) saved;
-    mcx_dp_collapsed_init(st, m);
+    (void) control;
+    mcx_dp_collapsed_init(st, m, p, saved->sweeps);
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)

@@ -25,7 +25,7 @@
  *       control_names[j] (from dp_control(), always as doubles).  `saved`
  *       holds what the row exported at the end of the previous chunk (its
  *       params and aux blocks; NULL pointers in a fresh state: then draw
- *       them -- setup may use the RNG).
+ *       them -- setup may use the RNG) and the chunk's number of sweeps.
  *   sweep(st, m, p)
  *       one iteration: moves of the partition, the algorithm's own
  *       variables and the updates of p (alpha, discount) it makes (most
@@ -57,21 +57,28 @@
 /* Pitman-Yor partition prior: concentration alpha, discount d (d = 0 is
  * the DP).  Random alpha: Gamma(shape, rate) prior (needs d = 0); random
  * d: Beta(da, db) prior (fixed alpha).  log_count[j] = log(j - d),
- * j = 0..n (log_count[0] = -Inf), kept in step with d by every update. */
+ * j = 0..n (log_count[0] = -Inf), kept in step with d by every update:
+ * tabulated only for the rows that read it (8 bytes per item: 8 MB at
+ * n = 1e6), by mcx_partition_prior_tabulate() in their setup; NULL for
+ * the others ("slice", "subcluster"). */
 typedef struct mcx_partition_prior {
     double alpha, discount;
     int alpha_random, discount_random;
     double shape, rate;       /* Gamma prior of alpha */
     double da, db;            /* Beta prior of the discount */
     int n;
-    double *log_count;        /* n + 1 */
+    double *log_count;        /* n + 1, or NULL when not tabulated */
 } mcx_partition_prior;
 
-/* Check the fields set by the caller and tabulate log_count for n items. */
+/* Check the fields set by the caller, for n items (log_count NULL). */
 void mcx_partition_prior_setup(mcx_partition_prior *p, int n);
+/* Tabulate log_count (once; no random numbers): called by the setup of
+ * the rows whose sweeps read it ("collapsed", "split_merge" through
+ * mcx_dp_collapsed_init(), "neal8"). */
+void mcx_partition_prior_tabulate(mcx_partition_prior *p);
 /* The one update of the prior parameters after a sweep, as their priors
  * ask: alpha by Escobar-West (d = 0), d by slice sampling; log_count
- * follows d. */
+ * (when tabulated) follows d. */
 void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m);
 /* Escobar & West (1995, sec. 6) auxiliary-variable update of the DP
  * concentration given K clusters among n observations, Gamma(shape, rate)
@@ -92,12 +99,14 @@ double mcx_py_discount_update(double d, double alpha, const int *size, int nslot
 /* ---------------- the algorithm table ---------------- */
 
 /* What a row exported at the end of the previous chunk (NULL / 0 when
- * fresh or when the row exports none). */
+ * fresh or when the row exports none), and the number of sweeps the chunk
+ * runs (caches that pay off only from a chunk's second sweep on). */
 typedef struct mcx_dp_saved {
     const double *params;
     size_t n_params;
     const int *aux;
     size_t n_aux;
+    int sweeps;
 } mcx_dp_saved;
 
 typedef struct mcx_dp_algorithm {
@@ -139,11 +148,15 @@ const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
  * direction; returns nothing, the prior is not updated.  `st` is a state
  * of the "collapsed" row. */
 typedef struct mcx_dp_scan {
-    double *logw;          /* n + 1 */
-    double *prior_pred;    /* n: log p(x_i) under the prior predictive */
+    double *logw;          /* logw_cap >= K + 1: grown between blocks of points */
+    int logw_cap;
+    double *prior_pred;    /* n: log p(x_i) under the prior predictive, or
+                            * NULL in a chunk of one sweep */
     int prior_ready;       /* prior_pred filled (after the first sweep) */
 } mcx_dp_scan;
-void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m);
+/* The scan's state for a chunk of `sweeps` sweeps (tabulates p->log_count). */
+void mcx_dp_collapsed_init(mcx_dp_scan *s, const mcx_mix *m, mcx_partition_prior *p,
+                           int sweeps);
 void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior *p);
 
 #endif

@@ -72,7 +72,7 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
 {
     mcx_neal8 *s = st;
     int n = m->n, m_aux = (int) control[0];
-    (void) p;
+    mcx_partition_prior_tabulate(p);   /* the weights n_k - d */
     if (m_aux < 1) MCX_INTERNAL("neal8 needs at least one auxiliary component");
     s->m_aux = m_aux;
     s->conjugate = mcx_family_param_update(m->fam) == NULL;

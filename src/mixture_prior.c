@@ -28,9 +28,21 @@ void mcx_partition_prior_setup(mcx_partition_prior *p, int n)
         (p->alpha_random && (p->discount != 0.0 || p->discount_random)))
         MCX_INTERNAL("invalid concentration or discount");
     p->n = n;
-    p->log_count = mcx_alloc((size_t) n + 1, sizeof(double));
+    p->log_count = NULL;
+}
+
+/* log(j - d) for j = 1..n, in the table of the rows that read it. */
+static void fill_log_count(mcx_partition_prior *p)
+{
+    for (int j = 1; j <= p->n; j++) p->log_count[j] = log(j - p->discount);
+}
+
+void mcx_partition_prior_tabulate(mcx_partition_prior *p)
+{
+    if (p->log_count != NULL) return;
+    p->log_count = mcx_alloc((size_t) p->n + 1, sizeof(double));
     p->log_count[0] = R_NegInf;
-    for (int j = 1; j <= n; j++) p->log_count[j] = log(j - p->discount);
+    fill_log_count(p);
 }
 
 double mcx_dp_alpha_update(double alpha, int K, int n, double shape, double rate)
@@ -92,7 +104,7 @@ void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m)
                                           p->da, p->db);
         if (d != p->discount) {
             p->discount = d;
-            for (int j = 1; j <= p->n; j++) p->log_count[j] = log(j - d);
+            if (p->log_count != NULL) fill_log_count(p);
         }
     }
 }

@@ -62,11 +62,10 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
                   const mcx_dp_saved *saved)
 {
     mcx_splitmerge *s = st;
-    (void) p; (void) saved;
     s->t = (int) control[0];
     s->moves = (int) control[1];
     s->sams = control[2] != 0.0;
-    mcx_dp_collapsed_init(&s->scan, m);
+    mcx_dp_collapsed_init(&s->scan, m, p, saved->sweeps);   /* tabulates p->log_count */
     for (int c = 0; c < 2; c++) s->st[c] = mcx_alloc(m->sstride, sizeof(double));
     s->sm = mcx_alloc(m->sstride, sizeof(double));
     s->S = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(int));

@@ -196,6 +196,10 @@ void mcx_mix_chunk(mcx_mix *m, const mcx_chunk *c, double (*sweep)(void *ctx),
         double ll = sweep(ctx);
         if (g % MCX_REFRESH_EVERY == 0) mcx_mix_refresh(m);
         if (mcx_chunk_keeps(c, g)) keep(ctx, r++, ll);
-        if (g < c->offset + c->n) R_CheckUserInterrupt();
+        /* about K + 1 predictives of O(dim) per observation: amortised
+         * interrupt checks (every sweep at large n, every few thousand at
+         * small n), none after the last sweep (the driver's own check) */
+        if (g < c->offset + c->n)
+            mcx_interrupt_point((double) m->n * (m->K + 1) * (m->dim + 1));
     }
 }

@@ -175,9 +175,10 @@ int  mcx_mix_n_occupied(const mcx_mix *m);
 /* One chunk of a sampler of the partition m (chunk.h): for iterations
  * g = offset + 1 .. offset + n, ll = sweep(ctx); the stats recomputed from
  * scratch when g %% MCX_REFRESH_EVERY == 0; keep(ctx, r, ll) for the r-th
- * kept iteration (r = 0, 1, ...); an interrupt check between sweeps (host
- * loop: an interrupt abandons the chunk, R/chains.R keeps the state from
- * before it).  The one chunk loop of the mixture glue. */
+ * kept iteration (r = 0, 1, ...); amortised interrupt checks between
+ * sweeps (mcx_interrupt_point(), host loop: an interrupt abandons the
+ * chunk, R/chains.R keeps the state from before it).  The one chunk loop
+ * of the mixture glue. */
 void mcx_mix_chunk(mcx_mix *m, const mcx_chunk *c, double (*sweep)(void *ctx),
                    void (*keep)(void *ctx, int r, double ll), void *ctx);
 /* sum_k log p(x in cluster k), the collapsed marginal log p(x | partition). */

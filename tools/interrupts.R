@@ -16,7 +16,7 @@ for (nm in names(cases)) {
   fit0 <- cases[[nm]]()
   # step calls of the uninterrupted run (sequential: both chains)
   n_calls <- 0L
-  counting <- fit0$kernel
+  counting <- mcmix:::fit_kernel(fit0)   # bound to its data: the wrapper keeps its step
   step <- counting$step
   counting$step <- function(...) { n_calls <<- n_calls + 1L; step(...) }
   set.seed(11L)

@@ -100,9 +100,10 @@ interrupt_settings <- function(fit, chains = 2L) {
 interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
                             backend = "auto") {
   st <- interrupt_settings(fit0)
+  kernel <- mcmix:::fit_kernel(fit0)   # bound to its data: the wrapper keeps its step
   set.seed(seed)
-  ref <- do.call(run_kernel, c(list(fit0$kernel, progress = FALSE), st))
-  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k, seed, where = where,
+  ref <- do.call(run_kernel, c(list(kernel, progress = FALSE), st))
+  f <- do.call(fault_interrupted_run, c(list(kernel, k, seed, where = where,
                                              cores = cores, backend = backend), st))
   g <- suppressWarnings(extend(f, 0, cores = cores, backend = backend, progress = FALSE))
   list(interrupted = isTRUE(f$interrupted), warned = !is.null(attr(f, "warning")),
@@ -117,8 +118,9 @@ interrupt_check <- function(fit0, k, cores = 1L, where = "before", seed = 11L,
 # once by summary().
 partial_methods_check <- function(fit0, seed = 11L) {
   st <- interrupt_settings(fit0)
-  f <- do.call(fault_interrupted_run, c(list(fit0$kernel, k = NA, seed = seed,
-                                             chain_start = 2L), st))
+  kernel <- mcmix:::fit_kernel(fit0)
+  f <- do.call(fault_interrupted_run, c(list(kernel, k = NA, seed = seed, chain_start = 2L),
+                                        st))
   class(f) <- class(fit0)
   for (nm in setdiff(names(fit0), c(names(f), "usable_view"))) f[[nm]] <- fit0[[nm]]
   problems <- character()
@@ -151,4 +153,111 @@ partial_methods_check <- function(fit0, seed = 11L) {
     try_method("partition", partition(f))
   }
   problems
+}
+
+# ---------------------------------------------------------------------------
+# The set-up shared by test-interrupt.R (sequential and forked chains) and
+# test-backends.R (future workers, local cores without fork())
+# ---------------------------------------------------------------------------
+
+# Two independent normals per iteration (chunk-invariant: iteration by
+# iteration from the chain's stream). Chain `chain` (every chain when NULL)
+# calls `hook(offset, warmup)` before each chunk.
+iid_kernel <- function(hook = NULL, chain = 2L) {
+  force(hook)   # (a promise would be evaluated in each worker)
+  force(chain)
+  new_kernel("iid_normal", init = function(chain) list(chain = chain),
+    step = function(state, n, thin, offset, warmup) {
+      if (!is.null(hook) && (is.null(chain) || state$chain == chain)) hook(offset, warmup)
+      x <- matrix(stats::rnorm(2 * n), ncol = 2, byrow = TRUE,
+                  dimnames = list(NULL, c("a", "b")))
+      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
+      list(state = state, draws = list(traces = x[keep, , drop = FALSE]))
+    }, trace_names = c("a", "b"))
+}
+
+# A hook of iid_kernel() signalling the session `parent` with SIGINT (as a
+# terminal or IDE would) at the first kept chunk from iteration `at` on,
+# once (the file `flag` says it was sent); every chunk after the signal
+# sleeps `slow` seconds, so that the run cannot end before the stop request
+# reaches the workers.
+session_interrupt_hook <- function(parent, flag, slow = 0, at = 8) {
+  force(parent)   # (the flag must be the same file in every process)
+  force(flag)
+  force(slow)
+  force(at)
+  function(offset, warmup) {
+    if (!warmup && offset >= at && !file.exists(flag)) {
+      file.create(flag)
+      tools::pskill(parent, tools::SIGINT)
+    }
+    if (file.exists(flag)) Sys.sleep(slow)
+  }
+}
+
+# A hook of iid_kernel() killing its own process (as the out-of-memory
+# killer would) at the first kept chunk from iteration `at` on, once.
+dying_hook <- function(flag, at = 10) {
+  force(flag)   # (the flag must be the same file in every process)
+  force(at)
+  function(offset, warmup) {
+    if (!warmup && offset >= at && !file.exists(flag)) {
+      file.create(flag)
+      tools::pskill(Sys.getpid(), tools::SIGKILL)
+    }
+  }
+}
+
+# `expr` with its warnings muffled.
+quiet_run <- function(expr) withCallingHandlers(expr, warning = function(w) {
+  invokeRestart("muffleWarning")
+})
+
+# Every check of interrupt_check() holds.
+expect_interrupt_ok <- function(r, label) {
+  for (what in c("interrupted", "warned", "counters", "same", "completed"))
+    expect_true(r[[what]], label = sprintf("%s (%s)", label, what))
+}
+
+# A run of `iter` iterations stopped by the session's Ctrl-C (a
+# session_interrupt_hook()): interrupted, counters consistent, every chain
+# short of `iter` and one past the signal's iteration.
+expect_session_stop <- function(f, iter, at = 8L) {
+  n <- vapply(f$chains, function(ch) ch$iter_done, 1L)
+  expect_true(f$interrupted)
+  expect_true(fault_counters_ok(f))
+  expect_true(all(n < iter))
+  expect_true(any(n >= at))
+}
+
+# The error of a run whose chain 2 died: named, with the fit of the other
+# chains in the condition.
+expect_chain_died <- function(e) {
+  expect_s3_class(e, "mcmix_chain_error")
+  expect_match(conditionMessage(e), "chain 2 died")
+  expect_equal(e$chain, 2L)
+  expect_true(fault_counters_ok(e$fit))
+}
+
+# extend(f, 0, ...) equals the uninterrupted sequential run of `kernel`
+# (seed, iter, chains) and, for the checks, returns the completed fit.
+expect_completes <- function(f, kernel, seed, iter, chains = 2L, ...) {
+  set.seed(seed)
+  ref <- run_kernel(kernel, iter = iter, chains = chains, progress = FALSE)
+  g <- quiet_run(extend(f, 0, progress = FALSE, ...))
+  expect_true(fault_same_fit(g, ref))
+  invisible(g)
+}
+
+# A run of iid_kernel() (200 iterations, 2 chains) with its progress line
+# on the settings `...`: the last line printed, and whether its draws equal
+# those of the sequential run without progress.
+progress_check <- function(seed, ...) {
+  err <- utils::capture.output(type = "message", {
+    set.seed(seed)
+    fit <- run_kernel(iid_kernel(), iter = 200, chains = 2, progress = TRUE, ...)
+  })
+  set.seed(seed)
+  ref <- run_kernel(iid_kernel(), iter = 200, chains = 2, progress = FALSE)
+  list(last = err[length(err)], same = fault_same_fit(fit, ref))
 }

@@ -9,48 +9,21 @@
 oplan <- future::plan(future::multisession, workers = 2)
 withr::defer(future::plan(oplan))
 
-# Two independent normals per iteration; chain 2 (or every chain when
-# `chain` is NULL) calls `hook(offset, warmup)` before each chunk.
-hooked_kernel <- function(hook = function(offset, warmup) NULL, chain = 2L) {
-  new_kernel("iid_normal", init = function(chain) list(chain = chain),
-    step = function(state, n, thin, offset, warmup) {
-      if (is.null(chain) || state$chain == chain) hook(offset, warmup)
-      x <- matrix(stats::rnorm(2 * n), ncol = 2, byrow = TRUE,
-                  dimnames = list(NULL, c("a", "b")))
-      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
-      list(state = state, draws = list(traces = x[keep, , drop = FALSE]))
-    }, trace_names = c("a", "b"))
-}
-
-quiet_run <- function(expr) withCallingHandlers(expr, warning = function(w) {
-  invokeRestart("muffleWarning")
-})
+# The kernels, hooks and checks shared with test-interrupt.R:
+# helper-interrupt.R.
 
 test_that("a chain interrupted in its future worker keeps every chunk; extend(fit, 0) completes it", {
   withr::local_preserve_seed()
   cases <- interrupt_cases()
   for (nm in c("mh", "hdp")) for (where in c("inside", "after")) {
     r <- interrupt_check(cases[[nm]](), k = 3L, where = where, backend = "future")
-    label <- sprintf("%s, %s", nm, where)
-    expect_true(r$interrupted, label = label)
-    expect_true(r$warned, label = label)
-    expect_true(r$counters, label = label)
-    expect_true(r$same, label = label)
-    expect_true(r$completed, label = label)
+    expect_interrupt_ok(r, sprintf("%s, %s", nm, where))
   }
 })
 
 test_that("Ctrl-C in the session stops future chains at a chunk boundary, keeping their draws", {
   withr::local_preserve_seed()
-  parent <- Sys.getpid()
-  flag <- tempfile()
-  k <- hooked_kernel(function(offset, warmup) {
-    if (!warmup && offset >= 8 && !file.exists(flag)) {
-      file.create(flag)
-      tools::pskill(parent, tools::SIGINT)   # as a terminal or IDE would
-    }
-    if (file.exists(flag)) Sys.sleep(0.2)    # slow chunks once signalled
-  }, chain = NULL)
+  k <- iid_kernel(session_interrupt_hook(Sys.getpid(), tempfile(), slow = 0.2), chain = NULL)
   set.seed(10)
   w <- NULL
   f <- withCallingHandlers(run_kernel(k, iter = 1e5, chains = 2, backend = "future",
@@ -60,21 +33,14 @@ test_that("Ctrl-C in the session stops future chains at a chunk boundary, keepin
                              invokeRestart("muffleWarning")
                            })
   expect_match(w, "sampling interrupted")
-  expect_true(f$interrupted)
-  expect_true(fault_counters_ok(f))
-  n <- vapply(f$chains, function(ch) ch$iter_done, 1L)
-  expect_true(all(n < 1e5))
-  expect_true(any(n >= 8L))
+  expect_session_stop(f, 1e5)
   # every method works on the partial fit
   expect_message(s <- summary(f), "incomplete|using")
   expect_false(anyNA(s$table$mean))
   expect_s3_class(suppressMessages(coda::as.mcmc.list(f)), "mcmc.list")
   expect_s3_class(suppressMessages(posterior::as_draws(f)), "draws")
-  k2 <- hooked_kernel()
-  f$kernel <- k2
-  set.seed(10)
-  ref <- run_kernel(k2, iter = 1e5, chains = 2, progress = FALSE)
-  expect_true(fault_same_fit(extend(f, 0, backend = "future", progress = FALSE), ref))
+  f$kernel <- iid_kernel()   # the same draws, without the signal
+  expect_completes(f, iid_kernel(), seed = 10, iter = 1e5, backend = "future")
 })
 
 test_that("a second Ctrl-C gives up the future chains still running, keeping their checkpoints", {
@@ -84,7 +50,7 @@ test_that("a second Ctrl-C gives up the future chains still running, keeping the
   flag <- tempfile()
   # chain 2 signals the session twice within one chunk that then takes
   # long (as a worker that cannot see the stop request would)
-  k <- hooked_kernel(function(offset, warmup) {
+  k <- iid_kernel(function(offset, warmup) {
     if (!warmup && offset >= 8 && !file.exists(flag)) {
       file.create(flag)
       tools::pskill(parent, tools::SIGINT)
@@ -107,57 +73,41 @@ test_that("a second Ctrl-C gives up the future chains still running, keeping the
 test_that("a future worker that dies is an error naming its chain; the other chain and the checkpoints are kept", {
   withr::local_preserve_seed()
   withr::local_options(mcmix.checkpoint_interval = 0)
-  flag <- tempfile()
-  k <- hooked_kernel(function(offset, warmup) {
-    if (!warmup && offset >= 10 && !file.exists(flag)) {
-      file.create(flag)
-      tools::pskill(Sys.getpid(), tools::SIGKILL)   # as the out-of-memory killer would
-    }
-  })
+  k <- iid_kernel(dying_hook(tempfile()))
   set.seed(6)
   e <- tryCatch(run_kernel(k, iter = 200, chains = 2, backend = "future", progress = FALSE),
                 error = identity)
-  expect_s3_class(e, "mcmix_chain_error")
-  expect_match(conditionMessage(e), "chain 2 died")
-  expect_equal(e$chain, 2L)
-  expect_true(fault_counters_ok(e$fit))
+  expect_chain_died(e)
   expect_equal(e$fit$chains[[1]]$iter_done, 200L)
   expect_gte(e$fit$chains[[2]]$iter_done, 10L)   # from its last checkpoint
   expect_lt(e$fit$chains[[2]]$iter_done, 200L)
   # the fit in the condition resumes to the run that would have been
-  set.seed(6)
-  ref <- run_kernel(k, iter = 200, chains = 2, progress = FALSE)
   future::plan(future::multisession, workers = 2)   # a fresh pair of workers
-  expect_true(fault_same_fit(extend(e$fit, 0, backend = "future", progress = FALSE), ref))
+  expect_completes(e$fit, k, seed = 6, iter = 200, backend = "future")
 })
 
 test_that("local cores without fork(): same draws, interrupts keep draws, progress", {
   withr::local_preserve_seed()
   withr::local_options(mcmix.fork = FALSE, mcmix.progress_interval = 0)
   fit0 <- interrupt_cases()$dp_collapsed()
-  r <- interrupt_check(fit0, k = 3L, cores = 2L, where = "inside")
-  expect_true(r$interrupted && r$counters && r$same && r$completed)
-  err <- utils::capture.output(type = "message", {
-    set.seed(7)
-    fit <- run_kernel(hooked_kernel(), iter = 200, chains = 2, cores = 2, progress = TRUE)
-  })
-  expect_match(err[length(err)], "chains 2/2 done \\| 400/400 draws")
-  set.seed(7)
-  expect_true(fault_same_fit(fit, run_kernel(hooked_kernel(), iter = 200, chains = 2,
-                                             progress = FALSE)))
+  expect_interrupt_ok(interrupt_check(fit0, k = 3L, cores = 2L, where = "inside"),
+                      "dp_collapsed")
+  p <- progress_check(7, cores = 2)
+  expect_match(p$last, "chains 2/2 done \\| 400/400 draws")
+  expect_true(p$same)
 })
 
 test_that("more chains than future workers: chains wait for a free worker", {
   withr::local_preserve_seed()
   set.seed(13)
-  f <- run_kernel(hooked_kernel(), iter = 50, chains = 4, backend = "future", progress = FALSE)
+  f <- run_kernel(iid_kernel(), iter = 50, chains = 4, backend = "future", progress = FALSE)
   set.seed(13)
-  expect_true(fault_same_fit(f, run_kernel(hooked_kernel(), iter = 50, chains = 4,
+  expect_true(fault_same_fit(f, run_kernel(iid_kernel(), iter = 50, chains = 4,
                                            progress = FALSE)))
 })
 
 test_that("the checkpoint interval option is checked", {
   withr::local_options(mcmix.checkpoint_interval = -1)
-  expect_error(run_kernel(hooked_kernel(), iter = 5, chains = 2, backend = "future",
+  expect_error(run_kernel(iid_kernel(), iter = 5, chains = 2, backend = "future",
                           progress = FALSE), "`mcmix.checkpoint_interval`")
 })

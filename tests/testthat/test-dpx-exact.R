@@ -129,8 +129,9 @@ test_that("the slice sampler's stick labels follow their exact posterior", {
   p <- exp(lp - max(lp))
   p <- p / sum(p)
   names(p) <- apply(grid, 1L, paste, collapse = ",")
-  k <- mcmix:::dp_kernel(dp_mixture(niw, alpha = alpha), mcmix:::family_prepare(niw, x3),
-                          "slice", "prior", dp_control())
+  prep <- mcmix:::family_prepare(niw, x3)
+  k <- mcmix:::dp_kernel(dp_mixture(niw, alpha = alpha), prep, "slice", "prior", dp_control())
+  k <- mcmix:::fit_kernel(list(kernel = k, data = prep$x))   # bound to the data
   set.seed(12)
   st <- k$step(k$init(1), 100, 1, 0, TRUE)$state
   S <- 15000

@@ -10,12 +10,7 @@ test_that("a sample of the interrupt sweep: counters match draws, extend(fit, 0)
     fit0 <- cases[[nm]]()
     for (cores in c(1L, 2L)) {
       r <- interrupt_check(fit0, k = 3L, cores = cores, where = "inside")
-      label <- sprintf("%s, cores = %d", nm, cores)
-      expect_true(r$interrupted, label = label)
-      expect_true(r$warned, label = label)
-      expect_true(r$counters, label = label)
-      expect_true(r$same, label = label)
-      expect_true(r$completed, label = label)
+      expect_interrupt_ok(r, sprintf("%s, cores = %d", nm, cores))
     }
   }
 })
@@ -29,18 +24,6 @@ test_that("interrupts at chunk boundaries keep every chunk (sequential and forke
                 label = sprintf("cores = %d, %s", cores, where))
   }
 })
-
-# Two independent normals per iteration (chunk-invariant: iteration by
-# iteration from the chain's stream).
-iid_kernel <- function() {
-  new_kernel("iid_normal", init = function(chain) list(),
-    step = function(state, n, thin, offset, warmup) {
-      x <- matrix(stats::rnorm(2 * n), ncol = 2, byrow = TRUE,
-                  dimnames = list(NULL, c("a", "b")))
-      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
-      list(state = state, draws = list(traces = x[keep, , drop = FALSE]))
-    }, trace_names = c("a", "b"))
-}
 
 test_that("a fit interrupted in the burn-in of chain 2 works with every method", {
   withr::local_preserve_seed()
@@ -79,7 +62,7 @@ test_that("partition() and psm() of a partial mixture fit use the labels that ex
   set.seed(4)
   fit0 <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 60, burnin = 10,
                            chains = 2, progress = FALSE)
-  f <- fault_interrupted_run(fit0$kernel, k = NA, seed = 4, chain_start = 2L,
+  f <- fault_interrupted_run(mcmix:::fit_kernel(fit0), k = NA, seed = 4, chain_start = 2L,
                              iter = 60, burnin = 10, chains = 2, labels = TRUE, psm = TRUE,
                              data = fit0$data, model = fit0$model)
   expect_true(f$interrupted)
@@ -92,13 +75,8 @@ test_that("partition() and psm() of a partial mixture fit use the labels that ex
 
 test_that("a chain that fails is an error naming it, with the other chains in the condition", {
   withr::local_preserve_seed()
-  k <- iid_kernel()
-  step <- k$step
-  k$init <- function(chain) list(chain = chain)
-  k$step <- function(state, n, thin, offset, warmup) {
-    if (state$chain == 2L && !warmup && offset >= 20) stop("numerical trouble")
-    step(state, n, thin, offset, warmup)
-  }
+  k <- iid_kernel(function(offset, warmup)
+    if (!warmup && offset >= 20) stop("numerical trouble"))
   set.seed(5)
   e <- tryCatch(run_kernel(k, iter = 100, chains = 3, progress = FALSE), error = identity)
   expect_s3_class(e, "mcmix_chain_error")
@@ -112,28 +90,14 @@ test_that("a chain that fails is an error naming it, with the other chains in th
 
 test_that("a forked worker that dies is an error naming its chain; the other chains are kept", {
   withr::local_preserve_seed()
-  k <- iid_kernel()
-  k$init <- function(chain) list(chain = chain)
-  step <- k$step
-  flag <- tempfile()
-  k$step <- function(state, n, thin, offset, warmup) {
-    if (state$chain == 2L && offset >= 10 && !warmup && !file.exists(flag)) {
-      file.create(flag)
-      tools::pskill(Sys.getpid(), tools::SIGKILL)   # as the out-of-memory killer would
-    }
-    step(state, n, thin, offset, warmup)
-  }
+  k <- iid_kernel(dying_hook(tempfile()))
   set.seed(6)
   e <- tryCatch(run_kernel(k, iter = 200, chains = 2, cores = 2, progress = FALSE),
                 error = identity)
-  expect_s3_class(e, "mcmix_chain_error")
-  expect_match(conditionMessage(e), "chain 2 died")
-  expect_true(fault_counters_ok(e$fit))
+  expect_chain_died(e)
   expect_equal(NROW(e$fit$chains[[2]]$traces), 0L)
   # the fit in the condition resumes to the run that would have been
-  set.seed(6)
-  ref <- run_kernel(k, iter = 200, chains = 2, progress = FALSE)
-  expect_true(fault_same_fit(suppressWarnings(extend(e$fit, 0, progress = FALSE)), ref))
+  expect_completes(e$fit, k, seed = 6, iter = 200)
 })
 
 test_that("progress is reported on stderr for sequential and forked chains", {
@@ -141,12 +105,10 @@ test_that("progress is reported on stderr for sequential and forked chains", {
   old <- options(mcmix.progress_interval = 0)
   on.exit(options(old))
   for (cores in c(1L, 2L)) {
-    err <- utils::capture.output(type = "message", {
-      set.seed(7)
-      fit <- run_kernel(iid_kernel(), iter = 200, chains = 2, cores = cores, progress = TRUE)
-    })
-    expect_match(err[length(err)], "chains 2/2 done \\| 400/400 draws \\| .* draws/s \\| 0 s left",
+    p <- progress_check(7, cores = cores)
+    expect_match(p$last, "chains 2/2 done \\| 400/400 draws \\| .* draws/s \\| 0 s left",
                  label = sprintf("cores = %d", cores))
+    expect_true(p$same, label = sprintf("cores = %d", cores))
   }
 })
 
@@ -156,47 +118,22 @@ test_that("progress from chains run by future workers arrives through progressr"
   old <- options(mcmix.progress_interval = 0)
   oplan <- future::plan(future::multisession, workers = 2)
   on.exit({ future::plan(oplan); options(old) })
-  err <- utils::capture.output(type = "message", {
-    set.seed(8)
-    fit <- run_kernel(iid_kernel(), iter = 200, chains = 2, backend = "future", progress = TRUE)
-  })
+  p <- progress_check(8, backend = "future")
   # 400/400 draws: the amounts counted are those the workers signalled
-  expect_match(err[length(err)], "chains 2/2 done \\| 400/400 draws")
-  set.seed(8)
-  ref <- run_kernel(iid_kernel(), iter = 200, chains = 2, progress = FALSE)
-  expect_true(fault_same_fit(fit, ref))
+  expect_match(p$last, "chains 2/2 done \\| 400/400 draws")
+  expect_true(p$same)
 })
 
 test_that("Ctrl-C in the session (not in the workers) stops forked chains without losing a chunk", {
   withr::local_preserve_seed()
-  parent <- Sys.getpid()
-  flag <- tempfile()
-  k <- iid_kernel()
-  step <- k$step
-  k$step <- function(state, n, thin, offset, warmup) {
-    if (!warmup && offset >= 8 && !file.exists(flag)) {
-      file.create(flag)
-      tools::pskill(parent, tools::SIGINT)   # as a terminal or IDE would
-    }
-    # after the signal, chunks are slow: the 1e5 iterations would take
-    # seconds, the stop request reaches the workers within a chunk or two
-    if (file.exists(flag)) Sys.sleep(0.3)
-    step(state, n, thin, offset, warmup)
-  }
+  # after the signal, chunks are slow: the 1e5 iterations would take
+  # seconds, the stop request reaches the workers within a chunk or two
+  k <- iid_kernel(session_interrupt_hook(Sys.getpid(), tempfile(), slow = 0.3), chain = NULL)
   set.seed(10)
-  f <- withCallingHandlers(run_kernel(k, iter = 1e5, chains = 2, cores = 2, progress = FALSE),
-                           warning = function(w) invokeRestart("muffleWarning"))
-  expect_true(f$interrupted)
-  expect_true(fault_counters_ok(f))
-  expect_true(all(vapply(f$chains, function(ch) ch$iter_done, 1L) < 1e5))
-  expect_true(any(vapply(f$chains, function(ch) ch$iter_done, 1L) >= 8L))
-  unlink(flag)
-  file.create(flag)   # no second signal; the rest runs at full speed
-  k$step <- function(state, n, thin, offset, warmup) step(state, n, thin, offset, warmup)
-  f$kernel <- k
-  set.seed(10)
-  ref <- run_kernel(k, iter = 1e5, chains = 2, progress = FALSE)
-  expect_true(fault_same_fit(extend(f, 0, cores = 2, progress = FALSE), ref))
+  f <- quiet_run(run_kernel(k, iter = 1e5, chains = 2, cores = 2, progress = FALSE))
+  expect_session_stop(f, 1e5)
+  f$kernel <- iid_kernel()   # the same draws, without the signal: the rest at full speed
+  expect_completes(f, iid_kernel(), seed = 10, iter = 1e5, cores = 2)
 })
 
 test_that("every sampler's fit interrupted at the start of chain 2 works with every method, saying once it is partial", {

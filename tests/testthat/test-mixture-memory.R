@@ -95,7 +95,7 @@ test_that("a chain workspace changes no draw, and its labels never reach the fit
   x <- c(stats::rnorm(40), stats::rnorm(40, 5))
   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 5, burnin = 0,
                           algorithm = "subcluster", progress = FALSE)
-  k <- fit$kernel
+  k <- mcmix:::fit_kernel(fit)   # the kernel bound to the fit's data
   expect_true(isTRUE(k$workspace))
   # the same chunks with and without a workspace (several chunks, so that
   # the two label buffers and the kept arena blocks are reused)
@@ -153,7 +153,7 @@ test_that("a chunk that fails after the engine ran leaves the chain as it was (w
   set.seed(12)
   full <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 20, burnin = 4,
                            algorithm = "subcluster", progress = FALSE)
-  k <- full$kernel
+  k <- mcmix:::fit_kernel(full)   # the kernel bound to the data
   base_step <- k$step
   calls <- 0
   # the engine has written the chunk's labels into a workspace buffer when
@@ -173,4 +173,72 @@ test_that("a chunk that fails after the engine ran leaves the chain as it was (w
   expect_identical(done$chains[[1]]$traces, full$chains[[1]]$traces)
   expect_identical(done$chains[[1]]$labels, full$chains[[1]]$labels)
   expect_identical(done$chains[[1]]$state, full$chains[[1]]$state)
+})
+
+test_that("a saved fit stores its data once and continues bit for bit after readRDS()", {
+  N <- 2e4
+  set.seed(11)
+  x <- matrix(stats::rnorm(2 * N), N, 2)   # 320 kB
+  x[1:N %% 2 == 0, ] <- x[1:N %% 2 == 0, ] + 4
+  xm <- x
+  xm[c(3, 50, 70), 2] <- NA                # imputed cells (R/impute.R)
+  ser <- function(v) length(serialize(v, NULL))
+  runs <- list(
+    subcluster = function() sample_posterior(dp_mixture(gaussian_niw()), x, iter = 3, burnin = 1,
+                                             algorithm = "subcluster", progress = FALSE),
+    collapsed = function() sample_posterior(dp_mixture(gaussian_niw()), x, iter = 2, burnin = 1,
+                                            algorithm = "collapsed", labels = FALSE,
+                                            progress = FALSE),
+    finite = function() sample_posterior(finite_mixture(gaussian_niw(), K = 2), x, iter = 2,
+                                         burnin = 1, labels = FALSE, progress = FALSE),
+    imputed = function() sample_posterior(dp_mixture(gaussian_niw()), xm, iter = 3, burnin = 1,
+                                          progress = FALSE),
+    rj = function() sample_posterior(rj_mixture(gaussian_niw(), k_max = 3), x, iter = 2,
+                                     burnin = 1, labels = FALSE, progress = FALSE),
+    rj_rg = function() sample_posterior(rj_mixture(rg_prior(), k_max = 3), x[, 1], iter = 2,
+                                        burnin = 1, labels = FALSE, progress = FALSE),
+    hdp = function() sample_posterior(hdp_mixture(gaussian_mean(cov = diag(2), prior_cov = 25)),
+                                      x, group = rep(1:2, N / 2), iter = 2, burnin = 1,
+                                      labels = FALSE, progress = FALSE))
+  f <- tempfile(fileext = ".rds")
+  on.exit(unlink(f))
+  fits <- backs <- list()
+  for (nm in names(runs)) {
+    set.seed(12)
+    fit <- runs[[nm]]()
+    # the data plus the draws (traces, labels, final states), and the HDP's
+    # groups (in the fit and in its kernel): a second copy of the data (held
+    # by the kernel) would add 16 bytes per observation
+    expect_lt(ser(fit), 1.2 * (ser(fit$data) + ser(fit$chains)) + 2 * ser(fit$group),
+              label = nm)
+    expect_lt(ser(fit$kernel), ser(fit$data) / 2, label = nm)
+    saveRDS(fit, f)
+    back <- readRDS(f)
+    a <- extend(fit, 2, progress = FALSE)
+    b <- extend(back, 2, progress = FALSE)
+    expect_identical(b$chains, a$chains)
+    set.seed(12)
+    long <- runs[[nm]]()
+    long <- extend(long, 2, progress = FALSE)
+    expect_identical(b$chains, long$chains)
+    expect_identical(summary(back), summary(fit))
+    fits[[nm]] <- fit
+    backs[[nm]] <- back
+  }
+  # the methods that read the data work on the read fit
+  expect_identical(predict(backs$subcluster, x[1:5, ], type = "membership"),
+                   predict(fits$subcluster, x[1:5, ], type = "membership"))
+  expect_identical(partition_draws(backs$subcluster), partition_draws(fits$subcluster))
+  expect_identical(imputed_draws(backs$imputed), imputed_draws(fits$imputed))
+})
+
+test_that("a fit's data-free kernel run without data is refused naming `kernel`", {
+  set.seed(3)
+  x <- matrix(rnorm(40), 20)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 5, burnin = 0,
+                          progress = FALSE)
+  expect_error(run_kernel(fit$kernel, iter = 5, progress = FALSE), "`kernel` holds no data")
+  expect_error(fit$kernel$step(NULL, 1, 1, 0, FALSE), "holds no data")
+  ok <- run_kernel(fit$kernel, iter = 5, data = fit$data, progress = FALSE)
+  expect_s3_class(ok, "mcmix_fit")
 })
