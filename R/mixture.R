@@ -198,8 +198,9 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   `"neal8"` (Neal's algorithm 8 with auxiliary components; the one for
 #'   non-conjugate families), `"slice"` (slice sampler on the stick-breaking
 #'   representation, Kalli, Griffin and Walker 2011) or `"split_merge"`
-#'   (Jain and Neal's restricted Gibbs split-merge moves between collapsed
-#'   Gibbs scans) or `"subcluster"` (the parallel sub-cluster split-merge
+#'   (split-merge moves between collapsed Gibbs scans, proposed by Jain and
+#'   Neal's restricted Gibbs scans or by Dahl's sequential allocation, see
+#'   `dp_control(proposal = )`) or `"subcluster"` (the parallel sub-cluster split-merge
 #'   sampler after Chang and Fisher 2013: restricted Gibbs over the
 #'   instantiated clusters, parallel over observations, with split and
 #'   merge proposals from two sub-clusters of each cluster); see
@@ -214,7 +215,9 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   point by point; prefer `"subcluster"` or `"collapsed"` there. When `algorithm` is not given, a
 #'   Dirichlet process mixture of a conjugate family with at least
 #'   `getOption("mcmix.subcluster_min_n", 20000)` observations uses
-#'   `"subcluster"`, smaller data `"collapsed"`. The number of
+#'   `"subcluster"`, smaller data `"split_merge"` (one sequentially
+#'   allocated split-merge proposal, Dahl 2003, before each collapsed Gibbs
+#'   scan). The number of
 #'   sticks the slice sampler instantiates is bounded by the options
 #'   `mcmix.work_budget` and `mcmix.memory_budget` (see [run_kernel()]):
 #'   an `alpha`, `discount` or `kappa` that needs more is refused.

@@ -33,7 +33,8 @@
 ##     beside it), posterior mean K;
 ##  4. galaxy data (N = 82), 20,000 iterations, start in one cluster: ESS of
 ##     K per CPU second (pooled as in 3), mcmix (collapsed, subcluster,
-##     split_merge) vs BNPmix's marginal sampler (MAR);
+##     split_merge with the SAMS and the restricted Gibbs proposals) vs
+##     BNPmix's marginal sampler (MAR);
 ##  5. time per iteration at N = 1e4 for gaussian_niw at D = 50 and
 ##     gaussian_diag / gaussian_iso at D = 256.
 ## CPU times are user + system of the fitting call (other jobs on the shared
@@ -208,6 +209,14 @@ fam4 <- gaussian_niw(prior_mean = m0, kappa = k0, df = n0, scale = S0)
 lml4 <- lml_niw(x4, m0, k0, n0, S0)
 it4 <- 20000L; burn4 <- 1000L
 ess_draws <- function(v) posterior::ess_basic(v)
+# the mcmix configurations of sections 3 and 4: label = list(algorithm, control)
+mcmix_algs <- list(
+  collapsed = list("collapsed", dp_control()),
+  subcluster = list("subcluster", dp_control()),
+  "split_merge (SAMS)" = list("split_merge", dp_control(proposal = "sams")),
+  "split_merge (restricted Gibbs)" = list("split_merge",
+                                          dp_control(proposal = "restricted_gibbs")))
+algs4 <- mcmix_algs[c("collapsed", "subcluster", "split_merge (SAMS)")]
 # Every repetition's trace and CPU time, by sampler, for the pooled figure:
 # the multi-chain ESS of all repetitions' draws together (posterior's
 # ess_basic() on the iterations x repetitions matrix: the repetitions are
@@ -225,11 +234,11 @@ pooled_ess_s <- function(env, who) {
 }
 cmp4 <- list()
 if (want(3)) for (r in seq_len(reps)) {
-  for (alg in c("collapsed", "subcluster")) {
+  for (alg in names(algs4)) {
     set.seed(10 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(fam4, alpha = 1), x4, iter = it4, burnin = burn4,
-                                   algorithm = alg, init = "one", labels = FALSE,
-                                   progress = FALSE))
+                                   algorithm = algs4[[alg]][[1]], control = algs4[[alg]][[2]],
+                                   init = "one", labels = FALSE, progress = FALSE))
     ll <- f$chains[[1]]$traces[, "log_lik"]
     keep_trace(tr4, paste("mcmix", alg), ll, t[["cpu"]])
     cmp4[[length(cmp4) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,
@@ -271,11 +280,12 @@ famg <- gaussian_niw(prior_mean = mg, kappa = 0.01, df = 3, scale = sg)
 itg <- 20000L
 cmpg <- list()
 if (want(4)) for (r in seq_len(reps)) {
-  for (alg in c("collapsed", "subcluster", "split_merge")) {
+  for (alg in names(mcmix_algs)) {
     set.seed(20 + r)
     t <- cpu(f <- sample_posterior(dp_mixture(famg, alpha = 1), xg, iter = itg, burnin = 0,
-                                   algorithm = alg, init = "one", labels = FALSE,
-                                   progress = FALSE))
+                                   algorithm = mcmix_algs[[alg]][[1]],
+                                   control = mcmix_algs[[alg]][[2]], init = "one",
+                                   labels = FALSE, progress = FALSE))
     k <- f$chains[[1]]$traces[, "n_clusters"]
     keep_trace(trg, paste("mcmix", alg), k, t[["cpu"]])
     cmpg[[length(cmpg) + 1L]] <- data.frame(who = paste("mcmix", alg), rep = r,

@@ -1,31 +1,46 @@
 /*
- * mixture_splitmerge.c -- restricted Gibbs split-merge moves for Dirichlet /
- * Pitman-Yor process mixtures with conjugate families: Jain & Neal (2004),
- * "A split-merge Markov chain Monte Carlo procedure for the Dirichlet
- * process mixture model", JCGS 13, sec. 3 (conjugate case), with the
- * Pitman-Yor partition prior.
+ * mixture_splitmerge.c -- split-merge moves for Dirichlet / Pitman-Yor
+ * process mixtures with conjugate families, with the Pitman-Yor partition
+ * prior: the restricted Gibbs proposal of Jain & Neal (2004), "A
+ * split-merge Markov chain Monte Carlo procedure for the Dirichlet process
+ * mixture model", JCGS 13, sec. 3 (conjugate case), and the sequentially-
+ * allocated proposal (SAMS) of Dahl (2003), "An improved merge-split
+ * sampler for conjugate Dirichlet process mixture models", Tech. Rep. 1086,
+ * Dept. of Statistics, U. of Wisconsin (also Dahl & Newcomb 2022,
+ * "Sequentially allocated merge-split samplers for conjugate Bayesian
+ * nonparametric models", J. Statist. Comput. Simul. 92, 1487-1511).
  *
  * One proposal: pick i != j uniformly; S = the other members of the
- * clusters of i and j.
- *   Launch state: i and j in two different clusters A = {i}, B = {j}, each
- *   k in S put in A or B with probability 1/2, then t intermediate
- *   restricted Gibbs scans over S, each drawing k's side from
- *     P(A) prop. to (n_A^-k - d) p(x_k | A^-k),  P(B) likewise.
- *   Split (z_i = z_j): one more restricted scan gives the proposal; q is the
- *   product of its transition probabilities, and
+ * clusters of i and j.  Both proposals are built by passes over S that
+ * put each k in side A (with i) or B (with j), drawing k's side from
+ *     P(A) prop. to (n_A^-k - d) p(x_k | A^-k),  P(B) likewise,
+ * where A^-k, B^-k hold the points placed so far (k itself excluded).
+ *   Restricted Gibbs (Jain-Neal): launch A = {i} + a random half of S,
+ *   B = {j} + the rest, then t intermediate restricted Gibbs scans over S
+ *   (in index order); the proposal is one more scan.
+ *   Sequential allocation (SAMS): A = {i}, B = {j}, S in a uniformly random
+ *   order, every k unallocated; the proposal is the one pass that places
+ *   the points one at a time (each scored against the sides built so far).
+ *   The order is drawn independently of the state given S (S is the same
+ *   set in the split and the merged state), so each order gives its own
+ *   Metropolis-Hastings pair of moves and their mixture is reversible
+ *   (Tierney 1994, sec. 2.3).
+ *   Split (z_i = z_j): q is the product of the proposal pass's transition
+ *   probabilities, and
  *     r = [alpha + d K] G(n_A - d) G(n_B - d) / [G(1 - d) G(n_A + n_B - d)]
  *         * L(A) L(B) / L(A u B) / q,
  *   K the number of clusters before the split, L the marginal likelihood,
  *   G = Gamma (the ratio of the Pitman-Yor EPPFs, Pitman 2006 eq. 3.6).
- *   Merge (z_i != z_j): q = the probability that one restricted scan from
- *   the launch state gives back the current split; the ratio is the
- *   inverse of the split one (with K - 1 clusters in the merged state) times q.
+ *   Merge (z_i != z_j): q = the probability that the proposal pass (from the
+ *   launch state, or with the same random order) gives the current split;
+ *   the ratio is the inverse of the split one (with K - 1 clusters in the
+ *   merged state) times q.
  * Accepted with probability min(1, r).
  *
- * The row "split_merge" of the algorithm table (mixture_dp.h): settings t
- * and moves; one iteration is `moves` proposals, then one collapsed Gibbs
- * scan (mixture_dp.c), then the prior update.  The acceptance counters
- * are carried in the state.
+ * The row "split_merge" of the algorithm table (mixture_dp.h): settings t,
+ * moves and sams (1: sequential allocation, t unused); one iteration is
+ * `moves` proposals, then one collapsed Gibbs scan (mixture_dp.c), then the
+ * prior update.  The acceptance counters are carried in the state.
  */
 #include <string.h>
 #include <Rmath.h>
@@ -34,9 +49,12 @@
 typedef struct {
     int t;                 /* intermediate restricted Gibbs scans */
     int moves;             /* split-merge proposals per sweep */
-    double *sa, *sb, *sm;  /* stats blocks of the two launch clusters, merged */
-    int *S, *side;         /* n each */
+    int sams;              /* 1: sequential allocation (Dahl 2003) */
+    double *st[2];         /* stats blocks of the two sides A, B */
+    double *sm;            /* the merged stats */
+    int *S, *side;         /* n each; side[k] = 0 (A), 1 (B), -1 (unallocated) */
     double counts[2];      /* accepted, proposed */
+    mcx_stats_combine_fn combine;   /* NULL: merged stats added point by point */
     mcx_dp_scan scan;
 } mcx_splitmerge;
 
@@ -46,12 +64,13 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     mcx_splitmerge *s = st;
     s->t = (int) control[0];
     s->moves = (int) control[1];
+    s->sams = control[2] != 0.0;
     mcx_dp_collapsed_init(&s->scan, m, p, saved->sweeps);   /* tabulates p->log_count */
-    s->sa = mcx_alloc(m->sstride, sizeof(double));
-    s->sb = mcx_alloc(m->sstride, sizeof(double));
+    for (int c = 0; c < 2; c++) s->st[c] = mcx_alloc(m->sstride, sizeof(double));
     s->sm = mcx_alloc(m->sstride, sizeof(double));
     s->S = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(int));
     s->side = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(int));
+    s->combine = mcx_family_combiner(m->fam, m->hyper);
 }
 
 /* log of the split/merged prior ratio: clusters of sizes na, nb split from
@@ -68,90 +87,133 @@ static double softplus(double x)
     return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
-/* One restricted Gibbs scan over S.  force < 0: draw each side; else move
- * each k to the side of the current split (A if z[k] == force, else B).
- * With want_q, returns the log probability of the sides taken (else 0).
- * k's own side is scored by the family's leave-one-out predictive when it
- * has one (A always holds i and B holds j, so k's side has at least two
- * members), and x_k is moved between the two stats blocks only when it
- * changes side; otherwise x_k is removed from its side first and put back.
- * With two sides, P(A) = 1 / (1 + exp(l_B - l_A)): one exp per point, and
- * a log only for the scan whose probability is wanted. */
-static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *na, int *nb,
+/* One pass over S (the restricted Gibbs scan of Jain-Neal, and the
+ * sequential allocation of SAMS when every side[k] is -1).  force < 0:
+ * draw each side; else put each k on the side of the current split (A if
+ * z[k] == force, else B).  With want_q, returns the log probability of the
+ * sides taken (else 0).  A point already on a side is scored there by the
+ * family's leave-one-out predictive when it has one (A always holds i and
+ * B holds j, so k's side has at least two members), and x_k is moved
+ * between the two stats blocks only when it changes side; otherwise x_k is
+ * removed from its side first (it is then unallocated).  With two sides,
+ * P(A) = 1 / (1 + exp(l_B - l_A)): one exp per point, and a log only for
+ * the pass whose probability is wanted. */
+static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *n,
                               const mcx_partition_prior *p, int force, int want_q)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
     mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
     const double *lc = p->log_count;
-    double lq = 0.0;
+    double lq = 0.0, l[2];
     for (int r = 0; r < nS; r++) {
         int k = s->S[r], own = s->side[k];
         const double *xk = mcx_mix_x(m, k);
-        double *so = own == 0 ? s->sa : s->sb, *sx = own == 0 ? s->sb : s->sa;
-        int *no = own == 0 ? na : nb, *nx = own == 0 ? nb : na;
-        double l_own;
-        if (loo != NULL) {
-            l_own = lc[*no - 1] + loo(hyper, so, xk, m->work);
-        } else {
-            f->stats_remove(hyper, so, xk, m->work);
-            (*no)--;
-            l_own = lc[*no] + f->log_predictive(hyper, so, xk, m->work);
+        if (own >= 0 && loo != NULL) {
+            l[own] = lc[n[own] - 1] + loo(hyper, s->st[own], xk, m->work);
+        } else if (own >= 0) {
+            f->stats_remove(hyper, s->st[own], xk, m->work);
+            l[own] = lc[--n[own]] + f->log_predictive(hyper, s->st[own], xk, m->work);
+            own = -1;
         }
-        double l_other = lc[*nx] + f->log_predictive(hyper, sx, xk, m->work);
-        double la = own == 0 ? l_own : l_other, lb = own == 0 ? l_other : l_own;
+        for (int c = 0; c < 2; c++)
+            if (c != own) l[c] = lc[n[c]] + f->log_predictive(hyper, s->st[c], xk, m->work);
         int side = force >= 0 ? (m->z[k] == force ? 0 : 1)
-                              : (unif_rand() < 1.0 / (1.0 + exp(lb - la)) ? 0 : 1);
-        if (want_q) lq -= side == 0 ? softplus(lb - la) : softplus(la - lb);
+                              : (unif_rand() < 1.0 / (1.0 + exp(l[1] - l[0])) ? 0 : 1);
+        if (want_q) lq -= softplus(l[1 - side] - l[side]);
         s->side[k] = side;
-        if (loo != NULL) {
-            if (side == own) continue;
-            f->stats_remove(hyper, so, xk, m->work);
-            (*no)--;
+        if (side == own) continue;
+        if (own >= 0) {
+            f->stats_remove(hyper, s->st[own], xk, m->work);
+            n[own]--;
         }
-        f->stats_add(hyper, side == 0 ? s->sa : s->sb, xk, m->work);
-        (*(side == 0 ? na : nb))++;
+        f->stats_add(hyper, s->st[side], xk, m->work);
+        n[side]++;
     }
     return lq;
 }
 
+/* The launch state: A = {i}, B = {j}; Jain-Neal: each k in S on a random
+ * side, then t restricted scans; SAMS: S in a uniformly random order
+ * (Fisher-Yates), every k unallocated. */
+static void launch(mcx_mix *m, mcx_splitmerge *s, int i, int j, int nS, int *n,
+                   const mcx_partition_prior *p)
+{
+    const mcx_family *f = m->fam;
+    size_t sbytes = m->sstride * sizeof(double);
+    for (int c = 0; c < 2; c++) {
+        memcpy(s->st[c], m->empty, sbytes);
+        f->stats_add(m->hyper, s->st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
+        n[c] = 1;
+    }
+    if (s->sams) {
+        for (int r = nS - 1; r > 0; r--) {
+            int u = (int) (unif_rand() * (r + 1)), tmp = s->S[r];
+            if (u > r) u = r;
+            s->S[r] = s->S[u];
+            s->S[u] = tmp;
+        }
+        for (int r = 0; r < nS; r++) s->side[s->S[r]] = -1;
+        return;
+    }
+    for (int r = 0; r < nS; r++) {
+        int k = s->S[r], c = unif_rand() < 0.5 ? 0 : 1;
+        s->side[k] = c;
+        n[c]++;
+        f->stats_add(m->hyper, s->st[c], mcx_mix_x(m, k), m->work);
+    }
+    for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, n, p, -1, 0);
+}
+
+/* S: the members of clusters ci and cj other than i and j, in index order;
+ * returns their number. */
+static int collect(const mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj)
+{
+    int nS = 0;
+    for (int k = 0; k < m->n; k++)
+        if (k != i && k != j && (m->z[k] == ci || m->z[k] == cj)) s->S[nS++] = k;
+    return nS;
+}
+
+/* The merged stats of clusters ci and cj in s->sm: by the family's
+ * stats_combine (O(1), S not needed), else j and the members of cj in S
+ * added to a copy of ci's (S collected here: *nS set). */
+static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj, int *nS)
+{
+    const mcx_family *f = m->fam;
+    memcpy(s->sm, mcx_mix_stats(m, ci), m->sstride * sizeof(double));
+    if (s->combine != NULL) {
+        s->combine(m->hyper, s->sm, mcx_mix_stats(m, cj), m->work);
+        return;
+    }
+    *nS = collect(m, s, i, j, ci, cj);
+    for (int r = 0; r < *nS; r++)
+        if (m->z[s->S[r]] == cj) f->stats_add(m->hyper, s->sm, mcx_mix_x(m, s->S[r]), m->work);
+    f->stats_add(m->hyper, s->sm, mcx_mix_x(m, j), m->work);
+}
+
+/* One split-merge proposal.  A merge is accepted when log u < a + log q,
+ * a = log(prior ratio x likelihood ratio), which needs only the merged
+ * stats; as q <= 1, log u >= a rejects it whatever the proposal pass would
+ * give, so u is drawn first and the pass (and S) is skipped then -- an
+ * exact shortcut that makes the merges of well-separated clusters O(1). */
 static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *dp)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
-    int n = m->n;
-    size_t sbytes = m->sstride * sizeof(double);
+    int nn = m->n;
     double d = dp->discount, alpha = dp->alpha;
-    int i = (int) (unif_rand() * n);
-    int j = (int) (unif_rand() * (n - 1));
+    int i = (int) (unif_rand() * nn);
+    int j = (int) (unif_rand() * (nn - 1));
     if (j >= i) j++;
-    int ci = m->z[i], cj = m->z[j];
-    /* S, the launch state and the current sides (for a merge) */
-    int nS = 0;
-    for (int k = 0; k < n; k++)
-        if (k != i && k != j && (m->z[k] == ci || m->z[k] == cj)) s->S[nS++] = k;
-    memcpy(s->sa, m->empty, sbytes);
-    memcpy(s->sb, m->empty, sbytes);
-    f->stats_add(hyper, s->sa, mcx_mix_x(m, i), m->work);
-    f->stats_add(hyper, s->sb, mcx_mix_x(m, j), m->work);
-    int na = 1, nb = 1;
-    for (int r = 0; r < nS; r++) {
-        int k = s->S[r];
-        if (unif_rand() < 0.5) {
-            s->side[k] = 0; na++;
-            f->stats_add(hyper, s->sa, mcx_mix_x(m, k), m->work);
-        } else {
-            s->side[k] = 1; nb++;
-            f->stats_add(hyper, s->sb, mcx_mix_x(m, k), m->work);
-        }
-    }
-    for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, &na, &nb, dp, -1, 0);
+    int ci = m->z[i], cj = m->z[j], nS = -1, n[2], K = m->K;
     s->counts[1] += 1.0;
-    int K = m->K;
     if (ci == cj) {
-        double lq = restricted_scan(m, s, nS, &na, &nb, dp, -1, 1);
-        double lr = log_split_prior(alpha, d, K, na, nb) +
-            f->log_marginal(hyper, s->sa, m->work) + f->log_marginal(hyper, s->sb, m->work) -
+        nS = collect(m, s, i, j, ci, cj);
+        launch(m, s, i, j, nS, n, dp);
+        double lq = restricted_scan(m, s, nS, n, dp, -1, 1);
+        double lr = log_split_prior(alpha, d, K, n[0], n[1]) +
+            f->log_marginal(hyper, s->st[0], m->work) + f->log_marginal(hyper, s->st[1], m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) - lq;
         if (!(log(unif_rand()) < lr)) return;
         /* accept: side A (i and its companions) becomes a new cluster */
@@ -166,19 +228,17 @@ static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *d
             }
         }
     } else {
-        /* q: one scan from the launch state forced to the current split */
-        double lq = restricted_scan(m, s, nS, &na, &nb, dp, ci, 1);
-        int ni = m->size[ci], nj = m->size[cj];
-        memcpy(s->sm, mcx_mix_stats(m, ci), sbytes);
-        for (int r = 0; r < nS; r++)
-            if (m->z[s->S[r]] == cj)
-                f->stats_add(hyper, s->sm, mcx_mix_x(m, s->S[r]), m->work);
-        f->stats_add(hyper, s->sm, mcx_mix_x(m, j), m->work);
-        double lr = -log_split_prior(alpha, d, K - 1, ni, nj) +
+        double lu = log(unif_rand());
+        merged_stats(m, s, i, j, ci, cj, &nS);
+        double la = -log_split_prior(alpha, d, K - 1, m->size[ci], m->size[cj]) +
             f->log_marginal(hyper, s->sm, m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) -
-            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work) + lq;
-        if (!(log(unif_rand()) < lr)) return;
+            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work);
+        if (!(lu < la)) return;
+        /* q: the proposal pass forced to the current split */
+        if (nS < 0) nS = collect(m, s, i, j, ci, cj);
+        launch(m, s, i, j, nS, n, dp);
+        if (!(lu < la + restricted_scan(m, s, nS, n, dp, ci, 1))) return;
         /* accept: move cluster cj into ci */
         for (int r = 0; r < nS; r++) {
             int k = s->S[r];
@@ -207,7 +267,7 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 
 static double *counters(void *st) { return ((mcx_splitmerge *) st)->counts; }
 
-static const char *const control_names[] = {"t", "moves", NULL};
+static const char *const control_names[] = {"t", "moves", "sams", NULL};
 
 const mcx_dp_algorithm mcx_dp_split_merge = {
     "split_merge", 1, 0, 1, sizeof(mcx_splitmerge), control_names,

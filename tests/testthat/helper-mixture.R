@@ -133,10 +133,10 @@ mx_tv_bound <- function(p, S, mult = 3) mult * 0.5 * sum(sqrt(p * (1 - p) / S))
 
 # Run a sampler and return its TV distance to `p` and the bound.
 mx_check <- function(model, x, p, iter, thin = 3, algorithm = "collapsed", mult = 3,
-                     seed = 1) {
+                     seed = 1, ...) {
   set.seed(seed)
   fit <- sample_posterior(model, x, iter = iter, burnin = 200, thin = thin,
-                          algorithm = algorithm, progress = FALSE)
+                          algorithm = algorithm, progress = FALSE, ...)
   z <- partition_draws(fit)
   f <- mx_freq(z, p)
   list(tv = mx_tv(f, p), bound = mx_tv_bound(p, nrow(z), mult), fit = fit)

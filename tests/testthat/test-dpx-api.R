@@ -122,6 +122,8 @@ test_that("bad input is refused with a clear message", {
   expect_error(dp_control(kappa = 1), "`kappa`")
   expect_error(dp_control(t = -1), "`t`")
   expect_error(dp_control(moves = 1.5), "`moves`")
+  expect_error(dp_control(proposal = "gibbs"), "`proposal` must be one of")
+  expect_error(dp_control(proposal = NA), "`proposal`")
   x <- dpx_data()
   expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "neal9"),
                "`algorithm`")
@@ -294,7 +296,9 @@ test_that("DP samplers without accept/reject steps refuse acceptance(); settings
   expect_match(model_line, "alpha: 1", fixed = TRUE)
   expect_false(grepl(":  ", sub("^Model: +", "", model_line)))
   expect_output(print(dp_control(m = 4, xi = "geometric", kappa = 0.3)),
-                "m = 4.*kappa = 0.3.*t = 5")
+                "m = 4.*kappa = 0.3.*SAMS.*moves = 1")
+  expect_output(print(dp_control(proposal = "restricted_gibbs", t = 3)),
+                "t = 3 restricted Gibbs scans")
   s <- capture.output(print(summary(fm)$n_clusters))
   expect_false(any(grepl("[0-9]\\.[0-9]{4}", s)))
 })

@@ -144,3 +144,60 @@ test_that("the slice sampler's stick labels follow their exact posterior", {
   # mass beyond stick 9 (about 1e-3) is left out of the grid: it counts in the TV
   expect_lt(mx_tv(f, p) + 0.5 * mean(!labs %in% names(p)), mx_tv_bound(p, S, mult = 4))
 })
+
+test_that("split_merge with either proposal matches the exact posterior", {
+  skip_on_cran()
+  # several proposals per collapsed Gibbs scan, so that an error in the
+  # split-merge move itself would show; besides the TV distance, E[K | x]
+  # within 4 Monte Carlo standard errors (more sensitive: a SAMS merge
+  # ratio without its proposal probability moves it by about 8 of them)
+  K5 <- apply(P5, 1L, function(z) length(unique(z)))
+  # alpha ~ Gamma(2, 2), integrated out numerically
+  lpz <- vapply(seq_len(nrow(P5)), function(r) log(stats::integrate(function(a)
+    vapply(a, function(al) exp(mx_lprior_dp(P5[r, ], al)), 1) * stats::dgamma(a, 2, 2),
+    0, Inf, rel.tol = 1e-10)$value), 1)
+  ex <- dpx_posterior_random_d(P5, ll5, 0.6, 2, 3)   # a Beta(2, 3) discount
+  cases <- list(
+    list(model = dp_mixture(niw, alpha = 0.8),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_dp, alpha = 0.8))),
+    list(model = dp_mixture(niw, alpha = 0.5, discount = 0.35),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = 0.5, d = 0.35))),
+    list(model = dp_mixture(niw, alpha = -0.2, discount = 0.5),
+         p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_py, alpha = -0.2, d = 0.5))),
+    list(model = dp_mixture(niw, alpha = gamma_prior(2, 2)), p = mx_posterior(P5, ll5, lpz)),
+    list(model = dp_mixture(niw, alpha = 0.6, discount = beta_prior(2, 3)), p = ex$p))
+  for (prop in c("sams", "restricted_gibbs")) {
+    ctl <- dp_control(proposal = prop, moves = 4, t = 2)
+    for (i in seq_along(cases)) {
+      what <- paste(prop, "case", i)
+      r <- mx_check(cases[[i]]$model, xd, cases[[i]]$p, iter = 30000,
+                    algorithm = "split_merge", seed = 20 + i, control = ctl)
+      expect_lt(r$tv, r$bound, label = paste("TV of", what))
+      k <- r$fit$chains[[1]]$traces[, "n_clusters"]
+      expect_lt(abs(mean(k) - sum(cases[[i]]$p * K5)), 4 * stats::sd(k) / sqrt(ess(k)),
+                label = paste("E[K | x] error of", what))
+      expect_gt(acceptance(r$fit)[1], 0.05)   # the moves are taken
+    }
+    dd <- r$fit$chains[[1]]$traces[, "discount"]   # the last case: E[d | x]
+    expect_lt(abs(mean(dd) - ex$mean_d), 5 * stats::sd(dd) / sqrt(ess(dd)))
+  }
+})
+
+test_that("split_merge (SAMS) agrees with collapsed Gibbs on the galaxy posterior of K", {
+  skip_on_cran()
+  # the prior of bench/bench-scale.R; SAMS mixes K several times better per draw
+  x <- MASS::galaxies / 1000
+  model <- dp_mixture(gaussian_niw(prior_mean = mean(x), kappa = 0.01, df = 3,
+                                   scale = stats::var(x) / 4), alpha = 1)
+  post <- lapply(c("collapsed", "split_merge"), function(alg) {
+    set.seed(41)
+    fit <- sample_posterior(model, x, iter = 20000, burnin = 1000, algorithm = alg,
+                            init = "one", labels = FALSE, progress = FALSE,
+                            control = dp_control(proposal = "sams"))
+    k <- fit$chains[[1]]$traces[, "n_clusters"]
+    c(mean = mean(k), se = stats::sd(k) / sqrt(ess(k)), ess = ess(k))
+  })
+  d <- post[[1]][["mean"]] - post[[2]][["mean"]]
+  expect_lt(abs(d), 4 * sqrt(post[[1]][["se"]]^2 + post[[2]][["se"]]^2))
+  expect_gt(post[[2]][["ess"]], 2 * post[[1]][["ess"]])
+})

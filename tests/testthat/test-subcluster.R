@@ -135,10 +135,13 @@ test_that("clusters reduced to one point dissolve (singleton merge moves)", {
   expect_lt(post[[2]][["mean"]], 3)
 })
 
-test_that("the default algorithm is subcluster for large data, collapsed below", {
+test_that("the default algorithm is subcluster for large data, split_merge below", {
   model <- dp_mixture(gaussian_niw())
   expect_identical(mcmix:::dp_default_algorithm(NULL, TRUE, model, matrix(0, 50, 2)),
-                   "collapsed")
+                   "split_merge")
+  expect_identical(sample_posterior(model, c(-1, 0, 1), iter = 2, progress = FALSE)$algorithm,
+                   "split_merge")
+  expect_identical(dp_control()$proposal, "sams")
   expect_identical(mcmix:::dp_default_algorithm(NULL, TRUE, model, matrix(0, 20000, 2)),
                    "subcluster")
   expect_identical(mcmix:::dp_default_algorithm("neal8", FALSE, model, matrix(0, 20000, 2)),
