@@ -341,8 +341,9 @@ mixture_kernel <- function(name, init, step_on, ...) {
   new_kernel(name, init = init, step = unbound_step, ..., step_on = step_on,
              bind = function(data) {
                if (!is.matrix(data))
-                 stop("mcmix internal error: a mixture kernel runs on the data matrix of its fit.",
-                      call. = FALSE)
+                 stop_input(sprintf(paste0("`data` must be the data matrix of the fit ",
+                                           "(`fit$data`), not %s."), describe_value(data)),
+                            "data")
                xe <- mixture_engine_data(data)
                list(step = step_on(xe$x, xe$rows))
              })

@@ -239,6 +239,8 @@ test_that("a fit's data-free kernel run without data is refused naming `kernel`"
                           progress = FALSE)
   expect_error(run_kernel(fit$kernel, iter = 5, progress = FALSE), "`kernel` holds no data")
   expect_error(fit$kernel$step(NULL, 1, 1, 0, FALSE), "holds no data")
+  expect_error(run_kernel(fit$kernel, iter = 5, data = "x", progress = FALSE),
+               "`data` must be the data matrix of the fit", class = "mcmix_error_input")
   ok <- run_kernel(fit$kernel, iter = 5, data = fit$data, progress = FALSE)
   expect_s3_class(ok, "mcmix_fit")
 })
