@@ -147,12 +147,7 @@ static void launch(mcx_mix *m, mcx_splitmerge *s, int i, int j, int nS, int *n,
         n[c] = 1;
     }
     if (s->sams) {
-        for (int r = nS - 1; r > 0; r--) {
-            int u = (int) (unif_rand() * (r + 1)), tmp = s->S[r];
-            if (u > r) u = r;
-            s->S[r] = s->S[u];
-            s->S[u] = tmp;
-        }
+        mcx_rshuffle(s->S, nS);
         for (int r = 0; r < nS; r++) s->side[s->S[r]] = -1;
         return;
     }

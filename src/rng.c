@@ -278,6 +278,11 @@ double mcx_rtnorm_upper(double mu, double sd, double b)
 void mcx_rperm(int *perm, int n)
 {
     for (int i = 0; i < n; i++) perm[i] = i;
+    mcx_rshuffle(perm, n);
+}
+
+void mcx_rshuffle(int *perm, int n)
+{
     for (int i = n - 1; i > 0; i--) {
         int j = (int) R_unif_index((double) (i + 1));
         int t = perm[i];

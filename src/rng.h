@@ -43,4 +43,6 @@ double mcx_rtnorm_lower(double mu, double sd, double a);
 double mcx_rtnorm_upper(double mu, double sd, double b);
 /* Random permutation of 0..n-1 into perm (Fisher-Yates). */
 void   mcx_rperm(int *perm, int n);
+/* The n entries of perm in a uniformly random order (Fisher-Yates). */
+void   mcx_rshuffle(int *perm, int n);
 #endif
