@@ -151,18 +151,26 @@ void mcx_mix_build_restore(mcx_mix *m, const mcx_family *fam, const void *hyper,
     mcx_mix_build_data(m, fam, hyper, x, n, dim, 0, 1, labels, NULL, k_min, stats, bytes);
 }
 
+/* The statistics of clusters k0 .. k1-1 summed from the labels, in index
+ * order, into the blocks at `base` (cluster k at base + k * sstride). */
+static void refresh_range(const mcx_mix *m, int k0, int k1, double *base, double *work)
+{
+    size_t ss = m->sstride;
+    const int *z = m->z;
+    for (int k = k0; k < k1; k++) memcpy(base + (size_t) k * ss, m->empty, ss * sizeof(double));
+    for (int i = 0; i < m->n; i++)
+        if (z[i] >= k0 && z[i] < k1)
+            m->fam->stats_add(m->hyper, base + (size_t) z[i] * ss, mcx_mix_x(m, i), work);
+}
+
 /* Run t sums clusters tfirst[t] .. tfirst[t+1]-1 into its own copy. */
 static void refresh_run(mcx_mix *m, int t)
 {
     int k0 = m->tfirst[t], k1 = m->tfirst[t + 1];
     size_t ss = m->sstride;
-    double *own = m->tstats + (size_t) t * MCX_TPAD, *work = m->twork + (size_t) t * m->wstride;
+    double *own = m->tstats + (size_t) t * MCX_TPAD;
     if (k1 <= k0) return;
-    for (int k = k0; k < k1; k++) memcpy(own + (size_t) k * ss, m->empty, ss * sizeof(double));
-    const int *z = m->z;
-    for (int i = 0; i < m->n; i++)
-        if (z[i] >= k0 && z[i] < k1)
-            m->fam->stats_add(m->hyper, own + (size_t) z[i] * ss, mcx_mix_x(m, i), work);
+    refresh_range(m, k0, k1, own, m->twork + (size_t) t * m->wstride);
     memcpy(mcx_mix_stats(m, k0), own + (size_t) k0 * ss, (size_t) (k1 - k0) * ss * sizeof(double));
 }
 
@@ -173,11 +181,7 @@ void mcx_mix_refresh(mcx_mix *m)
     T = 1;
 #endif
     if (T < 2 || !mcx_family_thread_safe(m->fam)) {
-        for (int k = 0; k < K; k++)
-            memcpy(mcx_mix_stats(m, k), m->empty, m->sstride * sizeof(double));
-        for (int i = 0; i < m->n; i++)
-            if (m->z[i] >= 0)
-                m->fam->stats_add(m->hyper, mcx_mix_stats(m, m->z[i]), mcx_mix_x(m, i), m->work);
+        refresh_range(m, 0, K, m->stats, m->work);
         return;
     }
     /* contiguous runs of clusters of about n / T members each */
