@@ -5,7 +5,13 @@
 #
 # The mixture kernel (R/mixture.R, R/mixture_dp.R) is wrapped: each
 # iteration runs one sweep of the sampler on the completed data, then one
-# imputation step given the new partition.  The chain's state gains
+# imputation step given the new partition.  A sampler whose state keeps
+# the clusters' parameters across sweeps (kernel field `carried_params`:
+# "neal8", state$params) has its missing cells drawn given those very
+# parameters, p(x_mis | theta_k, x_obs), so that the sweep stays a Gibbs
+# update of (z, theta, x_mis); the other samplers' state is (z, x_mis), and
+# the step draws theta_k given the cluster first (data augmentation).
+# The chain's state gains
 # `imputed` (the current values of the missing cells), so a chunked run
 # equals one long run; the clusters' stats are recomputed from the labels
 # after each imputation (`stats = NULL`).
@@ -13,7 +19,7 @@
 # The blocks to impute, for ffi_impute_step(): NULL when there are none.
 impute_blocks <- function(prepared) {
   if (!identical(prepared$name, "product")) return(NULL)
-  off <- 0L
+  off <- poff <- 0L
   out <- list()
   for (p in prepared$family$resolved) {
     if (isTRUE(p$impute)) {
@@ -22,9 +28,12 @@ impute_blocks <- function(prepared) {
       out[[length(out) + 1L]] <- list(family = p$family$name,
                                       hyper = as.double(family_hyper(p$family)),
                                       off = as.integer(off), dim = as.integer(p$dim),
-                                      cov = cov, columns = p$columns)
+                                      cov = cov, poff = as.integer(poff),
+                                      columns = p$columns)
     }
     off <- off + p$dim
+    # the parts' parameters lie side by side (src/family_product.c)
+    poff <- poff + as.integer(family_layout(p$family)$size)
   }
   if (length(out)) out else NULL
 }
@@ -79,7 +88,8 @@ impute_bind <- function(base, x, blocks) {
   miss_t <- tmask
   storage.mode(miss_t) <- "integer"
   obs <- x0 <- mask <- x <- NULL
-  blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov")])
+  blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov", "poff")])
+  carried <- isTRUE(base$carried_params)
   step <- function(state, n, thin, offset, warmup, workspace = NULL) {
     traces <- labels <- extra <- list()
     xt <- xt0
@@ -89,8 +99,15 @@ impute_bind <- function(base, x, blocks) {
       r <- base$step_on(xt, FALSE)(state[names(state) != "imputed"], 1L, thin,
                                    offset + g - 1L, warmup, workspace = workspace)
       st <- r$state
-      z <- match(st$labels, unique(st$labels)) - 1L
-      new_xt <- .Call(C_ffi_impute_step, xt, z, blocks_c, miss_t)
+      if (carried) {
+        # the chain's own parameters, column k + 1 for engine cluster k
+        z <- st$labels
+        params <- st$params
+      } else {
+        z <- match(st$labels, unique(st$labels)) - 1L
+        params <- NULL
+      }
+      new_xt <- .Call(C_ffi_impute_step, xt, z, blocks_c, miss_t, params)
       st["stats"] <- list(NULL)
       st$imputed <- new_xt[tmask]
       state <- st

@@ -30,17 +30,20 @@
 #                    refuse settings with an error naming the argument;
 #   conjugate_only   refuses non-conjugate families;
 #   random_discount  samples a beta_prior() discount;
-#   counters         counts accepted proposals (read by acceptance()).
+#   counters         counts accepted proposals (read by acceptance());
+#   params           keeps the clusters' parameters across sweeps
+#                    (state$params, one column per engine cluster): missing
+#                    cells are then imputed given them (R/impute.R).
 dp_algorithm <- function(control = function(ctl, model, N) numeric(), conjugate_only = TRUE,
-                         random_discount = TRUE, counters = FALSE) {
+                         random_discount = TRUE, counters = FALSE, params = FALSE) {
   list(control = control, conjugate_only = conjugate_only,
-       random_discount = random_discount, counters = counters)
+       random_discount = random_discount, counters = counters, params = params)
 }
 
 dp_algorithms <- list(
   collapsed = dp_algorithm(),
   neal8 = dp_algorithm(control = function(ctl, model, N) c(m_aux = ctl$m),
-                       conjugate_only = FALSE),
+                       conjugate_only = FALSE, params = TRUE),
   slice = dp_algorithm(control = function(ctl, model, N) {
                          budget <- slice_budget(model, ctl, N)
                          c(geometric = as.double(ctl$xi == "geometric"), kappa = ctl$kappa,
@@ -325,7 +328,8 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     workspace = !is.list(hyper),   # not for R-function families (callbacks into R)
     # only some algorithms accept or reject proposals; the others carry
     # zero counters in their state (read by acceptance())
-    counters = row$counters)
+    counters = row$counters,
+    carried_params = row$params)
 }
 
 # TRUE in a process forked by the parallel package (mclapply, mcparallel,

@@ -41,7 +41,7 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels
                          SEXP weights, SEXP newx, SEXP est);
 
 /* ffi_impute.c (imputation of joint Gaussian blocks) */
-SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss);
+SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss, SEXP params);
 
 /* ffi_topic.c (LDA and HDP) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,

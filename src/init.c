@@ -36,7 +36,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
     CALLDEF(ffi_mixture_predict, 8),
-    CALLDEF(ffi_impute_step, 4),
+    CALLDEF(ffi_impute_step, 5),
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 7),
     CALLDEF(ffi_lda_log_joint, 4),

@@ -17,7 +17,14 @@
  *           theta = mean[d] and the known covariance given by the caller).
  * This is a two-block Gibbs sampler on (theta, x_M) given z, whose
  * marginal chain on x_M leaves p(x_M | x_O, z) invariant; theta is not
- * kept (the mixture samplers integrate it out or redraw it).
+ * kept.  That is right for the samplers whose state is (z, x_M) alone
+ * (they integrate theta out or redraw it given z before using it), but
+ * not for a sampler that keeps theta across sweeps (Neal's algorithm 8):
+ * the kept theta was drawn given the old x_M, and a new x_M drawn from
+ * another theta breaks the joint p(z, theta, x_M | x_O).  For such a
+ * sampler the caller passes the chain's own theta: no P-step, and the
+ * I-step x_M ~ p(x_M | theta_k, x_O) is an exact Gibbs update of x_M in
+ * the chain on (z, theta, x_M).
  *
  * Memory: everything from mcx_alloc() at the start of the call, sized by
  * the block dimension and the number of clusters; nothing in the loops.
@@ -78,7 +85,8 @@ static void draw_conditional(double *x, const int *miss, const double *mu, const
 }
 
 void mcx_impute_block(const mcx_impute_block_spec *b, double *xt, int dim, int n,
-                      const int *miss, const int *z)
+                      const int *miss, const int *z, const double *theta_kept,
+                      size_t pstride)
 {
     const mcx_family *f = b->fam;
     int d = b->dim, K = 0;
@@ -96,17 +104,23 @@ void mcx_impute_block(const mcx_impute_block_spec *b, double *xt, int dim, int n
     for (int k = 0; k < K; k++) f->stats_reset(b->hyper, stats + (size_t) k * ss);
     for (int i = 0; i < n; i++) {
         if (z[i] < 0) MCX_INTERNAL("unassigned observation");
-        f->stats_add(b->hyper, stats + (size_t) z[i] * ss, xt + (size_t) i * dim + b->off, work);
+        if (theta_kept == NULL)
+            f->stats_add(b->hyper, stats + (size_t) z[i] * ss, xt + (size_t) i * dim + b->off,
+                         work);
         for (int j = 0; j < d; j++)
             if (miss[(size_t) i * dim + b->off + j]) { need[z[i]] = 1; break; }
     }
-    /* P-step, clusters in index order */
-    for (int k = 0; k < K; k++)
-        if (need[k]) f->param_draw(b->hyper, stats + (size_t) k * ss, theta + (size_t) k * ps, work);
+    /* P-step, clusters in index order (none with the chain's own theta) */
+    if (theta_kept == NULL)
+        for (int k = 0; k < K; k++)
+            if (need[k])
+                f->param_draw(b->hyper, stats + (size_t) k * ss, theta + (size_t) k * ps, work);
     /* I-step, rows in index order */
     for (int i = 0; i < n; i++) {
         if (!need[z[i]]) continue;
-        const double *th = theta + (size_t) z[i] * ps;
+        const double *th = theta_kept != NULL
+            ? theta_kept + (size_t) z[i] * pstride + b->poff
+            : theta + (size_t) z[i] * ps;
         draw_conditional(xt + (size_t) i * dim + b->off, miss + (size_t) i * dim + b->off,
                          th, b->cov != NULL ? b->cov : th + d, d, w, idx);
     }

@@ -1,0 +1,289 @@
+# Exact answers for the table-driven enumeration tests (test-exact-sweep.R,
+# test-impute-exact.R): the posterior over the partitions of a few rows
+# for every family kind, with missing cells integrated out in closed form
+# (also those the samplers impute), under the four partition priors;
+# and the comparison of a fit's kept partitions with it.  Computed in R
+# independently of the C code (helper-mixture.R: partitions, priors).
+
+# ---- log marginal likelihood of the observed cells of one cluster ----------
+
+# gaussian_mean: mu ~ N(m0, V0), x_i | mu ~ N(mu, S). The observed cells
+# of the cluster are jointly Gaussian (any pattern of missing cells).
+sw_lml_gmean <- function(X, S, m0, V0) {
+  X <- as.matrix(X)
+  d <- ncol(X)
+  tx <- t(X)
+  obs <- which(!is.na(tx))
+  if (!length(obs)) return(0)
+  v <- tx[obs]
+  row <- (obs - 1L) %/% d + 1L
+  col <- (obs - 1L) %% d + 1L
+  C <- V0[col, col, drop = FALSE] + outer(row, row, "==") * S[col, col, drop = FALSE]
+  r <- v - m0[col]
+  -length(v) / 2 * log(2 * pi) - as.numeric(determinant(C)$modulus) / 2 -
+    sum(r * solve(C, r)) / 2
+}
+
+# gaussian_niw, D = 2, rows complete, missing as a whole, or missing
+# coordinate 2 only. Under the NIW prior the marginal parameters of
+# coordinate 1, (mu_1, S_11) ~ NIW_1(m0[1], kappa, nu - 1, Psi[1, 1]), are
+# independent of those of the regression of coordinate 2 on coordinate 1
+# (the partition of the inverse-Wishart; Bartlett), so
+#   p(x_obs) = p_1(x_1, all rows) p(complete rows) / p_1(x_1, complete rows).
+sw_lml_niw <- function(X, m0, kappa, nu, Psi) {
+  X <- as.matrix(X)
+  X <- X[!is.na(X[, 1L]), , drop = FALSE]
+  if (any(is.na(X[, 1L]))) stop("coordinate 1 must be observed in partial rows")
+  if (!nrow(X)) return(0)
+  comp <- !is.na(X[, 2L])
+  l1 <- function(v) mx_lml_niw(matrix(v, ncol = 1L), m0[1L], kappa, nu - 1, Psi[1L, 1L, drop = FALSE])
+  l1(X[, 1L]) + mx_lml_niw(X[comp, , drop = FALSE], m0, kappa, nu, Psi) - l1(X[comp, 1L])
+}
+
+# gaussian_diag: one Normal-inverse-gamma per column (NIW_1 with nu = 2
+# shape, Psi = 2 rate), missing cells skipped.
+sw_lml_diag <- function(X, m0, kappa, shape, rate) {
+  X <- as.matrix(X)
+  sum(vapply(seq_len(ncol(X)), function(j) {
+    v <- X[!is.na(X[, j]), j]
+    mx_lml_niw(matrix(v, ncol = 1L), m0[j], kappa, 2 * shape, matrix(2 * rate))
+  }, 0))
+}
+
+# gaussian_iso: shared variance, s2 ~ IG(a0, b0), mu | s2 ~ N(m0, s2 / k0 I);
+# rows missing as a whole are skipped.
+sw_lml_iso <- function(X, m0, kappa, a0, b0) {
+  X <- as.matrix(X)
+  X <- X[stats::complete.cases(X), , drop = FALSE]
+  n <- nrow(X)
+  d <- ncol(X)
+  if (!n) return(0)
+  xb <- colMeans(X)
+  kn <- kappa + n
+  an <- a0 + n * d / 2
+  bn <- b0 + (sum(sweep(X, 2L, xb)^2) + kappa * n / kn * sum((xb - m0)^2)) / 2
+  lgamma(an) - lgamma(a0) + a0 * log(b0) - an * log(bn) + d / 2 * log(kappa / kn) -
+    n * d / 2 * log(2 * pi)
+}
+
+sw_lml_bern <- function(X, a, b) {
+  X <- as.matrix(X)
+  sum(vapply(seq_len(ncol(X)), function(j) {
+    v <- X[!is.na(X[, j]), j]
+    lbeta(a + sum(v), b + length(v) - sum(v)) - lbeta(a, b)
+  }, 0))
+}
+
+sw_lml_pois <- function(X, shape, rate) {
+  X <- as.matrix(X)
+  sum(vapply(seq_len(ncol(X)), function(j) {
+    v <- X[!is.na(X[, j]), j]
+    mx_lml_poisson(matrix(v, ncol = 1L), shape, rate)
+  }, 0))
+}
+
+# categorical_dirichlet, codes 1..L (NA skipped), Dirichlet(a) prior.
+sw_lml_cat <- function(v, a) {
+  v <- v[!is.na(v)]
+  nl <- tabulate(v, length(a))
+  lgamma(sum(a)) - lgamma(sum(a) + length(v)) + sum(lgamma(a + nl) - lgamma(a))
+}
+
+# ---- the cases: family kind x missing-value mode ---------------------------
+
+# Data of N rows for a family kind, with missing cells by `na`:
+#   "none"       complete data;
+#   "integrated" a row missing as a whole (or a cell of a separable family),
+#                integrated out by the samplers;
+#   "imputed"    coordinate 2 of a joint Gaussian block missing in some
+#                rows (imputed by the samplers); for gaussian_iso an error.
+# Returns list(family, data, lml = function(rows) log p(x_obs[rows])), or
+# NULL when the mode does not apply to the kind (a separable family has no
+# partly missing block).
+sw_case <- function(kind, na = c("none", "integrated", "imputed"), N = 5L) {
+  na <- match.arg(na)
+  xy <- rbind(c(-1.2, -0.9), c(-0.8, -1.1), c(0.9, 1.3), c(1.4, 0.8), c(0.1, 0.3),
+              c(-0.2, 0.2))[seq_len(N), ]
+  cnt <- c(0, 1, 4, 6, 2, 3)[seq_len(N)]
+  bin <- cbind(c(0, 0, 1, 1, 0, 1), c(0, 1, 1, 1, 0, 0))[seq_len(N), ]
+  ct <- c(1L, 1L, 3L, 2L, 3L, 1L)[seq_len(N)]
+  S <- matrix(c(0.5, 0.4, 0.4, 0.5), 2L); m0 <- c(0, 0); V0 <- diag(3, 2L)
+  kap <- 0.5; nu <- 4; Psi <- diag(0.5, 2L)
+  joint_na <- function(X) {
+    if (na == "integrated") X[2L, ] <- NA
+    if (na == "imputed") X[c(2L, 4L, 5L), 2L] <- NA
+    X
+  }
+  cell_na <- function(X) {
+    if (na == "integrated") X[2L, 1L] <- NA
+    if (na == "integrated" && ncol(X) > 1L) X[4L, 2L] <- NA
+    X
+  }
+  sep_only <- kind %in% c("gaussian_diag", "bernoulli_beta", "poisson_gamma",
+                          "categorical_dirichlet")
+  if (na == "imputed" && sep_only) return(NULL)
+  switch(kind,
+    gaussian_mean = {
+      X <- joint_na(xy)
+      list(family = gaussian_mean(cov = S, prior_mean = m0, prior_cov = V0), data = X,
+           lml = function(r) sw_lml_gmean(X[r, , drop = FALSE], S, m0, V0))
+    },
+    gaussian_niw = {
+      X <- joint_na(xy)
+      list(family = gaussian_niw(prior_mean = m0, kappa = kap, df = nu, scale = Psi), data = X,
+           lml = function(r) sw_lml_niw(X[r, , drop = FALSE], m0, kap, nu, Psi))
+    },
+    gaussian_diag = {
+      X <- cell_na(xy)
+      list(family = gaussian_diag(prior_mean = m0, kappa = kap, shape = 2, rate = 0.5),
+           data = X, lml = function(r) sw_lml_diag(X[r, , drop = FALSE], m0, kap, 2, 0.5))
+    },
+    gaussian_iso = {
+      X <- joint_na(xy)
+      list(family = gaussian_iso(prior_mean = m0, kappa = kap, shape = 2, rate = 0.5),
+           data = X, lml = function(r) sw_lml_iso(X[r, , drop = FALSE], m0, kap, 2, 0.5))
+    },
+    bernoulli_beta = {
+      X <- cell_na(bin)
+      list(family = bernoulli_beta(a = 0.5, b = 0.5), data = X,
+           lml = function(r) sw_lml_bern(X[r, , drop = FALSE], 0.5, 0.5))
+    },
+    poisson_gamma = {
+      v <- cnt
+      if (na == "integrated") v[2L] <- NA
+      list(family = poisson_gamma(shape = 2, rate = 1), data = matrix(v, ncol = 1L),
+           lml = function(r) sw_lml_pois(v[r], 2, 1))
+    },
+    categorical_dirichlet = {
+      v <- ct
+      if (na == "integrated") v[2L] <- NA
+      a <- c(0.5, 0.5, 0.5)
+      list(family = categorical_dirichlet(alpha = a),
+           data = factor(c("a", "b", "c")[v], levels = c("a", "b", "c")),
+           lml = function(r) sw_lml_cat(v[r], a))
+    },
+    product_family = {
+      X <- joint_na(xy)
+      v <- cnt
+      k <- ct
+      if (na == "integrated") { v[3L] <- NA; k[4L] <- NA }
+      df <- data.frame(x = X[, 1L], y = X[, 2L], n = v,
+                       k = factor(c("a", "b", "c")[k], levels = c("a", "b", "c")))
+      a <- c(0.5, 0.5, 0.5)
+      list(family = product_family(xy = gaussian_niw(prior_mean = m0, kappa = kap, df = nu,
+                                                     scale = Psi),
+                                   n = poisson_gamma(shape = 2, rate = 1),
+                                   k = categorical_dirichlet(alpha = a),
+                                   .columns = list(xy = c("x", "y"))),
+           data = df,
+           lml = function(r) sw_lml_niw(X[r, , drop = FALSE], m0, kap, nu, Psi) +
+             sw_lml_pois(v[r], 2, 1) + sw_lml_cat(k[r], a))
+    },
+    stop("unknown kind ", kind))
+}
+
+# ---- partition priors ------------------------------------------------------
+
+# The four priors of the sweep: the dp_mixture() arguments and the exact
+# posterior over the partitions P given their log-likelihoods.
+sw_priors <- list(
+  fixed = list(alpha = 1, discount = 0),
+  gamma = list(alpha = gamma_prior(2, 2), discount = 0),
+  py = list(alpha = 0.5, discount = 0.3),
+  beta = list(alpha = 0.5, discount = beta_prior(2, 3)))
+
+sw_exact <- function(P, loglik, prior) {
+  a <- sw_priors[[prior]]
+  switch(prior,
+    fixed = mx_posterior(P, loglik, apply(P, 1L, mx_lprior_dp, alpha = a$alpha)),
+    py = mx_posterior(P, loglik, apply(P, 1L, mx_lprior_py, alpha = a$alpha, d = a$discount)),
+    gamma = {
+      # p(z) = prod Gamma(n_k) * int alpha^K Gamma(alpha) / Gamma(alpha + n) Ga(alpha) d alpha
+      n <- ncol(P)
+      IK <- vapply(seq_len(n), function(K) stats::integrate(function(al)
+        exp(K * log(al) + lgamma(al) - lgamma(al + n) +
+              stats::dgamma(al, a$alpha$shape, a$alpha$rate, log = TRUE)),
+        0, Inf, rel.tol = 1e-10)$value, 0)
+      lp <- apply(P, 1L, function(z) sum(lgamma(mx_sizes(z))) + log(IK[max(z)]))
+      mx_posterior(P, loglik, lp)
+    },
+    beta = {
+      # p(z) = int p(z | d) Beta(d) dd, which depends on the block sizes only
+      key <- apply(P, 1L, function(z) paste(sort(mx_sizes(z)), collapse = " "))
+      u <- unique(key)
+      lpu <- vapply(u, function(k) {
+        z <- rep(seq_along(nk <- as.integer(strsplit(k, " ")[[1L]])), nk)
+        log(stats::integrate(function(g) vapply(g, function(d)
+          exp(mx_lprior_py(z, a$alpha, d) +
+                stats::dbeta(d, a$discount$a, a$discount$b, log = TRUE)), 0),
+          0, 1, rel.tol = 1e-10)$value)
+      }, 0)
+      mx_posterior(P, loglik, lpu[key])
+    })
+}
+
+# Exact posterior of a case under a prior (named by partition key).
+sw_case_exact <- function(case, prior) {
+  N <- NROW(case$data)
+  P <- mx_partitions(N)
+  ll <- apply(P, 1L, function(z)
+    sum(vapply(split(seq_along(z), z), case$lml, 0)))
+  sw_exact(P, ll, prior)
+}
+
+# ---- comparing a sampler with the exact posterior ---------------------------
+
+# The compared statistics of kept partitions Z (draws x N): P(K = k),
+# k = 1..N, and P(i and j together) for every pair; for the exact
+# posterior p over the partitions P (rows, in the order of names(p)).
+sw_stats <- function(Z) {
+  N <- ncol(Z)
+  K <- apply(Z, 1L, function(z) length(unique(z)))
+  s <- lapply(seq_len(N), function(k) as.numeric(K == k))
+  names(s) <- paste0("P(K=", seq_len(N), ")")
+  for (i in seq_len(N - 1L)) for (j in (i + 1L):N)
+    s[[sprintf("P(%d~%d)", i, j)]] <- as.numeric(Z[, i] == Z[, j])
+  do.call(cbind, s)
+}
+
+# z-scores of the sampled statistics against the exact ones: the standard
+# error by batch means (`batches` batches), floored by the i.i.d. one so a
+# statistic that never moved in a short run still counts.
+sw_zscores <- function(Z, p) {
+  P <- mx_partitions(ncol(Z))
+  stopifnot(identical(mx_keys(P), names(p)))
+  exact <- colSums(sw_stats(P) * p)
+  draws <- sw_stats(Z)
+  S <- nrow(draws)
+  nb <- 25L
+  bs <- S %/% nb
+  bm <- apply(draws[seq_len(bs * nb), , drop = FALSE], 2L, function(v)
+    stats::sd(colMeans(matrix(v, bs))) / sqrt(nb))
+  iid <- sqrt(exact * (1 - exact) / S)
+  est <- colMeans(draws)
+  list(z = (est - exact) / pmax(bm, iid), est = est, exact = exact, se = pmax(bm, iid))
+}
+
+# The samplers of the sweep: name -> sample_posterior() arguments.
+sw_algorithms <- list(
+  collapsed = list(algorithm = "collapsed"),
+  neal8 = list(algorithm = "neal8"),
+  slice = list(algorithm = "slice"),
+  split_merge_sams = list(algorithm = "split_merge", control = dp_control(proposal = "sams")),
+  split_merge_rgibbs = list(algorithm = "split_merge",
+                            control = dp_control(proposal = "restricted_gibbs")),
+  subcluster = list(algorithm = "subcluster"))
+
+# Run one combination; returns the z-scores (or the error when the
+# combination is refused).
+sw_run <- function(kind, na, prior, alg, iter, seed = 1L, N = 5L) {
+  case <- sw_case(kind, na, N)
+  if (is.null(case)) return(NULL)
+  a <- sw_priors[[prior]]
+  args <- c(list(dp_mixture(case$family, alpha = a$alpha, discount = a$discount), case$data,
+                 iter = iter, burnin = 200L, progress = FALSE), sw_algorithms[[alg]])
+  set.seed(seed)
+  fit <- tryCatch(do.call(sample_posterior, args), error = function(e) e)
+  if (inherits(fit, "error")) return(fit)
+  c(sw_zscores(partition_draws(fit), sw_case_exact(case, prior)), list(fit = fit))
+}
