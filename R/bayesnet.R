@@ -265,6 +265,65 @@ bn_blocks <- function(model, hidden, blocks) {
 
 bn_scope <- function(f) names(dimnames(f))
 
+# Blocks that make Gibbs irreducible. A factor with zero (or near-zero:
+# at most 1e-12 times its largest value) entries over two or more hidden
+# variables -- a child determined by its parents, as `either` in
+# bayes_net_asia() -- can make single-variable Gibbs reducible: with
+# either = yes and lung = yes, tub cannot move, nor lung, and the chain
+# stays on one of the separated pieces of the support. The hidden
+# variables tied by such factors (connected through them) are merged into
+# one block together with the blocks given (`bl`, from bn_blocks()). Each
+# merged block is then the whole of one group of constrained variables,
+# and since all other factors are positive, its conditional given the
+# rest has the group's whole feasible set as support: the chain is
+# irreducible. Says once (a message) which blocks it made; refuses, naming
+# the variables, when a merged block has more than `max_values` joint
+# values.
+bn_auto_blocks <- function(model, ev, hidden, bl, max_values = 1e6) {
+  group <- integer(length(hidden))
+  for (b in seq_along(bl)) group[match(bl[[b]], hidden)] <- b
+  find_root <- function(g) { while (parent[g] != g) g <- parent[g]; g }
+  parent <- seq_along(bl)
+  culprits <- character()
+  labels <- if (identical(model$kind, "bayes_net")) sprintf("the table of `%s`", model$vars)
+            else sprintf("`factors[[%d]]`", seq_along(model$factors))
+  for (i in seq_along(model$factors)) {
+    f <- model$factors[[i]]
+    sc <- bn_scope(f)
+    hv <- sc[sc %in% hidden]
+    if (length(hv) < 2L) next
+    idx <- lapply(sc, function(v) if (v %in% names(ev)) ev[[v]] else TRUE)
+    g <- do.call(`[`, c(list(f), idx, list(drop = TRUE)))
+    if (!any(g <= 1e-12 * max(g))) next
+    gs <- unique(group[match(hv, hidden)])
+    roots <- unique(vapply(gs, find_root, 1L))
+    if (length(roots) < 2L) next
+    parent[roots[-1L]] <- roots[1L]
+    culprits <- c(culprits, labels[i])
+  }
+  if (!length(culprits)) return(bl)
+  roots <- vapply(seq_along(bl), find_root, 1L)
+  out <- unname(lapply(split(seq_along(bl), roots), function(ix) unlist(bl[ix])))
+  out <- out[order(vapply(out, function(b) min(match(b, hidden)), 1L))]
+  made <- Filter(function(b) !any(vapply(bl, function(u) setequal(u, b), TRUE)), out)
+  show <- paste(vapply(made, function(b) sprintf("c(%s)", paste0("\"", b, "\"", collapse = ", ")),
+                       ""), collapse = ", ")
+  for (b in made) if (prod(as.double(lengths(model$levels[b]))) > max_values)
+    bn_stop(paste0("one-variable Gibbs updates might not reach every state allowed by %s ",
+                   "(zeros tie %s together); sampling them needs blocks = list(%s), a block ",
+                   "of more than %s joint values. Use bn_marginals() or bn_map(), or a ",
+                   "model without these zeros."),
+            paste(unique(culprits), collapse = ", "), paste0("`", unlist(made), "`", collapse = ", "),
+            show, format(max_values, big.mark = ",", scientific = FALSE))
+  message(sprintf(paste0("Gibbs: updating %s jointly (blocks = list(%s)): %s %s zeros that ",
+                         "tie these variables together, so one-variable updates might not ",
+                         "reach every state allowed by the evidence."),
+                  paste0("`", unlist(made), "`", collapse = ", "), show,
+                  paste(unique(culprits), collapse = ", "),
+                  if (length(unique(culprits)) > 1L) "have" else "has"))
+  out
+}
+
 bn_spec <- function(model, hidden, blocks) {
   vars <- model$vars
   scopes <- lapply(model$factors, function(f) match(bn_scope(f), vars) - 1L)
@@ -294,16 +353,18 @@ bn_log_joint <- function(model, X) {
   lp
 }
 
-# An initial state (0-based codes of every variable): ancestral sampling for
-# Bayesian networks (evidence clamped), uniform otherwise; a few tries for a
-# state of positive probability, then (when the hidden states can be
-# enumerated) the most probable state; an error naming `arg` when the
-# evidence has probability zero or no positive state was found.
+# An initial state (0-based codes of every variable), dispersed so that
+# chains started apart show when they do not mix (R-hat, R/guard.R):
+# hidden variables drawn uniformly (evidence clamped), 10 tries for a
+# state of positive probability; then, for Bayesian networks, ancestral
+# sampling (10 tries); then (when the hidden states can be enumerated)
+# the most probable state; an error naming `arg` when the evidence has
+# probability zero or no positive state was found.
 bn_init_state <- function(model, ev, arg = "evidence") {
   vars <- model$vars
   x <- stats::setNames(integer(length(vars)), vars)
   for (try in 1:20) {
-    if (identical(model$kind, "bayes_net")) {
+    if (identical(model$kind, "bayes_net") && try > 10L) {
       for (v in bn_topo_order(model$parents)) {
         if (v %in% names(ev)) { x[v] <- ev[[v]]; next }
         f <- model$factors[[match(v, vars)]]
@@ -335,10 +396,17 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 #' @rdname sample_posterior
 #' @param blocks Factor models and Bayesian networks: `NULL` (every hidden
 #'   variable updated alone) or a list of character vectors, groups of
-#'   hidden variables drawn jointly from their conditional (needed where
-#'   deterministic tables make single-variable Gibbs reducible, as the
-#'   "either" node of [bayes_net_asia()]). For these models `data` is the
-#'   evidence: a named list (or vector) of observed levels, or `NULL`.
+#'   hidden variables drawn jointly from their conditional. Where a table
+#'   has zeros (or values below 1e-12 of its largest) over several hidden
+#'   variables, as the deterministic "either" node of [bayes_net_asia()],
+#'   one-variable updates can be reducible (the chain never leaves one part
+#'   of the support): the variables tied by such tables are then merged
+#'   into one block with the blocks given, with a message saying so (an
+#'   error when that block would have more than 1e6 joint values). Chains
+#'   start from dispersed states: hidden variables drawn uniformly (until
+#'   a state of positive probability is found). For these models `data`
+#'   is the evidence: a named list (or vector) of observed levels, or
+#'   `NULL`.
 #' @export
 sample_posterior.mcmix_factor_model <- function(
     model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
@@ -347,7 +415,7 @@ sample_posterior.mcmix_factor_model <- function(
   ev <- bn_evidence(model, data, "data")
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`data` observes every variable; there is nothing to sample.")
-  bl <- bn_blocks(model, hidden, blocks)
+  bl <- bn_auto_blocks(model, ev, hidden, bn_blocks(model, hidden, blocks))
   spec <- bn_spec(model, hidden, bl)
   trace_names <- c(hidden, "log_prob")
   kernel <- new_kernel(

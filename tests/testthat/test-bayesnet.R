@@ -203,3 +203,46 @@ test_that("bad input to the Bayesian network functions is refused", {
                "nothing to sample")
   expect_error(posterior_marginals(1), "`fit`")
 })
+
+test_that("Gibbs without blocks on the Asia network blocks the deterministic node itself", {
+  asia <- bayes_net_asia()
+  J <- asia_joint()
+  ev <- list(asia = "yes", dysp = "yes")
+  ex <- brute_marginals(J$S, J$p, list(asia = 1L, dysp = 1L))
+  expect_equal(ex$either[1], 0.1823, tolerance = 1e-3)
+  expect_equal(ex$tub[1], 0.0878, tolerance = 1e-2)
+  set.seed(22)
+  expect_message(fit <- sample_posterior(asia, ev, iter = 20000, burnin = 1000, chains = 2,
+                                         progress = FALSE),
+                 "`tub`, `lung`, `either` jointly")
+  pm <- posterior_marginals(fit)
+  se <- attr(pm, "mcse")
+  for (v in names(ex)) {
+    expect_true(all(se[[v]] > 0), label = v)
+    expect_true(all(abs(pm[[v]] - ex[[v]]) < 4 * se[[v]]), label = v)
+  }
+  # the blocks given are kept when they already hold the tied variables
+  expect_no_message(sample_posterior(asia, ev, iter = 20, blocks = list(c("either", "lung", "tub")),
+                                     progress = FALSE))
+  # and merged with the tied variables otherwise (evidence on `either`
+  # leaves its table tying `tub` and `lung`)
+  expect_message(sample_posterior(asia, list(either = "yes"), iter = 20, progress = FALSE),
+                 "`tub`, `lung` jointly")
+  expect_message(sample_posterior(asia, ev, iter = 20, blocks = list(c("tub", "lung")),
+                                  progress = FALSE), "`tub`, `lung`, `either` jointly")
+  # nothing to block once the zeros involve at most one hidden variable
+  expect_no_message(sample_posterior(asia, list(tub = "no", lung = "no"), iter = 20,
+                                     progress = FALSE))
+})
+
+test_that("zeros tying too many values together are refused with the variables named", {
+  lv <- as.character(1:32)
+  tie <- function(u, v) {
+    a <- diag(32) + 1e-13
+    dimnames(a) <- stats::setNames(list(lv, lv), c(u, v))
+    a
+  }
+  fm <- factor_model(list(tie("a", "b"), tie("b", "c"), tie("c", "d")))
+  expect_error(sample_posterior(fm, NULL, iter = 10, progress = FALSE),
+               "`a`, `b`, `c`, `d`.*more than 1,000,000 joint values")
+})
