@@ -211,6 +211,9 @@ fit_header <- function(fit) {
 #' 2.5%, 50% and 97.5% quantiles (pooled over chains), the rank-normalised
 #' R-hat and the bulk and tail effective sample sizes ([rhat()], [ess()]);
 #' for mixtures also the posterior distribution of the number of clusters.
+#' With several chains both give one warning (class
+#' `mcmix_warning_convergence`) listing the traces whose R-hat is above
+#' 1.1 or that are constant within each chain but differ between chains.
 #'
 #' @param x,object An `mcmix_fit`.
 #' @param probs Quantiles to report.
@@ -239,6 +242,7 @@ print.mcmix_fit <- function(x, ...) {
   fit_header(x)
   cat("Traces:    ", paste(fit_trace_names(x), collapse = ", "), "\n", sep = "")
   cat("Use summary() for posterior summaries and convergence diagnostics.\n")
+  fit_guard(x)   # R/guard.R: one warning when the chains disagree
   invisible(x)
 }
 
@@ -247,6 +251,7 @@ print.mcmix_fit <- function(x, ...) {
 summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   probs <- check_probs(probs)   # R/checks.R
   object <- fit_usable(object)  # R/chains.R: the chains with draws
+  fit_guard(object)             # R/guard.R: one warning when the chains disagree
   q <- diag_input(object)
   codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")
   tab <- vapply(q, function(m) .Call(C_ffi_diag_stats, m, unname(diag_codes[codes])),

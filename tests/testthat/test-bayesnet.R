@@ -215,6 +215,8 @@ test_that("Gibbs without blocks on the Asia network blocks the deterministic nod
   expect_message(fit <- sample_posterior(asia, ev, iter = 20000, burnin = 1000, chains = 2,
                                          progress = FALSE),
                  "`tub`, `lung`, `either` jointly")
+  # the chains, started apart, agree (R/guard.R)
+  expect_length(mcmix:::fit_guard_flags(fit), 0L)
   pm <- posterior_marginals(fit)
   se <- attr(pm, "mcse")
   for (v in names(ex)) {

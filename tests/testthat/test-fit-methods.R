@@ -43,7 +43,9 @@ test_that("format() is one short line for every fit, whatever the model holds", 
   expect_lt(sum(nchar(out)), 1500)
   expect_match(format(fit), "64 x 64 lattice.*evidence")
   # probit: no prior covariance dumped; sample_gibbs: no function source
-  expect_lt(sum(nchar(capture.output(print(fits$probit)))), 1500)
+  expect_lt(sum(nchar(capture.output(suppressWarnings(print(fits$probit),
+                                                    classes = "mcmix_warning_convergence")))),
+            1500)
   expect_false(any(grepl("bytecode|<environment", capture.output(print(fits$gibbs)))))
   # a call with inlined functions and data (do.call) stays short
   set.seed(2)
