@@ -29,7 +29,11 @@
 #' @param restarts Number of runs from different initial partitions.
 #' @param init Initial partitions: `"prior"` (a draw from the prior over
 #'   partitions per run), `"one"` (one cluster), `"singletons"`, a vector
-#'   of labels, or a `function(run)` returning one.
+#'   of labels, or a `function(run)` returning one. A fixed start (`"one"`,
+#'   `"singletons"` or a label vector) is that of the first run only; the
+#'   other runs start from dispersed partitions (one cluster, unless that
+#'   was the start given, then draws from the prior), so that restarts do
+#'   not repeat one search. Give a function to choose every run's start.
 #' @param max_icm Largest number of ICM sweeps after the schedule.
 #' @return An object of class `mcmix_map_partition`: `labels` (the best
 #'   partition, clusters numbered by first appearance), `log_post` (its log
@@ -88,14 +92,26 @@ map_partition <- function(model, data, schedule = exp(seq(0, log(100), length.ou
             class = "mcmix_map_partition")
 }
 
+# The initial partition of run r. A fixed start (a label vector, "one" or
+# "singletons") is the start of run 1 only: the other runs start from
+# dispersed partitions, one cluster (unless that was the start given) then
+# draws from the prior, so that restarts explore different basins of the
+# search rather than repeat one (annealing from one poor partition can end
+# in the same local mode every time).
 map_init <- function(model, N, init) {
-  if (is.character(init) && length(init) == 1L && init == "singletons")
-    return(function(r) seq_len(N))
   finite <- inherits(model, "mcmix_finite_mixture")
-  f <- mixture_init(model, N, init)           # R/mixture.R: checks and "prior"/"one"
   a0 <- if (finite) NA_real_ else model$alpha
+  fixed <- is.numeric(init) ||
+    (is.character(init) && length(init) == 1L && init %in% c("one", "singletons"))
+  f <- if (is.character(init) && length(init) == 1L && init == "singletons")
+         function(r, a0) seq_len(N)
+       else mixture_init(model, N, init)      # R/mixture.R: checks and "prior"/"one"
+  one <- !(is.character(init) && identical(init, "one"))
+  prior <- mixture_init(model, N, "prior")
   function(r) {
-    z <- f(r, a0)
+    z <- if (!fixed || r == 1L) f(r, a0)
+         else if (r == 2L && one) integer(N)
+         else prior(r, a0)
     if (finite && length(unique(z)) > model$K)
       stop(sprintf("`init` has more than K = %d clusters.", model$K), call. = FALSE)
     z

@@ -71,3 +71,24 @@ test_that("bad input to map_partition() is refused", {
   expect_error(map_partition(dp_mixture(gaussian_nonconj()), rnorm(5)), "conjugate")
   expect_error(map_partition(finite_mixture(fam, 2), rnorm(5), init = 1:5), "K = 2")
 })
+
+test_that("restarts from a fixed start begin from different partitions", {
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
+  set.seed(1)
+  x <- c(stats::rnorm(6, -3), stats::rnorm(6, 3))
+  z0 <- rep(1:2, 6)   # a poor partition
+  model <- dp_mixture(fam, alpha = 1)
+  # no sweeps: each run ends where it started
+  still <- function(init, restarts)
+    map_partition(model, x, schedule = numeric(0), max_icm = 0, restarts = restarts,
+                  init = init)$runs
+  set.seed(2)
+  lp <- still(z0, 5)
+  expect_identical(lp[1], still(z0, 1))            # run 1 from the start given
+  expect_identical(lp[2], still("one", 1))         # run 2 from one cluster
+  expect_gte(length(unique(lp)), 4L)               # the others from the prior
+  expect_gte(length(unique(still("one", 5))), 4L)
+  expect_gte(length(unique(still("singletons", 5))), 4L)
+  # a function chooses every run's start
+  expect_length(unique(still(function(r) z0, 3)), 1L)
+})
