@@ -7,6 +7,7 @@
 #   make bench   run the benchmarks in bench/ (installs the peer packages)
 #   make fuzz        the bad-input campaign and the full interrupt sweep
 #   make interrupts  the interrupt sweep only (every sampler, every chunk)
+#   make exact   the exact-enumeration sweep at full precision (long)
 #   make sanitize    build with ASan + UBSan and run the tests
 #   make valgrind    run the tests under valgrind's memcheck
 R       ?= R
@@ -16,7 +17,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
 .PHONY: all deps deps-check deps-bench install demo test check document bench clean \
-        fuzz interrupts sanitize valgrind
+        fuzz interrupts sanitize valgrind exact
 
 all: test
 
@@ -54,6 +55,13 @@ check: deps-check
 
 bench: install deps-bench
 	for f in bench/bench-*.R; do $(RSCRIPT) $$f || exit 1; done
+
+# Every DP algorithm x family kind x prior x missing-value mode against the
+# exact posterior, at full precision (tests/testthat/test-exact-sweep.R);
+# MCMIX_EXACT_SWEEP_KINDS (comma-separated) restricts the family kinds.
+exact: install
+	NOT_CRAN=true MCMIX_EXACT_SWEEP=full MCMIX_TEST_FILTER='exact-sweep|impute-exact' \
+	  MCMIX_EXACT_SWEEP_KINDS='$(MCMIX_EXACT_SWEEP_KINDS)' $(RSCRIPT) tools/run-tests.R
 
 # Fault campaigns (tools/fuzz.R, tools/interrupts.R; see the README). The
 # campaign runs under a virtual-memory limit so that runaway allocation

@@ -246,22 +246,25 @@ sw_stats <- function(Z) {
   do.call(cbind, s)
 }
 
-# z-scores of the sampled statistics against the exact ones: the standard
-# error by batch means (`batches` batches), floored by the i.i.d. one so a
-# statistic that never moved in a short run still counts.
+# z-scores of the sampled statistics against the exact ones. Standard
+# error: the larger of batch means with 25 and with 10 batches (short runs
+# of slowly mixing chains -- imputed cells move the partition slowly --
+# have autocorrelations longer than 25 small batches see), floored by the
+# i.i.d. one so a statistic that never moved in a short run still counts.
 sw_zscores <- function(Z, p) {
   P <- mx_partitions(ncol(Z))
   stopifnot(identical(mx_keys(P), names(p)))
   exact <- colSums(sw_stats(P) * p)
   draws <- sw_stats(Z)
   S <- nrow(draws)
-  nb <- 25L
-  bs <- S %/% nb
-  bm <- apply(draws[seq_len(bs * nb), , drop = FALSE], 2L, function(v)
-    stats::sd(colMeans(matrix(v, bs))) / sqrt(nb))
-  iid <- sqrt(exact * (1 - exact) / S)
+  bm <- function(nb) {
+    bs <- S %/% nb
+    apply(draws[seq_len(bs * nb), , drop = FALSE], 2L, function(v)
+      stats::sd(colMeans(matrix(v, bs))) / sqrt(nb))
+  }
+  se <- pmax(bm(25L), bm(10L), sqrt(exact * (1 - exact) / S))
   est <- colMeans(draws)
-  list(z = (est - exact) / pmax(bm, iid), est = est, exact = exact, se = pmax(bm, iid))
+  list(z = (est - exact) / se, est = est, exact = exact, se = se)
 }
 
 # The samplers of the sweep: name -> sample_posterior() arguments.
