@@ -251,7 +251,11 @@ sw_stats <- function(Z) {
 # of slowly mixing chains -- imputed cells move the partition slowly --
 # have autocorrelations longer than 25 small batches see), floored by the
 # i.i.d. one so a statistic that never moved in a short run still counts.
-sw_zscores <- function(Z, p) {
+# `n_eff` (optional) replaces the number of draws in that floor: short runs
+# visit partitions of small probability in rare bursts, which batch means
+# miss when no burst falls in the run; the effective sample size of the
+# number of clusters (ess()) is then the scale of the Monte Carlo error.
+sw_zscores <- function(Z, p, n_eff = NULL) {
   P <- mx_partitions(ncol(Z))
   stopifnot(identical(mx_keys(P), names(p)))
   exact <- colSums(sw_stats(P) * p)
@@ -262,7 +266,8 @@ sw_zscores <- function(Z, p) {
     apply(draws[seq_len(bs * nb), , drop = FALSE], 2L, function(v)
       stats::sd(colMeans(matrix(v, bs))) / sqrt(nb))
   }
-  se <- pmax(bm(25L), bm(10L), sqrt(exact * (1 - exact) / S))
+  n0 <- if (is.null(n_eff) || !is.finite(n_eff)) S else min(S, n_eff)
+  se <- pmax(bm(25L), bm(10L), sqrt(exact * (1 - exact) / n0))
   est <- colMeans(draws)
   list(z = (est - exact) / se, est = est, exact = exact, se = se)
 }
