@@ -452,6 +452,10 @@ sample_posterior.mcmix_factor_model <- function(
 #' fit <- sample_posterior(asia, list(dysp = "yes"), iter = 2000,
 #'                         blocks = list(c("tub", "lung", "either")), progress = FALSE)
 #' posterior_marginals(fit)
+#' # without `blocks`, the variables tied by the deterministic table of
+#' # "either" are blocked automatically (with a message)
+#' fit2 <- sample_posterior(asia, list(dysp = "yes"), iter = 2000, progress = FALSE)
+#' posterior_marginals(fit2)$either
 #' @export
 posterior_marginals <- function(fit) {
   if (!inherits(fit, "mcmix_bn_fit"))
