@@ -43,6 +43,7 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->cen = mcx_alloc(5 * (size_t) d + 2, sizeof(double));
     s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
     s->sb = s->sa + m->sstride;
+    s->ss = mcx_alloc(3 * m->sstride, sizeof(double));
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }
@@ -152,6 +153,7 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
     mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
     mcx_subcluster_moves(m, s, p);
+    mcx_subcluster_sams(m, s, p);
     mcx_subcluster_singles(m, s, p);
     mcx_partition_prior_update(p, m);
     return mcx_mix_log_marginal(m);

@@ -80,6 +80,8 @@ typedef struct {
     double *sum;           /* their total (2 dim + 4) */
     double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
     double *sa, *sb;       /* stats blocks of the two sides / the union (contiguous) */
+    double *ss;            /* 3 stats blocks: sides and union of a sequential allocation */
+    double *lm, *lg;       /* kcap, kcap + 1: log marginals, merge gains (sequential moves) */
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
@@ -157,6 +159,9 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
 void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
 /* Step 3: singleton split / merge moves (mixture_subcluster_single.c). */
 void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Step 2b: sequentially allocated split / merge proposals, merge partners
+ * chosen by their merge gain (mixture_subcluster_sams.c). */
+void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);
