@@ -52,7 +52,9 @@ dp_algorithms <- list(
                              counters = TRUE),
   subcluster = dp_algorithm(control = function(ctl, model, N)
                               c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
-                                threads = if (is.null(ctl$threads)) 1 else ctl$threads),
+                                threads = if (is.null(ctl$threads)) 1 else ctl$threads,
+                                # tests only: the last sequentially allocated move in state$params
+                                sc_record = if (isTRUE(ctl$sc_record)) 1 else 0),
                             counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)

@@ -86,6 +86,8 @@ typedef struct {
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     double counts[2];      /* split / merge proposals accepted, made */
+    int record;            /* setting sc_record: keep the last sequential move in rec */
+    double *rec;           /* SC_REC_HEAD + 3 n: see mixture_subcluster_sams.c */
 } mcx_subcluster;
 
 /* Doubles of one thread's scratch (family work + K log-weights), rounded
@@ -162,6 +164,8 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 /* Step 2b: sequentially allocated split / merge proposals, merge partners
  * chosen by their merge gain (mixture_subcluster_sams.c). */
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Doubles of the record before its two lists (mixture_subcluster_sams.c). */
+#define SC_REC_HEAD 10
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);

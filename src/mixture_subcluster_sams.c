@@ -200,6 +200,31 @@ static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double
     }
 }
 
+/* The record of a move (setting sc_record, tests): rec[0] kind (1 split,
+ * 2 merge), [1] members nm, [2] log p(split) - log p(merged) (prior x
+ * likelihood), [3] log q_S, [4] log q of the merge choice and launch, [5]
+ * log q of the split choice and launch, [6] log r, [7] accepted, [8] K
+ * before; then from SC_REC_HEAD: the members in allocation order (launch
+ * i, launch j, then S), their sides (after n entries) and the labels
+ * before the move (after 2 n entries). */
+static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, double g, double lq,
+                   double lqm, double lqs, double lr)
+{
+    double *r = s->rec, *mem = r + SC_REC_HEAD, *sd = mem + m->n, *lab = sd + m->n;
+    r[0] = kind; r[1] = nm; r[2] = g; r[3] = lq; r[4] = lqm; r[5] = lqs; r[6] = lr;
+    r[7] = 0; r[8] = m->K; r[9] = 0;
+    /* s->mem holds S then i, j */
+    mem[0] = s->mem[nm - 2];
+    mem[1] = s->mem[nm - 1];
+    sd[0] = 0;
+    sd[1] = 1;
+    for (int q = 0; q < nm - 2; q++) {
+        mem[q + 2] = s->mem[q];
+        sd[q + 2] = kind == 1 ? s->side[q] : -1;
+    }
+    for (int i = 0; i < m->n; i++) lab[i] = m->z[i];
+}
+
 static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
 {
     for (int c = 0; c < m->K; c++)
@@ -217,7 +242,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
     launch(m, s, nm, pi, pj, st, n);
-    double lq = allocate(m, s, p, nm - 2, st, n, -1, -INFINITY);
+    double lq = allocate(m, s, p, nm - 2, st, n, -1, -INFINITY), lqs;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
@@ -227,9 +252,12 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double lw2 = log_partner_of(m, s, p, K + 1, st[1], n[1], lB, k, -1, st[0], n[0], lA, m->K);
     double lqm = log(1.0 - ps_sams(K + 1)) - log(K + 1.0) + lw
         + log1p(exp(lw2 - lw)) - log(2.0 * n[0] * (double) n[1]);
-    double lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0)) + lq;
-    double lr = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k] + lqm - lqs;
+    lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
+    double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
+    double lr = g + lqm - lqs - lq;
+    if (s->record) record(m, s, 1, nm, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
+    if (s->record) s->rec[7] = 1;
     int c = mcx_mix_new_cluster(m);
     memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
     memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
@@ -277,7 +305,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
             + m->fam->log_marginal(m->hyper, su, m->work) - s->lm[a] - s->lm[b];
     }
     double lu = log(unif_rand()), base = gain + lqs - lqm;
-    if (!(lu < base)) return;                 /* q_S <= 1: rejected whatever the pass gives */
+    if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
     mcx_sc_members(m, s, a, b);
     /* launch points: the ia-th member of a and the ib-th of b */
     int ia = (int) R_unif_index((double) na), ib = (int) R_unif_index((double) nb);
@@ -290,8 +318,10 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int n[2];
     launch(m, s, nm, pi, pj, st, n);
     if (s->combine != NULL) combined(m, s, sa, sb, su);
-    double lq = allocate(m, s, p, nm - 2, st, n, b, lu - base);
+    double lq = allocate(m, s, p, nm - 2, st, n, b, s->record ? -INFINITY : lu - base);
+    if (s->record) record(m, s, 2, nm, -gain, lq, lqm, lqs, base + lq);
     if (!(lu < base + lq)) return;
+    if (s->record) s->rec[7] = 1;
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
     m->size[a] = nm;
     m->size[b] = 0;
