@@ -24,7 +24,8 @@
  *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
  *    a cluster k drawn uniformly (q = ps(K) / K); launch points i != j
  *    drawn uniformly (ordered) among its n members, S = the others in a
- *    uniformly random order; i founds side A, j side B, and each point of
+ *    random order (with probability 1/2 uniform, else the union's
+ *    outliers first: outliers_first()); i founds side A, j side B, and each point of
  *    S goes to side c with probability proportional to
  *      (n_c - d) p(x | side c so far)    (collapsed predictive),
  *    q_S the product of these probabilities;
@@ -180,8 +181,51 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     return lq;
 }
 
+/* Standardised squared distance beyond which a member of the union is
+ * placed first by the outliers-first order: D + OUT_SD sqrt(2 D), about
+ * the upper 2% of a chi-square with D degrees of freedom at D = 2. */
+#define OUT_SD 3.0
+
+/* The outliers-first order of S = s->mem[0 .. nS-1] (the union's members
+ * but the launch points; nm members with them): the members whose squared
+ * distance from the union's mean, each coordinate divided by its variance
+ * over the union, exceeds D + OUT_SD sqrt(2 D) go first.  A function of
+ * the union alone (both directions of a move see the same set), so the
+ * order is still drawn independently of the state.  Why: a small cluster
+ * in the tail of a big one is given back by the allocation only if its
+ * points are placed while the big side is still small. */
+static int outliers_first(const mcx_mix *m, mcx_subcluster *s, int nS, int nm)
+{
+    int d = m->dim, *mem = s->mem;
+    double *mu = s->cen, *v = s->cen + d;      /* the sub-cluster centres are not needed here */
+    for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
+    for (int r = 0; r < nm; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        for (int t = 0; t < d; t++) mu[t] += x[t];
+    }
+    for (int t = 0; t < d; t++) mu[t] /= nm;
+    for (int r = 0; r < nm; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
+    }
+    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? nm / v[t] : 0.0;   /* 1 / variance */
+    double cut = d + OUT_SD * sqrt(2.0 * d);
+    int lo = 0, hi = nS - 1;                  /* partition S: outliers to the front */
+    while (lo <= hi) {
+        const double *x = mcx_mix_x(m, mem[lo]);
+        double q = 0.0;
+        for (int t = 0; t < d; t++) q += (x[t] - mu[t]) * (x[t] - mu[t]) * v[t];
+        if (q > cut) { lo++; continue; }
+        int tmp = mem[lo]; mem[lo] = mem[hi]; mem[hi] = tmp;
+        hi--;
+    }
+    return lo;
+}
+
 /* Launch: member positions pi (side A) and pj (side B) moved to the end of
- * s->mem[0 .. nm-1], the rest shuffled; st[] set to the two launch points. */
+ * s->mem[0 .. nm-1], the rest in the order of the allocation: with
+ * probability 1/2 uniformly random, else the outliers first (each group
+ * in a uniformly random order); st[] set to the two launch points. */
 static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
 {
     int *mem = s->mem;
@@ -192,7 +236,13 @@ static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double
         if (r != pi && r != pj) mem[w++] = mem[r];
     mem[nm - 2] = i;
     mem[nm - 1] = j;
-    mcx_rshuffle(mem, nm - 2);
+    if (unif_rand() < 0.5) {
+        mcx_rshuffle(mem, nm - 2);
+    } else {
+        int nout = outliers_first(m, s, nm - 2, nm);
+        mcx_rshuffle(mem, nout);
+        mcx_rshuffle(mem + nout, nm - 2 - nout);
+    }
     for (int c = 0; c < 2; c++) {
         memcpy(st[c], m->empty, m->sstride * sizeof(double));
         m->fam->stats_add(m->hyper, st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
