@@ -83,3 +83,28 @@ test_that("split / merge ratios of the sequential moves equal the exact posterio
     expect_true(all(kinds > 0))        # both splits and merges were checked
   }
 })
+
+test_that("at N = 1e5 the default sampler finds exactly the five true clusters from one cluster", {
+  skip_on_cran()
+  # five bivariate Gaussian clusters (the large-data benchmark's layout);
+  # the 2-means split of the first cluster cuts the centre one in two, and
+  # the pieces must merge again
+  set.seed(42)
+  N <- 1e5
+  mu <- rbind(c(-6, -6), c(-6, 6), c(6, -6), c(6, 6), c(0, 0))
+  zt <- sample.int(5L, N, replace = TRUE)
+  x <- mu[zt, ] + matrix(stats::rnorm(2 * N), N, 2)
+  for (seed in c(1L, 3L)) {
+    set.seed(seed)
+    fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100, burnin = 0,
+                            labels = FALSE, progress = FALSE)
+    expect_identical(fit$algorithm, "subcluster")
+    z <- fit$chains[[1]]$state$labels
+    big <- which(tabulate(z + 1L) >= 0.01 * N) - 1L
+    expect_length(big, 5L)
+    # each true cluster lies (up to 0.5% of its points) in one big cluster
+    tab <- table(zt, factor(z, levels = big))
+    expect_true(all(apply(tab, 1L, max) >= 0.995 * rowSums(tab)))
+    expect_lte(mean(tail(fit$chains[[1]]$traces[, "n_clusters"], 20)), 5.5)
+  }
+})
