@@ -24,8 +24,9 @@
  *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
  *    a cluster k drawn uniformly (q = ps(K) / K); launch points i != j
  *    drawn uniformly (ordered) among its n members, S = the others in a
- *    random order (with probability 1/2 uniform, else the union's
- *    outliers first: outliers_first()); i founds side A, j side B, and each point of
+ *    random order (with probability 1/3 each uniform, in shells
+ *    of decreasing distance from the union's mean, or of increasing
+ *    distance from j: shell_order()); i founds side A, j side B, and each point of
  *    S goes to side c with probability proportional to
  *      (n_c - d) p(x | side c so far)    (collapsed predictive),
  *    q_S the product of these probabilities;
@@ -181,23 +182,29 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     return lq;
 }
 
-/* Standardised squared distance beyond which a member of the union is
- * placed first by the outliers-first order: D + OUT_SD sqrt(2 D), about
- * the upper 2% of a chi-square with D degrees of freedom at D = 2. */
-#define OUT_SD 3.0
+/* Shells of the outside-in order: the standardised squared distance q of
+ * a member from the union's mean (each coordinate divided by its variance
+ * over the union) in units of the dimension D, shell c holding
+ * q / D > SHELL_CUT[c] (outermost first). */
+#define N_SHELLS 8
+static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.25};
 
-/* The outliers-first order of S = s->mem[0 .. nS-1] (the union's members
- * but the launch points; nm members with them): the members whose squared
- * distance from the union's mean, each coordinate divided by its variance
- * over the union, exceeds D + OUT_SD sqrt(2 D) go first.  A function of
- * the union alone (both directions of a move see the same set), so the
- * order is still drawn independently of the state.  Why: a small cluster
- * in the tail of a big one is given back by the allocation only if its
- * points are placed while the big side is still small. */
-static int outliers_first(const mcx_mix *m, mcx_subcluster *s, int nS, int nm)
+/* The shell order of S = s->mem[0 .. nS-1] (the union's members but the
+ * launch points; nm members with them): the standardised squared distance
+ * of each member from a centre (each coordinate divided by its variance
+ * over the union), in shells, outermost first from the union's mean
+ * (centre NULL), else innermost first from the centre (the launch point
+ * of side B), each shell in a uniformly random order.  The shells are a
+ * function of the union and the launch points alone (the same in both
+ * directions of a move), so the order is still drawn independently of
+ * the state.  Why: a cluster in the tail or on the edge of a big one is
+ * given back by the allocation only if its points are placed while the
+ * big side is still small. */
+static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
 {
     int d = m->dim, *mem = s->mem;
-    double *mu = s->cen, *v = s->cen + d;      /* the sub-cluster centres are not needed here */
+    unsigned char *shell = s->side;
+    double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d;   /* centres not needed here */
     for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
@@ -208,24 +215,37 @@ static int outliers_first(const mcx_mix *m, mcx_subcluster *s, int nS, int nm)
         const double *x = mcx_mix_x(m, mem[r]);
         for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
     }
-    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? nm / v[t] : 0.0;   /* 1 / variance */
-    double cut = d + OUT_SD * sqrt(2.0 * d);
-    int lo = 0, hi = nS - 1;                  /* partition S: outliers to the front */
-    while (lo <= hi) {
-        const double *x = mcx_mix_x(m, mem[lo]);
-        double q = 0.0;
-        for (int t = 0; t < d; t++) q += (x[t] - mu[t]) * (x[t] - mu[t]) * v[t];
-        if (q > cut) { lo++; continue; }
-        int tmp = mem[lo]; mem[lo] = mem[hi]; mem[hi] = tmp;
-        hi--;
+    for (int t = 0; t < d; t++) {
+        v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
+        c0[t] = centre != NULL ? centre[t] : mu[t];
     }
-    return lo;
+    for (int r = 0; r < nS; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        double q = 0.0;
+        for (int t = 0; t < d; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+        int c = 0;
+        while (c < N_SHELLS - 1 && q <= SHELL_CUT[c]) c++;
+        shell[r] = (unsigned char) (centre != NULL ? N_SHELLS - 1 - c : c);
+    }
+    /* shell by shell to the front (in-place partitions), each shuffled */
+    int lo = 0;
+    for (int c = 0; c < N_SHELLS && lo < nS; c++) {
+        int start = lo;
+        for (int r = lo; r < nS; r++)
+            if (shell[r] == c) {
+                int tm = mem[lo]; mem[lo] = mem[r]; mem[r] = tm;
+                unsigned char ts = shell[lo]; shell[lo] = shell[r]; shell[r] = ts;
+                lo++;
+            }
+        mcx_rshuffle(mem + start, lo - start);
+    }
 }
 
 /* Launch: member positions pi (side A) and pj (side B) moved to the end of
  * s->mem[0 .. nm-1], the rest in the order of the allocation: with
- * probability 1/2 uniformly random, else the outliers first (each group
- * in a uniformly random order); st[] set to the two launch points. */
+ * probability 1/3 each uniformly random, outside-in from the union's mean
+ * or inside-out from the launch point of B (shell_order());
+ * st[] set to the two launch points. */
 static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
 {
     int *mem = s->mem;
@@ -236,12 +256,13 @@ static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double
         if (r != pi && r != pj) mem[w++] = mem[r];
     mem[nm - 2] = i;
     mem[nm - 1] = j;
-    if (unif_rand() < 0.5) {
-        mcx_rshuffle(mem, nm - 2);
-    } else {
-        int nout = outliers_first(m, s, nm - 2, nm);
-        mcx_rshuffle(mem, nout);
-        mcx_rshuffle(mem + nout, nm - 2 - nout);
+    double u = unif_rand();
+    if (u < 1.0 / 3.0) mcx_rshuffle(mem, nm - 2);
+    else if (u < 2.0 / 3.0) shell_order(m, s, nm - 2, nm, NULL);
+    else {
+        double *xj = s->cen + 3 * m->dim;
+        memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
+        shell_order(m, s, nm - 2, nm, xj);
     }
     for (int c = 0; c < 2; c++) {
         memcpy(st[c], m->empty, m->sstride * sizeof(double));
