@@ -232,7 +232,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   such a vector.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
-#'   [partition_draws()]; with `FALSE` only the traces are kept).
+#'   [partition_draws()]; with `FALSE` only the traces and each chain's
+#'   final partition are kept). For a DP mixture, when `labels` is not
+#'   given and the labels of all kept draws (8 bytes per observation and
+#'   draw) would take more than half of `getOption("mcmix.memory_budget")`
+#'   (4e9 bytes), they are not stored and a message says so; given
+#'   explicitly beyond the budget, an error names `labels`.
 #' @param psm Accumulate the posterior similarity matrix while sampling
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
@@ -297,6 +302,8 @@ sample_posterior.mcmix_dp_mixture <- function(
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
   if (missing(init) && algorithm == "subcluster") init <- "one"
+  # labels kept by default only within the memory budget (R/chains_budget.R)
+  labels <- labels_default(labels, !missing(labels), psm, chains, iter, thin, NROW(data))
   control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)
