@@ -247,7 +247,11 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   algorithms are sequential). The draws do not depend on it: random
 #'   numbers in parallel regions come from fixed blocks of observations,
 #'   each with its own stream seeded from R's generator. Default
-#'   `getOption("mcmix.threads", 1)`.
+#'   `getOption("mcmix.threads", 1)`. On Linux a run starts no more
+#'   threads than there are idle cores when it starts (measured over 50
+#'   ms), since a thread waiting for a core held by another process slows
+#'   every sweep; `options(mcmix.threads_adapt = FALSE)` keeps `threads`
+#'   as given.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
@@ -298,7 +302,7 @@ sample_posterior.mcmix_dp_mixture <- function(
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
-  control$threads <- check_threads(threads)
+  control$threads <- threads_available(check_threads(threads))   # R/mixture_dp.R
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
   if (missing(init) && algorithm == "subcluster") init <- "one"
