@@ -39,6 +39,12 @@
  *     members and combined in block order; those of a merge are the two
  *     clusters' statistics combined (family stats_combine; families without
  *     it add the members one by one, on one thread).
+ *  2b. `moves` sequentially allocated split / merge proposals (Dahl 2003;
+ *     mixture_subcluster_sams.c), merge partners drawn by their merge
+ *     gain: the 2-means split of a cluster holding several true ones can
+ *     cut a true cluster, and the reverse split of the two blurred pieces
+ *     along the 2-means sub-clusters of their union has probability of
+ *     order 2^-n, so without these moves the pieces stayed apart.
  *  3. 4 `moves` singleton split / merge proposals, O(K) each
  *     (mixture_subcluster_single.c): a cluster reduced to one point by the
  *     restriction of step 1 can dissolve, which the sub-cluster merges
