@@ -96,8 +96,10 @@ labels_bytes <- function(chains, iter, thin, N)
 # message; `psm = TRUE` needs them either way.
 labels_default <- function(labels, given, psm, chains, iter, thin, N) {
   if (given || isTRUE(psm)) return(labels)
-  fits <- tryCatch(labels_fit(chains, iter, thin, N), error = function(e) TRUE)
-  if (isTRUE(fits)) return(labels)
+  # bad values are refused later, by the checks that name them
+  num <- function(v) is.numeric(v) && length(v) == 1L && is.finite(v) && v >= 1
+  if (!(num(chains) && num(iter) && num(thin) && num(N)) || labels_fit(chains, iter, thin, N))
+    return(labels)
   message(sprintf(paste0(
     "Cluster labels are not stored: %s observations at each of %s kept draws would ",
     "need %s, more than half the memory budget of %s (option `mcmix.memory_budget`). ",
