@@ -69,8 +69,43 @@ check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
   kept <- floor(as.double(iter) / thin)
   check_budget(as.double(chains) * 2000, "chains",
                sprintf("%s chains", format_count(chains)))
+  # the traces alone within the budget: it is the stored labels that are not
+  if (n_labels > 0 && as.double(chains) * kept * 8 * max(1, n_traces) <= memory_budget())
+    check_budget(as.double(chains) * kept * per_draw, "labels",
+                 sprintf("the cluster labels of %s observations at each of %s kept draws in each of %s chains",
+                         format_count(n_labels), format_count(kept), format_count(chains)),
+                 "use `labels = FALSE` (the traces and the final partition are kept), a larger `thin`")
   check_budget(as.double(chains) * kept * per_draw, "iter",
                sprintf("%s kept draws of %d values in each of %s chains",
                        format_count(kept), max(1, n_traces) + n_labels,
                        format_count(chains)))
+}
+
+# Whether the default `labels = TRUE` fits: the stored labels of `chains`
+# chains (N values of 8 bytes at each kept draw) within half the memory
+# budget.  A mixture sampler called without `labels` keeps them only then
+# (labels_default()).
+labels_fit <- function(chains, iter, thin, N) {
+  labels_bytes(chains, iter, thin, N) <= memory_budget() / 2
+}
+labels_bytes <- function(chains, iter, thin, N)
+  as.double(chains) * floor(as.double(iter) / thin) * 8 * N
+
+# `labels` of a mixture sampler: as given, or when not given (`given`
+# FALSE) TRUE unless the labels would not fit (labels_fit()), said in a
+# message; `psm = TRUE` needs them either way.
+labels_default <- function(labels, given, psm, chains, iter, thin, N) {
+  if (given || isTRUE(psm)) return(labels)
+  # bad values are refused later, by the checks that name them
+  num <- function(v) is.numeric(v) && length(v) == 1L && is.finite(v) && v >= 1
+  if (!(num(chains) && num(iter) && num(thin) && num(N)) || labels_fit(chains, iter, thin, N))
+    return(labels)
+  message(sprintf(paste0(
+    "Cluster labels are not stored: %s observations at each of %s kept draws would ",
+    "need %s, more than half the memory budget of %s (option `mcmix.memory_budget`). ",
+    "The traces and each chain's final partition (`fit$chains[[1]]$state$labels`) are ",
+    "kept; give `labels = TRUE` with a larger `thin` to store labels."),
+    format_count(N), format_count(floor(as.double(iter) / thin)),
+    format_bytes(labels_bytes(chains, iter, thin, N)), format_bytes(memory_budget())))
+  FALSE
 }

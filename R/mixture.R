@@ -232,7 +232,12 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   such a vector.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
-#'   [partition_draws()]; with `FALSE` only the traces are kept).
+#'   [partition_draws()]; with `FALSE` only the traces and each chain's
+#'   final partition are kept). For a DP mixture, when `labels` is not
+#'   given and the labels of all kept draws (8 bytes per observation and
+#'   draw) would take more than half of `getOption("mcmix.memory_budget")`
+#'   (4e9 bytes), they are not stored and a message says so; given
+#'   explicitly beyond the budget, an error names `labels`.
 #' @param psm Accumulate the posterior similarity matrix while sampling
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
@@ -242,7 +247,11 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   algorithms are sequential). The draws do not depend on it: random
 #'   numbers in parallel regions come from fixed blocks of observations,
 #'   each with its own stream seeded from R's generator. Default
-#'   `getOption("mcmix.threads", 1)`.
+#'   `getOption("mcmix.threads", 1)`. On Linux a run starts no more
+#'   threads than there are idle cores when it starts (measured over 50
+#'   ms), since a thread waiting for a core held by another process slows
+#'   every sweep; `options(mcmix.threads_adapt = FALSE)` keeps `threads`
+#'   as given.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
@@ -293,10 +302,12 @@ sample_posterior.mcmix_dp_mixture <- function(
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
-  control$threads <- check_threads(threads)
+  control$threads <- threads_available(check_threads(threads))   # R/mixture_dp.R
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
   if (missing(init) && algorithm == "subcluster") init <- "one"
+  # labels kept by default only within the memory budget (R/chains_budget.R)
+  labels <- labels_default(labels, !missing(labels), psm, chains, iter, thin, NROW(data))
   control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), control = control, ...)

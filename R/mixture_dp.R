@@ -55,7 +55,9 @@ dp_algorithms <- list(
                              counters = TRUE),
   subcluster = dp_algorithm(control = function(ctl, model, N)
                               c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
-                                threads = if (is.null(ctl$threads)) 1 else ctl$threads),
+                                threads = if (is.null(ctl$threads)) 1 else ctl$threads,
+                                # tests only: the last sequentially allocated move in state$params
+                                sc_record = if (isTRUE(ctl$sc_record)) 1 else 0),
                             counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)
@@ -345,6 +347,38 @@ in_forked_child <- function() {
 # Number of OpenMP threads of a chain (argument `threads`).
 check_threads <- function(threads) {
   check_count_max(threads, "threads", 1L, 1024, "threads")
+}
+
+# The threads a run starts: at most `threads`, and no more than the cores
+# idle when it starts (Linux: /proc/stat over 50 ms; elsewhere `threads`).
+# Why: OpenMP threads wait at the ~70 barriers of a sub-cluster sweep by
+# spinning, and a thread whose core is held by another process turns each
+# barrier into a wait for the scheduler (10x slower than one thread on a
+# 2-core machine with one core busy); the wait policy cannot be changed
+# once OpenMP has started.  The draws do not depend on the thread count.
+# Option `mcmix.threads_adapt = FALSE` keeps `threads` as given.
+threads_available <- function(threads) {
+  if (threads <= 1L || !isTRUE(getOption("mcmix.threads_adapt", TRUE))) return(threads)
+  idle <- idle_cores()
+  if (is.na(idle)) return(threads)
+  max(1L, min(threads, as.integer(floor(idle + 0.25))))
+}
+
+# Cores idle over `wait` seconds (NA where /proc/stat cannot be read).
+idle_cores <- function(wait = 0.05) {
+  snap <- function() {
+    l <- tryCatch(readLines("/proc/stat", n = 1L, warn = FALSE), error = function(e) "")
+    v <- suppressWarnings(as.numeric(strsplit(trimws(l), "[[:space:]]+")[[1L]][-1L]))
+    if (length(v) < 5L || anyNA(v[1:5])) return(NULL)
+    c(idle = v[4L] + v[5L], total = sum(v[1:min(8L, length(v))]))
+  }
+  a <- snap()
+  if (is.null(a)) return(NA_real_)
+  Sys.sleep(wait)
+  b <- snap()
+  ncores <- tryCatch(parallel::detectCores(logical = TRUE), error = function(e) NA)
+  if (is.null(b) || is.na(ncores) || b[["total"]] <= a[["total"]]) return(NA_real_)
+  ncores * (b[["idle"]] - a[["idle"]]) / (b[["total"]] - a[["total"]])
 }
 
 # The DP algorithm: the one given, or by default, for a conjugate family,

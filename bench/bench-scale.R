@@ -6,6 +6,16 @@
 ##        (run from the package root; --sections runs only the numbered
 ##        sections below and prints their tables instead of writing
 ##        bench/RESULTS.md)
+##        Rscript bench/bench-scale.R --mixing [N iter seeds]  (the answer at
+##          scale: five clusters, sample_posterior() defaults from one
+##          cluster; per seed the clusters holding >= 1% of the points,
+##          whether they are exactly the true ones (each true cluster with
+##          >= 99.5% of its points in one of them), mean K over the last 20
+##          iterations, CPU s; defaults: N = 1e5 with 100 iterations on
+##          seeds 1-3 and N = 1e6 with 40 on seeds 1-5)
+##        Rscript bench/bench-scale.R --loaded-threads [N sweeps]  (wall time
+##          of threads = 1 and 2, with and without the run-time choice of
+##          the thread count, while a busy loop holds one core)
 ##        Rscript bench/bench-scale.R --million [algorithm]  (section 1 alone,
 ##          one run, with the default algorithm or the one given: prints
 ##          "algorithm CPU-s wall-s mean-K max-K extra-peak-MB data-MB")
@@ -67,6 +77,64 @@ five_clusters <- function(N, seed = 42) {
 med_range <- function(v, digits = 3)
   sprintf("%s (%s–%s)", signif(stats::median(v), digits), signif(min(v), digits),
           signif(max(v), digits))
+
+## --- 0. the answer at scale --------------------------------------------------
+if (length(args) && args[[1L]] == "--mixing") {
+  suppressPackageStartupMessages(library(mcmix))
+  cases <- if (length(args) >= 4L)
+    list(list(N = as.numeric(args[[2L]]), iter = as.integer(args[[3L]]),
+              seeds = as.integer(strsplit(args[[4L]], ",")[[1L]])))
+  else list(list(N = 1e5, iter = 100L, seeds = 1:3), list(N = 1e6, iter = 40L, seeds = 1:5))
+  cat("N iter seed cpu_s big exact meanK_last20 sizes\n")
+  for (cs in cases) {
+    set.seed(42)
+    N <- cs$N
+    mu <- rbind(c(-6, -6), c(-6, 6), c(6, -6), c(6, 6), c(0, 0))
+    zt <- sample.int(5L, N, replace = TRUE)
+    x <- mu[zt, ] + matrix(stats::rnorm(2 * N), N, 2)
+    for (seed in cs$seeds) {
+      set.seed(seed)
+      t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = cs$iter,
+                                       burnin = 0, labels = FALSE, progress = FALSE))
+      z <- fit$chains[[1]]$state$labels
+      sizes <- sort(tabulate(z + 1L), decreasing = TRUE)
+      big <- which(tabulate(z + 1L) >= 0.01 * N) - 1L
+      tab <- table(zt, factor(z, levels = big))
+      exact <- length(big) == 5L && all(apply(tab, 1L, max) >= 0.995 * rowSums(tab)) &&
+        sum(sizes > 0.001 * N) == 5L
+      K <- fit$chains[[1]]$traces[, "n_clusters"]
+      cat(N, cs$iter, seed, round(t[["cpu"]], 1), length(big), exact,
+          mean(utils::tail(K, 20)), paste(utils::head(sizes, 8), collapse = ","), "\n")
+    }
+  }
+  quit(save = "no")
+}
+
+## --- 0b. threads with one core held by another process -----------------------
+if (length(args) && args[[1L]] == "--loaded-threads") {
+  suppressPackageStartupMessages(library(mcmix))
+  N <- if (length(args) > 1L) as.numeric(args[[2L]]) else 1e6
+  sweeps <- if (length(args) > 2L) as.integer(args[[3L]]) else 10L
+  x <- five_clusters(N)
+  # the other process: a forked busy loop (before any OpenMP thread starts)
+  pid <- parallel::mcparallel(repeat {})$pid
+  Sys.sleep(1)
+  run <- function(th, adapt) {
+    options(mcmix.threads_adapt = adapt)
+    set.seed(5)
+    t <- cpu(f <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = sweeps, burnin = 0,
+                                   labels = FALSE, progress = FALSE, threads = th))
+    c(t, K = mean(f$chains[[1]]$traces[, "n_clusters"]))
+  }
+  cat("threads adapt wall_s cpu_s load1\n")
+  for (r in 1:2) for (cfg in list(c(1, 1), c(2, 1), c(2, 0))) {
+    v <- run(cfg[1], cfg[2] == 1)
+    cat(cfg[1], cfg[2] == 1, round(v[["wall"]], 2), round(v[["cpu"]], 2),
+        strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L], "\n")
+  }
+  tools::pskill(pid)
+  quit(save = "no")
+}
 
 ## --- 1. N = 1e6 with the defaults, in a fresh process (memory) ----------------
 if (length(args) && args[[1L]] == "--million") {

@@ -194,11 +194,11 @@ static SEXP dp_step(void *data)
     SEXP out[DP_STATE_N];
     ffi_mix_export_spec(&m, zbuf, &out[F_labels], &out[F_stats]); nprot += 2;
     out[F_params] = R_NilValue;
-    if (alg->params != NULL) {
-        int rows, cols;
-        const double *th = alg->params(st, &m, &rows, &cols);
-        out[F_params] = PROTECT(Rf_allocMatrix(REALSXP, rows, cols)); nprot++;
-        memcpy(REAL(out[F_params]), th, (size_t) rows * cols * sizeof(double));
+    int prows = 0, pcols = 0;
+    const double *th = alg->params != NULL ? alg->params(st, &m, &prows, &pcols) : NULL;
+    if (th != NULL) {     /* a row may export no block (NULL) */
+        out[F_params] = PROTECT(Rf_allocMatrix(REALSXP, prows, pcols)); nprot++;
+        memcpy(REAL(out[F_params]), th, (size_t) prows * pcols * sizeof(double));
     }
     out[F_aux] = R_NilValue;
     if (alg->aux != NULL) {

@@ -31,7 +31,7 @@
  *       variables and the updates of p (alpha, discount) it makes (most
  *       rows call mcx_partition_prior_update() at the end).  Returns the
  *       log-likelihood trace of the iteration.
- *   params(st, m, &rows, &cols)  optional (NULL): a double block exported
+ *   params(st, m, &rows, &cols)  optional (NULL; or returning NULL: no block): a double block exported
  *       as state$params, a rows x cols matrix (neal8: psize x K);
  *   aux(st, m, &len)           optional (NULL): an integer block exported
  *       as state$aux (e.g. per-observation sub-cluster labels);

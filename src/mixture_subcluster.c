@@ -43,6 +43,12 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     s->cen = mcx_alloc(5 * (size_t) d + 2, sizeof(double));
     s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
     s->sb = s->sa + m->sstride;
+    s->ss = mcx_alloc(3 * m->sstride, sizeof(double));
+    s->record = control[2] != 0.0;
+    if (s->record) {
+        s->rec = mcx_alloc(SC_REC_HEAD + 3 * nn, sizeof(double));
+        s->rec[0] = 0.0;
+    }
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }
@@ -152,6 +158,7 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
     mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
     mcx_subcluster_moves(m, s, p);
+    mcx_subcluster_sams(m, s, p);
     mcx_subcluster_singles(m, s, p);
     mcx_partition_prior_update(p, m);
     return mcx_mix_log_marginal(m);
@@ -162,9 +169,22 @@ static double *counters(void *st)
     return ((mcx_subcluster *) st)->counts;
 }
 
-static const char *const control_names[] = {"sc_moves", "threads", NULL};
+/* With the setting sc_record (tests only), the record of the last
+ * sequentially allocated move as state$params (a column); else none. */
+static const double *params(const void *st, const mcx_mix *m, int *rows, int *cols)
+{
+    const mcx_subcluster *s = st;
+    *rows = 0;
+    *cols = 0;
+    if (!s->record) return NULL;
+    *rows = SC_REC_HEAD + 3 * m->n;
+    *cols = 1;
+    return s->rec;
+}
+
+static const char *const control_names[] = {"sc_moves", "threads", "sc_record", NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,
-    setup, sweep, NULL, NULL, counters, NULL
+    setup, sweep, params, NULL, counters, NULL
 };

@@ -39,6 +39,12 @@
  *     members and combined in block order; those of a merge are the two
  *     clusters' statistics combined (family stats_combine; families without
  *     it add the members one by one, on one thread).
+ *  2b. `moves` sequentially allocated split / merge proposals (Dahl 2003;
+ *     mixture_subcluster_sams.c), merge partners drawn by their merge
+ *     gain: the 2-means split of a cluster holding several true ones can
+ *     cut a true cluster, and the reverse split of the two blurred pieces
+ *     along the 2-means sub-clusters of their union has probability of
+ *     order 2^-n, so without these moves the pieces stayed apart.
  *  3. 4 `moves` singleton split / merge proposals, O(K) each
  *     (mixture_subcluster_single.c): a cluster reduced to one point by the
  *     restriction of step 1 can dissolve, which the sub-cluster merges
@@ -80,10 +86,14 @@ typedef struct {
     double *sum;           /* their total (2 dim + 4) */
     double *cen;           /* 5 dim + 2: mean, axis, two centres, spare, beta, flag */
     double *sa, *sb;       /* stats blocks of the two sides / the union (contiguous) */
+    double *ss;            /* 3 stats blocks: sides and union of a sequential allocation */
+    double *lm, *lg;       /* kcap, kcap + 1: log marginals, merge gains (sequential moves) */
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     double counts[2];      /* split / merge proposals accepted, made */
+    int record;            /* setting sc_record: keep the last sequential move in rec */
+    double *rec;           /* SC_REC_HEAD + 3 n: see mixture_subcluster_sams.c */
 } mcx_subcluster;
 
 /* Doubles of one thread's scratch (family work + K log-weights), rounded
@@ -157,6 +167,11 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
 void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
 /* Step 3: singleton split / merge moves (mixture_subcluster_single.c). */
 void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Step 2b: sequentially allocated split / merge proposals, merge partners
+ * chosen by their merge gain (mixture_subcluster_sams.c). */
+void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Doubles of the record before its two lists (mixture_subcluster_sams.c). */
+#define SC_REC_HEAD 10
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);

@@ -26,6 +26,8 @@ void mcx_sc_reserve(mcx_subcluster *s, int K)
     s->theta = mcx_alloc(s->psize * (size_t) cap, sizeof(double));
     s->logpi = mcx_alloc((size_t) cap, sizeof(double));
     s->cnt = mcx_alloc((size_t) cap, sizeof(int));
+    s->lm = mcx_alloc((size_t) cap, sizeof(double));
+    s->lg = mcx_alloc((size_t) cap + 1, sizeof(double));
     s->kcap = cap;
     s->tscr = mcx_alloc((size_t) s->threads * mcx_sc_stride(s), sizeof(double));
 }

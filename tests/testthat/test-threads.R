@@ -2,6 +2,19 @@
 # on the number of threads, on running chains on cores, or on cutting the
 # run into extend() calls (the block-stream rule of inst/design.md).
 # Enough observations for several blocks of 4096 per parallel pass.
+# The threads are started as asked (not fewer on a busy machine).
+withr::local_options(mcmix.threads_adapt = FALSE, .local_envir = teardown_env())
+
+test_that("a run starts no more threads than asked, and at least one", {
+  withr::local_options(mcmix.threads_adapt = TRUE)
+  expect_identical(mcmix:::threads_available(1L), 1L)
+  t4 <- mcmix:::threads_available(4L)
+  expect_true(t4 >= 1L && t4 <= 4L)
+  idle <- mcmix:::idle_cores()
+  expect_true(is.na(idle) || (idle >= 0 && idle <= parallel::detectCores() + 0.5))
+  withr::local_options(mcmix.threads_adapt = FALSE)
+  expect_identical(mcmix:::threads_available(4L), 4L)
+})
 
 thr_data <- function() {
   set.seed(60)

@@ -1,0 +1,414 @@
+/*
+ * mixture_subcluster_sams.c -- sequentially allocated split / merge moves
+ * of the sub-cluster sampler (see mixture_subcluster.h), after Dahl (2003),
+ * "An improved merge-split sampler for conjugate Dirichlet process mixture
+ * models" (also Dahl & Newcomb 2022, J. Statist. Comput. Simul. 92), with
+ * the merge partner chosen by how much the merge would raise the posterior.
+ *
+ * Why: a split along the 2-means sub-clusters (mixture_subcluster_split.c)
+ * can cut a true cluster (2-means of a cluster holding several true ones),
+ * and the restricted Gibbs pass then blurs the border between the two
+ * pieces.  Their merge is the reverse of a split of the union, and the
+ * 2-means proposal of the union reproduces two blurred pieces with a
+ * probability that falls exponentially with their size (about 2^-n), far
+ * below the posterior gain of the merge (which grows like n as well, but
+ * with a smaller rate): at N = 1e5 two pieces of 12,000 and 8,000 points
+ * gained 13,000 nats by merging and their reverse split had log q =
+ * -14,000, so they stayed cut.  The sequential allocation scores each
+ * point against the two sides built from the points placed before it, so
+ * the probability that it reproduces the current pieces is about that of
+ * the posterior of the split given the union, and the merge is accepted
+ * about as often as the union is more probable than its splits.
+ *
+ * Move (Metropolis-Hastings on the partition, `moves` per sweep):
+ *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
+ *    a cluster k drawn uniformly (q = ps(K) / K); launch points i != j
+ *    drawn uniformly (ordered) among its n members, S = the others in a
+ *    random order (with probability 1/3 each uniform, in shells
+ *    of decreasing distance from the union's mean, or of increasing
+ *    distance from j: shell_order()); i founds side A, j side B, and each point of
+ *    S goes to side c with probability proportional to
+ *      (n_c - d) p(x | side c so far)    (collapsed predictive),
+ *    q_S the product of these probabilities;
+ *  - else a merge: cluster a drawn uniformly, its partner b != a with
+ *    probability w_a(b) = 1/2 1/(K-1) + 1/2 softmax_b g(a, b), g(a, b) the
+ *    log posterior ratio of merging a and b (prior x likelihood); the pair
+ *    {a, b} is proposed with q = (1 - ps(K)) (w_a(b) + w_b(a)) / K, and the
+ *    reverse split's launch points are i in a, j in b (probability
+ *    1 / (2 n_a n_b) of the ordered pair among the two orders), with
+ *    q_S the probability that the allocation in a random order of S gives
+ *    back a and b.
+ * The order of S is drawn independently of the state given S, and the
+ * launch points given the pair, so each (i, j, order) is a
+ * Metropolis-Hastings pair of moves and their mixture is reversible
+ * (Tierney 1994, sec. 2.3).  With the Pitman-Yor EPPF (Pitman 2006, eq.
+ * 3.6) and L the log marginal likelihood, a split of k (K clusters) into
+ * A and B is accepted with probability min(1, r),
+ *   log r = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
+ *           - lgamma(n - d) - lgamma(1 - d) + L(A) + L(B) - L(k)
+ *           + log q_merge(A, B | after) - log(2 n_A n_B)
+ *           - log q_split(k | before) + log(n (n - 1)) - log q_S,
+ * the merge with the inverse.  As q_S <= 1 a merge is rejected without the
+ * allocation pass when log u exceeds the rest of its log r, and the pass
+ * stops as soon as the running log q_S makes acceptance impossible: merges
+ * of well-separated clusters cost O(K) log marginals.
+ *
+ * Everything here runs on the main thread (one pass over the members of
+ * one or two clusters, each point depending on the ones before it) and
+ * draws from R's generator, so the draws do not depend on the thread count.
+ */
+#include <string.h>
+#include <math.h>
+#include <R_ext/Random.h>
+#include <Rmath.h>
+#include "mixture_subcluster.h"
+
+/* Share of splits among the sequentially allocated proposals when K > 1
+ * (the 2-means moves make the useful splits; these are the reverse moves
+ * of the merges, and cost a full pass each). */
+#define SAMS_SPLIT_SHARE 0.1
+
+static double ps_sams(int K)
+{
+    return K <= 1 ? 1.0 : SAMS_SPLIT_SHARE;
+}
+
+static double softplus(double x)
+{
+    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
+}
+
+/* The merged statistics of two stats blocks into out (family stats_combine). */
+static void combined(const mcx_mix *m, const mcx_subcluster *s, const double *a,
+                     const double *b, double *out)
+{
+    memcpy(out, a, m->sstride * sizeof(double));
+    s->combine(m->hyper, out, b, m->work);
+}
+
+/* log of the posterior ratio merged / apart of two clusters (stats sa, sb,
+ * sizes na, nb, log marginals la, lb) in a state of K clusters. */
+static double merge_gain(const mcx_mix *m, const mcx_subcluster *s, const mcx_partition_prior *p,
+                         int K, const double *sa, int na, double la, const double *sb, int nb,
+                         double lb)
+{
+    double *u = s->ss + 2 * m->sstride;
+    combined(m, s, sa, sb, u);
+    return -mcx_sc_log_prior_split(p, K - 1, na, nb) + m->fam->log_marginal(m->hyper, u, m->work)
+        - la - lb;
+}
+
+/* The merge gains g(x, c) of cluster x (stats sx, size nx, log marginal
+ * lx) with every other cluster c of a state of K clusters: the clusters of
+ * m other than skip1 and skip2 (log marginals in s->lm) into s->lg[c], and
+ * `extra` (stats, size, log marginal; NULL: none) into s->lg[m->K].
+ * Returns their log sum of exponentials. */
+static double partner_gains(const mcx_mix *m, const mcx_subcluster *s,
+                            const mcx_partition_prior *p, int K, const double *sx, int nx,
+                            double lx, int skip1, int skip2, const double *extra, int nextra,
+                            double lextra)
+{
+    double mx = -INFINITY, *lg = s->lg;
+    for (int c = 0; c <= m->K; c++) {
+        if (c == m->K) {
+            if (extra == NULL) break;
+            lg[c] = merge_gain(m, s, p, K, sx, nx, lx, extra, nextra, lextra);
+        } else {
+            if (c == skip1 || c == skip2) continue;
+            lg[c] = merge_gain(m, s, p, K, sx, nx, lx, mcx_mix_stats(m, c), m->size[c], s->lm[c]);
+        }
+        if (lg[c] > mx) mx = lg[c];
+    }
+    double tot = 0.0;
+    for (int c = 0; c <= m->K; c++) {
+        if (c == m->K && extra == NULL) break;
+        if (c == skip1 || c == skip2) continue;
+        tot += exp(lg[c] - mx);
+    }
+    return mx + log(tot);
+}
+
+/* log w_x(y) = log(1/2 1/(K-1) + 1/2 exp(g(x, y) - lse)), y the slot
+ * `target` of s->lg (partner_gains() called before); uniform without
+ * stats_combine. */
+static double log_partner(const mcx_subcluster *s, int K, double lse, int target)
+{
+    double lunif = -log(K - 1.0);
+    if (s->combine == NULL) return lunif;
+    double a = log(0.5) + lunif, b = log(0.5) + s->lg[target] - lse;
+    double hi = a > b ? a : b;
+    return hi + log1p(exp((a > b ? b : a) - hi));
+}
+
+/* log w_x(y) in one call (the gains of x computed here). */
+static double log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
+                             const mcx_partition_prior *p, int K, const double *sx, int nx,
+                             double lx, int skip1, int skip2, const double *extra, int nextra,
+                             double lextra, int target)
+{
+    if (s->combine == NULL) return -log(K - 1.0);
+    double lse = partner_gains(m, s, p, K, sx, nx, lx, skip1, skip2, extra, nextra, lextra);
+    return log_partner(s, K, lse, target);
+}
+
+/* The allocation pass over the members s->mem[0 .. nS-1] (in that order),
+ * sides A (stats st[0], launch member i) and B (st[1], j) already holding
+ * their launch points.  force < 0: draw each side into s->side[r]; else
+ * put r on side B iff z[mem[r]] == force.  Returns log q_S, or -INFINITY
+ * as soon as it falls below `floor`. */
+static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int nS,
+                       double *st[2], int *n, int force, double floor)
+{
+    const mcx_family *f = m->fam;
+    const void *h = m->hyper;
+    double d = p->discount, lq = 0.0;
+    for (int r = 0; r < nS; r++) {
+        int k = s->mem[r];
+        const double *x = mcx_mix_x(m, k);
+        double l0 = f->log_predictive(h, st[0], x, m->work);
+        double l1 = f->log_predictive(h, st[1], x, m->work);
+        double dl = l1 - l0 + log((n[1] - d) / (n[0] - d));    /* log odds of side B */
+        int side;
+        if (force >= 0) side = m->z[k] == force;
+        else {
+            side = unif_rand() * (1.0 + exp(-dl)) < 1.0 ? 1 : 0;   /* P(B) = 1 / (1 + e^-dl) */
+            s->side[r] = (unsigned char) side;
+        }
+        lq -= softplus(side ? -dl : dl);
+        if (lq < floor) return -INFINITY;
+        f->stats_add(h, st[side], x, m->work);
+        n[side]++;
+    }
+    return lq;
+}
+
+/* Shells of the outside-in order: the standardised squared distance q of
+ * a member from the union's mean (each coordinate divided by its variance
+ * over the union) in units of the dimension D, shell c holding
+ * q / D > SHELL_CUT[c] (outermost first). */
+#define N_SHELLS 8
+static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.25};
+
+/* The shell order of S = s->mem[0 .. nS-1] (the union's members but the
+ * launch points; nm members with them): the standardised squared distance
+ * of each member from a centre (each coordinate divided by its variance
+ * over the union), in shells, outermost first from the union's mean
+ * (centre NULL), else innermost first from the centre (the launch point
+ * of side B), each shell in a uniformly random order.  The shells are a
+ * function of the union and the launch points alone (the same in both
+ * directions of a move), so the order is still drawn independently of
+ * the state.  Why: a cluster in the tail or on the edge of a big one is
+ * given back by the allocation only if its points are placed while the
+ * big side is still small. */
+static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
+{
+    int d = m->dim, *mem = s->mem;
+    unsigned char *shell = s->side;
+    double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d;   /* centres not needed here */
+    for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
+    for (int r = 0; r < nm; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        for (int t = 0; t < d; t++) mu[t] += x[t];
+    }
+    for (int t = 0; t < d; t++) mu[t] /= nm;
+    for (int r = 0; r < nm; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
+    }
+    for (int t = 0; t < d; t++) {
+        v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
+        c0[t] = centre != NULL ? centre[t] : mu[t];
+    }
+    for (int r = 0; r < nS; r++) {
+        const double *x = mcx_mix_x(m, mem[r]);
+        double q = 0.0;
+        for (int t = 0; t < d; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+        int c = 0;
+        while (c < N_SHELLS - 1 && q <= SHELL_CUT[c]) c++;
+        shell[r] = (unsigned char) (centre != NULL ? N_SHELLS - 1 - c : c);
+    }
+    /* shell by shell to the front (in-place partitions), each shuffled */
+    int lo = 0;
+    for (int c = 0; c < N_SHELLS && lo < nS; c++) {
+        int start = lo;
+        for (int r = lo; r < nS; r++)
+            if (shell[r] == c) {
+                int tm = mem[lo]; mem[lo] = mem[r]; mem[r] = tm;
+                unsigned char ts = shell[lo]; shell[lo] = shell[r]; shell[r] = ts;
+                lo++;
+            }
+        mcx_rshuffle(mem + start, lo - start);
+    }
+}
+
+/* Launch: member positions pi (side A) and pj (side B) moved to the end of
+ * s->mem[0 .. nm-1], the rest in the order of the allocation: with
+ * probability 1/3 each uniformly random, outside-in from the union's mean
+ * or inside-out from the launch point of B (shell_order());
+ * st[] set to the two launch points. */
+static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
+{
+    int *mem = s->mem;
+    int i = mem[pi], j = mem[pj];
+    /* remove positions pi, pj (keeping the others in index order) */
+    int w = 0;
+    for (int r = 0; r < nm; r++)
+        if (r != pi && r != pj) mem[w++] = mem[r];
+    mem[nm - 2] = i;
+    mem[nm - 1] = j;
+    double u = unif_rand();
+    if (u < 1.0 / 3.0) mcx_rshuffle(mem, nm - 2);
+    else if (u < 2.0 / 3.0) shell_order(m, s, nm - 2, nm, NULL);
+    else {
+        double *xj = s->cen + 3 * m->dim;
+        memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
+        shell_order(m, s, nm - 2, nm, xj);
+    }
+    for (int c = 0; c < 2; c++) {
+        memcpy(st[c], m->empty, m->sstride * sizeof(double));
+        m->fam->stats_add(m->hyper, st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
+        n[c] = 1;
+    }
+}
+
+/* The record of a move (setting sc_record, tests): rec[0] kind (1 split,
+ * 2 merge), [1] members nm, [2] log p(split) - log p(merged) (prior x
+ * likelihood), [3] log q_S, [4] log q of the merge choice and launch, [5]
+ * log q of the split choice and launch, [6] log r, [7] accepted, [8] K
+ * before; then from SC_REC_HEAD: the members in allocation order (launch
+ * i, launch j, then S), their sides (after n entries) and the labels
+ * before the move (after 2 n entries). */
+static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, double g, double lq,
+                   double lqm, double lqs, double lr)
+{
+    double *r = s->rec, *mem = r + SC_REC_HEAD, *sd = mem + m->n, *lab = sd + m->n;
+    r[0] = kind; r[1] = nm; r[2] = g; r[3] = lq; r[4] = lqm; r[5] = lqs; r[6] = lr;
+    r[7] = 0; r[8] = m->K; r[9] = 0;
+    /* s->mem holds S then i, j */
+    mem[0] = s->mem[nm - 2];
+    mem[1] = s->mem[nm - 1];
+    sd[0] = 0;
+    sd[1] = 1;
+    for (int q = 0; q < nm - 2; q++) {
+        mem[q + 2] = s->mem[q];
+        sd[q + 2] = kind == 1 ? s->side[q] : -1;
+    }
+    for (int i = 0; i < m->n; i++) lab[i] = m->z[i];
+}
+
+static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
+{
+    for (int c = 0; c < m->K; c++)
+        s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
+}
+
+static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    int K = m->K, k = (int) (unif_rand() * K);
+    if (k >= K) k = K - 1;
+    int nm = mcx_sc_members(m, s, k, k);
+    if (nm < 2) return;
+    int pi = (int) R_unif_index((double) nm), pj = (int) R_unif_index((double) (nm - 1));
+    if (pj >= pi) pj++;
+    double *st[2] = {s->ss, s->ss + m->sstride};
+    int n[2];
+    launch(m, s, nm, pi, pj, st, n);
+    double lq = allocate(m, s, p, nm - 2, st, n, -1, -INFINITY), lqs;
+    const mcx_family *f = m->fam;
+    double lA = f->log_marginal(m->hyper, st[0], m->work);
+    double lB = f->log_marginal(m->hyper, st[1], m->work);
+    log_marginals(m, s);
+    /* reverse: the merge of A and B among K + 1 clusters (k replaced by A and B) */
+    double lw = log_partner_of(m, s, p, K + 1, st[0], n[0], lA, k, -1, st[1], n[1], lB, m->K);
+    double lw2 = log_partner_of(m, s, p, K + 1, st[1], n[1], lB, k, -1, st[0], n[0], lA, m->K);
+    double lqm = log(1.0 - ps_sams(K + 1)) - log(K + 1.0) + lw
+        + log1p(exp(lw2 - lw)) - log(2.0 * n[0] * (double) n[1]);
+    lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
+    double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
+    double lr = g + lqm - lqs - lq;
+    if (s->record) record(m, s, 1, nm, g, lq, lqm, lqs, lr);
+    if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
+    if (s->record) s->rec[7] = 1;
+    int c = mcx_mix_new_cluster(m);
+    memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
+    m->size[k] = n[0];
+    m->size[c] = n[1];
+    for (int r = 0; r < nm - 2; r++)
+        if (s->side[r]) m->z[s->mem[r]] = c;
+    m->z[s->mem[nm - 1]] = c;
+    s->counts[0] += 1;
+}
+
+static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    int K = m->K, a = (int) (unif_rand() * K);
+    if (a >= K) a = K - 1;
+    log_marginals(m, s);
+    const double *sa = mcx_mix_stats(m, a);
+    /* the partner b ~ w_a */
+    double lse = s->combine != NULL
+        ? partner_gains(m, s, p, K, sa, m->size[a], s->lm[a], a, -1, NULL, 0, 0.0) : 0.0;
+    double u = unif_rand(), acc = 0.0;
+    int b = -1;
+    for (int c = 0; c < K; c++) {
+        if (c == a) continue;
+        b = c;
+        acc += exp(log_partner(s, K, lse, c));
+        if (u < acc) break;
+    }
+    int na = m->size[a], nb = m->size[b], nm = na + nb;
+    const double *sb = mcx_mix_stats(m, b);
+    double lwa = log_partner(s, K, lse, b);
+    double lwb = log_partner_of(m, s, p, K, sb, nb, s->lm[b], b, -1, NULL, 0, 0.0, a);
+    double lqm = log(1.0 - ps_sams(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa))
+        - log(2.0 * na * (double) nb);
+    double lqs = log(ps_sams(K - 1)) - log(K - 1.0) - log((double) nm * (nm - 1.0));
+    double *su = s->ss + 2 * m->sstride;
+    double gain;
+    if (s->combine != NULL) {
+        gain = merge_gain(m, s, p, K, sa, na, s->lm[a], sb, nb, s->lm[b]);
+    } else {
+        memcpy(su, sa, m->sstride * sizeof(double));
+        for (int i = 0; i < m->n; i++)
+            if (m->z[i] == b) m->fam->stats_add(m->hyper, su, mcx_mix_x(m, i), m->work);
+        gain = -mcx_sc_log_prior_split(p, K - 1, na, nb)
+            + m->fam->log_marginal(m->hyper, su, m->work) - s->lm[a] - s->lm[b];
+    }
+    double lu = log(unif_rand()), base = gain + lqs - lqm;
+    if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
+    mcx_sc_members(m, s, a, b);
+    /* launch points: the ia-th member of a and the ib-th of b */
+    int ia = (int) R_unif_index((double) na), ib = (int) R_unif_index((double) nb);
+    int pi = -1, pj = -1;
+    for (int r = 0, ca = 0, cb = 0; r < nm && (pi < 0 || pj < 0); r++) {
+        if (s->side[r]) { if (cb++ == ib) pj = r; }
+        else if (ca++ == ia) pi = r;
+    }
+    double *st[2] = {s->ss, s->ss + m->sstride};
+    int n[2];
+    launch(m, s, nm, pi, pj, st, n);
+    if (s->combine != NULL) combined(m, s, sa, sb, su);
+    double lq = allocate(m, s, p, nm - 2, st, n, b, s->record ? -INFINITY : lu - base);
+    if (s->record) record(m, s, 2, nm, -gain, lq, lqm, lqs, base + lq);
+    if (!(lu < base + lq)) return;
+    if (s->record) s->rec[7] = 1;
+    memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
+    m->size[a] = nm;
+    m->size[b] = 0;
+    for (int r = 0; r < nm; r++)
+        if (m->z[s->mem[r]] == b) m->z[s->mem[r]] = a;
+    mcx_mix_delete_cluster(m, b);
+    s->counts[0] += 1;
+}
+
+void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    for (int t = 0; t < s->moves; t++) {
+        if (m->K < 1 || m->n < 2) return;
+        mcx_sc_reserve(s, m->K + 1);
+        s->counts[1] += 1;
+        if (unif_rand() < ps_sams(m->K)) sams_split(m, s, p);
+        else sams_merge(m, s, p);
+    }
+}
