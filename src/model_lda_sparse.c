@@ -22,10 +22,21 @@
  * document, so each draw depends on the counts and u only, never on the
  * history of the lists; a chain run in chunks (counts rebuilt from z) equals
  * one longer run bit for bit.
+ *
+ * Random numbers: each sweep draws one master seed from R's generator and
+ * document d runs its own xoshiro256++ stream seeded from (master, d)
+ * (src/rng_stream.c, inst/design.md section 4.1), so set.seed() fixes the
+ * chain and each document's draws depend on the master seed and d only.
+ *
+ * Memory: the word-topic counts live in one list of (topic, count) pairs
+ * per word (capacity min(K, tokens of the word), at most N pairs in all), so
+ * the q bucket of a token reads one or two cache lines; the next tokens'
+ * lists are prefetched.
  */
 #include <string.h>
 #include <Rmath.h>
 #include "model_topic.h"
+#include "rng_stream.h"
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -49,9 +60,34 @@ static inline void list_insert(int *a, int *len, int k)
     (*len)++;
 }
 
+/* Position of topic k in the pair list p[0 .. 2n) of a word, or -1. */
+static inline int pair_find(const int *p, int n, int k)
+{
+    for (int i = 0; i < n; i++)
+        if (p[2 * i] == k) return i;
+    return -1;
+}
+
+/* One more token of topic k in the pair list of a word (inserted in
+ * increasing topic order when absent). */
+static inline void pair_add(int *p, int *len, int k)
+{
+    int n = *len, i = n;
+    while (i > 0 && p[2 * (i - 1)] >= k) i--;
+    if (i < n && p[2 * i] == k) {
+        p[2 * i + 1]++;
+        return;
+    }
+    memmove(p + 2 * (i + 1), p + 2 * i, (size_t) (n - i) * 2 * sizeof(int));
+    p[2 * i] = k;
+    p[2 * i + 1] = 1;
+    *len = n + 1;
+}
+
 void mcx_lda_sparse_init(mcx_lda *m)
 {
     const int K = m->K, W = m->W;
+    const double wb = m->W * m->beta;
     m->woff = mcx_alloc((size_t) W + 1, sizeof(int));
     m->wlen = mcx_alloc((size_t) W, sizeof(int));
     /* capacity of word w: min(K, tokens of w) topics can hold it */
@@ -64,29 +100,57 @@ void mcx_lda_sparse_init(mcx_lda *m)
         total += (size_t) (nt < K ? nt : K);
     }
     m->woff[W] = (int) total;
-    m->wtop = mcx_alloc(total > 0 ? total : 1, sizeof(int));
+    m->wtk = mcx_alloc(2 * total > 0 ? 2 * total : 1, sizeof(int));
     for (int w = 0; w < W; w++) {
         const int *nw = m->nwk + (size_t) w * K;
-        int *list = m->wtop + m->woff[w], n = 0;
+        int *p = m->wtk + 2 * (size_t) m->woff[w], n = 0;
         for (int k = 0; k < K; k++)
-            if (nw[k] > 0) list[n++] = k;
+            if (nw[k] > 0) {
+                p[2 * n] = k;
+                p[2 * n + 1] = nw[k];
+                n++;
+            }
         m->wlen[w] = n;
     }
     m->dtop = mcx_alloc((size_t) K, sizeof(int));
     m->coef = mcx_alloc((size_t) K, sizeof(double));
+    m->inv_minus = mcx_alloc((size_t) K, sizeof(double));
+    for (int k = 0; k < K; k++)
+        m->inv_minus[k] = m->nk[k] > 0 ? 1.0 / (m->nk[k] - 1 + wb) : 0.0;
 }
 
+/* The dense word-topic counts from the pair lists (before they are read). */
+void mcx_lda_sparse_sync(mcx_lda *m)
+{
+    const int K = m->K, W = m->W;
+    memset(m->nwk, 0, (size_t) W * K * sizeof(int));
+    for (int w = 0; w < W; w++) {
+        const int *p = m->wtk + 2 * (size_t) m->woff[w];
+        int *nw = m->nwk + (size_t) w * K;
+        for (int i = 0; i < m->wlen[w]; i++) nw[p[2 * i]] = p[2 * i + 1];
+    }
+}
+
+/*
+ * Counts of topic k change only when a token changes topic, so the two
+ * reciprocals 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta) are kept per
+ * topic (each a function of n_k alone) and a token that keeps its topic
+ * costs no division.
+ */
 void mcx_lda_sweep_sparse(mcx_lda *m)
 {
     const int K = m->K, D = m->D;
     const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
     const double ab = alpha * beta;
     const int *word = m->word, *start = m->doc_start, *woff = m->woff;
-    int *z = m->z, *nk = m->nk, *wlen = m->wlen, *wtop = m->wtop, *dtop = m->dtop;
-    double *inv = m->inv_den, *coef = m->coef, *qw = m->cum;
+    int *z = m->z, *nk = m->nk, *wlen = m->wlen, *wtk = m->wtk, *dtop = m->dtop;
+    double *inv = m->inv_den, *invm = m->inv_minus, *coef = m->coef, *qw = m->cum;
+    const uint64_t master = mcx_stream_master();
+    mcx_stream rng;
     for (int d = 0; d < D; d++) {
         if (start[d + 1] == start[d]) continue;
         int *nd = m->ndk + (size_t) d * K;
+        mcx_stream_seed(&rng, master, (uint64_t) d);
         /* s, r, the document list and the q coefficients from scratch */
         double s = 0.0, r = 0.0;
         int dlen = 0;
@@ -99,33 +163,41 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
             }
         }
         for (int t = start[d]; t < start[d + 1]; t++) {
+            if (t + 2 < start[d + 1]) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[t + 2]]);
             const int w = word[t];
-            int *nw = m->nwk + (size_t) w * K;
-            int *wl = wtop + woff[w];
-            int k = z[t];
-            /* take the token out */
-            s -= ab * inv[k];
-            r -= nd[k] * beta * inv[k];
-            nd[k]--;
-            nw[k]--;
-            inv[k] = 1.0 / (--nk[k] + wb);
-            s += ab * inv[k];
-            r += nd[k] * beta * inv[k];
-            coef[k] = (nd[k] + alpha) * inv[k];
-            if (nd[k] == 0) list_remove(dtop, &dlen, k);
-            if (nw[k] == 0) list_remove(wl, wlen + w, k);
+            int *p = wtk + 2 * (size_t) woff[w];
+            const int k0 = z[t];
+            /* take the token out (its conditional excludes it) */
+            const double s0 = s, r0 = r, inv0 = inv[k0], coef0 = coef[k0];
+            const double inv1 = invm[k0];
+            s += ab * (inv1 - inv0);
+            r += beta * ((nd[k0] - 1) * inv1 - nd[k0] * inv0);
+            nd[k0]--;
+            nk[k0]--;
+            inv[k0] = inv1;
+            coef[k0] = (nd[k0] + alpha) * inv1;
+            int i0 = pair_find(p, wlen[w], k0);
+            if (i0 < 0) MCX_INTERNAL("SparseLDA word list out of step");
+            if (--p[2 * i0 + 1] == 0) {
+                memmove(p + 2 * i0, p + 2 * (i0 + 1),
+                        (size_t) (wlen[w] - i0 - 1) * 2 * sizeof(int));
+                wlen[w]--;
+            }
+            if (nd[k0] == 0) list_remove(dtop, &dlen, k0);
             /* q bucket over the topics of word w */
             const int wn = wlen[w];
             double q = 0.0;
             for (int i = 0; i < wn; i++) {
-                qw[i] = coef[wl[i]] * nw[wl[i]];
+                qw[i] = coef[p[2 * i]] * p[2 * i + 1];
                 q += qw[i];
             }
-            double u = unif_rand() * (s + r + q);
+            double u = mcx_stream_unif(&rng) * (s + r + q);
+            int k, iq = -1;
             if (u < q && wn > 0) {
                 int i = 0;
                 while (i < wn - 1 && u >= qw[i]) u -= qw[i++];
-                k = wl[i];
+                k = p[2 * i];
+                iq = i;
             } else if ((u -= q) < r && dlen > 0) {
                 int i = 0;
                 double x;
@@ -145,13 +217,23 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
             }
             /* put it back in topic k */
             z[t] = k;
-            s -= ab * inv[k];
-            r -= nd[k] * beta * inv[k];
+            if (iq >= 0) p[2 * iq + 1]++;
+            else pair_add(p, wlen + w, k);
             if (nd[k]++ == 0) list_insert(dtop, &dlen, k);
-            if (nw[k]++ == 0) list_insert(wl, wlen + w, k);
-            inv[k] = 1.0 / (++nk[k] + wb);
-            s += ab * inv[k];
-            r += nd[k] * beta * inv[k];
+            nk[k]++;
+            if (k == k0) {                       /* back where it was */
+                s = s0;
+                r = r0;
+                inv[k] = inv0;
+                coef[k] = coef0;
+                continue;
+            }
+            invm[k0] = nk[k0] > 0 ? 1.0 / (nk[k0] - 1 + wb) : 0.0;
+            const double ik = inv[k];
+            invm[k] = ik;
+            inv[k] = 1.0 / (nk[k] + wb);
+            s += ab * (inv[k] - ik);
+            r += beta * (nd[k] * inv[k] - (nd[k] - 1) * ik);
             coef[k] = (nd[k] + alpha) * inv[k];
         }
     }

@@ -26,12 +26,15 @@ typedef struct mcx_lda {
     int *nk;                  /* K: tokens in topic k */
     double *inv_den;          /* K: 1 / (nk[k] + W beta) */
     double *cum;              /* K: scratch for the cumulative weights */
-    /* SparseLDA buckets (model_lda_sparse.c; NULL for the dense sweep) */
-    int *wtop;                /* topics with n_wk > 0 of word w, increasing,
-                               * at wtop[woff[w] .. woff[w] + wlen[w]) */
+    /* SparseLDA buckets (model_lda_sparse.c; wtk NULL for the dense sweep).
+     * The sparse sweep keeps the word-topic counts in wtk only; nwk is
+     * refreshed from it (mcx_lda_sparse_sync()) before it is read. */
+    int *wtk;                 /* pairs (k, n_wk) with n_wk > 0 of word w, k
+                               * increasing, at wtk[2 woff[w] .. 2 (woff[w] + wlen[w])) */
     int *woff, *wlen;         /* W + 1 offsets (capacity min(K, n_w)), W lengths */
     int *dtop;                /* K: topics with n_dk > 0 of the current document */
     double *coef;             /* K: (n_dk + alpha) / (n_k + W beta), current document */
+    double *inv_minus;        /* K: 1 / (n_k - 1 + W beta) where n_k > 0 */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
@@ -50,6 +53,7 @@ void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
  * drawn through its three buckets; lists built from the counts. */
 void   mcx_lda_sparse_init(mcx_lda *m);
 void   mcx_lda_sweep_sparse(mcx_lda *m);
+void   mcx_lda_sparse_sync(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * from a uniform start; theta (D x K, column-major) receives the average
