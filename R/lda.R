@@ -75,6 +75,20 @@ print.mcmix_lda <- function(x, ...) {
 #' has exactly the dense conditional's distribution; the draws for a seed
 #' differ from `"dense"`, which sums all `K` terms for every token).
 #'
+#' `algorithm = "blocked"` cuts the documents into fixed blocks of
+#' consecutive documents (at least `getOption("mcmix.lda_block_tokens",
+#' 16384)` tokens each, a function of the corpus only) and samples the blocks
+#' in parallel: each block runs the SparseLDA sweep over its documents
+#' against the topic counts of the start of the sweep plus its own changes,
+#' and the changes of all blocks are merged at the end of the sweep (the
+#' approximate distributed sampler "AD-LDA" of Newman, Asuncion, Smyth and
+#' Welling 2009, with the blocks as its processors). Every document draws
+#' from its own random stream seeded from the sweep's seed, so the draws
+#' are identical for any number of `threads`; a corpus of one block is
+#' sampled exactly as by `"sparse"`. Unlike `"sparse"` and `"dense"` it is
+#' not exact collapsed Gibbs: the counts seen by a block lag the other
+#' blocks' changes by up to one sweep.
+#'
 #' The corpus may come in any of the forms text analysts use, and is never
 #' expanded to a dense documents x words matrix: a list of word-id vectors,
 #' a base matrix of counts, a sparse or dense matrix of the Matrix package
@@ -101,8 +115,12 @@ print.mcmix_lda <- function(x, ...) {
 #'   the vocabulary and its row names as the document names.
 #' @param vocab Optional character vector of the `W` words (for a list of
 #'   documents; `W` is then `length(vocab)`, else the largest word id).
-#' @param algorithm `"sparse"` (SparseLDA buckets) or `"dense"` (the plain
-#'   loop over the `K` topics); both are exact collapsed Gibbs.
+#' @param algorithm `"sparse"` (SparseLDA buckets), `"dense"` (the plain
+#'   loop over the `K` topics), both exact collapsed Gibbs, or `"blocked"`:
+#'   SparseLDA run on `threads` threads over fixed blocks of documents.
+#' @param threads Number of OpenMP threads of the `"blocked"` sampler
+#'   (default `getOption("mcmix.threads", 1)`; the other algorithms run on
+#'   one thread). Its draws are identical for any number of threads.
 #' @param iter Number of kept-phase iterations per chain.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
@@ -129,11 +147,16 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
                                        cores = getOption("mcmix.cores", 1L),
-                                       algorithm = c("sparse", "dense"), ...) {
+                                       algorithm = c("sparse", "dense", "blocked"),
+                                       threads = getOption("mcmix.threads", 1L), ...) {
   backend <- dots_backend(list(...))
-  algorithm <- match_choice(algorithm, c("sparse", "dense"), "algorithm")
+  algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
+  threads <- check_threads(threads)
   corpus <- lda_corpus(data, vocab, K = model$K)
-  kernel <- lda_kernel(model, corpus, algorithm)
+  block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
+                       "options(mcmix.lda_block_tokens)", 1L)
+  sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)
+  kernel <- lda_kernel(model, corpus, sampler)
   fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = FALSE, psm = FALSE,
@@ -143,8 +166,12 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse") {
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, algorithm == "sparse")
+                       algorithm = "sparse", threads = 1L, block_tokens = 16384L) {
+  # OpenMP's thread pool does not survive fork(): a forked chain runs on one
+  # thread (same draws, see in_forked_child())
+  if (threads > 1L && in_forked_child()) threads <- 1L
+  code <- match(algorithm, c("dense", "sparse", "blocked")) - 1L
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, block_tokens)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup))
@@ -158,7 +185,8 @@ lda_log_joint <- function(model, corpus, z) {
         as.double(c(model$K, corpus$W, model$alpha, model$beta)))
 }
 
-lda_kernel <- function(model, corpus, algorithm = "sparse") {
+lda_kernel <- function(model, corpus,
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 16384L)) {
   K <- model$K
   N <- length(corpus$word)
   new_kernel(
@@ -169,7 +197,8 @@ lda_kernel <- function(model, corpus, algorithm = "sparse") {
            n_draws = 0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- lda_step_c(model, corpus, state, n, thin, offset, warmup, algorithm)
+      r <- lda_step_c(model, corpus, state, n, thin, offset, warmup, sampler$algorithm,
+                      sampler$threads, sampler$block_tokens)
       tr <- matrix(r$log_lik, ncol = 1L, dimnames = list(NULL, "log_lik"))
       r$log_lik <- NULL
       list(state = r, draws = list(traces = tr))

@@ -45,8 +45,10 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  *   z          integer, N topics (0-based): the state
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta, sparse): sparse = 1 draws through
- *              the SparseLDA buckets (model_lda_sparse.c), 0 the dense loop
+ *   settings   double c(K, W, alpha, beta, algorithm, threads, block_tokens):
+ *              algorithm 0 the dense loop, 1 the SparseLDA buckets
+ *              (model_lda_sparse.c), 2 blocked SparseLDA on `threads` threads
+ *              with blocks of at least block_tokens tokens
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
  * of the kept draws of the chunk.
@@ -55,9 +57,12 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 5, "settings");
+    check_real(settings, 7, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
+    int algorithm = (int) s[4], threads = (int) s[5], block_tokens = (int) s[6];
+    if (algorithm < 0 || algorithm > 2 || threads < 1 || block_tokens < 1)
+        MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
     int D = (int) XLENGTH(doc_start) - 1;
@@ -85,7 +90,8 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda m;
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
-    if (s[4] != 0) mcx_lda_sparse_init(&m);
+    if (algorithm >= 1) mcx_lda_sparse_init(&m);
+    if (algorithm == 2) mcx_lda_blocked_init(&m, threads, block_tokens);
     GetRNGstate();
     mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
     PutRNGstate();

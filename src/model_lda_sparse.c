@@ -37,6 +37,9 @@
 #include <Rmath.h>
 #include "model_topic.h"
 #include "rng_stream.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -132,22 +135,41 @@ void mcx_lda_sparse_sync(mcx_lda *m)
 }
 
 /*
- * Counts of topic k change only when a token changes topic, so the two
- * reciprocals 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta) are kept per
- * topic (each a function of n_k alone) and a token that keeps its topic
- * costs no division.
+ * The counts a run of documents samples against: the chain's own (the
+ * sequential sweep) or a thread's copy of them (the blocked sweep).
  */
-void mcx_lda_sweep_sparse(mcx_lda *m)
+typedef struct lda_view {
+    int *wtk, *wlen, *nk;
+    double *inv, *invm;
+    int *dtop;                /* K */
+    double *coef, *qw;        /* K */
+    int bad;                  /* a word list out of step (internal error) */
+} lda_view;
+
+static lda_view chain_view(mcx_lda *m)
 {
-    const int K = m->K, D = m->D;
+    lda_view v = { m->wtk, m->wlen, m->nk, m->inv_den, m->inv_minus,
+                   m->dtop, m->coef, m->cum, 0 };
+    return v;
+}
+
+/*
+ * Documents d0 .. d1 - 1 in order, each drawing from its own stream
+ * (master, d).  Counts of topic k change only when a token changes topic,
+ * so the two reciprocals 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta) are
+ * kept per topic (each a function of n_k alone) and a token that keeps its
+ * topic costs no division.  No R API (runs inside OpenMP regions).
+ */
+static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master)
+{
+    const int K = m->K;
     const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
     const double ab = alpha * beta;
     const int *word = m->word, *start = m->doc_start, *woff = m->woff;
-    int *z = m->z, *nk = m->nk, *wlen = m->wlen, *wtk = m->wtk, *dtop = m->dtop;
-    double *inv = m->inv_den, *invm = m->inv_minus, *coef = m->coef, *qw = m->cum;
-    const uint64_t master = mcx_stream_master();
+    int *z = m->z, *nk = v->nk, *wlen = v->wlen, *wtk = v->wtk, *dtop = v->dtop;
+    double *inv = v->inv, *invm = v->invm, *coef = v->coef, *qw = v->qw;
     mcx_stream rng;
-    for (int d = 0; d < D; d++) {
+    for (int d = d0; d < d1; d++) {
         if (start[d + 1] == start[d]) continue;
         int *nd = m->ndk + (size_t) d * K;
         mcx_stream_seed(&rng, master, (uint64_t) d);
@@ -168,6 +190,11 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
             int *p = wtk + 2 * (size_t) woff[w];
             const int k0 = z[t];
             /* take the token out (its conditional excludes it) */
+            int i0 = pair_find(p, wlen[w], k0);
+            if (i0 < 0) {
+                v->bad = 1;
+                return;
+            }
             const double s0 = s, r0 = r, inv0 = inv[k0], coef0 = coef[k0];
             const double inv1 = invm[k0];
             s += ab * (inv1 - inv0);
@@ -176,8 +203,6 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
             nk[k0]--;
             inv[k0] = inv1;
             coef[k0] = (nd[k0] + alpha) * inv1;
-            int i0 = pair_find(p, wlen[w], k0);
-            if (i0 < 0) MCX_INTERNAL("SparseLDA word list out of step");
             if (--p[2 * i0 + 1] == 0) {
                 memmove(p + 2 * i0, p + 2 * (i0 + 1),
                         (size_t) (wlen[w] - i0 - 1) * 2 * sizeof(int));
@@ -237,6 +262,135 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
             coef[k] = (nd[k] + alpha) * inv[k];
         }
     }
+}
+
+void mcx_lda_sweep_sparse(mcx_lda *m)
+{
+    const uint64_t master = mcx_stream_master();
+    lda_view v = chain_view(m);
+    sparse_docs(m, &v, 0, m->D, master);
+    if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
+}
+
+/* The reciprocals of a view from its topic totals (functions of n_k alone,
+ * so the same values as those kept token by token). */
+static void view_reciprocals(lda_view *v, const mcx_lda *m)
+{
+    const double wb = m->W * m->beta;
+    for (int k = 0; k < m->K; k++) {
+        v->inv[k] = 1.0 / (v->nk[k] + wb);
+        v->invm[k] = v->nk[k] > 0 ? 1.0 / (v->nk[k] - 1 + wb) : 0.0;
+    }
+}
+
+/* Move one token of word w from topic `from` to topic `to` in a view's
+ * word lists and topic totals (view_reciprocals() afterwards). */
+static int view_move(lda_view *v, const mcx_lda *m, int w, int from, int to)
+{
+    int *p = v->wtk + 2 * (size_t) m->woff[w];
+    int i = pair_find(p, v->wlen[w], from);
+    if (i < 0) return 1;
+    if (--p[2 * i + 1] == 0) {
+        memmove(p + 2 * i, p + 2 * (i + 1), (size_t) (v->wlen[w] - i - 1) * 2 * sizeof(int));
+        v->wlen[w]--;
+    }
+    pair_add(p, v->wlen + w, to);
+    v->nk[from]--;
+    v->nk[to]++;
+    return 0;
+}
+
+void mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens)
+{
+    const int K = m->K, W = m->W, D = m->D;
+    if (threads < 1) threads = 1;
+    m->threads = threads;
+    /* blocks of whole consecutive documents, at least block_tokens tokens
+     * each (the last may be smaller): a function of the corpus only */
+    int nb = 0;
+    m->block_doc = mcx_alloc((size_t) D + 1, sizeof(int));
+    m->block_doc[0] = 0;
+    for (int d = 0, acc = 0; d < D; d++) {
+        acc += m->doc_start[d + 1] - m->doc_start[d];
+        if (acc >= block_tokens || d == D - 1) {
+            m->block_doc[++nb] = d + 1;
+            acc = 0;
+        }
+    }
+    m->n_blocks = nb;
+    m->z_old = mcx_alloc((size_t) (m->N > 0 ? m->N : 1), sizeof(int));
+    size_t pairs = 2 * (size_t) m->woff[W];
+    m->views = mcx_alloc((size_t) threads, sizeof(lda_view));
+    lda_view *views = m->views;
+    for (int i = 0; i < threads; i++) {
+        views[i].wtk = mcx_alloc(pairs > 0 ? pairs : 1, sizeof(int));
+        views[i].wlen = mcx_alloc((size_t) W, sizeof(int));
+        views[i].nk = mcx_alloc((size_t) K, sizeof(int));
+        views[i].inv = mcx_alloc((size_t) K, sizeof(double));
+        views[i].invm = mcx_alloc((size_t) K, sizeof(double));
+        views[i].dtop = mcx_alloc((size_t) K, sizeof(int));
+        views[i].coef = mcx_alloc((size_t) K, sizeof(double));
+        views[i].qw = mcx_alloc((size_t) K, sizeof(double));
+        views[i].bad = 0;
+    }
+}
+
+/*
+ * The blocked sweep (documents in the fixed blocks of mcx_lda_blocked_init()):
+ * every block samples its documents, in order, against the counts of the
+ * start of the sweep plus its own changes (a thread's copy, restored after
+ * the block by undoing them); the changes of all blocks are then merged
+ * into the chain's counts.  This is the approximate distributed sampler of
+ * Newman, Asuncion, Smyth and Welling (2009, "AD-LDA") with the blocks, not
+ * the threads, as its processors: the blocks and their streams (master, d)
+ * depend on the corpus only, and the merged counts are sums, so the draws
+ * are the same for any number of threads.  With one block it is the
+ * sequential sweep.
+ */
+void mcx_lda_sweep_blocked(mcx_lda *m)
+{
+    const int K = m->K, W = m->W, N = m->N, nb = m->n_blocks;
+    const uint64_t master = mcx_stream_master();
+    const size_t pairs = 2 * (size_t) m->woff[W];
+    lda_view *views = m->views;
+    int *z = m->z, *z_old = m->z_old;
+    const int *word = m->word, *start = m->doc_start, *bd = m->block_doc;
+    memcpy(z_old, z, (size_t) N * sizeof(int));
+    int T = m->threads < nb ? m->threads : nb;
+    if (T < 1) T = 1;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T) if (T > 1)
+#endif
+    {
+#ifdef _OPENMP
+        lda_view *v = views + omp_get_thread_num();
+#else
+        lda_view *v = views;
+#endif
+        memcpy(v->wtk, m->wtk, pairs * sizeof(int));
+        memcpy(v->wlen, m->wlen, (size_t) W * sizeof(int));
+        memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
+        memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
+        memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int b = 0; b < nb; b++) {
+            if (v->bad) continue;
+            sparse_docs(m, v, bd[b], bd[b + 1], master);
+            for (int t = start[bd[b]]; t < start[bd[b + 1]] && !v->bad; t++)
+                if (z[t] != z_old[t]) v->bad = view_move(v, m, word[t], z[t], z_old[t]);
+            view_reciprocals(v, m);
+        }
+    }
+    for (int i = 0; i < T; i++)
+        if (views[i].bad) MCX_INTERNAL("SparseLDA word list out of step");
+    /* merge: every changed token moves in the chain's counts */
+    lda_view g = chain_view(m);
+    for (int t = 0; t < N; t++)
+        if (z[t] != z_old[t] && view_move(&g, m, word[t], z_old[t], z[t]))
+            MCX_INTERNAL("SparseLDA word list out of step");
+    view_reciprocals(&g, m);
 }
 
 /*

@@ -35,6 +35,11 @@ typedef struct mcx_lda {
     int *dtop;                /* K: topics with n_dk > 0 of the current document */
     double *coef;             /* K: (n_dk + alpha) / (n_k + W beta), current document */
     double *inv_minus;        /* K: 1 / (n_k - 1 + W beta) where n_k > 0 */
+    /* blocked sweep (mcx_lda_blocked_init(); n_blocks 0 otherwise) */
+    int n_blocks, threads;
+    int *block_doc;           /* n_blocks + 1: first document of each block */
+    int *z_old;               /* N: topics at the start of the sweep */
+    void *views;              /* threads copies of the counts */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
@@ -54,6 +59,12 @@ void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
 void   mcx_lda_sparse_init(mcx_lda *m);
 void   mcx_lda_sweep_sparse(mcx_lda *m);
 void   mcx_lda_sparse_sync(mcx_lda *m);
+/* Blocked SparseLDA on `threads` OpenMP threads (after mcx_lda_sparse_init):
+ * documents in fixed blocks of at least block_tokens tokens, each block
+ * sampled against the counts of the start of the sweep plus its own
+ * changes, merged at the end of the sweep; identical for any thread count. */
+void   mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens);
+void   mcx_lda_sweep_blocked(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * from a uniform start; theta (D x K, column-major) receives the average

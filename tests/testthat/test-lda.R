@@ -262,3 +262,34 @@ test_that("bad input is refused with messages naming the argument", {
   expect_output(print(fit), "LDA fit")
   expect_output(print(m), "K = 2")
 })
+
+test_that("the blocked sampler gives identical draws for any number of threads", {
+  set.seed(5)
+  docs <- lapply(1:120, function(i) sample.int(60, rpois(1, 20) + 1, TRUE))
+  m <- lda_model(6, alpha = 0.1, beta = 0.05)
+  run <- function(iter = 12, ...) {
+    set.seed(3)
+    sample_posterior(m, docs, iter = iter, burnin = 3, progress = FALSE, ...)
+  }
+  # one block (the corpus is below the block size): the sequential sweep
+  expect_identical(run(algorithm = "blocked", threads = 2)$chains,
+                   run(algorithm = "sparse")$chains)
+  withr::local_options(mcmix.lda_block_tokens = 300)
+  one <- run(algorithm = "blocked", threads = 1)
+  expect_identical(run(algorithm = "blocked", threads = 2)$chains, one$chains)
+  expect_identical(run(algorithm = "blocked", threads = 3)$chains, one$chains)
+  expect_false(identical(one$chains, run(algorithm = "sparse")$chains))
+  # the merged counts are those of z: the trace is the exact log p(w, z)
+  st <- one$chains[[1]]$state
+  expect_equal(unname(one$chains[[1]]$traces[12, "log_lik"]),
+               mcmix:::lda_log_joint(m, one$data, st$z), tolerance = 1e-10)
+  # extend() on another thread count equals the longer run
+  set.seed(3)
+  e <- sample_posterior(m, docs, iter = 5, burnin = 3, progress = FALSE,
+                        algorithm = "blocked", threads = 2)
+  e <- extend(e, 7, progress = FALSE)
+  expect_identical(e$chains[[1]]$state, st)
+  expect_identical(e$chains[[1]]$traces, one$chains[[1]]$traces)
+  expect_error(run(algorithm = "blocked", threads = 0), "`threads`",
+               class = "mcmix_error_input")
+})
