@@ -283,18 +283,24 @@ static void view_reciprocals(lda_view *v, const mcx_lda *m)
     }
 }
 
-/* Move one token of word w from topic `from` to topic `to` in a view's
- * word lists and topic totals (view_reciprocals() afterwards). */
-static int view_move(lda_view *v, const mcx_lda *m, int w, int from, int to)
+/* Move one token from topic `from` to topic `to` in the pair list p of a
+ * word (length *len); nonzero when `from` is not in the list. */
+static int pair_move(int *p, int *len, int from, int to)
 {
-    int *p = v->wtk + 2 * (size_t) m->woff[w];
-    int i = pair_find(p, v->wlen[w], from);
+    int i = pair_find(p, *len, from);
     if (i < 0) return 1;
     if (--p[2 * i + 1] == 0) {
-        memmove(p + 2 * i, p + 2 * (i + 1), (size_t) (v->wlen[w] - i - 1) * 2 * sizeof(int));
-        v->wlen[w]--;
+        memmove(p + 2 * i, p + 2 * (i + 1), (size_t) (*len - i - 1) * 2 * sizeof(int));
+        (*len)--;
     }
-    pair_add(p, v->wlen + w, to);
+    pair_add(p, len, to);
+    return 0;
+}
+
+/* The same in a view, with its topic totals (view_reciprocals() afterwards). */
+static int view_move(lda_view *v, const mcx_lda *m, int w, int from, int to)
+{
+    if (pair_move(v->wtk + 2 * (size_t) m->woff[w], v->wlen + w, from, to)) return 1;
     v->nk[from]--;
     v->nk[to]++;
     return 0;
@@ -378,18 +384,49 @@ void mcx_lda_sweep_blocked(mcx_lda *m)
         for (int b = 0; b < nb; b++) {
             if (v->bad) continue;
             sparse_docs(m, v, bd[b], bd[b + 1], master);
-            for (int t = start[bd[b]]; t < start[bd[b + 1]] && !v->bad; t++)
+            const int t1 = start[bd[b + 1]];
+            for (int t = start[bd[b]]; t < t1 && !v->bad; t++) {
+                if (t + MCX_PREFETCH_AHEAD < t1)
+                    MCX_PREFETCH(v->wtk + 2 * (size_t) m->woff[word[t + MCX_PREFETCH_AHEAD]]);
                 if (z[t] != z_old[t]) v->bad = view_move(v, m, word[t], z[t], z_old[t]);
+            }
             view_reciprocals(v, m);
         }
     }
     for (int i = 0; i < T; i++)
         if (views[i].bad) MCX_INTERNAL("SparseLDA word list out of step");
-    /* merge: every changed token moves in the chain's counts */
-    lda_view g = chain_view(m);
+    /* merge: every changed token moves in the chain's counts; the word
+     * lists are cut into T ranges of words (each list's result depends on
+     * its counts only), the topic totals are summed on the main thread */
+    int bad = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T) if (T > 1) reduction(|:bad)
+#endif
+    {
+#ifdef _OPENMP
+        const int id = omp_get_thread_num(), nt = omp_get_num_threads();
+#else
+        const int id = 0, nt = 1;
+#endif
+        const int w0 = (int) ((long) W * id / nt), w1 = (int) ((long) W * (id + 1) / nt);
+        for (int t = 0; t < N; t++) {
+            const int w = word[t];
+            if (t + MCX_PREFETCH_AHEAD < N) {
+                const int wa = word[t + MCX_PREFETCH_AHEAD];
+                if (wa >= w0 && wa < w1) MCX_PREFETCH(m->wtk + 2 * (size_t) m->woff[wa]);
+            }
+            if (w >= w0 && w < w1 && z[t] != z_old[t])
+                bad |= pair_move(m->wtk + 2 * (size_t) m->woff[w], m->wlen + w,
+                                 z_old[t], z[t]);
+        }
+    }
+    if (bad) MCX_INTERNAL("SparseLDA word list out of step");
     for (int t = 0; t < N; t++)
-        if (z[t] != z_old[t] && view_move(&g, m, word[t], z_old[t], z[t]))
-            MCX_INTERNAL("SparseLDA word list out of step");
+        if (z[t] != z_old[t]) {
+            m->nk[z_old[t]]--;
+            m->nk[z[t]]++;
+        }
+    lda_view g = chain_view(m);
     view_reciprocals(&g, m);
 }
 
