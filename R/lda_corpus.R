@@ -27,7 +27,7 @@ lda_corpus <- function(data, vocab, arg = "data", K = NULL) {
     stop_input(sprintf("`vocab` must have one word per column of `%s` (%d), not %d.",
                        arg, trip$W, length(vocab)), "vocab")
   if (is.null(vocab)) vocab <- trip$terms
-  lda_corpus_counts(trip, vocab, arg)
+  lda_corpus_counts(trip, vocab, arg, K)
 }
 
 # Non-zero entries (i, j, v; 1-based) of a document-term count form, with

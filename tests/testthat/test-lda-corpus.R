@@ -125,6 +125,11 @@ test_that("weighted, negative, missing or malformed counts are refused naming `d
                class = "mcmix_error_input")
   expect_error(lda_run(x, algorithm = "warp"), "`algorithm`", class = "mcmix_error_input")
   expect_error(lda_run(data.frame(a = 1)), "`data`", class = "mcmix_error_input")
+  # the memory budget is checked before the counts are expanded to tokens
+  big <- Matrix::sparseMatrix(i = 1:2, j = 1:2, x = c(1e9, 3))
+  expect_error(lda_run(big), "mcmix.lda_max_bytes", class = "mcmix_error_input")
+  expect_error(lda_run(as_stm(as.matrix(big))), "mcmix.lda_max_bytes",
+               class = "mcmix_error_input")
 })
 
 # E[theta | w, phi] for one document by enumeration of its topics z:
