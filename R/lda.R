@@ -3,7 +3,8 @@
 #
 # Corpus representation handed to C: `word` (integer word ids, 0-based, the
 # tokens of document 1, then of document 2, ...) and `doc_start` (D + 1
-# offsets into `word`).
+# offsets into `word`), built from every accepted input form by
+# lda_corpus() (R/lda_corpus.R).
 #
 # Sampler state of one chain (a plain list):
 #   z          integer vector, the topic of every token, 0-based;
@@ -64,17 +65,62 @@ print.mcmix_lda <- function(x, ...) {
 #' every sweep redraws the topic of each token from its full conditional
 #' \eqn{P(z = k) \propto (n_{dk} + \alpha)(n_{wk} + \beta)/(n_k + W\beta)}.
 #'
+#' `algorithm = "sparse"` (the default) draws from that conditional through
+#' the three-bucket decomposition of SparseLDA (Yao, Mimno and McCallum
+#' 2009): \eqn{\alpha\beta/(n_k + W\beta)} over all topics,
+#' \eqn{n_{dk}\beta/(n_k + W\beta)} over the topics of the document and
+#' \eqn{(n_{dk} + \alpha) n_{wk}/(n_k + W\beta)} over the topics of the
+#' word, so a token costs the number of topics its document and its word
+#' are in rather than `K`. It is the same collapsed Gibbs sampler (each draw
+#' has exactly the dense conditional's distribution; the draws for a seed
+#' differ from `"dense"`, which sums all `K` terms for every token).
+#'
+#' `algorithm = "blocked"` cuts the documents into fixed blocks of
+#' consecutive documents (at least `getOption("mcmix.lda_block_tokens",
+#' 16384)` tokens each, a function of the corpus only) and samples the blocks
+#' in parallel: each block runs the SparseLDA sweep over its documents
+#' against the topic counts of the start of the sweep plus its own changes,
+#' and the changes of all blocks are merged at the end of the sweep (the
+#' approximate distributed sampler "AD-LDA" of Newman, Asuncion, Smyth and
+#' Welling 2009, with the blocks as its processors). Every document draws
+#' from its own random stream seeded from the sweep's seed, so the draws
+#' are identical for any number of `threads`; a corpus of one block is
+#' sampled exactly as by `"sparse"`. Unlike `"sparse"` and `"dense"` it is
+#' not exact collapsed Gibbs: the counts seen by a block lag the other
+#' blocks' changes by up to one sweep.
+#'
+#' The corpus may come in any of the forms text analysts use, and is never
+#' expanded to a dense documents x words matrix: a list of word-id vectors,
+#' a base matrix of counts, a sparse or dense matrix of the Matrix package
+#' (`dgCMatrix`, `dgTMatrix`, `dgRMatrix`, ...; quanteda's `dfm` is a
+#' `dgCMatrix`), slam's `simple_triplet_matrix` (tm's `DocumentTermMatrix`;
+#' a `TermDocumentMatrix` is read with its terms in rows). Counts are read
+#' as tokens document by document, terms in column order, so the same
+#' corpus gives the same draws for a seed in every count form (and as a
+#' list whose documents list their word ids in increasing order). Weighted
+#' matrices (tf-idf) are refused: LDA models counts. Row and column names
+#' become the document names and the vocabulary used by [doc_topic()],
+#' [topic_word()] and [top_terms()].
+#'
 #' Limits: word ids at most 1e7, at most `2^31 - 2` tokens, and a
-#' sampler state (about `20 K W + 20 D K + 12 N` bytes for `W` words, `D`
+#' sampler state (about `20 K W + 20 D K + 16 N` bytes for `W` words, `D`
 #' documents and `N` tokens) within `getOption("mcmix.lda_max_bytes", 2e9)`.
 #'
 #' @param model An [lda_model()].
 #' @param data The documents: a list of integer vectors of word ids
-#'   (`1..W`, one vector per document, the tokens in any order), or a
-#'   document-term matrix (documents in rows, words in columns, whole-number
-#'   counts; its column names are used as the vocabulary).
+#'   (`1..W`, one vector per document, the tokens in any order), or
+#'   document-term counts (documents in rows, words in columns, whole
+#'   numbers): a matrix, a `Matrix` matrix, a `simple_triplet_matrix` /
+#'   `DocumentTermMatrix` or a quanteda `dfm`; its column names are used as
+#'   the vocabulary and its row names as the document names.
 #' @param vocab Optional character vector of the `W` words (for a list of
 #'   documents; `W` is then `length(vocab)`, else the largest word id).
+#' @param algorithm `"sparse"` (SparseLDA buckets), `"dense"` (the plain
+#'   loop over the `K` topics), both exact collapsed Gibbs, or `"blocked"`:
+#'   SparseLDA run on `threads` threads over fixed blocks of documents.
+#' @param threads Number of OpenMP threads of the `"blocked"` sampler
+#'   (default `getOption("mcmix.threads", 1)`; the other algorithms run on
+#'   one thread). Its draws are identical for any number of threads.
 #' @param iter Number of kept-phase iterations per chain.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
@@ -100,11 +146,17 @@ print.mcmix_lda <- function(x, ...) {
 sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
-                                       cores = getOption("mcmix.cores", 1L), ...) {
+                                       cores = getOption("mcmix.cores", 1L),
+                                       algorithm = c("sparse", "dense", "blocked"),
+                                       threads = getOption("mcmix.threads", 1L), ...) {
   backend <- dots_backend(list(...))
-  corpus <- lda_corpus(data, vocab)
-  lda_check_memory(model$K, corpus)
-  kernel <- lda_kernel(model, corpus)
+  algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
+  threads <- check_threads(threads)
+  corpus <- lda_corpus(data, vocab, K = model$K)
+  block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
+                       "options(mcmix.lda_block_tokens)", 1L)
+  sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)
+  kernel <- lda_kernel(model, corpus, sampler)
   fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = FALSE, psm = FALSE,
@@ -112,92 +164,14 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   fit
 }
 
-# Validate the documents and flatten them into (word, doc_start, W, vocab).
-lda_corpus <- function(data, vocab) {
-  if (!is.null(vocab) && (!is.character(vocab) || !length(vocab) || anyNA(vocab)))
-    stop(sprintf("`vocab` must be a character vector of words, not %s.",
-                 describe_value(vocab)), call. = FALSE)
-  if (is.matrix(data) && (is.numeric(data) || is.logical(data))) {
-    if (!nrow(data) || !ncol(data) || anyNA(data) || any(data < 0) ||
-        any(data != floor(data)))
-      stop("`data` must be a document-term matrix of non-negative whole-number counts.",
-           call. = FALSE)
-    if (!is.null(vocab) && length(vocab) != ncol(data))
-      stop(sprintf("`vocab` must have one word per column of `data` (%d), not %d.",
-                   ncol(data), length(vocab)), call. = FALSE)
-    W <- ncol(data)
-    if (is.null(vocab)) vocab <- colnames(data)
-    D <- nrow(data)
-    lda_check_tokens(sum(as.double(data)))
-    counts <- t(data)                       # W x D: column d = document d
-    len <- as.integer(colSums(counts))
-    word <- rep.int(rep.int(seq_len(W), D), as.vector(counts)) - 1L
-    doc_names <- rownames(data)
-  } else if (is.list(data) && !is.data.frame(data)) {
-    if (!length(data))
-      stop("`data` must hold at least one document.", call. = FALSE)
-    ok <- vapply(data, function(d) (is.numeric(d) && !is.matrix(d)) && !anyNA(d) &&
-                   all(d == floor(d)) && all(d >= 1) && all(is.finite(d)), logical(1))
-    if (!all(ok))
-      stop(sprintf(paste0("`data` must be a list of vectors of word ids (whole numbers >= 1); ",
-                          "document %d is not."), which(!ok)[1L]), call. = FALSE)
-    len <- lengths(data)
-    top <- max(vapply(data, function(d) if (length(d)) max(d) else 0, numeric(1)))
-    if (top > lda_max_vocab)
-      stop(sprintf(paste0("`data` uses word id %s; word ids must be at most %s ",
-                          "(the vocabulary size limit)."),
-                   format(top), format(lda_max_vocab, scientific = FALSE)), call. = FALSE)
-    lda_check_tokens(sum(as.double(len)))
-    word <- as.integer(unlist(data, use.names = FALSE)) - 1L
-    W <- if (length(word)) max(word) + 1L else 0L
-    if (!is.null(vocab)) {
-      if (W > length(vocab))
-        stop(sprintf("`data` uses word id %d but `vocab` has only %d words.",
-                     W, length(vocab)), call. = FALSE)
-      W <- length(vocab)
-    }
-    D <- length(data)
-    doc_names <- names(data)
-  } else {
-    stop(sprintf(paste0("`data` must be a list of word-id vectors or a document-term ",
-                        "matrix, not %s."), describe_value(data)), call. = FALSE)
-  }
-  if (!length(word))
-    stop("`data` must contain at least one word.", call. = FALSE)
-  list(word = as.integer(word), doc_start = c(0L, cumsum(as.integer(len))),
-       W = as.integer(W), D = as.integer(D), vocab = vocab, doc_names = doc_names)
-}
-
-# Size limits: word ids (vocabulary size), tokens (C int indices), memory.
-lda_max_vocab <- 1e7
-
-lda_check_tokens <- function(n) {
-  if (n > .Machine$integer.max - 1)
-    stop(sprintf("`data` must hold at most %d tokens (word occurrences), not %s.",
-                 .Machine$integer.max - 1L, format(n)), call. = FALSE)
-  invisible(n)
-}
-
-# Bytes of a chain's state and of the sampler's counts (phi_sum and the
-# topic-word counts are K x W, theta_sum and the document-topic counts D x K,
-# word ids and topics per token), refused beyond option mcmix.lda_max_bytes.
-lda_check_memory <- function(K, corpus) {
-  N <- as.double(length(corpus$word))
-  bytes <- 20 * K * as.double(corpus$W) + 20 * as.double(corpus$D) * K + 12 * N
-  budget <- getOption("mcmix.lda_max_bytes", 2e9)
-  if (bytes > budget)
-    stop(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",
-                        "and %.0f tokens in `data` needs about %s, more than the budget ",
-                        "of %s (option `mcmix.lda_max_bytes`): use fewer topics, a ",
-                        "smaller vocabulary or fewer documents, or raise the option."),
-                 K, corpus$W, corpus$D, N, format_bytes(bytes), format_bytes(budget)),
-         call. = FALSE)
-  invisible(bytes)
-}
-
 # One chunk of the compiled sampler: see src/ffi_topic.c.
-lda_step_c <- function(model, corpus, state, n, thin, offset, warmup) {
-  settings <- c(model$K, corpus$W, model$alpha, model$beta)
+lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
+                       algorithm = "sparse", threads = 1L, block_tokens = 16384L) {
+  # OpenMP's thread pool does not survive fork(): a forked chain runs on one
+  # thread (same draws, see in_forked_child())
+  if (threads > 1L && in_forked_child()) threads <- 1L
+  code <- match(algorithm, c("dense", "sparse", "blocked")) - 1L
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, block_tokens)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup))
@@ -211,7 +185,8 @@ lda_log_joint <- function(model, corpus, z) {
         as.double(c(model$K, corpus$W, model$alpha, model$beta)))
 }
 
-lda_kernel <- function(model, corpus) {
+lda_kernel <- function(model, corpus,
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 16384L)) {
   K <- model$K
   N <- length(corpus$word)
   new_kernel(
@@ -222,7 +197,8 @@ lda_kernel <- function(model, corpus) {
            n_draws = 0)
     },
     step = function(state, n, thin, offset, warmup) {
-      r <- lda_step_c(model, corpus, state, n, thin, offset, warmup)
+      r <- lda_step_c(model, corpus, state, n, thin, offset, warmup, sampler$algorithm,
+                      sampler$threads, sampler$block_tokens)
       tr <- matrix(r$log_lik, ncol = 1L, dimnames = list(NULL, "log_lik"))
       r$log_lik <- NULL
       list(state = r, draws = list(traces = tr))
@@ -342,10 +318,14 @@ top_terms <- function(fit, n = 10, chain = 1) {
 #' size.
 #'
 #' @param fit A fit from [sample_posterior()] on an [lda_model()].
-#' @param newdata Held-out documents in a form `sample_posterior()` takes
-#'   (a list of word-id vectors or a document-term matrix over the same
-#'   vocabulary); a document-term matrix is expanded to tokens in column
-#'   order. `NULL` scores the fitted documents the same way.
+#' @param newdata Held-out documents in any form `sample_posterior()` takes
+#'   (a list of word-id vectors, or document-term counts as a matrix,
+#'   `Matrix`, `simple_triplet_matrix` / `DocumentTermMatrix` or `dfm`);
+#'   counts are expanded to tokens in column order. When the fit and
+#'   `newdata` both name their terms, columns are matched by name and terms
+#'   the fit never saw are dropped with a warning; otherwise the columns (word
+#'   ids) must be those of the fit. `NULL` scores the fitted documents the
+#'   same way.
 #' @param chain Which chain's topics to use.
 #' @param max_iter,tol Iterations and relative tolerance of the fold-in.
 #' @return The perplexity, with attributes `log_lik` (total log probability
@@ -367,10 +347,7 @@ perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-
   tol <- check_positive(tol, "tol")
   K <- nrow(phi)
   W <- ncol(phi)
-  corpus <- if (is.null(newdata)) fit$data else lda_corpus(newdata, fit$data$vocab)
-  if (corpus$W > W || (is.matrix(newdata) && ncol(newdata) != W))
-    stop(sprintf("`newdata` must use the vocabulary of the fit (%d words); it has %d.",
-                 W, if (is.matrix(newdata)) ncol(newdata) else corpus$W), call. = FALSE)
+  corpus <- if (is.null(newdata)) fit$data else lda_new_corpus(fit, newdata)
   alpha <- fit$model$alpha
   ll <- 0
   n_scored <- 0

@@ -47,6 +47,7 @@ SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss, SEXP params);
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk);
 SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
+SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings);
 SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
                   SEXP beta, SEXP stats, SEXP settings, SEXP chunk);
 

@@ -45,7 +45,10 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  *   z          integer, N topics (0-based): the state
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta)
+ *   settings   double c(K, W, alpha, beta, algorithm, threads, block_tokens):
+ *              algorithm 0 the dense loop, 1 the SparseLDA buckets
+ *              (model_lda_sparse.c), 2 blocked SparseLDA on `threads` threads
+ *              with blocks of at least block_tokens tokens
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
  * of the kept draws of the chunk.
@@ -54,9 +57,12 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 4, "settings");
+    check_real(settings, 7, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
+    int algorithm = (int) s[4], threads = (int) s[5], block_tokens = (int) s[6];
+    if (algorithm < 0 || algorithm > 2 || threads < 1 || block_tokens < 1)
+        MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
     int D = (int) XLENGTH(doc_start) - 1;
@@ -84,6 +90,8 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda m;
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
+    if (algorithm >= 1) mcx_lda_sparse_init(&m);
+    if (algorithm == 2) mcx_lda_blocked_init(&m, threads, block_tokens);
     GetRNGstate();
     mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
     PutRNGstate();
@@ -106,6 +114,38 @@ SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings)
     mcx_lda_build(&m, (int) s[0], (int) s[1], D, s[2], s[3], INTEGER(word),
                   INTEGER(doc_start), INTEGER(z));
     return Rf_ScalarReal(mcx_lda_log_joint(&m));
+}
+
+/*
+ * ffi_lda_fold_in(word, doc_start, phi, settings)
+ *   word, doc_start  the new documents (as in ffi_lda_step)
+ *   phi        double K x W topics (rows sum to 1)
+ *   settings   double c(K, W, alpha, n_burn, n_keep)
+ * Returns the D x K matrix of fold-in estimates of theta.
+ */
+SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings)
+{
+    check_real(settings, 5, "settings");
+    const double *s = REAL(settings);
+    int K = (int) s[0], W = (int) s[1], n_burn = (int) s[3], n_keep = (int) s[4];
+    check_int(doc_start, -1, "doc_start");
+    int D = (int) XLENGTH(doc_start) - 1;
+    if (D < 1 || K < 1 || W < 1 || !(s[2] > 0) || n_burn < 0 || n_keep < 1)
+        MCX_INTERNAL("bad fold-in settings");
+    int N = INTEGER(doc_start)[D];
+    check_int(word, N, "word");
+    check_real(phi, (R_xlen_t) K * W, "phi");
+    const int *w = INTEGER(word), *ds = INTEGER(doc_start);
+    for (int d = 0; d < D; d++)
+        if (ds[d + 1] < ds[d]) MCX_INTERNAL("document offsets decrease");
+    for (int t = 0; t < N; t++)
+        if (w[t] < 0 || w[t] >= W) MCX_INTERNAL("word id out of range");
+    SEXP theta = PROTECT(Rf_allocMatrix(REALSXP, D, K));
+    GetRNGstate();
+    mcx_lda_fold_in(K, W, D, s[2], REAL(phi), w, ds, n_burn, n_keep, REAL(theta));
+    PutRNGstate();
+    UNPROTECT(1);
+    return theta;
 }
 
 /*

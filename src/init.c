@@ -40,6 +40,7 @@ static const R_CallMethodDef call_methods[] = {
     /* ffi_topic.c: LDA and HDP */
     CALLDEF(ffi_lda_step, 7),
     CALLDEF(ffi_lda_log_joint, 4),
+    CALLDEF(ffi_lda_fold_in, 4),
     CALLDEF(ffi_hdp_step, 9),
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),

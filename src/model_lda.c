@@ -139,9 +139,12 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
         mcx_interrupt_point((double) m->N * m->K);
-        mcx_lda_sweep(m);
+        if (m->n_blocks > 0) mcx_lda_sweep_blocked(m);
+        else if (m->wtk) mcx_lda_sweep_sparse(m);
+        else mcx_lda_sweep(m);
         int g = offset + it;
         if (!warmup && g % thin == 0) {
+            if (m->wtk) mcx_lda_sparse_sync(m);
             log_joint[r++] = mcx_lda_log_joint(m);
             mcx_lda_accumulate(m, phi_sum, theta_sum);
         }

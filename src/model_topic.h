@@ -26,6 +26,20 @@ typedef struct mcx_lda {
     int *nk;                  /* K: tokens in topic k */
     double *inv_den;          /* K: 1 / (nk[k] + W beta) */
     double *cum;              /* K: scratch for the cumulative weights */
+    /* SparseLDA buckets (model_lda_sparse.c; wtk NULL for the dense sweep).
+     * The sparse sweep keeps the word-topic counts in wtk only; nwk is
+     * refreshed from it (mcx_lda_sparse_sync()) before it is read. */
+    int *wtk;                 /* pairs (k, n_wk) with n_wk > 0 of word w, k
+                               * increasing, at wtk[2 woff[w] .. 2 (woff[w] + wlen[w])) */
+    int *woff, *wlen;         /* W + 1 offsets (capacity min(K, n_w)), W lengths */
+    int *dtop;                /* K: topics with n_dk > 0 of the current document */
+    double *coef;             /* K: (n_dk + alpha) / (n_k + W beta), current document */
+    double *inv_minus;        /* K: 1 / (n_k - 1 + W beta) where n_k > 0 */
+    /* blocked sweep (mcx_lda_blocked_init(); n_blocks 0 otherwise) */
+    int n_blocks, threads;
+    int *block_doc;           /* n_blocks + 1: first document of each block */
+    int *z_old;               /* N: topics at the start of the sweep */
+    void *views;              /* threads copies of the counts */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
@@ -36,9 +50,28 @@ double mcx_lda_log_joint(const mcx_lda *m);
 /* phi_sum (K x W, column-major) += posterior mean of phi given z;
  * theta_sum (D x K, column-major) += posterior mean of theta given z. */
 void   mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum);
-/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r. */
+/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r.
+ * Runs the sparse sweep when mcx_lda_sparse_init() was called. */
 void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
                    double *log_joint, double *phi_sum, double *theta_sum);
+/* SparseLDA (Yao, Mimno and McCallum 2009): the same full conditional,
+ * drawn through its three buckets; lists built from the counts. */
+void   mcx_lda_sparse_init(mcx_lda *m);
+void   mcx_lda_sweep_sparse(mcx_lda *m);
+void   mcx_lda_sparse_sync(mcx_lda *m);
+/* Blocked SparseLDA on `threads` OpenMP threads (after mcx_lda_sparse_init):
+ * documents in fixed blocks of at least block_tokens tokens, each block
+ * sampled against the counts of the start of the sweep plus its own
+ * changes, merged at the end of the sweep; identical for any thread count. */
+void   mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens);
+void   mcx_lda_sweep_blocked(mcx_lda *m);
+/* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
+ * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
+ * from a uniform start; theta (D x K, column-major) receives the average
+ * over the kept sweeps of (n_dk + alpha) / (n_d + K alpha). */
+void   mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
+                       const int *word, const int *doc_start, int n_burn,
+                       int n_keep, double *theta);
 
 /* ---- HDP mixture, direct assignment (Teh et al. 2006, sec. 5.3) -------- */
 typedef struct mcx_hdp_prior {

@@ -20,7 +20,7 @@ upto <- match(level, levels)
 pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
-            "bridgesampling", "progressr", "bayesplot", "withr", "MASS"),
+            "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "slam", "tm"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

@@ -1,4 +1,5 @@
-# LDA (R/lda.R, src/model_lda.c): exact log joint, topic recovery,
+# LDA (R/lda.R, src/model_lda.c, src/model_lda_sparse.c): exact log joint,
+# exact posterior of z for both samplers, topic recovery,
 # Geweke joint-distribution test, extend(), accessors and bad input.
 
 # log p(w, z) computed directly from the Dirichlet-multinomial formulas.
@@ -55,6 +56,43 @@ test_that("the sampler reproduces the exact posterior of z on a tiny corpus", {
   # twice the expected total-variation error of n / 4 independent draws
   # (about 0.043; a sampler using 1.5 alpha gives about 0.07)
   expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / (n / 4))))
+})
+
+# Both samplers (SparseLDA buckets and the dense loop) against the exact
+# posterior of z with K = 3: the word repeated in document 1 puts mass in
+# the word bucket, the document topics in the document bucket, and alpha,
+# beta near 1 give the smoothing bucket a large share.
+test_that("sparse and dense samplers reproduce the exact posterior of z (K = 3)", {
+  skip_on_cran()
+  docs <- list(c(1, 2, 1), c(2, 3))
+  K <- 3; alpha <- 0.5; beta <- 0.7
+  zs <- as.matrix(expand.grid(rep(list(1:K), 5)))      # all 243 assignments
+  lp <- apply(zs, 1, function(z) lda_log_joint_r(docs, z, K, 3, alpha, beta))
+  post <- exp(lp - max(lp)); post <- post / sum(post)
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  corpus <- mcmix:::lda_corpus(docs, NULL)
+  n <- 40000
+  for (alg in c("sparse", "dense")) {
+    set.seed(81)
+    state <- list(z = integer(5), phi_sum = matrix(0, K, 3), theta_sum = matrix(0, 2, K),
+                  n_draws = 0)
+    key <- integer(n)
+    for (g in seq_len(n)) {
+      state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE, alg)
+      key[g] <- sum(state$z * 3^(0:4)) + 1L    # row of zs (z - 1 in base 3)
+    }
+    freq <- tabulate(key, 243) / n
+    # marginal of the topic of each token: exact, within 5 standard errors
+    # of n / 4 independent draws
+    for (t in 1:5) {
+      pm <- tapply(post, zs[, t], sum)
+      fm <- tapply(freq, zs[, t], sum)
+      expect_lt(max(abs(fm - pm) / sqrt(pm * (1 - pm) / (n / 4))), 5, label = paste(alg, t))
+    }
+    # joint: twice the expected total-variation error of n / 4 draws
+    expect_lt(0.5 * sum(abs(freq - post)),
+              2 * 0.5 * sum(sqrt(post * (1 - post) / (n / 4))), label = alg)
+  }
 })
 
 test_that("a document-term matrix gives the same corpus as word-id vectors", {
@@ -223,4 +261,35 @@ test_that("bad input is refused with messages naming the argument", {
   expect_error(doc_topic(list()), "`fit`")
   expect_output(print(fit), "LDA fit")
   expect_output(print(m), "K = 2")
+})
+
+test_that("the blocked sampler gives identical draws for any number of threads", {
+  set.seed(5)
+  docs <- lapply(1:120, function(i) sample.int(60, rpois(1, 20) + 1, TRUE))
+  m <- lda_model(6, alpha = 0.1, beta = 0.05)
+  run <- function(iter = 12, ...) {
+    set.seed(3)
+    sample_posterior(m, docs, iter = iter, burnin = 3, progress = FALSE, ...)
+  }
+  # one block (the corpus is below the block size): the sequential sweep
+  expect_identical(run(algorithm = "blocked", threads = 2)$chains,
+                   run(algorithm = "sparse")$chains)
+  withr::local_options(mcmix.lda_block_tokens = 300)
+  one <- run(algorithm = "blocked", threads = 1)
+  expect_identical(run(algorithm = "blocked", threads = 2)$chains, one$chains)
+  expect_identical(run(algorithm = "blocked", threads = 3)$chains, one$chains)
+  expect_false(identical(one$chains, run(algorithm = "sparse")$chains))
+  # the merged counts are those of z: the trace is the exact log p(w, z)
+  st <- one$chains[[1]]$state
+  expect_equal(unname(one$chains[[1]]$traces[12, "log_lik"]),
+               mcmix:::lda_log_joint(m, one$data, st$z), tolerance = 1e-10)
+  # extend() on another thread count equals the longer run
+  set.seed(3)
+  e <- sample_posterior(m, docs, iter = 5, burnin = 3, progress = FALSE,
+                        algorithm = "blocked", threads = 2)
+  e <- extend(e, 7, progress = FALSE)
+  expect_identical(e$chains[[1]]$state, st)
+  expect_identical(e$chains[[1]]$traces, one$chains[[1]]$traces)
+  expect_error(run(algorithm = "blocked", threads = 0), "`threads`",
+               class = "mcmix_error_input")
 })

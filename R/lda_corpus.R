@@ -1,0 +1,226 @@
+# Corpora for LDA (R/lda.R): every accepted form of a document collection is
+# flattened into the one representation the C engine reads,
+#   word       integer word ids (0-based), the tokens of document 1, then of
+#              document 2, ...;
+#   doc_start  D + 1 offsets into `word`;
+# with W (vocabulary size), D, vocab (NULL or W words) and doc_names.
+#
+# Forms: a list of word-id vectors (tokens in the order given), and
+# document-term counts as a base matrix, a Matrix sparse or dense matrix
+# (dgCMatrix, dgTMatrix, dgRMatrix, ...; quanteda's dfm is a dgCMatrix),
+# slam's simple_triplet_matrix (tm's DocumentTermMatrix; a
+# TermDocumentMatrix is read with terms in rows). Counts are expanded to
+# tokens document by document, terms in column order, straight from the
+# non-zero entries (never a dense D x W copy), so one corpus gives the same
+# tokens, hence the same draws for a seed, in every count form, and in the
+# list form when each document's ids are in increasing order.
+
+# Validate the documents and flatten them into (word, doc_start, W, D,
+# vocab, doc_names). `arg` names the argument in messages.
+lda_corpus <- function(data, vocab, arg = "data", K = NULL) {
+  if (!is.null(vocab) && (!is.character(vocab) || !length(vocab) || anyNA(vocab)))
+    stop_input(sprintf("`vocab` must be a character vector of words, not %s.",
+                       describe_value(vocab)), "vocab")
+  trip <- lda_triplets(data, arg)
+  if (is.null(trip)) return(lda_corpus_list(data, vocab, arg, K))
+  if (!is.null(vocab) && length(vocab) != trip$W)
+    stop_input(sprintf("`vocab` must have one word per column of `%s` (%d), not %d.",
+                       arg, trip$W, length(vocab)), "vocab")
+  if (is.null(vocab)) vocab <- trip$terms
+  lda_corpus_counts(trip, vocab, arg, K)
+}
+
+# Non-zero entries (i, j, v; 1-based) of a document-term count form, with
+# D, W and the dimnames; NULL for a list of word-id vectors.
+lda_triplets <- function(data, arg) {
+  if (inherits(data, "simple_triplet_matrix")) return(lda_triplets_stm(data, arg))
+  if (isS4(data) && methods::is(data, "Matrix")) return(lda_triplets_Matrix(data, arg))
+  if (is.matrix(data) && (is.numeric(data) || is.logical(data))) {
+    if (anyNA(data))
+      stop_input(sprintf("`%s` must be a document-term matrix of counts without missing values.",
+                         arg), arg)
+    nz <- which(data != 0, arr.ind = TRUE)
+    dn <- dimnames(data)
+    return(list(i = nz[, 1L], j = nz[, 2L], v = as.double(data[nz]),
+                D = nrow(data), W = ncol(data), docs = dn[[1L]], terms = dn[[2L]]))
+  }
+  if (is.list(data) && !is.data.frame(data)) return(NULL)
+  stop_input(sprintf(paste0("`%s` must be a list of word-id vectors or a document-term ",
+                            "matrix (a matrix, a Matrix sparse matrix, a slam ",
+                            "simple_triplet_matrix, a tm DocumentTermMatrix or a quanteda ",
+                            "dfm), not %s."), arg, describe_value(data)), arg)
+}
+
+# slam / tm: list(i, j, v, nrow, ncol, dimnames). tm records the weighting;
+# only term frequencies (and 0/1 presence) are counts.
+lda_triplets_stm <- function(x, arg) {
+  wt <- attr(x, "weighting")
+  if (!is.null(wt) && !any(wt %in% c("tf", "bin")))
+    stop_input(sprintf(paste0("`%s` is a document-term matrix weighted by \"%s\"; LDA needs ",
+                              "term counts: build it with weighting = weightTf (tm's default)."),
+                       arg, wt[1L]), arg)
+  ok <- is.numeric(x$i) && is.numeric(x$j) && (is.numeric(x$v) || is.logical(x$v)) &&
+    length(x$i) == length(x$j) && length(x$v) == length(x$i) &&
+    is.numeric(x$nrow) && is.numeric(x$ncol) && length(x$nrow) == 1L &&
+    length(x$ncol) == 1L && isTRUE(x$nrow >= 0) && isTRUE(x$ncol >= 0) &&
+    !anyNA(x$i) && !anyNA(x$j) && all(x$i >= 1 & x$i <= x$nrow) &&
+    all(x$j >= 1 & x$j <= x$ncol)
+  if (!ok)
+    stop_input(sprintf("`%s` is not a valid simple_triplet_matrix (i, j, v, nrow, ncol).",
+                       arg), arg)
+  dn <- x$dimnames
+  i <- as.integer(x$i); j <- as.integer(x$j)
+  D <- as.integer(x$nrow); W <- as.integer(x$ncol)
+  if (inherits(x, "TermDocumentMatrix")) {          # terms in rows
+    t <- i; i <- j; j <- t
+    t <- D; D <- W; W <- t
+    dn <- rev(dn)
+  }
+  list(i = i, j = j, v = as.double(x$v), D = D, W = W,
+       docs = dn[[1L]], terms = dn[[2L]])
+}
+
+# Matrix classes (sparse or dense, any storage): read as a general double
+# CsparseMatrix (a no-op for dgCMatrix and quanteda's dfm).
+lda_triplets_Matrix <- function(x, arg) {
+  if (inherits(x, "dfm")) {
+    scheme <- tryCatch(x@meta$object$weight_tf$scheme, error = function(e) NULL)
+    if (is.character(scheme) && length(scheme) == 1L && scheme != "count")
+      stop_input(sprintf(paste0("`%s` is a dfm weighted by \"%s\"; LDA needs term ",
+                                "counts (the dfm before dfm_weight()/dfm_tfidf())."),
+                         arg, scheme), arg)
+  }
+  if (!methods::is(x, "dgCMatrix")) {
+    x <- methods::as(x, "CsparseMatrix")
+    if (!methods::is(x, "generalMatrix")) x <- methods::as(x, "generalMatrix")
+    if (!methods::is(x, "dMatrix")) x <- methods::as(x, "dMatrix")
+  }
+  d <- x@Dim
+  dn <- x@Dimnames
+  list(i = x@i + 1L, j = rep.int(seq_len(d[2L]), diff(x@p)), v = x@x,
+       D = d[1L], W = d[2L], docs = dn[[1L]], terms = dn[[2L]])
+}
+
+# Counts to tokens: documents in row order, terms in column order within a
+# document, term j repeated v times.
+lda_corpus_counts <- function(trip, vocab, arg, K = NULL) {
+  v <- trip$v
+  if (!trip$D || !trip$W)
+    stop_input(sprintf("`%s` must have at least one document and one term, not %d x %d.",
+                       arg, trip$D, trip$W), arg)
+  if (anyNA(v) || any(v < 0) || any(!is.finite(v)) || any(v != floor(v)))
+    stop_input(sprintf(paste0("`%s` must be a document-term matrix of non-negative ",
+                              "whole-number counts (not weighted, e.g. by tf-idf)."), arg), arg)
+  if (trip$W > lda_max_vocab)
+    stop_input(sprintf("`%s` has %d terms; the vocabulary must have at most %s words.",
+                       arg, trip$W, format(lda_max_vocab, scientific = FALSE)), arg)
+  lda_check_tokens(sum(v), arg)
+  if (!is.null(K)) lda_check_memory(K, trip$W, trip$D, sum(v))
+  keep <- v > 0
+  i <- trip$i[keep]; j <- trip$j[keep]; v <- as.integer(v[keep])
+  o <- order(i, j, method = "radix")
+  i <- i[o]; j <- j[o]; v <- v[o]
+  word <- rep.int(j, v) - 1L
+  # tokens before document d: counts of the entries with row < d
+  cv <- c(0L, cumsum(v))
+  doc_start <- cv[findInterval(seq.int(0L, trip$D), i) + 1L]
+  if (!length(word))
+    stop_input(sprintf("`%s` must contain at least one word.", arg), arg)
+  list(word = as.integer(word), doc_start = as.integer(doc_start), W = as.integer(trip$W),
+       D = as.integer(trip$D), vocab = vocab, doc_names = trip$docs)
+}
+
+# A list of word-id vectors (1-based), tokens in the order given.
+lda_corpus_list <- function(data, vocab, arg, K = NULL) {
+  if (!length(data))
+    stop_input(sprintf("`%s` must hold at least one document.", arg), arg)
+  ok <- vapply(data, function(d) (is.numeric(d) && !is.matrix(d)) && !anyNA(d) &&
+                 all(d == floor(d)) && all(d >= 1) && all(is.finite(d)), logical(1))
+  if (!all(ok))
+    stop_input(sprintf(paste0("`%s` must be a list of vectors of word ids (whole numbers >= 1); ",
+                              "document %d is not."), arg, which(!ok)[1L]), arg)
+  len <- lengths(data)
+  top <- max(vapply(data, function(d) if (length(d)) max(d) else 0, numeric(1)))
+  if (top > lda_max_vocab)
+    stop_input(sprintf(paste0("`%s` uses word id %s; word ids must be at most %s ",
+                              "(the vocabulary size limit)."),
+                       arg, format(top), format(lda_max_vocab, scientific = FALSE)), arg)
+  lda_check_tokens(sum(as.double(len)), arg)
+  W <- as.integer(top)
+  if (!is.null(vocab)) {
+    if (W > length(vocab))
+      stop_input(sprintf("`%s` uses word id %d but `vocab` has only %d words.",
+                         arg, W, length(vocab)), "vocab")
+    W <- length(vocab)
+  }
+  if (!is.null(K)) lda_check_memory(K, W, length(data), sum(as.double(len)))
+  word <- as.integer(unlist(data, use.names = FALSE)) - 1L
+  if (!length(word))
+    stop_input(sprintf("`%s` must contain at least one word.", arg), arg)
+  list(word = word, doc_start = c(0L, cumsum(as.integer(len))), W = as.integer(W),
+       D = length(data), vocab = vocab, doc_names = names(data))
+}
+
+# Size limits: word ids (vocabulary size), tokens (C int indices), memory.
+lda_max_vocab <- 1e7
+
+lda_check_tokens <- function(n, arg = "data") {
+  if (n > .Machine$integer.max - 1)
+    stop_input(sprintf("`%s` must hold at most %d tokens (word occurrences), not %s.",
+                       arg, .Machine$integer.max - 1L, format(n)), arg)
+  invisible(n)
+}
+
+# Bytes of a chain's state and of the sampler's counts (phi_sum and the
+# topic-word counts are K x W, theta_sum and the document-topic counts D x K,
+# word ids, topics and the sparse sampler's word-topic lists per token),
+# refused beyond option mcmix.lda_max_bytes.
+lda_check_memory <- function(K, W, D, N) {
+  bytes <- 20 * K * as.double(W) + 20 * as.double(D) * K + 16 * as.double(N)
+  budget <- getOption("mcmix.lda_max_bytes", 2e9)
+  if (bytes > budget)
+    stop_input(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",
+                              "and %.0f tokens in `data` needs about %s, more than the budget ",
+                              "of %s (option `mcmix.lda_max_bytes`): use fewer topics, a ",
+                              "smaller vocabulary or fewer documents, or raise the option."),
+                       K, W, D, N, format_bytes(bytes), format_bytes(budget)), "K")
+  invisible(bytes)
+}
+
+# New documents on the vocabulary of a fit (predict(), perplexity()): when
+# both the fit and `newdata` name their terms, terms are matched by name and
+# terms the fit never saw are dropped (with a warning); otherwise word ids
+# (columns) must lie in the fit's vocabulary.
+lda_new_corpus <- function(fit, newdata, arg = "newdata") {
+  W <- fit$data$W
+  vocab <- fit$data$vocab
+  trip <- lda_triplets(newdata, arg)
+  if (is.null(trip)) {
+    cp <- lda_corpus_list(newdata, NULL, arg)
+    if (cp$W > W)
+      stop_input(sprintf("`%s` must use the vocabulary of the fit (%d words); it uses word id %d.",
+                         arg, W, cp$W), arg)
+    cp$W <- W
+    cp$vocab <- vocab
+    return(cp)
+  }
+  if (!is.null(vocab) && !is.null(trip$terms)) {
+    pos <- match(trip$terms, vocab)
+    unseen <- is.na(pos[trip$j]) & trip$v != 0
+    if (any(unseen))
+      warning(warningCondition(
+      sprintf("Terms of `%s` not in the vocabulary of the fit were ignored (%d terms, %s tokens).",
+              arg, length(unique(trip$j[unseen])), format(sum(trip$v[unseen]))),
+      class = c("mcmix_warning_vocabulary", "mcmix_warning")))
+    keep <- !is.na(pos[trip$j])
+    trip$i <- trip$i[keep]
+    trip$j <- pos[trip$j[keep]]
+    trip$v <- trip$v[keep]
+  } else if (trip$W != W) {
+    stop_input(sprintf(paste0("`%s` must use the vocabulary of the fit (%d words, in ",
+                              "its column order); it has %d columns."), arg, W, trip$W), arg)
+  }
+  trip$W <- W
+  trip$terms <- vocab
+  lda_corpus_counts(trip, vocab, arg)
+}
