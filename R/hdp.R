@@ -66,6 +66,17 @@ print.mcmix_hdp <- function(x, ...) {
 #' and \eqn{\beta \mid m \sim Dirichlet(m_{\cdot 1}, \ldots, m_{\cdot K},
 #' \gamma)}.
 #'
+#' With `algorithm = "split_merge"` (the default) each sweep starts with
+#' split-merge moves of the global clusters (Jain and Neal 2004; Dahl
+#' 2003; for the HDP see Wang and Blei 2012): a split proposes to divide
+#' one cluster, and its weight \eqn{\beta_k}, in two by a restricted
+#' sequential allocation of its members; a merge proposes to join two
+#' clusters. They are Metropolis-Hastings moves on the joint posterior of
+#' the partition and \eqn{\beta}, so the chain has the same stationary
+#' distribution as plain Gibbs sampling, but it finds clusters that
+#' single-observation moves reach only slowly on large data (a chain
+#' started in one cluster).
+#'
 #' @param model An [hdp_mixture()].
 #' @param data The observations: a list of groups (each a vector, matrix or
 #'   data frame the family accepts, one observation per element or row),
@@ -79,6 +90,11 @@ print.mcmix_hdp <- function(x, ...) {
 #' @param chains Number of chains.
 #' @param init `"one"` (all observations in one cluster) or a vector of
 #'   initial cluster labels, one per observation.
+#' @param algorithm `"split_merge"` (Gibbs sweeps with split-merge moves)
+#'   or `"gibbs"` (Gibbs sweeps only).
+#' @param control For `"split_merge"`: a [dp_control()] whose `moves`
+#'   (proposals per sweep), `proposal` and `t` are used, or `NULL` for 10
+#'   sequentially allocated (`"sams"`) proposals per sweep.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept draw.
 #' @param cores Number of cores for running chains in parallel.
@@ -87,7 +103,18 @@ print.mcmix_hdp <- function(x, ...) {
 #'   `n_clusters`, `gamma`, `alpha` and `log_lik` (the marginal
 #'   log-likelihood of the data given the partition) and, with `labels`,
 #'   the cluster of every observation (in the overall order of the data:
-#'   groups of a list one after the other) for every kept draw.
+#'   groups of a list one after the other) for every kept draw. The final
+#'   state of each chain counts the split-merge moves accepted
+#'   (`n_accept`) and proposed (`n_prop`).
+#' @references Teh, Y. W., Jordan, M. I., Beal, M. J. and Blei, D. M.
+#'   (2006). Hierarchical Dirichlet processes. *JASA* 101, 1566--1581.
+#'
+#'   Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte
+#'   Carlo procedure for the Dirichlet process mixture model. *JCGS* 13,
+#'   158--182.
+#'
+#'   Wang, C. and Blei, D. M. (2012). A split-merge MCMC algorithm for the
+#'   hierarchical Dirichlet process. arXiv:1201.1657.
 #' @examples
 #' set.seed(1)
 #' groups <- list(a = c(rnorm(20, -4), rnorm(20)), b = c(rnorm(20), rnorm(20, 4)))
@@ -98,12 +125,18 @@ print.mcmix_hdp <- function(x, ...) {
 sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, init = "one",
+                                       algorithm = c("split_merge", "gibbs"),
+                                       control = NULL,
                                        progress = interactive(), labels = TRUE,
                                        cores = getOption("mcmix.cores", 1L), ...) {
   backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
-  kernel <- hdp_kernel(model, grouped, init, labels)
+  algorithm <- match_choice(algorithm, c("split_merge", "gibbs"), "algorithm")
+  if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
+    stop(sprintf("`control` must be NULL or a dp_control(), not %s.", describe_value(control)),
+         call. = FALSE)
+  kernel <- hdp_kernel(model, grouped, init, labels, algorithm, control)
   fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = FALSE,
@@ -152,28 +185,43 @@ hdp_grouped_data <- function(family, data, group) {
   list(prepared = prepared, group = group)
 }
 
-# One chunk of the compiled sampler: see src/ffi_topic.c.
+# One chunk of the compiled sampler: see src/ffi_hdp.c.
 hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
                        keep_labels = TRUE) {
-  settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
-                spec$J, as.double(keep_labels))
-  .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, state$stats, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
+  spec$keep_labels <- isTRUE(keep_labels)
+  if (is.null(state$n_accept)) state$n_accept <- 0
+  if (is.null(state$n_prop)) state$n_prop <- 0
+  state <- state[c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")]
+  names(state) <- c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")
+  .Call(C_ffi_hdp_step, spec, xt, group0, state, chunk_ctrl(n, thin, offset, warmup))
 }
 
-# Settings of the compiled sampler: c(fixed, shape, rate) per concentration.
-hdp_spec <- function(model, prepared, J) {
-  pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(0, v$shape, v$rate) else c(1, 0, 0)
-  list(family = prepared$name, hyper = as.double(prepared$hyper), J = J,
-       gamma_prior = pr(model$gamma), alpha_prior = pr(model$alpha))
+# Settings of the compiled sampler: the family, the concentrations' priors
+# (c(shape, rate), or numeric(0) when fixed) and the split-merge moves.
+hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NULL) {
+  pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(v$shape, v$rate) else numeric(0)
+  ctl <- hdp_control_values(algorithm, control)
+  list(family = prepared$name, hyper = as.double(prepared$hyper), J = as.integer(J),
+       gamma_prior = as.double(pr(model$gamma)), alpha_prior = as.double(pr(model$alpha)),
+       moves = ctl$moves, t = ctl$t, sams = ctl$sams, keep_labels = TRUE)
+}
+
+# The split-merge settings of `algorithm` and `control` (a dp_control(),
+# or NULL for the HDP's defaults: 10 SAMS proposals per sweep).
+hdp_control_values <- function(algorithm, control) {
+  if (identical(algorithm, "gibbs")) return(list(moves = 0L, t = 0L, sams = 1L))
+  if (is.null(control)) return(list(moves = 10L, t = 5L, sams = 1L))
+  list(moves = as.integer(control$moves), t = as.integer(control$t),
+       sams = getOption("mcmix.hdp_sams", as.integer(identical(control$proposal, "sams"))))
 }
 
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
 
-hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
+hdp_kernel <- function(model, grouped, init, keep_labels = TRUE,
+                       algorithm = "split_merge", control = NULL) {
   N <- nrow(grouped$prepared$x)
   group0 <- as.integer(grouped$group) - 1L
-  spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group))
+  spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group), algorithm, control)
   grouped <- NULL   # the kernel holds no data (its `bind`, fit_kernel() in R/chains.R)
   if (is.numeric(init)) {
     if (length(init) != N || anyNA(init) || any(init != floor(init)))
@@ -202,8 +250,7 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
     for (p in seq_along(ends)) {
       r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
                       warmup, keep_labels)
-      state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
-                    stats = r$stats)
+      state <- r[c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")]
       pieces[[p]] <- list(traces = r$traces, labels = r$labels,
                           extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
       done <- ends[p]
@@ -222,7 +269,7 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
       g <- stats::rgamma(K0 + 1L, c(rep(1, K0), g0))
       list(z = if (is.null(z0)) integer(N) else z0,
            beta = if (all(g == 0)) rep(1 / (K0 + 1), K0 + 1L) else g / sum(g),
-           gamma = g0, alpha = a0)
+           gamma = g0, alpha = a0, n_accept = 0, n_prop = 0)
     },
     step = unbound_step,
     trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),
