@@ -68,14 +68,19 @@ print.mcmix_hdp <- function(x, ...) {
 #'
 #' With `algorithm = "split_merge"` (the default) each sweep starts with
 #' split-merge moves of the global clusters (Jain and Neal 2004; Dahl
-#' 2003; for the HDP see Wang and Blei 2012): a split proposes to divide
-#' one cluster, and its weight \eqn{\beta_k}, in two by a restricted
-#' sequential allocation of its members; a merge proposes to join two
-#' clusters. They are Metropolis-Hastings moves on the joint posterior of
-#' the partition and \eqn{\beta}, so the chain has the same stationary
-#' distribution as plain Gibbs sampling, but it finds clusters that
-#' single-observation moves reach only slowly on large data (a chain
-#' started in one cluster).
+#' 2003; for the HDP see Wang and Blei 2012), each one of three kinds with
+#' equal probability: a split divides one cluster, and its weight
+#' \eqn{\beta_k}, in two by a sequential allocation of its members (or
+#' restricted Gibbs scans, `dp_control(proposal = "restricted_gibbs")`); a
+#' merge joins two clusters; a reallocation re-splits the members of two
+#' clusters between them. With `algorithm = "subcluster"` a split follows
+#' the two sub-clusters of a cluster (a 2-means split of its members, as in
+#' `dp_mixture()`'s `"subcluster"` algorithm). All are Metropolis-Hastings
+#' moves on the joint posterior of the partition and \eqn{\beta}, so the
+#' chain has the stationary distribution of plain Gibbs sampling
+#' (`algorithm = "gibbs"`), but it finds clusters that moves of single
+#' observations reach only slowly on large data (a chain started in one
+#' cluster).
 #'
 #' @param model An [hdp_mixture()].
 #' @param data The observations: a list of groups (each a vector, matrix or
@@ -90,11 +95,13 @@ print.mcmix_hdp <- function(x, ...) {
 #' @param chains Number of chains.
 #' @param init `"one"` (all observations in one cluster) or a vector of
 #'   initial cluster labels, one per observation.
-#' @param algorithm `"split_merge"` (Gibbs sweeps with split-merge moves)
-#'   or `"gibbs"` (Gibbs sweeps only).
-#' @param control For `"split_merge"`: a [dp_control()] whose `moves`
-#'   (proposals per sweep), `proposal` and `t` are used, or `NULL` for 10
-#'   sequentially allocated (`"sams"`) proposals per sweep.
+#' @param algorithm `"split_merge"` (Gibbs sweeps with split, merge and
+#'   reallocation moves), `"subcluster"` (Gibbs sweeps with sub-cluster
+#'   split and merge moves) or `"gibbs"` (Gibbs sweeps only).
+#' @param control A [dp_control()] whose `moves`, `proposal` and `t`
+#'   (`"split_merge"`) or `sc_moves` (`"subcluster"`) set the moves per
+#'   sweep, or `NULL`: 15 sequentially allocated moves per sweep for
+#'   `"split_merge"`, 4 for `"subcluster"`.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept draw.
 #' @param cores Number of cores for running chains in parallel.
@@ -125,14 +132,14 @@ print.mcmix_hdp <- function(x, ...) {
 sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, init = "one",
-                                       algorithm = c("split_merge", "gibbs"),
+                                       algorithm = c("split_merge", "subcluster", "gibbs"),
                                        control = NULL,
                                        progress = interactive(), labels = TRUE,
                                        cores = getOption("mcmix.cores", 1L), ...) {
   backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
-  algorithm <- match_choice(algorithm, c("split_merge", "gibbs"), "algorithm")
+  algorithm <- match_choice(algorithm, c("split_merge", "subcluster", "gibbs"), "algorithm")
   if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must be NULL or a dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
@@ -200,19 +207,23 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
 # (c(shape, rate), or numeric(0) when fixed) and the split-merge moves.
 hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NULL) {
   pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(v$shape, v$rate) else numeric(0)
-  ctl <- hdp_control_values(algorithm, control)
-  list(family = prepared$name, hyper = as.double(prepared$hyper), J = as.integer(J),
-       gamma_prior = as.double(pr(model$gamma)), alpha_prior = as.double(pr(model$alpha)),
-       moves = ctl$moves, t = ctl$t, sams = ctl$sams, keep_labels = TRUE)
+  c(list(family = prepared$name, hyper = as.double(prepared$hyper), J = as.integer(J),
+         gamma_prior = as.double(pr(model$gamma)), alpha_prior = as.double(pr(model$alpha))),
+    hdp_control_values(algorithm, control), list(keep_labels = TRUE))
 }
 
-# The split-merge settings of `algorithm` and `control` (a dp_control(),
-# or NULL for the HDP's defaults: 10 SAMS proposals per sweep).
+# The moves of `algorithm` with the settings of `control` (a dp_control(),
+# or NULL): "split_merge" `moves` restricted-pass proposals per sweep (kind
+# 1; NULL: 15 sequentially allocated ones), "subcluster" sc_moves
+# sub-cluster proposals (kind 2), "gibbs" none.
 hdp_control_values <- function(algorithm, control) {
-  if (identical(algorithm, "gibbs")) return(list(moves = 0L, t = 0L, sams = 1L))
-  if (is.null(control)) return(list(moves = 10L, t = 5L, sams = 1L))
-  list(moves = as.integer(control$moves), t = as.integer(control$t),
-       sams = getOption("mcmix.hdp_sams", as.integer(identical(control$proposal, "sams"))))
+  if (identical(algorithm, "gibbs")) return(list(moves = 0L, kind = 1L, t = 0L, sams = 1L))
+  if (is.null(control)) control <- dp_control(moves = 15L)
+  if (identical(algorithm, "subcluster"))
+    return(list(moves = as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves),
+                kind = 2L, t = 0L, sams = 0L))
+  list(moves = as.integer(control$moves), kind = 1L, t = as.integer(control$t),
+       sams = as.integer(identical(control$proposal, "sams")))
 }
 
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v

@@ -8,9 +8,11 @@
  * ffi_hdp_step(spec, x, group, state, chunk)
  *   spec   list(family, hyper (double: the family's hyperparameters),
  *          J (integer: groups), gamma_prior, alpha_prior (c(shape, rate),
- *          or numeric(0) for a fixed value), moves, t, sams (integers:
- *          split-merge proposals per sweep, restricted Gibbs scans of the
- *          launch, 1 for sequential allocation), keep_labels (logical),
+ *          or numeric(0) for a fixed value), moves, kind, t, sams
+ *          (integers: split-merge proposals per sweep, their kind -- 1
+ *          restricted passes, 2 sub-clusters (model_hdp.h) -- and for kind
+ *          1 the restricted Gibbs scans of the launch and 1 for sequential
+ *          allocation), keep_labels (logical),
  *          optionally gibbs (0: no Gibbs scan of z, the moves alone; tests))
  *   x      double dim x n matrix, one observation per column, overall order
  *   group  integer, n groups (0-based)
@@ -64,9 +66,12 @@ SEXP ffi_hdp_step(SEXP spec, SEXP x, SEXP group, SEXP state, SEXP chunk)
     if (!Rf_isReal(x) || Rf_length(dims) != 2) MCX_INTERNAL("`x` must be a double matrix");
     int dim = INTEGER(dims)[0], n = INTEGER(dims)[1];
     int J = mcx_list_count(spec, "J"), moves = mcx_list_count(spec, "moves"),
-        t = mcx_list_count(spec, "t"), sams = mcx_list_count(spec, "sams");
+        t = mcx_list_count(spec, "t"), sams = mcx_list_count(spec, "sams"),
+        kind = mcx_list_count(spec, "kind");
     int keep_labels = Rf_asLogical(mcx_list_elt(spec, "keep_labels")) == TRUE;
-    if (J < 1 || n < 1 || moves < 0 || t < 0) MCX_INTERNAL("bad HDP settings");
+    if (J < 1 || n < 1 || moves < 0 || t < 0 ||
+        (kind != MCX_HDP_SAMS && kind != MCX_HDP_SUBCLUSTER))
+        MCX_INTERNAL("bad HDP settings");
     if (TYPEOF(group) != INTSXP || XLENGTH(group) != n) MCX_INTERNAL("bad `group`");
     SEXP in[HDP_OUT_N];
     mcx_list_fields(state, hdp_state, in);
@@ -93,7 +98,7 @@ SEXP ffi_hdp_step(SEXP spec, SEXP x, SEXP group, SEXP state, SEXP chunk)
 
     mcx_hdp h;
     mcx_hdp_build(&h, fam, hy, REAL(x), n, dim, INTEGER(group), J, z0, beta0, gamma, alpha,
-                  moves, t, sams);
+                  moves, kind, t, sams);
     if (!Rf_isNull(in[F_stats])) {
         if (TYPEOF(in[F_stats]) != RAWSXP) MCX_INTERNAL("`stats` must be raw");
         mcx_mix_restore_stats(&h.mix, RAW(in[F_stats]), (size_t) XLENGTH(in[F_stats]));

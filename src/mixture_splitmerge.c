@@ -166,11 +166,6 @@ void mcx_sm_launch(mcx_mix *m, mcx_sm *s, int i, int j, int nS, int *n)
     if (s->sams) {
         mcx_rshuffle(s->S, nS);
         for (int r = 0; r < nS; r++) s->side[s->S[r]] = -1;
-        if (s->sams == 1) return;
-        /* sams == 2: a sequential allocation as the launch, then t
-         * restricted scans (and the proposal scan after them) */
-        mcx_sm_scan(m, s, nS, n, -1, 0);
-        for (int sc = 0; sc < s->t; sc++) mcx_sm_scan(m, s, nS, n, -1, 0);
         return;
     }
     for (int r = 0; r < nS; r++) {

@@ -32,9 +32,7 @@ typedef struct mcx_sm_prior {
 
 typedef struct mcx_sm {
     int t;                 /* intermediate restricted Gibbs scans */
-    int sams;              /* 1: sequential allocation (Dahl 2003); 2: a
-                            * sequential allocation as the launch of t
-                            * restricted scans */
+    int sams;              /* 1: sequential allocation (Dahl 2003) */
     double *st[2];         /* stats blocks of the two sides A, B */
     double *sm;            /* the merged stats */
     int *S, *side;         /* n each; side[k] = 0 (A), 1 (B), -1 (unallocated) */
@@ -50,8 +48,7 @@ void   mcx_sm_init(mcx_sm *s, const mcx_mix *m, int t, int sams);
 int    mcx_sm_collect(const mcx_mix *m, mcx_sm *s, int i, int j, int ci, int cj);
 /* The launch state: A = {i}, B = {j}; restricted Gibbs: each k in S on a
  * random side, then t restricted scans; SAMS: S in a uniformly random
- * order, every k unallocated (sams == 2: then allocated by one sequential
- * pass and t restricted scans).  n[2] receives the side sizes. */
+ * order, every k unallocated.  n[2] receives the side sizes. */
 void   mcx_sm_launch(mcx_mix *m, mcx_sm *s, int i, int j, int nS, int *n);
 /* One pass over S.  force < 0: draw each side; else put k on A iff
  * z[k] == force.  With want_q, returns the log probability of the sides

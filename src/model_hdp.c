@@ -79,7 +79,7 @@ static void conc_prior(mcx_partition_prior *p, mcx_hdp_conc c, int n)
 void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *group, int J,
                    const int *labels, const double *beta, mcx_hdp_conc gamma,
-                   mcx_hdp_conc alpha, int moves, int t, int sams)
+                   mcx_hdp_conc alpha, int moves, int kind, int t, int sams)
 {
     memset(h, 0, sizeof *h);
     for (int i = 0; i < n; i++)
@@ -109,7 +109,7 @@ void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
     }
     if (!(s > 0.0)) MCX_INTERNAL("global weights sum to zero");
     for (int k = 0; k <= K; k++) h->beta[k] /= s;
-    mcx_hdp_sm_setup(h, moves, t, sams);
+    mcx_hdp_sm_setup(h, moves, kind, t, sams);
 }
 
 /* Drop the empty cluster k: its weight joins beta_u and cluster K-1 moves

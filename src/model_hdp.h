@@ -17,6 +17,7 @@
 #include "mixture_state.h"
 #include "mixture_dp.h"
 #include "mixture_splitmerge.h"
+#include "mixture_subcluster.h"
 
 typedef struct mcx_hdp {
     mcx_mix mix;              /* clusters (observations in overall order) */
@@ -35,13 +36,19 @@ typedef struct mcx_hdp {
     int m_total;              /* m_.. after the last table draw */
     /* split-merge moves (model_hdp_splitmerge.c) */
     int sm_moves;             /* proposals per sweep (0: Gibbs only) */
+    int sm_kind;              /* MCX_HDP_SAMS (restricted passes, sm) or
+                               * MCX_HDP_SUBCLUSTER (sc) */
+    mcx_subcluster *sc;       /* sub-cluster proposals (mixture_subcluster.h) */
     int gibbs;                /* 1: the Gibbs scan of z runs (0: moves only,
                                * for tests of the moves alone) */
     mcx_sm sm;                /* proposal machinery (mixture_splitmerge.h) */
     int *side_nj;             /* 2 x J: members of each group on sides A, B */
+    int *order;               /* n: the order of a reallocation's passes */
     double side_a;            /* allocation weight log(n_jc + side_a) */
     double sm_counts[2];      /* accepted, proposed (carried across chunks) */
 } mcx_hdp;
+
+enum { MCX_HDP_SAMS = 1, MCX_HDP_SUBCLUSTER = 2 };
 
 /* The concentration settings: value, and Gamma(shape, rate) prior unless
  * fixed. */
@@ -52,12 +59,14 @@ typedef struct mcx_hdp_conc {
 } mcx_hdp_conc;
 
 /* labels: n values in 0 .. K-1 (internal order); beta: K + 1 weights;
- * moves split-merge proposals per sweep, t restricted Gibbs scans of the
- * launch, sams 1 for sequential allocation (mixture_splitmerge.h). */
+ * moves split-merge proposals per sweep of kind `kind`: MCX_HDP_SAMS
+ * (restricted passes, mixture_splitmerge.h: t restricted Gibbs scans of the
+ * launch, sams 1 for sequential allocation) or MCX_HDP_SUBCLUSTER (splits
+ * along two sub-clusters, mixture_subcluster.h). */
 void   mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
                      const double *x, int n, int dim, const int *group, int J,
                      const int *labels, const double *beta, mcx_hdp_conc gamma,
-                     mcx_hdp_conc alpha, int moves, int t, int sams);
+                     mcx_hdp_conc alpha, int moves, int kind, int t, int sams);
 void   mcx_hdp_sweep(mcx_hdp *h);
 /* traces: n_kept x 4 (n_clusters, gamma, alpha, log_lik); labels_out:
  * n_kept x n (1-based, column-major) or NULL. */
@@ -70,7 +79,7 @@ void   mcx_hdp_capacity(mcx_hdp *h);
 void   mcx_hdp_drop_cluster(mcx_hdp *h, int k);
 /* model_hdp_splitmerge.c: set up the moves (in build); run sm_moves
  * proposals given beta and the concentrations. */
-void   mcx_hdp_sm_setup(mcx_hdp *h, int moves, int t, int sams);
+void   mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams);
 void   mcx_hdp_split_merge(mcx_hdp *h);
 
 #endif

@@ -77,15 +77,22 @@ static void side_moved(void *ctx, int k, int from, int to)
     if (to >= 0) h->side_nj[(size_t) to * h->J + g]++;
 }
 
-void mcx_hdp_sm_setup(mcx_hdp *h, int moves, int t, int sams)
+void mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams)
 {
     h->sm_moves = moves;
+    h->sm_kind = kind;
     if (moves <= 0) return;
+    h->side_nj = mcx_alloc(2 * (size_t) h->J, sizeof(int));
+    if (kind == MCX_HDP_SUBCLUSTER) {
+        h->sc = mcx_alloc(1, sizeof(mcx_subcluster));
+        mcx_subcluster_init(h->sc, &h->mix, moves, 1);
+        return;
+    }
     mcx_sm_init(&h->sm, &h->mix, t, sams);
+    h->order = mcx_alloc((size_t) (h->mix.n > 0 ? h->mix.n : 1), sizeof(int));
     h->sm.prior.log_weight = side_log_weight;
     h->sm.prior.moved = side_moved;
     h->sm.prior.ctx = h;
-    h->side_nj = mcx_alloc(2 * (size_t) h->J, sizeof(int));
 }
 
 /* g(a, n) = log Gamma(a + n) - log Gamma(a). */
@@ -132,19 +139,26 @@ static double draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta
     return mcx_rbeta(MA, MB);
 }
 
-/* The part of log r shared by both directions, beyond the group terms:
- * prior and selection terms, and the likelihood ratio from the three
- * stats blocks. */
-static double common_terms(const mcx_hdp *h, double w, int nA, int nB, int K_split,
-                           const double *stA, const double *stB, const double *stC)
+/* The part of log r of a split shared by both kinds of proposal, beyond
+ * the group terms: the prior terms of gamma and w and the likelihood
+ * ratio from the three stats blocks. */
+static double split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
+                          const double *stC)
 {
     const mcx_mix *m = &h->mix;
     const mcx_family *f = m->fam;
-    int nc = nA + nB;
     return log(h->top.alpha) - log(w) - log1p(-w) +
         f->log_marginal(m->hyper, stA, m->work) + f->log_marginal(m->hyper, stB, m->work) -
-        f->log_marginal(m->hyper, stC, m->work) +
-        log((double) nc) + log(nc - 1.0) - log((double) nA) - log((double) nB) -
+        f->log_marginal(m->hyper, stC, m->work);
+}
+
+/* The anchor-selection terms of a restricted-pass split (log P(reverse
+ * merge) - log P(split) without the proposal passes): sides of nA and nB
+ * members, K_split clusters after the split. */
+static double anchor_terms(int nA, int nB, int K_split)
+{
+    int nc = nA + nB;
+    return log((double) nc) + log(nc - 1.0) - log((double) nA) - log((double) nB) -
         log((double) K_split);
 }
 
@@ -192,8 +206,8 @@ static void propose_split(mcx_hdp *h)
     const int *nA = h->side_nj, *nB = h->side_nj + J;
     double w = draw_w(h, nA, nB, beta_c);
     if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
-    double lr = common_terms(h, w, n[0], n[1], K + 1, s->st[0], s->st[1], mcx_mix_stats(m, c)) +
-        group_terms(h, nA, nB, beta_c, w) - lq;
+    double lr = split_terms(h, w, s->st[0], s->st[1], mcx_mix_stats(m, c)) +
+        anchor_terms(n[0], n[1], K + 1) + group_terms(h, nA, nB, beta_c, w) - lq;
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side A becomes the new cluster K, side B stays in slot c */
     int cn = mcx_sm_apply_split(m, s, i, nS);
@@ -226,7 +240,8 @@ static void propose_merge(mcx_hdp *h)
         }
     }
     mcx_sm_merged_stats(m, s, i0, j0, a, b, &nS);
-    double la = -(common_terms(h, w, na, nb, K, mcx_mix_stats(m, a), mcx_mix_stats(m, b), s->sm) +
+    double la = -(split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), s->sm) +
+                  anchor_terms(na, nb, K) +
                   group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w));
     if (!(lu < la)) return;
     /* q: the restricted pass forced to the current split, from uniformly
@@ -253,11 +268,198 @@ static void propose_merge(mcx_hdp *h)
     h->sm_counts[0] += 1.0;
 }
 
+/* Reallocation of two clusters (Jain and Neal's restricted proposal
+ * between two existing clusters, used with sequential allocation): an
+ * ordered pair (a, b) drawn uniformly among the K (K - 1), anchors i in a
+ * and j in b uniformly; the union is re-split by the proposal pass (A' with
+ * i, B' with j) and the weight beta_c = beta_a + beta_b is re-split by
+ * w' ~ Beta(M_A', M_B').  The reverse move picks (A', B') and the same
+ * anchors, the pass in the same order forced to (a, b), and w.  With the
+ * map (beta_a, beta_b) <-> (beta_c, w) in both directions the Jacobians
+ * cancel:
+ *   log r = T(A', B', w') - T(a, b, w) + log(n_a n_b) - log(n_A' n_B')
+ *           + log q(a, b) - log q(A', B'),
+ * T the split terms plus the group terms of a split of the union (the
+ * union's own terms cancel).  It moves a cluster cut in two by an earlier
+ * split back together with one of its parts. */
+static void propose_realloc(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    mcx_sm *s = &h->sm;
+    const int J = h->J, K = m->K;
+    if (K < 2 || !s->sams) return;
+    int a = (int) (unif_rand() * K), b = (int) (unif_rand() * (K - 1));
+    if (b >= a) b++;
+    int na = m->size[a], nb = m->size[b], n[2];
+    int nS = mcx_sm_collect(m, s, -1, -1, a, b);
+    int ri = nth_member(m, s->S, nS, a, (int) (unif_rand() * na));
+    int rj = nth_member(m, s->S, nS, b, (int) (unif_rand() * nb));
+    int i = s->S[ri], j = s->S[rj];
+    nS = drop_two(s->S, nS, ri, rj);
+    double beta_c = h->beta[a] + h->beta[b], w = h->beta[a] / beta_c;
+    const double *empty = m->empty;
+    double t_old = split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), empty) +
+        group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w);
+    h->side_a = 0.5 * h->grp.alpha * beta_c;
+    /* the order of the passes, kept for both */
+    reset_sides(h);
+    mcx_sm_launch(m, s, i, j, nS, n);
+    memcpy(h->order, s->S, (size_t) nS * sizeof(int));
+    double lq_old = mcx_sm_scan(m, s, nS, n, a, 1);
+    /* the proposal pass from the same launch: sides and anchors reset,
+     * the order restored (launch() drew a new one) */
+    reset_sides(h);
+    mcx_sm_launch(m, s, i, j, nS, n);
+    memcpy(s->S, h->order, (size_t) nS * sizeof(int));
+    double lq_new = mcx_sm_scan(m, s, nS, n, -1, 1);
+    const int *nA = h->side_nj, *nB = h->side_nj + J;
+    double w2 = draw_w(h, nA, nB, beta_c);
+    if (!(w2 > 0.0 && w2 < 1.0) || !(w2 * beta_c > 0.0) || !((1.0 - w2) * beta_c > 0.0))
+        return;
+    double lr = split_terms(h, w2, s->st[0], s->st[1], empty) +
+        group_terms(h, nA, nB, beta_c, w2) - t_old +
+        log((double) na) + log((double) nb) - log((double) n[0]) - log((double) n[1]) +
+        lq_old - lq_new;
+    if (!(log(unif_rand()) < lr)) return;
+    /* accept: side A' into slot a, side B' into slot b */
+    for (int r = 0; r < nS; r++) {
+        int k = s->S[r], to = s->side[k] == 0 ? a : b;
+        if (m->z[k] == to) continue;
+        mcx_mix_remove(m, k);
+        mcx_mix_add(m, k, to);
+    }
+    h->beta[a] = w2 * beta_c;
+    h->beta[b] = (1.0 - w2) * beta_c;
+    memcpy(h->njk + (size_t) a * J, nA, (size_t) J * sizeof(int));
+    memcpy(h->njk + (size_t) b * J, nB, (size_t) J * sizeof(int));
+    h->sm_counts[0] += 1.0;
+}
+
+/* ---- sub-cluster proposals ----------------------------------------------
+ * The split of cluster k draws the side of each member independently from
+ * the two sub-clusters of k, a deterministic function of its members
+ * (mixture_subcluster.h), with probability Q(A, B) of the unordered split;
+ * w is then drawn as above (the density of w for the labelling (A, B)
+ * equals that of 1 - w for (B, A), so the unordered split with its weights
+ * has density Q Beta(w; M_A, M_B)).  A split is proposed with probability
+ * ps(K) = 1 if K = 1 else 1/2, of a cluster drawn uniformly; a merge of an
+ * unordered pair drawn uniformly, its reverse being the split of the union
+ * (Q from the union's sub-clusters):
+ *   log r(split) = split terms + group terms + log(1 - ps(K + 1))
+ *                  - log(K (K + 1) / 2) - log ps(K) + log K - log Q. */
+static double ps_split(int K)
+{
+    return K <= 1 ? 1.0 : 0.5;
+}
+
+/* Members per group on each side of s->mem / s->side into side_nj. */
+static void count_sides(mcx_hdp *h, int n)
+{
+    const mcx_subcluster *sc = h->sc;
+    reset_sides(h);
+    for (int r = 0; r < n; r++)
+        h->side_nj[(size_t) (sc->side[r] != 0) * h->J + h->group[sc->mem[r]]]++;
+}
+
+static void sc_split(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    mcx_subcluster *sc = h->sc;
+    const int J = h->J, K = m->K;
+    int k = (int) (unif_rand() * K);
+    if (k >= K) k = K - 1;
+    int n = mcx_sc_members(m, sc, k, k);
+    if (n < 2) return;
+    double lQ = mcx_sc_split_sides(m, sc, n);
+    int nB = (int) sc->sum[2], nA = n - nB;
+    if (nA == 0 || nB == 0) return;
+    count_sides(h, n);
+    const int *cA = h->side_nj, *cB = h->side_nj + J;
+    double beta_c = h->beta[k], w = draw_w(h, cA, cB, beta_c);
+    if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
+    mcx_sc_side_stats(m, sc, n);
+    double lr = split_terms(h, w, sc->sa, sc->sb, mcx_mix_stats(m, k)) +
+        group_terms(h, cA, cB, beta_c, w) +
+        log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0)) -
+        (log(ps_split(K)) - log((double) K) + lQ);
+    if (!(log(unif_rand()) < lr)) return;
+    /* accept: side 0 stays in slot k, side 1 becomes cluster c */
+    int c = mcx_mix_new_cluster(m);
+    mcx_hdp_capacity(h);
+    memcpy(mcx_mix_stats(m, k), sc->sa, m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, c), sc->sb, m->sstride * sizeof(double));
+    m->size[k] = nA;
+    m->size[c] = nB;
+    for (int r = 0; r < n; r++)
+        if (sc->side[r]) m->z[sc->mem[r]] = c;
+    h->beta[c + 1] = h->beta[c];              /* beta_u */
+    h->beta[k] = w * beta_c;
+    h->beta[c] = (1.0 - w) * beta_c;
+    memcpy(h->njk + (size_t) k * J, cA, (size_t) J * sizeof(int));
+    memcpy(h->njk + (size_t) c * J, cB, (size_t) J * sizeof(int));
+    h->sm_counts[0] += 1.0;
+}
+
+static void sc_merge(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    mcx_subcluster *sc = h->sc;
+    const int J = h->J, K = m->K;
+    int a = (int) (unif_rand() * K), b = (int) (unif_rand() * (K - 1));
+    if (a >= K) a = K - 1;
+    if (b >= K - 1) b = K - 2;
+    if (b >= a) b++;
+    double lu = log(unif_rand());
+    double beta_c = h->beta[a] + h->beta[b], w = h->beta[a] / beta_c;
+    const int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
+    /* the merged stats */
+    double *su = sc->sa;
+    memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));
+    int n = -1;
+    if (sc->combine != NULL) {
+        sc->combine(m->hyper, su, mcx_mix_stats(m, b), m->work);
+    } else {
+        n = mcx_sc_members(m, sc, a, b);
+        for (int r = 0; r < n; r++)
+            if (sc->side[r]) m->fam->stats_add(m->hyper, su, mcx_mix_x(m, sc->mem[r]), m->work);
+    }
+    /* la: log r without log Q (Q <= 1: lu >= la + 0 rejects whatever Q is) */
+    double la = -(split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), su) +
+                  group_terms(h, ra, rb, beta_c, w) +
+                  log(1.0 - ps_split(K)) - log(0.5 * K * (K - 1.0)) -
+                  (log(ps_split(K - 1)) - log(K - 1.0)));
+    if (!(lu < la)) return;
+    if (n < 0) n = mcx_sc_members(m, sc, a, b);
+    if (!(lu < la + mcx_sc_score_sides(m, sc, n))) return;
+    /* accept: b moves into a, then b (empty, weight 0) is dropped */
+    memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
+    m->size[a] += m->size[b];
+    m->size[b] = 0;
+    for (int r = 0; r < n; r++)
+        if (sc->side[r]) m->z[sc->mem[r]] = a;
+    int *wa = h->njk + (size_t) a * J, *wb = h->njk + (size_t) b * J;
+    for (int g = 0; g < J; g++) {
+        wa[g] += wb[g];
+        wb[g] = 0;
+    }
+    h->beta[a] = beta_c;
+    h->beta[b] = 0.0;
+    mcx_hdp_drop_cluster(h, b);
+    h->sm_counts[0] += 1.0;
+}
+
 void mcx_hdp_split_merge(mcx_hdp *h)
 {
     for (int r = 0; r < h->sm_moves; r++) {
         h->sm_counts[1] += 1.0;
-        if (unif_rand() < 0.5) propose_split(h);
-        else propose_merge(h);
+        if (h->sm_kind == MCX_HDP_SUBCLUSTER) {
+            if (unif_rand() < ps_split(h->mix.K)) sc_split(h);
+            else sc_merge(h);
+        } else {
+            double u = unif_rand();
+            if (u < 1.0 / 3.0) propose_split(h);
+            else if (u < 2.0 / 3.0) propose_merge(h);
+            else propose_realloc(h);
+        }
     }
 }
