@@ -116,6 +116,10 @@ print.mcmix_hdp <- function(x, ...) {
 #' @references Teh, Y. W., Jordan, M. I., Beal, M. J. and Blei, D. M.
 #'   (2006). Hierarchical Dirichlet processes. *JASA* 101, 1566--1581.
 #'
+#'   Dahl, D. B. (2003). An improved merge-split sampler for conjugate
+#'   Dirichlet process mixture models. Technical Report 1086, Department
+#'   of Statistics, University of Wisconsin.
+#'
 #'   Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte
 #'   Carlo procedure for the Dirichlet process mixture model. *JCGS* 13,
 #'   158--182.
