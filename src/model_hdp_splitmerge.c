@@ -26,7 +26,9 @@
  * (the one checked against enumeration in tests/testthat/test-hdp.R), and
  * the Gibbs steps of model_hdp.c leave it invariant.
  *
- * Moves.  Each proposal is a split (probability 1/2) or a merge:
+ * Moves.  Each proposal is a split, a merge or (below, with sequential
+ * allocation only; a no-op otherwise) a reallocation, each with
+ * probability 1/3:
  *   split: a cluster c uniformly among the K, an ordered pair (i, j) of
  *     its members uniformly; the members other than i and j are allocated
  *     to side A (with i) or B (with j) by one restricted pass whose
