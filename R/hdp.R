@@ -66,6 +66,22 @@ print.mcmix_hdp <- function(x, ...) {
 #' and \eqn{\beta \mid m \sim Dirichlet(m_{\cdot 1}, \ldots, m_{\cdot K},
 #' \gamma)}.
 #'
+#' With `algorithm = "split_merge"` (the default) each sweep starts with
+#' split-merge moves of the global clusters (Jain and Neal 2004; Dahl
+#' 2003; for the HDP see Wang and Blei 2012), each one of three kinds with
+#' equal probability: a split divides one cluster, and its weight
+#' \eqn{\beta_k}, in two by a sequential allocation of its members (or
+#' restricted Gibbs scans, `dp_control(proposal = "restricted_gibbs")`); a
+#' merge joins two clusters; a reallocation re-splits the members of two
+#' clusters between them. With `algorithm = "subcluster"` a split follows
+#' the two sub-clusters of a cluster (a 2-means split of its members, as in
+#' `dp_mixture()`'s `"subcluster"` algorithm). All are Metropolis-Hastings
+#' moves on the joint posterior of the partition and \eqn{\beta}, so the
+#' chain has the stationary distribution of plain Gibbs sampling
+#' (`algorithm = "gibbs"`), but it finds clusters that moves of single
+#' observations reach only slowly on large data (a chain started in one
+#' cluster).
+#'
 #' @param model An [hdp_mixture()].
 #' @param data The observations: a list of groups (each a vector, matrix or
 #'   data frame the family accepts, one observation per element or row),
@@ -79,6 +95,13 @@ print.mcmix_hdp <- function(x, ...) {
 #' @param chains Number of chains.
 #' @param init `"one"` (all observations in one cluster) or a vector of
 #'   initial cluster labels, one per observation.
+#' @param algorithm `"split_merge"` (Gibbs sweeps with split, merge and
+#'   reallocation moves), `"subcluster"` (Gibbs sweeps with sub-cluster
+#'   split and merge moves) or `"gibbs"` (Gibbs sweeps only).
+#' @param control A [dp_control()] whose `moves`, `proposal` and `t`
+#'   (`"split_merge"`) or `sc_moves` (`"subcluster"`) set the moves per
+#'   sweep, or `NULL`: 15 sequentially allocated moves per sweep for
+#'   `"split_merge"`, 4 for `"subcluster"`.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept draw.
 #' @param cores Number of cores for running chains in parallel.
@@ -87,7 +110,22 @@ print.mcmix_hdp <- function(x, ...) {
 #'   `n_clusters`, `gamma`, `alpha` and `log_lik` (the marginal
 #'   log-likelihood of the data given the partition) and, with `labels`,
 #'   the cluster of every observation (in the overall order of the data:
-#'   groups of a list one after the other) for every kept draw.
+#'   groups of a list one after the other) for every kept draw. The final
+#'   state of each chain counts the split-merge moves accepted
+#'   (`n_accept`) and proposed (`n_prop`).
+#' @references Teh, Y. W., Jordan, M. I., Beal, M. J. and Blei, D. M.
+#'   (2006). Hierarchical Dirichlet processes. *JASA* 101, 1566--1581.
+#'
+#'   Dahl, D. B. (2003). An improved merge-split sampler for conjugate
+#'   Dirichlet process mixture models. Technical Report 1086, Department
+#'   of Statistics, University of Wisconsin.
+#'
+#'   Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte
+#'   Carlo procedure for the Dirichlet process mixture model. *JCGS* 13,
+#'   158--182.
+#'
+#'   Wang, C. and Blei, D. M. (2012). A split-merge MCMC algorithm for the
+#'   hierarchical Dirichlet process. arXiv:1201.1657.
 #' @examples
 #' set.seed(1)
 #' groups <- list(a = c(rnorm(20, -4), rnorm(20)), b = c(rnorm(20), rnorm(20, 4)))
@@ -98,12 +136,18 @@ print.mcmix_hdp <- function(x, ...) {
 sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, init = "one",
+                                       algorithm = c("split_merge", "subcluster", "gibbs"),
+                                       control = NULL,
                                        progress = interactive(), labels = TRUE,
                                        cores = getOption("mcmix.cores", 1L), ...) {
   backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
-  kernel <- hdp_kernel(model, grouped, init, labels)
+  algorithm <- match_choice(algorithm, c("split_merge", "subcluster", "gibbs"), "algorithm")
+  if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
+    stop(sprintf("`control` must be NULL or a dp_control(), not %s.", describe_value(control)),
+         call. = FALSE)
+  kernel <- hdp_kernel(model, grouped, init, labels, algorithm, control)
   fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = FALSE,
@@ -152,28 +196,47 @@ hdp_grouped_data <- function(family, data, group) {
   list(prepared = prepared, group = group)
 }
 
-# One chunk of the compiled sampler: see src/ffi_topic.c.
+# One chunk of the compiled sampler: see src/ffi_hdp.c.
 hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
                        keep_labels = TRUE) {
-  settings <- c(state$gamma, state$alpha, spec$gamma_prior, spec$alpha_prior,
-                spec$J, as.double(keep_labels))
-  .Call(C_ffi_hdp_step, spec$family, spec$hyper, xt, group0, state$z,
-        state$beta, state$stats, as.double(settings), chunk_ctrl(n, thin, offset, warmup))
+  spec$keep_labels <- isTRUE(keep_labels)
+  if (is.null(state$n_accept)) state$n_accept <- 0
+  if (is.null(state$n_prop)) state$n_prop <- 0
+  state <- state[c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")]
+  names(state) <- c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")
+  .Call(C_ffi_hdp_step, spec, xt, group0, state, chunk_ctrl(n, thin, offset, warmup))
 }
 
-# Settings of the compiled sampler: c(fixed, shape, rate) per concentration.
-hdp_spec <- function(model, prepared, J) {
-  pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(0, v$shape, v$rate) else c(1, 0, 0)
-  list(family = prepared$name, hyper = as.double(prepared$hyper), J = J,
-       gamma_prior = pr(model$gamma), alpha_prior = pr(model$alpha))
+# Settings of the compiled sampler: the family, the concentrations' priors
+# (c(shape, rate), or numeric(0) when fixed) and the split-merge moves.
+hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NULL) {
+  pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(v$shape, v$rate) else numeric(0)
+  c(list(family = prepared$name, hyper = as.double(prepared$hyper), J = as.integer(J),
+         gamma_prior = as.double(pr(model$gamma)), alpha_prior = as.double(pr(model$alpha))),
+    hdp_control_values(algorithm, control), list(keep_labels = TRUE))
+}
+
+# The moves of `algorithm` with the settings of `control` (a dp_control(),
+# or NULL): "split_merge" `moves` restricted-pass proposals per sweep (kind
+# 1; NULL: 15 sequentially allocated ones), "subcluster" sc_moves
+# sub-cluster proposals (kind 2), "gibbs" none.
+hdp_control_values <- function(algorithm, control) {
+  if (identical(algorithm, "gibbs")) return(list(moves = 0L, kind = 1L, t = 0L, sams = 1L))
+  if (is.null(control)) control <- dp_control(moves = 15L)
+  if (identical(algorithm, "subcluster"))
+    return(list(moves = as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves),
+                kind = 2L, t = 0L, sams = 0L))
+  list(moves = as.integer(control$moves), kind = 1L, t = as.integer(control$t),
+       sams = as.integer(identical(control$proposal, "sams")))
 }
 
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
 
-hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
+hdp_kernel <- function(model, grouped, init, keep_labels = TRUE,
+                       algorithm = "split_merge", control = NULL) {
   N <- nrow(grouped$prepared$x)
   group0 <- as.integer(grouped$group) - 1L
-  spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group))
+  spec <- hdp_spec(model, grouped$prepared, nlevels(grouped$group), algorithm, control)
   grouped <- NULL   # the kernel holds no data (its `bind`, fit_kernel() in R/chains.R)
   if (is.numeric(init)) {
     if (length(init) != N || anyNA(init) || any(init != floor(init)))
@@ -202,8 +265,7 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
     for (p in seq_along(ends)) {
       r <- hdp_step_c(spec, xt, group0, state, ends[p] - done, thin, offset + done,
                       warmup, keep_labels)
-      state <- list(z = r$z, beta = r$beta, gamma = r$gamma, alpha = r$alpha,
-                    stats = r$stats)
+      state <- r[c("z", "beta", "gamma", "alpha", "stats", "n_accept", "n_prop")]
       pieces[[p]] <- list(traces = r$traces, labels = r$labels,
                           extra = if (!warmup && nrow(r$traces)) list(list(beta = r$beta)))
       done <- ends[p]
@@ -222,7 +284,7 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE) {
       g <- stats::rgamma(K0 + 1L, c(rep(1, K0), g0))
       list(z = if (is.null(z0)) integer(N) else z0,
            beta = if (all(g == 0)) rep(1 / (K0 + 1), K0 + 1L) else g / sum(g),
-           gamma = g0, alpha = a0)
+           gamma = g0, alpha = a0, n_accept = 0, n_prop = 0)
     },
     step = unbound_step,
     trace_names = c("n_clusters", "gamma", "alpha", "log_lik"),

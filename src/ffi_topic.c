@@ -1,7 +1,7 @@
 /*
- * ffi_topic.c -- .Call glue of the grouped-data models: LDA (model_lda.c)
- * and the HDP mixture (model_hdp.c).  Unwraps and re-checks the SEXPs
- * (mismatches are internal errors: R/lda.R and R/hdp.R validated the user
+ * ffi_topic.c -- .Call glue of LDA (model_lda.c); the HDP mixture has its
+ * own, ffi_hdp.c.  Unwraps and re-checks the SEXPs
+ * (mismatches are internal errors: R/lda.R validated the user
  * input), copies the state, runs the engine inside one
  * GetRNGstate()/PutRNGstate() bracket and returns the new state with the
  * draws of the chunk.
@@ -148,82 +148,3 @@ SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings)
     return theta;
 }
 
-/*
- * ffi_hdp_step(family, hyper, x, group, z, beta, stats, settings, chunk)
- *   family    family name (registry key); hyper: its hyperparameter vector
- *   x         double dim x n matrix, one observation per column, overall order
- *   group     integer, n groups (0-based)
- *   z         integer, n clusters (0-based, internal order): the state
- *   beta      double, K + 1 global weights (beta_u last)
- *   stats     raw: the clusters' stats blocks exported by the previous
- *             chunk (NULL when fresh), so that a continued chain goes on
- *             bit for bit as one long run (mixture_state.h)
- *   settings  double c(gamma, alpha, gamma_fixed, gamma_shape, gamma_rate,
- *             alpha_fixed, alpha_shape, alpha_rate, J, keep_labels)
- *   chunk     c(n, thin, offset, warmup) (chunk.h)
- * Returns list(z, beta, gamma, alpha, traces, labels, stats).
- */
-SEXP ffi_hdp_step(SEXP family, SEXP hyper, SEXP x, SEXP group, SEXP z,
-                  SEXP beta, SEXP stats, SEXP settings, SEXP chunk)
-{
-    mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 10, "settings");
-    const double *s = REAL(settings);
-    if (!Rf_isString(family) || XLENGTH(family) != 1) MCX_INTERNAL("bad family name");
-    check_real(hyper, -1, "hyper");
-    SEXP dims = Rf_getAttrib(x, R_DimSymbol);
-    if (!Rf_isReal(x) || Rf_length(dims) != 2) MCX_INTERNAL("`x` must be a double matrix");
-    int dim = INTEGER(dims)[0], n = INTEGER(dims)[1];
-    check_int(group, n, "group");
-    check_int(z, n, "z");
-    int K = 0;
-    for (int i = 0; i < n; i++) if (INTEGER(z)[i] + 1 > K) K = INTEGER(z)[i] + 1;
-    check_real(beta, K + 1, "beta");
-    mcx_hdp_prior gp = { s[2] != 0, s[3], s[4] }, ap = { s[5] != 0, s[6], s[7] };
-    int J = (int) s[8], keep_labels = s[9] != 0;
-    if (J < 1 || n < 1 || !(s[0] > 0) || !(s[1] > 0))
-        MCX_INTERNAL("bad HDP settings");
-
-    const mcx_family *fam = mcx_get_family(CHAR(STRING_ELT(family, 0)));
-    if (!mcx_family_conjugate(fam))
-        mcx_error("family '%s' is not conjugate: the HDP sampler needs a conjugate family",
-                  fam->name);
-    const void *hy = mcx_family_hyper(fam, dim, REAL(hyper), (int) XLENGTH(hyper));
-    int n_kept = c.n_kept;
-
-    const char *names[] = { "z", "beta", "gamma", "alpha", "traces", "labels", "stats" };
-    SEXP out = PROTECT(named_list(7, names));
-    SEXP tr = Rf_allocMatrix(REALSXP, n_kept, 4);
-    SET_VECTOR_ELT(out, 4, tr);
-    SEXP lab = R_NilValue;
-    if (keep_labels) {
-        lab = Rf_allocMatrix(INTSXP, n_kept, n);
-        SET_VECTOR_ELT(out, 5, lab);
-    }
-
-    mcx_hdp h;
-    mcx_hdp_build(&h, fam, hy, REAL(x), n, dim, INTEGER(group), J, INTEGER(z),
-                  REAL(beta), s[0], s[1], gp, ap);
-    if (!Rf_isNull(stats)) {
-        if (TYPEOF(stats) != RAWSXP) MCX_INTERNAL("`stats` must be raw");
-        mcx_mix_restore_stats(&h.mix, RAW(stats), (size_t) XLENGTH(stats));
-    }
-    GetRNGstate();
-    mcx_hdp_run(&h, &c, REAL(tr), keep_labels ? INTEGER(lab) : NULL);
-    PutRNGstate();
-
-    int Kn = h.mix.K;
-    SEXP z_new = Rf_allocVector(INTSXP, n);
-    SET_VECTOR_ELT(out, 0, z_new);
-    memcpy(INTEGER(z_new), h.mix.z, (size_t) n * sizeof(int));
-    SEXP b_new = Rf_allocVector(REALSXP, Kn + 1);
-    SET_VECTOR_ELT(out, 1, b_new);
-    memcpy(REAL(b_new), h.beta, ((size_t) Kn + 1) * sizeof(double));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(h.gamma));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal(h.alpha));
-    SEXP sb = Rf_allocVector(RAWSXP, (R_xlen_t) mcx_mix_stats_bytes(&h.mix));
-    SET_VECTOR_ELT(out, 6, sb);
-    memcpy(RAW(sb), h.mix.stats, mcx_mix_stats_bytes(&h.mix));
-    UNPROTECT(1);
-    return out;
-}

@@ -16,6 +16,7 @@
 #include "ffi_nuts.h"
 #include "ffi_logit.h"
 #include "ffi_textbook.h"
+#include "ffi_hdp.h"
 
 #define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
 
@@ -41,7 +42,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_lda_step, 7),
     CALLDEF(ffi_lda_log_joint, 4),
     CALLDEF(ffi_lda_fold_in, 4),
-    CALLDEF(ffi_hdp_step, 9),
+    CALLDEF(ffi_hdp_step, 5),   /* ffi_hdp.c */
     /* --- diagnostics and partitions (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),

@@ -80,6 +80,15 @@ void mcx_partition_prior_tabulate(mcx_partition_prior *p);
  * ask: alpha by Escobar-West (d = 0), d by slice sampling; log_count
  * (when tabulated) follows d. */
 void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m);
+/* The same update of alpha (when random) given K clusters among n
+ * items only, without a mixture state: the top-level DP of an HDP, K
+ * dishes among its m_.. tables (n < 1: unchanged). */
+void mcx_partition_prior_update_counts(mcx_partition_prior *p, int K, int n);
+/* The update of alpha (when random) shared by J DPs with n_j[j] items
+ * and K_total clusters in all (the group-level DPs of an HDP, K_total =
+ * the table count m_..): Teh et al. (2006), appendix A. */
+void mcx_partition_prior_update_groups(mcx_partition_prior *p, int K_total,
+                                       const int *n_j, int J);
 /* Escobar & West (1995, sec. 6) auxiliary-variable update of the DP
  * concentration given K clusters among n observations, Gamma(shape, rate)
  * prior: eta ~ Beta(alpha + 1, n), then alpha from the two-component

@@ -2,7 +2,8 @@
  * mixture_prior.c -- the prior over partitions of the DP / Pitman-Yor
  * mixture samplers (mcx_partition_prior, mixture_dp.h) and the updates of
  * its parameters given the partition: the concentration by Escobar & West
- * (1995), the discount by slice sampling.
+ * (1995), the discount by slice sampling; and the concentration shared
+ * by the group-level DPs of an HDP (Teh et al. 2006, appendix A).
  *
  * The exchangeable partition probability function of the two-parameter
  * Poisson-Dirichlet (Pitman-Yor) process with concentration alpha and
@@ -94,11 +95,35 @@ double mcx_py_discount_update(double d, double alpha, const int *size, int nslot
     return d;    /* the interval collapsed onto d (numerically) */
 }
 
+void mcx_partition_prior_update_counts(mcx_partition_prior *p, int K, int n)
+{
+    if (p->alpha_random && n >= 1)
+        p->alpha = mcx_dp_alpha_update(p->alpha, K, n, p->shape, p->rate);
+}
+
+void mcx_partition_prior_update_groups(mcx_partition_prior *p, int K_total,
+                                       const int *n_j, int J)
+{
+    /* Teh, Jordan, Beal and Blei (2006), appendix A: for J DPs sharing the
+     * concentration alpha, with K_total clusters (tables) in all and n_j
+     * draws in DP j,
+     *   w_j ~ Beta(alpha + 1, n_j),  s_j ~ Bernoulli(n_j / (n_j + alpha)),
+     *   alpha ~ Gamma(a + K_total - sum_j s_j, b - sum_j log w_j).
+     * For J = 1 this is another auxiliary scheme for the update above. */
+    if (!p->alpha_random) return;
+    double shape = p->shape + K_total, rate = p->rate;
+    for (int j = 0; j < J; j++) {
+        int nj = n_j[j];
+        if (nj == 0) continue;
+        rate -= log(mcx_rbeta(p->alpha + 1.0, (double) nj));
+        if (unif_rand() * (nj + p->alpha) < nj) shape -= 1.0;
+    }
+    p->alpha = mcx_rgamma_conc(shape, rate);   /* no underflow to 0 */
+}
+
 void mcx_partition_prior_update(mcx_partition_prior *p, const mcx_mix *m)
 {
-    if (p->alpha_random)
-        p->alpha = mcx_dp_alpha_update(p->alpha, mcx_mix_n_occupied(m), m->n,
-                                       p->shape, p->rate);
+    mcx_partition_prior_update_counts(p, mcx_mix_n_occupied(m), m->n);
     if (p->discount_random) {
         double d = mcx_py_discount_update(p->discount, p->alpha, m->size, m->K,
                                           p->da, p->db);

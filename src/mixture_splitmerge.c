@@ -37,6 +37,8 @@
  *   merged state) times q.
  * Accepted with probability min(1, r).
  *
+ * The proposal machinery (launch, restricted pass, merged stats, applying
+ * a move) is shared with the HDP mixture through mixture_splitmerge.h.
  * The row "split_merge" of the algorithm table (mixture_dp.h): settings t,
  * moves and sams (1: sequential allocation, t unused); one iteration is
  * `moves` proposals, then one collapsed Gibbs scan (mixture_dp.c), then the
@@ -45,32 +47,34 @@
 #include <string.h>
 #include <Rmath.h>
 #include "mixture_dp.h"
+#include "mixture_splitmerge.h"
 
 typedef struct {
-    int t;                 /* intermediate restricted Gibbs scans */
     int moves;             /* split-merge proposals per sweep */
-    int sams;              /* 1: sequential allocation (Dahl 2003) */
-    double *st[2];         /* stats blocks of the two sides A, B */
-    double *sm;            /* the merged stats */
-    int *S, *side;         /* n each; side[k] = 0 (A), 1 (B), -1 (unallocated) */
+    mcx_sm sm;             /* the proposal machinery */
     double counts[2];      /* accepted, proposed */
-    mcx_stats_combine_fn combine;   /* NULL: merged stats added point by point */
     mcx_dp_scan scan;
 } mcx_splitmerge;
 
-static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
-                  const mcx_dp_saved *saved)
+void mcx_sm_init(mcx_sm *s, const mcx_mix *m, int t, int sams)
 {
-    mcx_splitmerge *s = st;
-    s->t = (int) control[0];
-    s->moves = (int) control[1];
-    s->sams = control[2] != 0.0;
-    mcx_dp_collapsed_init(&s->scan, m, p, saved->sweeps);   /* tabulates p->log_count */
+    memset(s, 0, sizeof *s);
+    s->t = t;
+    s->sams = sams;
     for (int c = 0; c < 2; c++) s->st[c] = mcx_alloc(m->sstride, sizeof(double));
     s->sm = mcx_alloc(m->sstride, sizeof(double));
     s->S = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(int));
     s->side = mcx_alloc((size_t) (m->n > 0 ? m->n : 1), sizeof(int));
     s->combine = mcx_family_combiner(m->fam, m->hyper);
+}
+
+static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
+                  const mcx_dp_saved *saved)
+{
+    mcx_splitmerge *s = st;
+    s->moves = (int) control[1];
+    mcx_dp_collapsed_init(&s->scan, m, p, saved->sweeps);   /* tabulates p->log_count */
+    mcx_sm_init(&s->sm, m, (int) control[0], control[2] != 0.0);
 }
 
 /* log of the split/merged prior ratio: clusters of sizes na, nb split from
@@ -87,6 +91,18 @@ static double softplus(double x)
     return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
 }
 
+/* The prior log weight of k on side c (n[c] counts k iff in_c). */
+static inline double side_weight(const mcx_sm *s, int k, int c, int in_c, const int *n)
+{
+    if (s->prior.log_weight == NULL) return s->log_count[n[c] - in_c];
+    return s->prior.log_weight(s->prior.ctx, k, c, in_c, n);
+}
+
+static inline void side_moved(const mcx_sm *s, int k, int from, int to)
+{
+    if (s->prior.moved != NULL) s->prior.moved(s->prior.ctx, k, from, to);
+}
+
 /* One pass over S (the restricted Gibbs scan of Jain-Neal, and the
  * sequential allocation of SAMS when every side[k] is -1).  force < 0:
  * draw each side; else put each k on the side of the current split (A if
@@ -98,26 +114,28 @@ static double softplus(double x)
  * removed from its side first (it is then unallocated).  With two sides,
  * P(A) = 1 / (1 + exp(l_B - l_A)): one exp per point, and a log only for
  * the pass whose probability is wanted. */
-static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *n,
-                              const mcx_partition_prior *p, int force, int want_q)
+double mcx_sm_scan(mcx_mix *m, mcx_sm *s, int nS, int *n, int force, int want_q)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
     mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
-    const double *lc = p->log_count;
     double lq = 0.0, l[2];
     for (int r = 0; r < nS; r++) {
         int k = s->S[r], own = s->side[k];
         const double *xk = mcx_mix_x(m, k);
         if (own >= 0 && loo != NULL) {
-            l[own] = lc[n[own] - 1] + loo(hyper, s->st[own], xk, m->work);
+            l[own] = side_weight(s, k, own, 1, n) + loo(hyper, s->st[own], xk, m->work);
         } else if (own >= 0) {
             f->stats_remove(hyper, s->st[own], xk, m->work);
-            l[own] = lc[--n[own]] + f->log_predictive(hyper, s->st[own], xk, m->work);
+            --n[own];
+            side_moved(s, k, own, -1);
+            l[own] = side_weight(s, k, own, 0, n) +
+                f->log_predictive(hyper, s->st[own], xk, m->work);
             own = -1;
         }
         for (int c = 0; c < 2; c++)
-            if (c != own) l[c] = lc[n[c]] + f->log_predictive(hyper, s->st[c], xk, m->work);
+            if (c != own) l[c] = side_weight(s, k, c, 0, n) +
+                              f->log_predictive(hyper, s->st[c], xk, m->work);
         int side = force >= 0 ? (m->z[k] == force ? 0 : 1)
                               : (unif_rand() < 1.0 / (1.0 + exp(l[1] - l[0])) ? 0 : 1);
         if (want_q) lq -= softplus(l[1 - side] - l[side]);
@@ -129,22 +147,21 @@ static double restricted_scan(mcx_mix *m, mcx_splitmerge *s, int nS, int *n,
         }
         f->stats_add(hyper, s->st[side], xk, m->work);
         n[side]++;
+        side_moved(s, k, own, side);
     }
     return lq;
 }
 
-/* The launch state: A = {i}, B = {j}; Jain-Neal: each k in S on a random
- * side, then t restricted scans; SAMS: S in a uniformly random order
- * (Fisher-Yates), every k unallocated. */
-static void launch(mcx_mix *m, mcx_splitmerge *s, int i, int j, int nS, int *n,
-                   const mcx_partition_prior *p)
+void mcx_sm_launch(mcx_mix *m, mcx_sm *s, int i, int j, int nS, int *n)
 {
     const mcx_family *f = m->fam;
     size_t sbytes = m->sstride * sizeof(double);
     for (int c = 0; c < 2; c++) {
+        int a = c == 0 ? i : j;
         memcpy(s->st[c], m->empty, sbytes);
-        f->stats_add(m->hyper, s->st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
+        f->stats_add(m->hyper, s->st[c], mcx_mix_x(m, a), m->work);
         n[c] = 1;
+        side_moved(s, a, -1, c);
     }
     if (s->sams) {
         mcx_rshuffle(s->S, nS);
@@ -156,13 +173,12 @@ static void launch(mcx_mix *m, mcx_splitmerge *s, int i, int j, int nS, int *n,
         s->side[k] = c;
         n[c]++;
         f->stats_add(m->hyper, s->st[c], mcx_mix_x(m, k), m->work);
+        side_moved(s, k, -1, c);
     }
-    for (int sc = 0; sc < s->t; sc++) restricted_scan(m, s, nS, n, p, -1, 0);
+    for (int sc = 0; sc < s->t; sc++) mcx_sm_scan(m, s, nS, n, -1, 0);
 }
 
-/* S: the members of clusters ci and cj other than i and j, in index order;
- * returns their number. */
-static int collect(const mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj)
+int mcx_sm_collect(const mcx_mix *m, mcx_sm *s, int i, int j, int ci, int cj)
 {
     int nS = 0;
     for (int k = 0; k < m->n; k++)
@@ -170,10 +186,7 @@ static int collect(const mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, in
     return nS;
 }
 
-/* The merged stats of clusters ci and cj in s->sm: by the family's
- * stats_combine (O(1), S not needed), else j and the members of cj in S
- * added to a copy of ci's (S collected here: *nS set). */
-static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, int cj, int *nS)
+void mcx_sm_merged_stats(mcx_mix *m, mcx_sm *s, int i, int j, int ci, int cj, int *nS)
 {
     const mcx_family *f = m->fam;
     memcpy(s->sm, mcx_mix_stats(m, ci), m->sstride * sizeof(double));
@@ -181,10 +194,38 @@ static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, in
         s->combine(m->hyper, s->sm, mcx_mix_stats(m, cj), m->work);
         return;
     }
-    *nS = collect(m, s, i, j, ci, cj);
+    *nS = mcx_sm_collect(m, s, i, j, ci, cj);
     for (int r = 0; r < *nS; r++)
         if (m->z[s->S[r]] == cj) f->stats_add(m->hyper, s->sm, mcx_mix_x(m, s->S[r]), m->work);
     f->stats_add(m->hyper, s->sm, mcx_mix_x(m, j), m->work);
+}
+
+int mcx_sm_apply_split(mcx_mix *m, const mcx_sm *s, int i, int nS)
+{
+    int cn = mcx_mix_new_cluster(m);
+    mcx_mix_remove(m, i);
+    mcx_mix_add(m, i, cn);
+    for (int r = 0; r < nS; r++) {
+        int k = s->S[r];
+        if (s->side[k] == 0) {
+            mcx_mix_remove(m, k);
+            mcx_mix_add(m, k, cn);
+        }
+    }
+    return cn;
+}
+
+void mcx_sm_apply_merge(mcx_mix *m, const mcx_sm *s, int j, int ci, int cj, int nS)
+{
+    for (int r = 0; r < nS; r++) {
+        int k = s->S[r];
+        if (m->z[k] == cj) {
+            mcx_mix_remove(m, k);
+            mcx_mix_add(m, k, ci);
+        }
+    }
+    mcx_mix_remove(m, j);
+    mcx_mix_add(m, j, ci);
 }
 
 /* One split-merge proposal.  A merge is accepted when log u < a + log q,
@@ -192,61 +233,46 @@ static void merged_stats(mcx_mix *m, mcx_splitmerge *s, int i, int j, int ci, in
  * stats; as q <= 1, log u >= a rejects it whatever the proposal pass would
  * give, so u is drawn first and the pass (and S) is skipped then -- an
  * exact shortcut that makes the merges of well-separated clusters O(1). */
-static void one_move(mcx_mix *m, mcx_splitmerge *s, const mcx_partition_prior *dp)
+static void one_move(mcx_mix *m, mcx_splitmerge *sp, const mcx_partition_prior *dp)
 {
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
+    mcx_sm *s = &sp->sm;
     int nn = m->n;
     double d = dp->discount, alpha = dp->alpha;
+    s->log_count = dp->log_count;
     int i = (int) (unif_rand() * nn);
     int j = (int) (unif_rand() * (nn - 1));
     if (j >= i) j++;
     int ci = m->z[i], cj = m->z[j], nS = -1, n[2], K = m->K;
-    s->counts[1] += 1.0;
+    sp->counts[1] += 1.0;
     if (ci == cj) {
-        nS = collect(m, s, i, j, ci, cj);
-        launch(m, s, i, j, nS, n, dp);
-        double lq = restricted_scan(m, s, nS, n, dp, -1, 1);
+        nS = mcx_sm_collect(m, s, i, j, ci, cj);
+        mcx_sm_launch(m, s, i, j, nS, n);
+        double lq = mcx_sm_scan(m, s, nS, n, -1, 1);
         double lr = log_split_prior(alpha, d, K, n[0], n[1]) +
             f->log_marginal(hyper, s->st[0], m->work) + f->log_marginal(hyper, s->st[1], m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) - lq;
         if (!(log(unif_rand()) < lr)) return;
         /* accept: side A (i and its companions) becomes a new cluster */
-        int cn = mcx_mix_new_cluster(m);
-        mcx_mix_remove(m, i);
-        mcx_mix_add(m, i, cn);
-        for (int r = 0; r < nS; r++) {
-            int k = s->S[r];
-            if (s->side[k] == 0) {
-                mcx_mix_remove(m, k);
-                mcx_mix_add(m, k, cn);
-            }
-        }
+        mcx_sm_apply_split(m, s, i, nS);
     } else {
         double lu = log(unif_rand());
-        merged_stats(m, s, i, j, ci, cj, &nS);
+        mcx_sm_merged_stats(m, s, i, j, ci, cj, &nS);
         double la = -log_split_prior(alpha, d, K - 1, m->size[ci], m->size[cj]) +
             f->log_marginal(hyper, s->sm, m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work);
         if (!(lu < la)) return;
         /* q: the proposal pass forced to the current split */
-        if (nS < 0) nS = collect(m, s, i, j, ci, cj);
-        launch(m, s, i, j, nS, n, dp);
-        if (!(lu < la + restricted_scan(m, s, nS, n, dp, ci, 1))) return;
+        if (nS < 0) nS = mcx_sm_collect(m, s, i, j, ci, cj);
+        mcx_sm_launch(m, s, i, j, nS, n);
+        if (!(lu < la + mcx_sm_scan(m, s, nS, n, ci, 1))) return;
         /* accept: move cluster cj into ci */
-        for (int r = 0; r < nS; r++) {
-            int k = s->S[r];
-            if (m->z[k] == cj) {
-                mcx_mix_remove(m, k);
-                mcx_mix_add(m, k, ci);
-            }
-        }
-        mcx_mix_remove(m, j);
-        mcx_mix_add(m, j, ci);
+        mcx_sm_apply_merge(m, s, j, ci, cj, nS);
         mcx_mix_delete_cluster(m, cj);
     }
-    s->counts[0] += 1.0;
+    sp->counts[0] += 1.0;
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)

@@ -15,10 +15,13 @@
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
 {
-    mcx_subcluster *s = st;
-    int n = m->n, d = m->dim;
-    int moves = (int) control[0], threads = (int) control[1];
     (void) p; (void) saved;
+    mcx_subcluster_init(st, m, (int) control[0], (int) control[1]);
+}
+
+void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int threads)
+{
+    int n = m->n, d = m->dim;
     if (threads < 1 || moves < 0) MCX_INTERNAL("bad sub-cluster settings");
     /* plugin families need not be thread-safe: one thread for them */
     if (!mcx_family_thread_safe(m->fam)) threads = 1;

@@ -172,6 +172,17 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
 /* Doubles of the record before its two lists (mixture_subcluster_sams.c). */
 #define SC_REC_HEAD 10
+/* The sampler's buffers for the partition m (the row's setup; also used
+ * by the HDP's sub-cluster moves, model_hdp_splitmerge.c). */
+void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int threads);
+/* The proposal of a split of the n members in s->mem (from
+ * mcx_sc_members()): sides drawn into s->side (1: the second side; s->sum[2]
+ * = their number); returns log Q, the probability of the unordered split.
+ * mcx_sc_score_sides(): log Q of the sides given in s->side (a merge's
+ * reverse).  mcx_sc_side_stats(): the two sides' stats into s->sa, s->sb. */
+double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n);
+double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n);
+void   mcx_sc_side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem);
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);

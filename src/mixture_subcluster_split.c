@@ -55,13 +55,30 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
         - lgammafn(nA + nB - d) - lgammafn(1.0 - d);
 }
 
+double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+{
+    double *sum = s->sum;
+    mcx_sc_subclusters(m, s, n, sum);
+    s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
+    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, mcx_stream_master() | 1, sum);
+    return log_q_sides(sum, n);
+}
+
+double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+{
+    double *sum = s->sum;
+    mcx_sc_subclusters(m, s, n, sum);
+    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, 0, sum);
+    return log_q_sides(sum, n);
+}
+
 static double ps_split(int K)
 {
     return K <= 1 ? 1.0 : 0.5;
 }
 
 /* Stats of the members on each side into s->sa (side 0) and s->sb (side 1). */
-static void side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem)
+void mcx_sc_side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem)
 {
     memcpy(s->sa, m->empty, m->sstride * sizeof(double));
     memcpy(s->sb, m->empty, m->sstride * sizeof(double));
@@ -76,13 +93,10 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     double *sum = s->sum;
     s->counts[1] += 1;
     if (n < 2) return;
-    mcx_sc_subclusters(m, s, n, sum);
-    s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
-    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, mcx_stream_master() | 1, sum);
+    double lQ = mcx_sc_split_sides(m, s, n);
     int nB = (int) sum[2], nA = n - nB;
-    double lQ = log_q_sides(sum, n);
     if (nA == 0 || nB == 0) return;
-    side_stats(m, s, n);
+    mcx_sc_side_stats(m, s, n);
     const void *h = m->hyper;
     double lr = mcx_sc_log_prior_split(p, K, nA, nB) + m->fam->log_marginal(h, s->sa, m->work)
         + m->fam->log_marginal(h, s->sb, m->work)
@@ -110,9 +124,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     int n = mcx_sc_members(m, s, a, b);
     double *sum = s->sum;
     s->counts[1] += 1;
-    mcx_sc_subclusters(m, s, n, sum);
-    mcx_sc_pass(m, s, MCX_PASS_SIDES, n, 0, sum);
-    double lQ = log_q_sides(sum, n);
+    double lQ = mcx_sc_score_sides(m, s, n);
     const void *h = m->hyper;
     double *su = s->sa;
     memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));

@@ -21,15 +21,16 @@
  *    Bernoulli(alpha beta_k / (alpha beta_k + l - 1)), which draws m_jk from
  *    P(m_jk = m | ...) propto s(n_jk, m) (alpha beta_k)^m (unsigned Stirling
  *    numbers of the first kind) without computing them.
- * 3. gamma | m, K (beta integrated out): Escobar and West (1995) with m_..
- *    "observations" and K clusters: eta ~ Beta(gamma + 1, m_..), then gamma
- *    from a two-component Gamma mixture with odds
- *    (a + K - 1) / (m_.. (b - log eta)).
+ * 3. gamma | m, K (beta integrated out): the top-level DP seats m_..
+ *    "customers" (tables) at K dishes, so gamma is the concentration of a
+ *    partition prior with K clusters among m_.. items, updated by the
+ *    shared Escobar and West (1995) step (mixture_prior.c).
  * 4. beta | m, gamma ~ Dir(m_.1, .., m_.K, gamma) (eq. 36).
- * 5. alpha | m, n (Teh et al., appendix A, one alpha for all groups):
- *    w_j ~ Beta(alpha + 1, n_j), s_j ~ Bernoulli(n_j / (n_j + alpha)),
- *    alpha ~ Gamma(a + m_.. - sum_j s_j, b - sum_j log w_j).
+ * 5. alpha | m, n: the concentration shared by the J group-level DPs with
+ *    m_.. tables in all (Teh et al., appendix A; mixture_prior.c).
  * Steps 3-4 are a blocked update of (gamma, beta) given m.
+ * Before step 1, `sm_moves` split-merge proposals on the global clusters
+ * given beta and the concentrations (model_hdp_splitmerge.c).
  *
  * Cluster bookkeeping reuses mcx_mix (mixture_state.h); the per-cluster
  * arrays here (group counts, table counts, weights) follow its compaction:
@@ -37,10 +38,12 @@
  */
 #include <string.h>
 #include <Rmath.h>
-#include "model_topic.h"
+#include "model_hdp.h"
 
-/* Grow the per-cluster arrays to the capacity of the mixture state. */
-static void hdp_capacity(mcx_hdp *h)
+/* Grow the per-cluster arrays to the capacity of the mixture state
+ * (called right after a cluster is appended: K may already exceed the old
+ * capacity, so the old arrays are copied by their own size). */
+void mcx_hdp_capacity(mcx_hdp *h)
 {
     int cap = h->mix.cap, J = h->J;
     if (cap <= h->cap) return;
@@ -50,9 +53,10 @@ static void hdp_capacity(mcx_hdp *h)
     double *logw = mcx_alloc((size_t) cap + 1, sizeof(double));
     memset(njk, 0, (size_t) cap * J * sizeof(int));
     memset(mk, 0, (size_t) cap * sizeof(int));
+    memset(beta, 0, ((size_t) cap + 1) * sizeof(double));
     if (h->njk != NULL) {
         memcpy(njk, h->njk, (size_t) h->cap * J * sizeof(int));
-        memcpy(beta, h->beta, ((size_t) h->mix.K + 1) * sizeof(double));
+        memcpy(beta, h->beta, ((size_t) h->cap + 1) * sizeof(double));
     }
     h->njk = njk;
     h->mk = mk;
@@ -61,11 +65,21 @@ static void hdp_capacity(mcx_hdp *h)
     h->cap = cap;
 }
 
+/* A concentration as a partition prior (discount 0). */
+static void conc_prior(mcx_partition_prior *p, mcx_hdp_conc c, int n)
+{
+    memset(p, 0, sizeof *p);
+    p->alpha = c.value;
+    p->alpha_random = !c.fixed;
+    p->shape = c.shape;
+    p->rate = c.rate;
+    mcx_partition_prior_setup(p, n);
+}
+
 void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
                    const double *x, int n, int dim, const int *group, int J,
-                   const int *labels, const double *beta, double gamma,
-                   double alpha, mcx_hdp_prior gamma_prior,
-                   mcx_hdp_prior alpha_prior)
+                   const int *labels, const double *beta, mcx_hdp_conc gamma,
+                   mcx_hdp_conc alpha, int moves, int kind, int t, int sams)
 {
     memset(h, 0, sizeof *h);
     for (int i = 0; i < n; i++)
@@ -74,13 +88,12 @@ void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
     mcx_mix_build(&h->mix, fam, hyper, x, n, dim, labels, 0);
     h->J = J;
     h->group = group;
-    h->gamma = gamma;
-    h->alpha = alpha;
-    h->gamma_prior = gamma_prior;
-    h->alpha_prior = alpha_prior;
+    h->gibbs = 1;
+    conc_prior(&h->top, gamma, n);
+    conc_prior(&h->grp, alpha, n);
     h->n_j = mcx_alloc((size_t) J, sizeof(int));
     memset(h->n_j, 0, (size_t) J * sizeof(int));
-    hdp_capacity(h);
+    mcx_hdp_capacity(h);
     int K = h->mix.K;
     for (int k = 0; k < K; k++)
         if (h->mix.size[k] == 0) MCX_INTERNAL("empty cluster in the HDP state");
@@ -96,11 +109,12 @@ void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
     }
     if (!(s > 0.0)) MCX_INTERNAL("global weights sum to zero");
     for (int k = 0; k <= K; k++) h->beta[k] /= s;
+    mcx_hdp_sm_setup(h, moves, kind, t, sams);
 }
 
 /* Drop the empty cluster k: its weight joins beta_u and cluster K-1 moves
  * into slot k, as in mcx_mix_delete_cluster. */
-static void hdp_drop_cluster(mcx_hdp *h, int k)
+void mcx_hdp_drop_cluster(mcx_hdp *h, int k)
 {
     int last = h->mix.K - 1, J = h->J;
     double bu = h->beta[last + 1] + h->beta[k];
@@ -119,24 +133,25 @@ static void hdp_assign(mcx_hdp *h)
     mcx_mix *m = &h->mix;
     const mcx_family *f = m->fam;
     const int J = h->J;
+    const double alpha = h->grp.alpha, gamma = h->top.alpha;
     for (int i = 0; i < m->n; i++) {
         int j = h->group[i], k = m->z[i];
         const double *xi = mcx_mix_x(m, i);
         mcx_mix_remove(m, i);
         h->njk[(size_t) k * J + j]--;
-        if (m->size[k] == 0) hdp_drop_cluster(h, k);
+        if (m->size[k] == 0) mcx_hdp_drop_cluster(h, k);
         int K = m->K;
         double *lw = h->logw;
         for (int c = 0; c < K; c++)
-            lw[c] = log(h->njk[(size_t) c * J + j] + h->alpha * h->beta[c])
+            lw[c] = log(h->njk[(size_t) c * J + j] + alpha * h->beta[c])
                 + f->log_predictive(m->hyper, mcx_mix_stats(m, c), xi, m->work);
-        lw[K] = log(h->alpha * h->beta[K])
+        lw[K] = log(alpha * h->beta[K])
             + f->log_predictive(m->hyper, m->empty, xi, m->work);
         k = mcx_rcat_log(lw, K + 1);
         if (k == K) {
-            double bu = h->beta[K], b = mcx_rbeta(1.0, h->gamma);
+            double bu = h->beta[K], b = mcx_rbeta(1.0, gamma);
             mcx_mix_new_cluster(m);
-            hdp_capacity(h);
+            mcx_hdp_capacity(h);
             h->beta[K] = b * bu;
             h->beta[K + 1] = (1.0 - b) * bu;
             memset(h->njk + (size_t) K * J, 0, (size_t) J * sizeof(int));
@@ -152,7 +167,7 @@ static void hdp_tables(mcx_hdp *h)
     const int K = h->mix.K, J = h->J;
     h->m_total = 0;
     for (int k = 0; k < K; k++) {
-        double ab = h->alpha * h->beta[k];
+        double ab = h->grp.alpha * h->beta[k];
         int mk = 0;
         for (int j = 0; j < J; j++) {
             int njk = h->njk[(size_t) k * J + j];
@@ -164,45 +179,21 @@ static void hdp_tables(mcx_hdp *h)
     }
 }
 
-/* Escobar and West (1995) update of a DP concentration with a Gamma(a, b)
- * prior, given k clusters among n draws. The draw is made on the log scale
- * (mcx_rgamma_conc): with a vague prior (a = 0.001) and k = 1 a plain Gamma
- * draw underflows to 0, an invalid concentration. */
-static double escobar_west(double conc, int k, int n, double a, double b)
-{
-    if (n < 1) return mcx_rgamma_conc(a, b);
-    double eta = mcx_rbeta(conc + 1.0, (double) n);
-    double rate = b - log(eta);
-    double odds = (a + k - 1.0) / (n * rate);
-    double shape = (unif_rand() * (1.0 + odds) < odds) ? a + k : a + k - 1.0;
-    return mcx_rgamma_conc(shape, rate);
-}
-
-/* Steps 3-5. */
+/* Steps 3-5, through the shared partition-prior updates. */
 static void hdp_concentrations(mcx_hdp *h)
 {
-    const int K = h->mix.K, J = h->J;
-    if (!h->gamma_prior.fixed)
-        h->gamma = escobar_west(h->gamma, K, h->m_total,
-                                h->gamma_prior.shape, h->gamma_prior.rate);
+    const int K = h->mix.K;
+    mcx_partition_prior_update_counts(&h->top, K, h->m_total);
     for (int k = 0; k < K; k++) h->logw[k] = h->mk[k];
-    h->logw[K] = h->gamma;
+    h->logw[K] = h->top.alpha;
     mcx_rdirichlet(h->logw, K + 1, h->beta);
-    if (!h->alpha_prior.fixed) {
-        double shape = h->alpha_prior.shape + h->m_total, rate = h->alpha_prior.rate;
-        for (int j = 0; j < J; j++) {
-            int nj = h->n_j[j];
-            if (nj == 0) continue;
-            rate -= log(mcx_rbeta(h->alpha + 1.0, (double) nj));
-            if (unif_rand() * (nj + h->alpha) < nj) shape -= 1.0;
-        }
-        h->alpha = mcx_rgamma_conc(shape, rate);   /* no underflow to 0 */
-    }
+    mcx_partition_prior_update_groups(&h->grp, h->m_total, h->n_j, h->J);
 }
 
 void mcx_hdp_sweep(mcx_hdp *h)
 {
-    hdp_assign(h);
+    if (h->sm_moves > 0 && h->mix.n >= 2) mcx_hdp_split_merge(h);
+    if (h->gibbs) hdp_assign(h);
     hdp_tables(h);
     hdp_concentrations(h);
 }
@@ -222,8 +213,8 @@ void mcx_hdp_run(mcx_hdp *h, const mcx_chunk *ch, double *traces, int *labels_ou
         if (warmup || g % thin != 0) continue;
         if (r >= n_kept) MCX_INTERNAL("more kept draws than allocated");
         traces[r] = h->mix.K;
-        traces[r + (size_t) n_kept] = h->gamma;
-        traces[r + 2 * (size_t) n_kept] = h->alpha;
+        traces[r + (size_t) n_kept] = h->top.alpha;
+        traces[r + 2 * (size_t) n_kept] = h->grp.alpha;
         traces[r + 3 * (size_t) n_kept] = mcx_mix_log_marginal(&h->mix);
         if (labels_out != NULL)
             for (int i = 0; i < n; i++)

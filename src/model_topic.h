@@ -73,36 +73,7 @@ void   mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
                        const int *word, const int *doc_start, int n_burn,
                        int n_keep, double *theta);
 
-/* ---- HDP mixture, direct assignment (Teh et al. 2006, sec. 5.3) -------- */
-typedef struct mcx_hdp_prior {
-    int    fixed;             /* 1: the value is fixed */
-    double shape, rate;       /* Gamma(shape, rate) prior otherwise */
-} mcx_hdp_prior;
-
-typedef struct mcx_hdp {
-    mcx_mix mix;              /* clusters (observations in overall order) */
-    int J;                    /* groups */
-    const int *group;         /* n: group of each observation, 0 .. J-1 */
-    int *n_j;                 /* J: group sizes */
-    int cap;                  /* capacity of the per-cluster arrays below */
-    int *njk;                 /* cap x J: njk[k * J + j] */
-    int *mk;                  /* cap: tables serving dish k (m_.k) */
-    double *beta;             /* cap + 1: global weights, beta[K] = beta_u */
-    double *logw;             /* cap + 1: scratch */
-    double gamma, alpha;
-    mcx_hdp_prior gamma_prior, alpha_prior;
-    int m_total;              /* m_.. after the last table draw */
-} mcx_hdp;
-
-/* labels: n values in 0 .. K-1 (internal order); beta: K + 1 weights. */
-void   mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
-                     const double *x, int n, int dim, const int *group, int J,
-                     const int *labels, const double *beta, double gamma,
-                     double alpha, mcx_hdp_prior gamma_prior,
-                     mcx_hdp_prior alpha_prior);
-void   mcx_hdp_sweep(mcx_hdp *h);
-/* traces: n_kept x 4 (n_clusters, gamma, alpha, log_lik); labels_out:
- * n_kept x n (1-based, column-major) or NULL. */
-void   mcx_hdp_run(mcx_hdp *h, const mcx_chunk *ch, double *traces, int *labels_out);
+/* ---- HDP mixture: model_hdp.h ---------------------------------------- */
+#include "model_hdp.h"
 
 #endif
