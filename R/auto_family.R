@@ -14,6 +14,7 @@ auto_count_max_mean <- 20     # whole numbers with a larger mean are measurement
 auto_overdispersed <- 2       # variance / mean above this: not a Poisson count
 auto_id_share <- 0.9          # distinct values / observed rows of an identifier
 auto_id_min_rows <- 10L       # fewer rows: never called an identifier
+auto_max_codes <- 6L          # whole numbers with so few values (not counts): categories
 
 # The override arguments of auto_family() and the family each one gives.
 auto_override_families <- list(
@@ -39,6 +40,10 @@ auto_override_families <- list(
 #'   is at most 20 and whose dispersion index (variance / mean) is between
 #'   \eqn{1 - 2\sqrt{2/(n-1)}} (two standard errors below the Poisson's 1;
 #'   a mixture of Poissons cannot be less variable than one Poisson) and 2;
+#' * **categorical** too: whole numbers that are not counts by the rule
+#'   below and take at most 6 distinct values in at least 12 rows (codes
+#'   such as a month or a number of seats: a Gaussian would put a cluster
+#'   of near-zero variance on each value); they become factors;
 #' * **continuous** ([gaussian_diag()]): every other numeric column:
 #'   numbers that are not whole or are negative, and whole numbers that are
 #'   large (mean above 20: the Poisson is then close to a normal whose
@@ -249,6 +254,12 @@ auto_choose <- function(col, nm) {
   m <- mean(x)
   disp <- if (f$n > 1L && m > 0) stats::var(x) / m else NA_real_
   low <- if (f$n > 1L) 1 - 2 * sqrt(2 / (f$n - 1)) else -Inf
+  counts <- m <= auto_count_max_mean && !is.na(disp) && disp >= low &&
+    disp <= auto_overdispersed
+  if (!counts && f$distinct <= auto_max_codes && f$n >= 2L * auto_max_codes)
+    return(auto_row(categorical_dirichlet(), "categorical_dirichlet",
+                    sprintf("whole, %d distinct values: codes", f$distinct),
+                    auto_arg("continuous", nm), levels = sort(unique(x))))
   if (m > auto_count_max_mean)
     return(auto_row(gaussian_diag(), "gaussian_diag",
                     sprintf("whole, mean %s > %d: a measurement", fmt_num(m),
