@@ -133,10 +133,16 @@ component_draws <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
   }
   params <- list()
   pos <- 0L
+  lev <- component_levels(prep)
   for (nm in names(lay$components)) {
     shape <- lay$components[[nm]]
     len <- prod(shape)
-    params[[nm]] <- array(theta[, , pos + seq_len(len)], c(S, K, shape))
+    # a product family's internal cache entries are not parameters
+    if (!endsWith(nm, "..cache")) {
+      params[[nm]] <- array(theta[, , pos + seq_len(len)], c(S, K, shape))
+      if (!is.null(lev[[nm]]) && length(shape) == 1L && length(lev[[nm]]) == shape)
+        dimnames(params[[nm]]) <- list(NULL, paste0("component", seq_len(K)), lev[[nm]])
+    }
     pos <- pos + len
   }
   colnames(weights) <- colnames(sizes) <- paste0("component", seq_len(K))
@@ -146,6 +152,23 @@ component_draws <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
                  permutations = if (finite && relabel == "ecr") perm,
                  family = family_label(prep$family)),
             class = "mcmix_component_draws")
+}
+
+# The level names of the probability vectors of a family's parameters, by
+# component name (`prob`, or `<part>.prob` for a product family): the levels
+# of a categorical column, or of the second level of a binary one.
+component_levels <- function(prep) {
+  parts <- if (identical(prep$name, "product")) prep$family$resolved else
+    list(list(label = "", family = prep$family, levels = prep$family$levels))
+  out <- list()
+  for (p in parts) {
+    nm <- if (nzchar(p$label)) paste0(p$label, ".prob") else "prob"
+    if (identical(p$family$name, "categorical_dirichlet") && !is.null(p$levels))
+      out[[nm]] <- p$levels
+    else if (identical(p$family$name, "bernoulli_beta") && length(p$levels) == 2L)
+      out[[nm]] <- p$levels[2L]
+  }
+  out
 }
 
 # One value per kept draw (chains stacked) of trace `name`, or `default`.
@@ -241,8 +264,10 @@ print.mcmix_component_draws <- function(x, digits = 3, ...) {
   for (nm in names(x$params)) {
     a <- x$params[[nm]]
     if (length(dim(a)) != 3L || dim(a)[3L] > 4L) next   # vectors only, and short ones
+    lev <- dimnames(a)[[3L]]
     for (j in seq_len(dim(a)[3L]))
-      rows[[if (dim(a)[3L] == 1L) nm else sprintf("%s[%d]", nm, j)]] <- mean_of(a[, , j])
+      rows[[if (!is.null(lev)) sprintf("%s=%s", nm, lev[j])
+            else if (dim(a)[3L] == 1L) nm else sprintf("%s[%d]", nm, j)]] <- mean_of(a[, , j])
   }
   cat("Posterior means:\n")
   print(do.call(rbind, rows), digits = digits)

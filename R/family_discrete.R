@@ -11,9 +11,21 @@
 #' The data are a 0/1 (or logical) vector, matrix or data frame; factors
 #' with two levels count as binary (the second level is 1).
 #'
+#' **Default prior, scaled to the data.** Left out (`NULL`), `a` and `b`
+#' are derived when the model is fitted from the proportion of ones in
+#' each column, smoothed by half an observation each way,
+#' \eqn{\tilde p_j = (s_j + 1/2) / (n_j + 1)} (\eqn{s_j} ones among the
+#' \eqn{n_j} observed values of column j):
+#' \eqn{a_j = 2 \tilde p_j}, \eqn{b_j = 2 (1 - \tilde p_j)}. The prior has
+#' the weight of two observations, like the uniform Beta(1, 1), but is
+#' centred on the column's proportion, so a cluster is compared with the
+#' table as a whole rather than with a coin toss. Give `a = 1, b = 1` for
+#' the uniform prior.
+#'
 #' @param a,b Positive Beta shape parameters: numbers (used for every
-#'   column) or vectors with one value per column. The default
-#'   `a = b = 1` is the uniform prior.
+#'   column) or vectors with one value per column, or `NULL` (both) for
+#'   the data-scaled default above. Giving only one of them sets the other
+#'   to 1.
 #' @return An object of class `mcmix_family`. A component's parameter is
 #'   the probability vector `prob` (length D).
 #' @family component families
@@ -21,9 +33,12 @@
 #' bernoulli_beta()
 #' bernoulli_beta(a = 0.5, b = 0.5)
 #' @export
-bernoulli_beta <- function(a = 1, b = 1) {
-  fam_check_vector(a, "a", positive = TRUE)
-  fam_check_vector(b, "b", positive = TRUE)
+bernoulli_beta <- function(a = NULL, b = NULL) {
+  if (xor(is.null(a), is.null(b))) {
+    if (is.null(a)) a <- 1 else b <- 1
+  }
+  if (!is.null(a)) fam_check_vector(a, "a", positive = TRUE)
+  if (!is.null(b)) fam_check_vector(b, "b", positive = TRUE)
   fam_check_same_dim(list(a = a, b = b))
   new_builtin_family("bernoulli_beta", list(a = a, b = b), data_type = "binary")
 }
@@ -46,9 +61,18 @@ bernoulli_beta <- function(a = 1, b = 1) {
 #' numbers K is the length of `alpha` when it has more than one element and
 #' otherwise the largest number seen.
 #'
+#' **Default prior, scaled to the data.** Left out (`NULL`), `alpha` is
+#' derived when the model is fitted from the frequencies of the categories,
+#' smoothed by half an observation each,
+#' \eqn{\tilde p_k = (n_k + 1/2) / (n + K/2)}: \eqn{\alpha_k = K \tilde p_k}.
+#' The prior has the weight of K observations, like the uniform
+#' Dirichlet(1, ..., 1), but is centred on the table's frequencies (a rare
+#' category stays rare a priori in every cluster). Give `alpha = 1` for the
+#' uniform prior.
+#'
 #' @param alpha Positive Dirichlet concentration: a number (used for every
-#'   category) or a vector of length K. The default `1` is the uniform
-#'   prior on the probability simplex.
+#'   category) or a vector of length K, or `NULL` for the data-scaled
+#'   default above.
 #' @return An object of class `mcmix_family`. A component's parameter is
 #'   the probability vector `prob` (length K).
 #' @family component families
@@ -56,8 +80,8 @@ bernoulli_beta <- function(a = 1, b = 1) {
 #' categorical_dirichlet()
 #' categorical_dirichlet(alpha = c(1, 2, 1))
 #' @export
-categorical_dirichlet <- function(alpha = 1) {
-  fam_check_vector(alpha, "alpha", positive = TRUE)
+categorical_dirichlet <- function(alpha = NULL) {
+  if (!is.null(alpha)) fam_check_vector(alpha, "alpha", positive = TRUE)
   new_builtin_family("categorical_dirichlet", list(alpha = alpha),
                      data_type = "categorical")
 }
@@ -70,8 +94,18 @@ categorical_dirichlet <- function(alpha = 1) {
 #'   \lambda_j \sim \mathrm{Gamma}(a_j, b_j)}
 #' (shape \eqn{a_j}, rate \eqn{b_j}, prior mean \eqn{a_j / b_j}).
 #'
+#' **Default prior, scaled to the data.** Left out (`NULL`), `rate` is
+#' derived when the model is fitted so that the prior mean of each rate is
+#' the column's mean \eqn{\bar x_j}: \eqn{b_j = a_j / \bar x_j} (and
+#' \eqn{b_j = a_j} for a column of zeros). With the default `shape = 1`
+#' the prior is exponential with mean \eqn{\bar x_j}: its standard
+#' deviation equals its mean, so it is weak on the column's own scale
+#' (a Gamma(1, 1) prior on counts in the thousands would make a new
+#' cluster all but impossible).
+#'
 #' @param shape,rate Positive numbers (used for every column) or vectors
-#'   with one value per column.
+#'   with one value per column; `rate = NULL` is the data-scaled default
+#'   above.
 #' @return An object of class `mcmix_family`. A component's parameter is
 #'   the rate vector `rate` (length D).
 #' @family component families
@@ -79,9 +113,9 @@ categorical_dirichlet <- function(alpha = 1) {
 #' poisson_gamma()
 #' poisson_gamma(shape = 2, rate = 0.5)
 #' @export
-poisson_gamma <- function(shape = 1, rate = 1) {
+poisson_gamma <- function(shape = 1, rate = NULL) {
   fam_check_vector(shape, "shape", positive = TRUE)
-  fam_check_vector(rate, "rate", positive = TRUE)
+  if (!is.null(rate)) fam_check_vector(rate, "rate", positive = TRUE)
   fam_check_same_dim(list(shape = shape, rate = rate))
   new_builtin_family("poisson_gamma", list(shape = shape, rate = rate),
                      data_type = "count")
@@ -100,8 +134,14 @@ family_convert.mcmix_family_bernoulli_beta <- function(family, data) {
 family_check_values.mcmix_family_bernoulli_beta <- function(family, x)
   fam_check_binary(x, "bernoulli_beta")
 
-family_resolve.mcmix_family_bernoulli_beta <- function(family, x)
+family_resolve.mcmix_family_bernoulli_beta <- function(family, x) {
+  if (is.null(family$args$a)) {      # data-scaled default (see bernoulli_beta())
+    p <- (colSums(x) + 0.5) / (nrow(x) + 1)
+    family$args$a <- 2 * p
+    family$args$b <- 2 * (1 - p)
+  }
   fam_resolve_vectors(family, x, c("a", "b"))
+}
 
 family_hyper.mcmix_family_bernoulli_beta <- function(family)
   fam_hyper(family, c("a", "b"))
@@ -128,6 +168,10 @@ family_resolve.mcmix_family_categorical_dirichlet <- function(family, x) {
   if (length(family$args$alpha) > 1L && length(family$args$alpha) != K)
     stop(sprintf("`alpha` has length %d but `data` has %d categories.",
                  length(family$args$alpha), K), call. = FALSE)
+  if (is.null(family$args$alpha)) {  # data-scaled default (see categorical_dirichlet())
+    n <- colSums(x)
+    family$args$alpha <- K * (n + 0.5) / (sum(n) + K / 2)
+  }
   family$args$alpha <- fam_recycle(family$args$alpha, K, "alpha", "categorie")
   if (!is.null(attr(x, "levels"))) family$levels <- attr(x, "levels")
   family$dim <- K
@@ -148,8 +192,14 @@ family_convert.mcmix_family_poisson_gamma <- function(family, data) fam_numeric_
 family_check_values.mcmix_family_poisson_gamma <- function(family, x)
   fam_check_counts(x, "poisson_gamma")
 
-family_resolve.mcmix_family_poisson_gamma <- function(family, x)
+family_resolve.mcmix_family_poisson_gamma <- function(family, x) {
+  if (is.null(family$args$rate)) {   # data-scaled default (see poisson_gamma())
+    m <- colMeans(x)
+    shape <- fam_recycle(family$args$shape, ncol(x), "shape")
+    family$args$rate <- ifelse(m > 0, shape / m, shape)
+  }
   fam_resolve_vectors(family, x, c("shape", "rate"))
+}
 
 family_hyper.mcmix_family_poisson_gamma <- function(family)
   fam_hyper(family, c("shape", "rate"))

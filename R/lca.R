@@ -60,39 +60,281 @@ lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
 
 #' Class-conditional probabilities of a latent class model
 #'
-#' Summarises, for each class of the point estimate of the partition and
-#' each variable, the posterior of the probability of each category (see
-#' [cluster_profiles()] for how draws are matched to the classes).
+#' The summaries a poLCA user reads: for each class and each variable, the
+#' posterior of the probability of each category (named by the levels),
+#' the class sizes with credible intervals, and each row's posterior class
+#' membership probabilities and predicted class.
+#'
+#' **Fixed number of classes** (`lca(K = )`, a finite mixture): the classes
+#' are the K components, relabelled in every draw by ECR as in
+#' [component_draws()] (so the K classes are reported even when the point
+#' estimate of the partition has merged some), and numbered by decreasing
+#' posterior mean weight. For each kept draw \eqn{s} (at most `draws`,
+#' evenly spaced) the weights \eqn{w^{(s)}} and probabilities
+#' \eqn{\theta^{(s)}} are drawn from their conditional posterior given the
+#' draw's partition ([component_draws()]), and the membership probability
+#' of row \eqn{i} is the average over draws of
+#' \deqn{P(z_i = k \mid x_i, w^{(s)}, \theta^{(s)}) \propto w^{(s)}_k
+#'   \prod_j \theta^{(s)}_{k j x_{ij}}}
+#' (missing answers left out of the product), the Bayesian counterpart of
+#' poLCA's `posterior`; the predicted class is its largest entry
+#' (poLCA's `predclass`).
+#'
+#' **Dirichlet process** (`lca(K = NULL)`): classes have no identity across
+#' draws; the classes are those of the point estimate of the partition
+#' (see [cluster_profiles()] for how draws are matched to them), the
+#' membership probability of row i in class c is the average over draws
+#' of the share of the members of row i's cluster that are in c, and the
+#' sizes are the numbers of members (without intervals).
 #'
 #' @param fit A fit from [lca()] (or any mixture fit with categorical
 #'   parts).
-#' @param ... Passed to [cluster_profiles()] (`estimate`, `level`, `draws`).
-#' @return A list with `mean`, `sd`, `lower`, `upper` (each a list with one
-#'   classes x categories matrix per variable), `sizes` (of the classes) and
-#'   `profiles` (the [cluster_profiles()] table).
+#' @param level Credible level of the intervals.
+#' @param draws Largest number of kept draws used.
+#' @param ... Passed to [cluster_profiles()] for a Dirichlet process fit
+#'   (`estimate`).
+#' @return An object of class `mcmix_lca_probs`, a list with `mean`, `sd`,
+#'   `lower`, `upper` (each a list with one classes x categories matrix per
+#'   variable, named by the levels), `sizes` (posterior mean number of
+#'   rows in each class), `weights` (classes x (`mean`, `lower`, `upper`):
+#'   the class proportions), `membership` (rows x classes, each row
+#'   summing to 1), `class` (the predicted class of each row) and `K`.
 #' @examples
 #' set.seed(2)
 #' df <- data.frame(a = sample(c("x", "y"), 40, TRUE), b = sample(1:3, 40, TRUE))
 #' fit <- lca(df, K = 2, iter = 100, progress = FALSE)
-#' lca_probs(fit)$mean
+#' p <- lca_probs(fit)
+#' p
+#' p$mean
+#' head(p$membership)
 #' @export
-lca_probs <- function(fit, ...) {
-  prof <- cluster_profiles(fit, ...)
+lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
+  if (!inherits(fit, "mcmix_mixture_fit"))
+    stop(sprintf("`fit` must be a fit of lca() or a mixture with categorical parts, not %s.",
+                 describe_value(fit)), call. = FALSE)
+  level <- check_prob(level, "level")
+  draws <- check_count(draws, "draws", 1L)
+  if (!inherits(fit, "mcmix_finite_fit")) return(lca_probs_dp(fit, level, draws, ...))
+  check_dots(list(...))   # R/checks.R
+  prep <- fit$family
+  parts <- if (identical(prep$name, "product")) prep$family$resolved else
+    list(list(label = "", family = prep$family, columns = "x", dim = prep$dim,
+              levels = prep$family$levels))
+  cats <- vapply(parts, function(p) p$family$name %in% c("categorical_dirichlet", "bernoulli_beta"),
+                 logical(1))
+  if (!any(cats))
+    stop("`fit` must be a fit of lca() or a mixture with categorical parts.", call. = FALSE)
+  cd <- component_draws(fit)
+  S <- nrow(cd$weights)
+  use <- unique(round(seq(1, S, length.out = min(S, draws))))
+  K <- ncol(cd$weights)
+  w <- cd$weights[use, , drop = FALSE]
+  ord <- order(-colMeans(w))                   # classes by decreasing weight
+  w <- w[, ord, drop = FALSE]
+  x <- profile_data(fit)
+  N <- nrow(x)
+  loglik <- matrix(0, length(use) * N, K)      # draws stacked by rows
+  probs <- list()
+  off <- 0L
+  for (p in parts) {
+    cols <- off + seq_len(p$dim)
+    off <- off + p$dim
+    nm <- if (nzchar(p$label)) paste0(p$label, ".prob") else "prob"
+    th <- cd$params[[nm]]
+    if (is.null(th) || !p$family$name %in% c("categorical_dirichlet", "bernoulli_beta")) next
+    th <- th[use, ord, , drop = FALSE]          # draws x K x categories
+    xp <- x[, cols, drop = FALSE]
+    if (p$family$name == "bernoulli_beta") {   # P(second level) -> both levels
+      lev <- if (length(p$levels) == 2L) p$levels else c("0", "1")
+      th <- array(c(1 - th, th), c(dim(th)[1:2], 2L))
+      xp <- cbind(1 - xp, xp)
+    } else {
+      lev <- if (!is.null(p$levels)) p$levels else as.character(seq_len(p$dim))
+    }
+    xp[is.nan(xp) | is.na(xp)] <- 0             # missing answers contribute nothing
+    for (u in seq_along(use)) {
+      lt <- log(matrix(th[u, , ], K))           # K x categories
+      rows <- (u - 1L) * N + seq_len(N)
+      loglik[rows, ] <- loglik[rows, ] + xp %*% t(lt)
+    }
+    lab <- if (nzchar(p$label)) p$label else p$columns[1L]
+    probs[[lab]] <- list(th = th, lev = lev)
+  }
+  lw <- log(w)[rep(seq_along(use), each = N), , drop = FALSE]
+  lp <- loglik + lw
+  lp <- exp(lp - apply(lp, 1L, max))
+  lp <- lp / rowSums(lp)
+  memb <- matrix(0, N, K)
+  for (u in seq_along(use)) memb <- memb + lp[(u - 1L) * N + seq_len(N), , drop = FALSE]
+  memb <- memb / length(use)
+  cls <- paste0("class", seq_len(K))
+  dimnames(memb) <- list(rownames(fit$data), cls)
+  q <- c((1 - level) / 2, (1 + level) / 2)
+  summ <- function(f) lapply(probs, function(pr) {
+    m <- apply(pr$th, c(2L, 3L), f)
+    matrix(m, K, dimnames = list(cls, pr$lev))
+  })
+  weights <- cbind(mean = colMeans(w), lower = apply(w, 2L, stats::quantile, q[1L], names = FALSE),
+                   upper = apply(w, 2L, stats::quantile, q[2L], names = FALSE))
+  rownames(weights) <- cls
+  sizes <- colMeans(cd$sizes[use, ord, drop = FALSE])
+  names(sizes) <- cls
+  prior <- lca_prior_of(parts, probs)
+  mode <- lca_mode(x, parts, probs, K, prior, start = memb)
+  structure(list(mean = summ(mean), sd = summ(stats::sd),
+                 lower = summ(function(v) stats::quantile(v, q[1L], names = FALSE)),
+                 upper = summ(function(v) stats::quantile(v, q[2L], names = FALSE)),
+                 sizes = sizes, weights = weights, membership = memb,
+                 class = max.col(memb, ties.method = "first"), mode = mode, K = K,
+                 level = level, kind = "finite"),
+            class = "mcmix_lca_probs")
+}
+
+# The Dirichlet prior parameters of the categorical parts summarised by
+# lca_probs() (`probs` is named by part), as a list of vectors.
+lca_prior_of <- function(parts, probs) {
+  out <- list()
+  for (p in parts) {
+    lab <- if (nzchar(p$label)) p$label else p$columns[1L]
+    if (is.null(probs[[lab]])) next
+    out[[lab]] <- if (p$family$name == "bernoulli_beta") c(p$family$args$b, p$family$args$a)
+                  else p$family$args$alpha
+  }
+  out
+}
+
+# The posterior mode of a latent class model's weights and class-conditional
+# probabilities under Dirichlet(`prior`) priors on the probabilities and a
+# uniform prior on the weights, by EM (Dempster, Laird and Rubin 1977; the
+# M-step adds prior - 1 to the expected counts): with the uniform prior
+# (`prior` = 1) it is the maximum likelihood estimate of poLCA. Started from
+# the posterior membership probabilities `start` and from 10 random
+# memberships drawn with a fixed seed (the caller's random number stream is
+# left untouched); the start reaching the highest log posterior wins.
+lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1e-9) {
+  blocks <- list()
+  off <- 0L
+  for (p in parts) {
+    cols <- off + seq_len(p$dim)
+    off <- off + p$dim
+    lab <- if (nzchar(p$label)) p$label else p$columns[1L]
+    if (is.null(probs[[lab]])) next
+    xp <- x[, cols, drop = FALSE]
+    if (p$family$name == "bernoulli_beta") xp <- cbind(1 - xp, xp)
+    obs <- !(is.nan(xp[, 1L]) | is.na(xp[, 1L]))
+    xp[!obs, ] <- 0
+    blocks[[lab]] <- list(x = xp, obs = obs, a = rep_len(prior[[lab]], ncol(xp)) - 1)
+  }
+  N <- nrow(x)
+  one_run <- function(r) {
+    last <- -Inf
+    for (it in seq_len(iter_max)) {
+      w <- colSums(r) / N
+      lp <- matrix(log(pmax(w, 1e-300)), N, K, byrow = TRUE)
+      th <- lapply(blocks, function(b) {
+        cnt <- t(b$x) %*% r + b$a                       # L x K
+        cnt <- pmax(cnt, 0)
+        t(sweep(cnt, 2L, pmax(colSums(cnt), 1e-300), "/"))  # K x L
+      })
+      lpri <- 0
+      for (j in names(blocks)) {
+        lt <- log(pmax(th[[j]], 1e-300))
+        lp <- lp + blocks[[j]]$x %*% t(lt)
+        lpri <- lpri + sum(blocks[[j]]$a * t(lt))
+      }
+      mx <- apply(lp, 1L, max)
+      ll <- sum(mx + log(rowSums(exp(lp - mx))))
+      r <- exp(lp - mx)
+      r <- r / rowSums(r)
+      if (abs(ll + lpri - last) < tol * (1 + abs(last))) break
+      last <- ll + lpri
+    }
+    list(weights = w, probs = th, log_lik = ll, log_post = ll + lpri)
+  }
+  old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
+    get(".Random.seed", envir = globalenv())
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv())
+          else assign(".Random.seed", old, envir = globalenv()))
+  set.seed(20250101L)
+  starts <- c(list(start), lapply(seq_len(10L), function(i) {
+    g <- matrix(stats::rexp(N * K), N, K)
+    g / rowSums(g)
+  }))
+  runs <- lapply(starts, one_run)
+  best <- runs[[which.max(vapply(runs, `[[`, 1, "log_post"))]]
+  o <- order(-best$weights)
+  cls <- paste0("class", seq_len(K))
+  list(weights = stats::setNames(best$weights[o], cls),
+       probs = lapply(stats::setNames(names(blocks), names(blocks)), function(j) {
+         m <- best$probs[[j]][o, , drop = FALSE]
+         dimnames(m) <- list(cls, probs[[j]]$lev)
+         m
+       }),
+       log_lik = best$log_lik)
+}
+
+# lca_probs() of a Dirichlet process fit: the classes of the point estimate.
+lca_probs_dp <- function(fit, level, draws, ...) {
+  prof <- cluster_profiles(fit, level = level, draws = draws, format = "long", ...)
   est <- attr(prof, "partition")
   prof <- prof[prof$parameter == "prob", , drop = FALSE]
   if (!nrow(prof))
     stop("`fit` must be a fit of lca() or a mixture with categorical parts.", call. = FALSE)
-  C <- max(prof$cluster)
+  C <- max(est$labels)
+  cls <- paste0("class", seq_len(C))
   one <- function(what) {
     lapply(stats::setNames(nm = unique(prof$column)), function(cl) {
       d <- prof[prof$column == cl, , drop = FALSE]
       cats <- unique(d$category)
-      m <- matrix(NA_real_, C, length(cats), dimnames = list(paste0("class", seq_len(C)), cats))
+      m <- matrix(NA_real_, C, length(cats), dimnames = list(cls, cats))
       m[cbind(d$cluster, match(d$category, cats))] <- d[[what]]
       m
     })
   }
-  sizes <- tabulate(est$labels, C)
-  list(mean = one("mean"), sd = one("sd"), lower = one("lower"), upper = one("upper"),
-       sizes = sizes, profiles = prof)
+  # membership: in each draw, row i's cluster shared out among the
+  # estimated classes in proportion to its members
+  z <- partition_draws(fit)
+  use <- unique(round(seq(1, nrow(z), length.out = min(nrow(z), draws))))
+  lab <- as.integer(est$labels)
+  memb <- matrix(0, length(lab), C)
+  for (s in use) {
+    zs <- match(z[s, ], unique(z[s, ]))
+    tab <- table(factor(zs, seq_len(max(zs))), factor(lab, seq_len(C)))
+    memb <- memb + (tab / rowSums(tab))[zs, , drop = FALSE]
+  }
+  memb <- unclass(memb) / length(use)
+  dimnames(memb) <- list(NULL, cls)
+  sizes <- stats::setNames(as.double(tabulate(est$labels, C)), cls)
+  N <- length(est$labels)
+  weights <- cbind(mean = sizes / N, lower = NA_real_, upper = NA_real_)
+  rownames(weights) <- cls
+  structure(list(mean = one("mean"), sd = one("sd"), lower = one("lower"), upper = one("upper"),
+                 sizes = sizes, weights = weights, membership = memb,
+                 class = as.integer(est$labels), K = C, level = level, kind = "dp"),
+            class = "mcmix_lca_probs")
+}
+
+#' @export
+print.mcmix_lca_probs <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
+  cat(sprintf("Latent classes: %d (%s), %g%% credible intervals\n", x$K,
+              if (x$kind == "finite") "fixed K, draws relabelled by ECR"
+              else "Dirichlet process, classes of the point estimate",
+              100 * x$level))
+  w <- x$weights
+  sz <- data.frame(class = seq_len(x$K), share = profile_format(w[, "mean"], digits),
+                   lower = profile_format(w[, "lower"], digits),
+                   upper = profile_format(w[, "upper"], digits),
+                   rows = profile_format(x$sizes, digits),
+                   predicted = tabulate(x$class, x$K))
+  cat("Class sizes (share of the rows; rows: expected number; predicted: rows whose most probable class it is):\n")
+  print(sz, row.names = FALSE)
+  cat("Class-conditional probabilities (posterior means):\n")
+  for (v in names(x$mean)) {
+    m <- x$mean[[v]]
+    txt <- matrix(profile_format(as.vector(m), digits), nrow(m), dimnames = dimnames(m))
+    cat("$", v, "\n", sep = "")
+    print(noquote(txt), right = TRUE)
+  }
+  invisible(x)
 }

@@ -18,17 +18,26 @@
 #' component). The estimate is the average over draws, and the band holds
 #' the pointwise `(1 - level) / 2` and `(1 + level) / 2` quantiles over draws.
 #'
-#' `type = "membership"`: for each new point and each cluster \eqn{c} of a
+#' `type = "membership"` (the mclust `z` matrix): for each new point, the
+#' posterior probability that it belongs to each cluster \eqn{c} of a
 #' point estimate of the partition (`estimate`, by default
-#' [partition()]`(object)`), the posterior probability that the new point
-#' would share a cluster with a member of \eqn{c}, averaged over the members
-#' of \eqn{c} and over the draws. In draw \eqn{s} the new point joins the
-#' draw's cluster \eqn{k} with probability \eqn{q_k} proportional to the
-#' \eqn{k}-th term of the predictive density above (and opens a new
-#' cluster with the remaining probability), so the entry is
-#' \eqn{S^{-1} \sum_s \sum_k q_k^{(s)} n^{(s)}_{ck} / n_c}, with
-#' \eqn{n^{(s)}_{ck}} the number of members of \eqn{c} in cluster \eqn{k}
-#' of draw \eqn{s} and \eqn{n_c} the size of \eqn{c}.
+#' [partition()]`(object)`, with its numbering), and in a last column
+#' `new` the probability that it opens a cluster of its own. In draw
+#' \eqn{s} the new point joins the draw's cluster \eqn{k} with probability
+#' \eqn{q_k} proportional to the \eqn{k}-th term of the predictive density
+#' above, and a new cluster with the remaining probability \eqn{q_0} (for a
+#' finite mixture: one of its empty components). The draw's cluster
+#' \eqn{k} is shared out among the estimated clusters in proportion to its
+#' members, \eqn{n^{(s)}_{ck} / n^{(s)}_k}, so the entry for \eqn{c} is
+#' \deqn{S^{-1} \sum_s \sum_k q_k^{(s)} n^{(s)}_{ck} / n^{(s)}_k}
+#' (the probability that the new point joins the cluster of a member of
+#' \eqn{c}), the entry `new` is \eqn{S^{-1} \sum_s q_0^{(s)}}, and every row
+#' sums to 1.
+#'
+#' `type = "class"`: the estimated cluster of largest membership
+#' probability (the `new` column left out; mclust's `classification`).
+#' `type = "uncertainty"`: one minus the largest membership probability of
+#' the row, `new` included (mclust's `uncertainty`).
 #'
 #' Needs a fit with stored labels and a conjugate family (the collapsed
 #' predictive has a closed form).
@@ -36,24 +45,23 @@
 #' @param object A mixture fit from [sample_posterior()].
 #' @param newdata New observations, in the form of the fitted data (a
 #'   vector for one-dimensional data, else a matrix or data frame).
-#' @param type `"density"` or `"membership"`.
+#' @param type `"density"`, `"membership"`, `"class"` or `"uncertainty"`.
 #' @param level Credible level of the band, in (0, 1).
-#' @param estimate `type = "membership"`: the point estimate of the
-#'   partition of the fitted data, as an [partition()] result or a vector of
-#'   one label per observation; `NULL` (the default) computes
-#'   [partition()]`(object)`, which costs about a second on large fits, so
-#'   pass a precomputed one when predicting repeatedly.
+#' @param estimate `type = "membership"`, `"class"` or `"uncertainty"`:
+#'   the point estimate of the partition of the fitted data, as a
+#'   [partition()] result or a vector of one label per observation; `NULL`
+#'   (the default) computes [partition()]`(object)`, which costs about a
+#'   second on large fits, so pass a precomputed one when predicting
+#'   repeatedly.
 #' @param ... Unused (an error if given).
 #' @return `"density"`: a data frame with columns `density` (posterior
 #'   mean), `lower` and `upper` (the band), one row per new point, and
 #'   attribute `draws` (the draws x points matrix of densities).
-#'   `"membership"`: a matrix, new points x estimated clusters, of the
-#'   co-clustering probabilities described above, with attribute
-#'   `partition` (the estimate). The entries of a row need not sum to 1:
-#'   a draw that puts members of several estimated clusters in one cluster
-#'   counts the new point's probability of joining it for each of them (so
-#'   a row can sum to more than 1), and the probability of a new cluster
-#'   is counted for none.
+#'   `"membership"`: a matrix, new points x (estimated clusters + 1),
+#'   columns `cluster1`, ..., `clusterC` and `new`, rows summing to 1,
+#'   with attribute `partition` (the estimate). `"class"`: an integer
+#'   vector, the estimated cluster of each new point. `"uncertainty"`: a
+#'   numeric vector in \[0, 1).
 #' @examples
 #' set.seed(1)
 #' x <- c(rnorm(30, -3), rnorm(30, 3))
@@ -62,11 +70,14 @@
 #' grid <- seq(-6, 6, length.out = 5)
 #' predict(fit, grid)
 #' est <- partition(fit)
-#' predict(fit, c(-3, 0, 3), type = "membership", estimate = est)
+#' predict(fit, c(-3, 0, 3, 20), type = "membership", estimate = est)
+#' predict(fit, c(-3, 0, 3, 20), type = "class", estimate = est)
+#' predict(fit, c(-3, 0, 3, 20), type = "uncertainty", estimate = est)
 #' @export
-predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "membership"),
+predict.mcmix_mixture_fit <- function(object, newdata,
+                                      type = c("density", "membership", "class", "uncertainty"),
                                       level = 0.95, estimate = NULL, ...) {
-  type <- match_choice(type, c("density", "membership"), "type")
+  type <- match_choice(type, c("density", "membership", "class", "uncertainty"), "type")
   level <- check_prob(level, "level")
   check_dots(list(...))   # R/checks.R
   if (missing(newdata))
@@ -114,9 +125,22 @@ predict.mcmix_mixture_fit <- function(object, newdata, type = c("density", "memb
   lab <- as.integer(est$labels)
   out <- .Call(C_ffi_mixture_predict, prep$name, as.integer(prep$dim),
                as.double(prep$hyper), xt, z, w, nt, lab)
-  colnames(out) <- paste0("cluster", seq_len(ncol(out)))
-  attr(out, "partition") <- est
-  out
+  out <- cbind(out, new = pmax(0, 1 - rowSums(out)))
+  colnames(out) <- c(paste0("cluster", seq_len(ncol(out) - 1L)), "new")
+  membership_as(out, type, est)
+}
+
+# A membership matrix (rows summing to 1, last column `new`) as asked by
+# `type` of predict(): the matrix, the class (largest membership among the
+# estimated clusters) or the uncertainty (1 - largest membership).
+membership_as <- function(m, type, est) {
+  if (type == "class") {
+    C <- ncol(m) - 1L
+    return(max.col(m[, seq_len(C), drop = FALSE], ties.method = "first"))
+  }
+  if (type == "uncertainty") return(1 - apply(m, 1L, max))
+  attr(m, "partition") <- est
+  m
 }
 
 # A point estimate of the partition given to predict(): an mcmix_partition

@@ -1,6 +1,6 @@
 # Product families (src/family_product.c): one family per column or block
 # of columns of a data table, independent given the cluster, and the helper
-# auto_family() that picks them from the column types.
+# auto_family() (R/auto_family.R) that picks them from the columns' values.
 #
 # A product family object holds its parts (unresolved families) and their
 # columns.  Preparing it with data (product_prepare(), called by
@@ -108,7 +108,9 @@ format.mcmix_family_product <- function(x, ...) {
 print.mcmix_family_product <- function(x, ...) {
   cat("<mcmix_family> product of ", length(if (is.null(x$resolved)) x$parts else x$resolved),
       " parts\n", sep = "")
-  if (!is.null(x$resolved)) {
+  if (!is.null(x$auto) && is.null(x$resolved)) {     # chosen by auto_family()
+    print_auto(x$auto)   # R/auto_family.R
+  } else if (!is.null(x$resolved)) {
     tab <- data.frame(
       part = vapply(x$resolved, `[[`, "", "label"),
       columns = vapply(x$resolved, function(p) paste(p$columns, collapse = ", "), ""),
@@ -126,91 +128,10 @@ print.mcmix_family_product <- function(x, ...) {
   invisible(x)
 }
 
-#' Choose a product family from the column types of a data frame
-#'
-#' Picks one component family per column: numeric (double) columns get
-#' [gaussian_diag()], factors (or character columns) with more than two
-#' levels [categorical_dirichlet()], logical columns, factors with two
-#' levels and integer columns holding only 0 and 1 [bernoulli_beta()], and
-#' other non-negative integer columns (counts) [poisson_gamma()]. It prints
-#' what it chose; any column's choice is overridden by naming it in `...`
-#' (`NULL` drops the column).
-#'
-#' Without `data`, returns a family that makes this choice when the model is
-#' fitted, so `dp_mixture(auto_family())` accepts any data frame.
-#'
-#' @param data A data frame, or `NULL`.
-#' @param ... Overrides: `column = family` (or `column = NULL`).
-#' @param quiet Do not print the choice.
-#' @return A [product_family()].
-#' @examples
-#' df <- data.frame(height = c(1.7, 1.8, 1.6), smoker = c(TRUE, FALSE, TRUE),
-#'                  region = factor(c("N", "S", "E")), visits = c(0L, 3L, 1L))
-#' auto_family(df)
-#' auto_family(df, height = gaussian_niw(), visits = NULL)
-#' @export
-auto_family <- function(data = NULL, ..., quiet = FALSE) {
-  over <- list(...)
-  if (length(over) && (is.null(names(over)) || any(!nzchar(names(over)))))
-    stop("`...` must be named: `column = family`.", call. = FALSE)
-  check_flag(quiet, "quiet")
-  if (is.null(data))
-    return(new_builtin_family("auto", list(), data_type = "mixed", overrides = over,
-                              quiet = quiet))
-  df <- product_data_frame(data)
-  bad <- setdiff(names(over), names(df))
-  if (length(bad))
-    stop(sprintf("`...` names a column that `data` does not have: `%s`.", bad[1L]),
-         call. = FALSE)
-  parts <- list()
-  why <- character()
-  for (nm in names(df)) {
-    if (nm %in% names(over)) {
-      if (is.null(over[[nm]])) next
-      product_check_part(over[[nm]], nm)
-      parts[[nm]] <- over[[nm]]
-      why[nm] <- "given"
-      next
-    }
-    ch <- auto_choose(df[[nm]], nm)
-    parts[[nm]] <- ch$family
-    why[nm] <- ch$why
-  }
-  if (!length(parts)) stop("`data` has no column left to model.", call. = FALSE)
-  fam <- do.call(product_family, parts)
-  fam$drop <- setdiff(names(df), names(parts))
-  if (!quiet) {
-    cat("auto_family(): one part per column\n")
-    print(data.frame(column = names(parts), type = unname(why[names(parts)]),
-                     family = vapply(parts, `[[`, "", "name")), row.names = FALSE)
-    if (length(fam$drop)) cat("dropped:", paste(fam$drop, collapse = ", "), "\n")
-  }
-  fam
-}
-
-auto_choose <- function(col, nm) {
-  if (is.character(col)) col <- factor(col)
-  obs <- col[!is.na(col)]
-  if (!length(obs)) stop(sprintf("`data` column `%s` has no observed value.", nm), call. = FALSE)
-  if (is.logical(col)) return(list(family = bernoulli_beta(), why = "logical"))
-  if (is.factor(col)) {
-    if (nlevels(col) <= 2L) return(list(family = bernoulli_beta(), why = "factor, 2 levels"))
-    return(list(family = categorical_dirichlet(),
-                why = sprintf("factor, %d levels", nlevels(col))))
-  }
-  if (is.integer(col) && all(obs >= 0)) {
-    if (all(obs %in% c(0L, 1L))) return(list(family = bernoulli_beta(), why = "0/1 integer"))
-    return(list(family = poisson_gamma(), why = "count"))
-  }
-  if (is.numeric(col)) return(list(family = gaussian_diag(), why = "numeric"))
-  stop(sprintf("`data` column `%s` is %s: give its family in `...` or drop it (`%s = NULL`).",
-               nm, fam_type_label(col), nm), call. = FALSE)
-}
-
 # ---------------------------------------------------------------------------
 # Preparing the data (family_prepare() and fam_convert_with() hooks)
 
-product_data_frame <- function(data) {
+product_data_frame <- function(data, convert_dates = TRUE) {
   if (is.matrix(data)) {
     if (is.null(colnames(data))) colnames(data) <- paste0("V", seq_len(ncol(data)))
     data <- as.data.frame(data, stringsAsFactors = TRUE)
@@ -222,6 +143,7 @@ product_data_frame <- function(data) {
     stop("`data` must have distinct column names.", call. = FALSE)
   chr <- vapply(data, is.character, logical(1))
   data[chr] <- lapply(data[chr], factor)
+  if (convert_dates) data <- auto_convert_dates(data)   # R/auto_family.R
   data
 }
 
@@ -274,8 +196,9 @@ product_split_args <- function(fam, j, nc, label) {
 
 product_prepare <- function(family, data, min_rows = 2L) {
   if (inherits(family, "mcmix_family_auto"))
-    family <- do.call(auto_family, c(list(data), family$overrides, list(quiet = family$quiet)))
-  df <- product_data_frame(data)
+    family <- do.call(auto_family, c(list(data), family$overrides, family$by_type,
+                                     list(quiet = family$quiet)))
+  df <- auto_apply_factors(product_data_frame(data), family$as_factor)
   if (nrow(df) < min_rows)
     stop(sprintf("`data` must have at least %d rows, not %d.", min_rows, nrow(df)), call. = FALSE)
   map <- product_map(family, df)
@@ -362,7 +285,7 @@ product_part <- function(fam, sub, label) {
 # New data converted with a prepared product family (predict()).
 product_convert_new <- function(prep, data, min_rows) {
   fam <- prep$family
-  df <- product_data_frame(data)
+  df <- auto_apply_factors(product_data_frame(data), fam$as_factor)
   if (nrow(df) < min_rows)
     stop(sprintf("`data` must have at least %d row%s, not %d.", min_rows,
                  if (min_rows == 1L) "" else "s", nrow(df)), call. = FALSE)

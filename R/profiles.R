@@ -23,13 +23,27 @@
 #'
 #' @param fit A mixture fit with stored labels and a conjugate family.
 #' @param estimate The point estimate: a [partition()] result or one label
-#'   per observation; `NULL` computes `partition(fit)`.
+#'   per observation; `NULL` computes `partition(fit)`. The clusters keep
+#'   its numbering (the one of [partition()], [plot_clusters()],
+#'   [plot_coclustering()] and `predict(type = "membership")`).
 #' @param level Credible level of the intervals.
 #' @param draws Largest number of kept draws used.
-#' @return A data frame of class `mcmix_profiles` with one row per cluster,
-#'   column and category: `cluster`, `size`, `column`, `category` (`NA` for
-#'   numeric columns), `parameter` (`"mean"`, `"prob"`, `"rate"`),
-#'   `observed`, `mean`, `sd`, `lower`, `upper`.
+#' @param format `"wide"` (one row per cluster) or `"long"` (one row per
+#'   cluster, column and category, with intervals).
+#' @return `format = "wide"`: a data frame of class `mcmix_profiles` with
+#'   one row per cluster: `cluster`, `size`, then the posterior mean of
+#'   each column's parameter, named like the data's columns: the mean of a
+#'   numeric column, the rate of a count column, and for binary and
+#'   categorical columns the probability of each level, named
+#'   `column=level` (a binary column has one, for its second level or
+#'   `TRUE`). It prints with the clusters as columns; `as.data.frame()`
+#'   gives the plain data frame. The long table is in its attribute `long`.
+#'
+#'   `format = "long"`: a data frame of class `mcmix_profiles_long` with
+#'   one row per cluster, column and category: `cluster`, `size`,
+#'   `column`, `category` (`NA` for numeric columns), `parameter`
+#'   (`"mean"`, `"prob"`, `"rate"`), `observed`, `mean`, `sd`, `lower`,
+#'   `upper`.
 #' @seealso [plot.mcmix_profiles()], [lca()], [product_family()].
 #' @examples
 #' set.seed(1)
@@ -37,9 +51,15 @@
 #'                  smoker = rep(c(TRUE, FALSE), each = 20))
 #' fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE)), df, iter = 200,
 #'                         progress = FALSE)
-#' cluster_profiles(fit)
+#' pr <- cluster_profiles(fit)
+#' pr
+#' pr[, c("cluster", "age")]
+#' as.data.frame(pr)
+#' head(cluster_profiles(fit, format = "long"))
 #' @export
-cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
+cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500,
+                             format = c("wide", "long")) {
+  format <- match_choice(format, c("wide", "long"), "format")
   if (!inherits(fit, "mcmix_mixture_fit"))
     stop(sprintf("`fit` must be a mixture fit from sample_posterior(), not %s.",
                  describe_value(fit)), call. = FALSE)
@@ -66,7 +86,10 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
                              "param_draw", 1)
     }
   }
-  blocks <- profile_blocks(prep)
+  nm <- colnames(fit$data)
+  blocks <- profile_blocks(prep, if (!is.null(nm) && length(nm) == prep$dim &&
+                                     !identical(prep$name, "categorical_dirichlet"))
+                                   nm else paste0("x", seq_len(prep$dim)))
   probs <- c((1 - level) / 2, (1 + level) / 2)
   out <- list()
   for (b in blocks) {
@@ -87,8 +110,44 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500) {
   }
   res <- do.call(rbind, out)
   rownames(res) <- NULL
-  structure(res, class = c("mcmix_profiles", "data.frame"), level = level,
-            partition = est)
+  long <- structure(res, class = c("mcmix_profiles_long", "data.frame"), level = level,
+                    partition = est)
+  if (format == "long") return(long)
+  profiles_wide(long)
+}
+
+# The wide table of a long one: one row per cluster, one column per
+# parameter entry (a numeric column's name, or `column=level`).
+profiles_wide <- function(long) {
+  key <- ifelse(is.na(long$category) | long$parameter != "prob", long$column,
+                paste0(long$column, "=", long$category))
+  keys <- unique(key)
+  C <- max(long$cluster)
+  m <- matrix(NA_real_, C, length(keys))
+  m[cbind(long$cluster, match(key, keys))] <- long$mean
+  sizes <- integer(C)
+  sizes[long$cluster] <- long$size
+  wide <- data.frame(cluster = seq_len(C), size = sizes)
+  wide[keys] <- as.data.frame(m)
+  structure(wide, class = c("mcmix_profiles", "data.frame"), level = attr(long, "level"),
+            partition = attr(long, "partition"), long = long)
+}
+
+#' @export
+as.data.frame.mcmix_profiles <- function(x, row.names = NULL, optional = FALSE, ...) {
+  attr(x, "long") <- NULL
+  attr(x, "partition") <- NULL
+  attr(x, "level") <- NULL
+  class(x) <- "data.frame"
+  x
+}
+
+#' @export
+as.data.frame.mcmix_profiles_long <- function(x, row.names = NULL, optional = FALSE, ...) {
+  attr(x, "partition") <- NULL
+  attr(x, "level") <- NULL
+  class(x) <- "data.frame"
+  x
 }
 
 # The fitted data matrix (N x dim), NaN where missing (imputed cells are not
@@ -103,12 +162,12 @@ profile_data <- function(fit) {
 
 # The data columns and parameter entries to summarise: one block per
 # column (a categorical column has one row per category).
-profile_blocks <- function(prep) {
+profile_blocks <- function(prep, data_names = paste0("x", seq_len(prep$dim))) {
   lay <- family_layout(prep$family)
   starts <- cumsum(c(0L, vapply(lay$components, prod, 1)))
   pos <- stats::setNames(starts[-length(starts)], names(lay$components))
   parts <- if (identical(prep$name, "product")) prep$family$resolved else
-    list(list(label = "", family = prep$family, columns = paste0("x", seq_len(prep$dim)),
+    list(list(label = "", family = prep$family, columns = data_names,
               dim = prep$dim, levels = prep$family$levels))
   out <- list()
   off <- 0L
@@ -142,15 +201,41 @@ profile_blocks <- function(prep) {
 #' @export
 print.mcmix_profiles <- function(x, digits = 3, ...) {
   digits <- check_digits(digits)   # R/checks.R
-  est <- attr(x, "partition")
-  cat(sprintf("Cluster profiles: %d clusters, %g%% credible intervals\n",
-              length(unique(x$cluster)), 100 * attr(x, "level")))
-  y <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
-  num <- c("observed", "mean", "sd", "lower", "upper")
-  y[num] <- lapply(y[num], function(v) signif(v, digits))
-  y$category[is.na(y$category)] <- ""
-  print(y, row.names = FALSE)
+  y <- as.data.frame(x)
+  cl <- if ("cluster" %in% names(y)) y$cluster else seq_len(nrow(y))
+  y$cluster <- NULL
+  cat(sprintf("Cluster profiles: %d cluster%s (posterior means; intervals in format = \"long\")\n",
+              length(cl), if (length(cl) == 1L) "" else "s"))
+  if (!ncol(y) || !nrow(y)) return(invisible(x))
+  # one row per variable, one column per cluster; each row in one format
+  txt <- t(vapply(y, function(v) profile_format(v, digits), character(nrow(y))))
+  if (nrow(y) == 1L) txt <- t(txt)
+  dimnames(txt) <- list(names(y), cl)
+  print(noquote(txt), right = TRUE)
   invisible(x)
+}
+
+#' @export
+print.mcmix_profiles_long <- function(x, digits = 3, ...) {
+  digits <- check_digits(digits)   # R/checks.R
+  y <- as.data.frame(x)
+  cat(sprintf("Cluster profiles: %d clusters, %g%% credible intervals\n",
+              length(unique(y$cluster)), 100 * attr(x, "level")))
+  num <- intersect(c("observed", "mean", "sd", "lower", "upper"), names(y))
+  for (v in num) y[[v]] <- profile_format(y[[v]], digits)
+  if ("category" %in% names(y)) y$category[is.na(y$category)] <- ""
+  print(y, row.names = FALSE, right = TRUE)
+  invisible(x)
+}
+
+# Numbers in one fixed (never scientific) format with `digits` significant
+# digits for the typical magnitude of the vector.
+profile_format <- function(v, digits) {
+  if (!is.numeric(v)) return(as.character(v))
+  if (is.integer(v)) return(format(v))
+  big <- max(abs(v[is.finite(v)]), 0)
+  dec <- if (big > 0) max(0L, digits - 1L - floor(log10(big))) else digits
+  formatC(round(v, dec), format = "f", digits = dec)
 }
 
 #' Plot cluster profiles
@@ -160,10 +245,11 @@ print.mcmix_profiles <- function(x, digits = 3, ...) {
 #' value (crosses); categorical columns show one group of clusters per
 #' category.
 #'
-#' @param x A [cluster_profiles()] result.
+#' @param x A [cluster_profiles()] result (wide or long).
 #' @param columns Columns to show (default: all).
 #' @param ... Passed to [graphics::plot()].
 #' @return `x`, invisibly.
+#' @aliases plot.mcmix_profiles_long
 #' @examples
 #' set.seed(1)
 #' df <- data.frame(age = c(rnorm(20, 30, 3), rnorm(20, 60, 3)),
@@ -173,6 +259,13 @@ print.mcmix_profiles <- function(x, digits = 3, ...) {
 #' plot(cluster_profiles(fit))
 #' @export
 plot.mcmix_profiles <- function(x, columns = NULL, ...) {
+  orig <- x
+  if (!inherits(x, "mcmix_profiles_long")) {
+    if (is.null(attr(x, "long")))
+      stop("`x` must be a cluster_profiles() result (a subset has lost its intervals).",
+           call. = FALSE)
+    x <- attr(x, "long")
+  }
   cols <- unique(x$column)
   if (!is.null(columns)) {
     if (!is.character(columns) || !length(columns) || anyNA(columns))
@@ -208,5 +301,8 @@ plot.mcmix_profiles <- function(x, columns = NULL, ...) {
       graphics::legend("topright", legend = paste("cluster", seq_len(C)), col = pal,
                        pch = 19, bty = "n", cex = 0.8)
   }
-  invisible(x)
+  invisible(orig)
 }
+
+#' @export
+plot.mcmix_profiles_long <- function(x, columns = NULL, ...) plot.mcmix_profiles(x, columns, ...)

@@ -24,8 +24,12 @@
  *           p(x_new | x, z^(s)) = sum_k w_k p(x_new | x_k) + w_0 p(x_new);
  *           else an integer vector of N labels 1..C (a point estimate of
  *           the partition): returns the M x C matrix, averaged over draws,
- *           of the probability that x_new joins the draw's cluster of a
- *           member of estimated cluster c, averaged over its members.
+ *           of sum_k q_k n_ck / n_k, with q_k the probability that x_new
+ *           joins the draw's cluster k and n_ck / n_k the share of that
+ *           cluster's members in estimated cluster c: the probability that
+ *           x_new joins the cluster of a member of c drawn at random from
+ *           its own cluster's members. A row sums to one minus the
+ *           probability of a new (or, finite mixtures, empty) cluster.
  */
 SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est)
@@ -61,15 +65,12 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labe
     double *lp = mcx_alloc((size_t) kmax + 2, sizeof(double));
     double *lv = mcx_alloc((size_t) kmax + 2, sizeof(double));
     double *share = mcx_alloc((size_t) (C > 0 ? C : 1) * ((size_t) kmax + 1), sizeof(double));
-    int *csize = mcx_alloc((size_t) C + 1, sizeof(int));
     mcx_mix m;
     int *none = mcx_alloc((size_t) N, sizeof(int));
     for (int i = 0; i < N; i++) none[i] = -1;
     mcx_mix_build(&m, fam, hyper, REAL(xt), N, dim, none, 0);
     for (int j = 0; j < M; j++)
         prior[j] = fam->log_predictive(hyper, m.empty, REAL(newx) + (size_t) j * dim, m.work);
-    for (int c = 0; c <= C; c++) csize[c] = 0;
-    if (C > 0) for (int i = 0; i < N; i++) csize[INTEGER(est)[i] - 1]++;
 
     SEXP out = PROTECT(est == R_NilValue ? Rf_allocMatrix(REALSXP, S, M)
                                          : Rf_allocMatrix(REALSXP, M, C));
@@ -103,11 +104,12 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim_, SEXP hyper_, SEXP xt, SEXP labe
                              : log(m.size[k] - d) - denom;
         double lnew = Kfin > 0 ? R_NegInf : log(alpha + d * K) - denom;
         if (C > 0) {
-            /* share[c * (K+1) + k]: fraction of est. cluster c's members in k */
+            /* share[c * (K+1) + k]: fraction of draw cluster k's members
+             * that are in estimated cluster c (sums to 1 over c) */
             memset(share, 0, (size_t) C * (Kc + 1) * sizeof(double));
             for (int i = 0; i < N; i++) {
                 int c = INTEGER(est)[i] - 1;
-                share[(size_t) c * (Kc + 1) + z[i]] += 1.0 / csize[c];
+                share[(size_t) c * (Kc + 1) + z[i]] += 1.0 / m.size[z[i]];
             }
         }
         for (int j = 0; j < M; j++) {
