@@ -350,7 +350,7 @@ formula.mcmix_fit <- function(x, ...) {
     refuse_generic("formula", x, "it has no model formula")
   if (is.null(tt))
     stop_input(paste0("formula() does not apply: `x` was fitted from a design matrix, ",
-                      "not a formula; its coefficients are named after the columns."),
+                      "not a formula: use coef() (named after its columns) and x$data$X."),
                "x", class = "mcmix_error_generic")
   f <- stats::formula(tt)
   attributes(f) <- list(class = "formula", .Environment = environment(tt))

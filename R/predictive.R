@@ -56,6 +56,12 @@ log_lik.mcmix_fit <- function(object, ...) {
   ll
 }
 
+# The draws (chains stacked) of trace `name`, NULL when there is none.
+draws_column <- function(fit, name) {
+  m <- as.matrix(fit)
+  if (name %in% colnames(m)) unname(m[, name]) else NULL
+}
+
 # The chain of each draw of as.matrix(fit).
 draw_chain_id <- function(fit)
   rep(seq_along(fit$chains), vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)))
@@ -77,7 +83,7 @@ pointwise_log_lik.mcmix_logit_fit <- function(fit) {
   eta <- attr(stats::predict(fit, type = "link"), "draws")
   m <- fit$model
   log_cdf <- if (m$method != "student_t") function(e) stats::plogis(e, log.p = TRUE) else {
-    nu <- fit_trace_column(fit, "nu")   # R/components.R
+    nu <- draws_column(fit, "nu")
     if (is.null(nu)) nu <- m$nu
     function(e) stats::pt(e / m$t_scale, df = nu, log.p = TRUE)   # nu recycles by draw
   }
@@ -94,7 +100,7 @@ pointwise_log_lik.mcmix_gp_classify_fit <- function(fit)
 
 pointwise_log_lik.mcmix_hier_lm_fit <- function(fit) {
   mu <- hier_lm_mean_draws(fit, "log_lik")   # R/generics.R
-  sd <- sqrt(fit_trace_column(fit, "sigma2"))
+  sd <- sqrt(draws_column(fit, "sigma2"))
   matrix(stats::dnorm(rep(fit$data$y, each = nrow(mu)), mu, sd, log = TRUE), nrow(mu))
 }
 
@@ -204,7 +210,7 @@ replicate_draws.mcmix_gp_classify_fit <- function(fit, newdata, keep) {
 
 replicate_draws.mcmix_hier_lm_fit <- function(fit, newdata, keep) {
   mu <- hier_lm_mean_draws(fit, "posterior_predict")[keep, , drop = FALSE]
-  sd <- sqrt(fit_trace_column(fit, "sigma2"))[keep]
+  sd <- sqrt(draws_column(fit, "sigma2"))[keep]
   matrix(stats::rnorm(length(mu), mu, sd), nrow(mu))
 }
 
