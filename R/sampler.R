@@ -104,7 +104,9 @@ sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))
-  list(state = res$state, draws = list(traces = res$traces))
+  sp <- res$sampler_params   # NUTS: per kept iteration, for nuts_params()
+  list(state = res$state, draws = list(traces = res$traces,
+                                       extra = if (NROW(sp)) list(sp)))
 }
 
 # The common tail of sample_mh(), sample_hmc() and sample_slice(): a kernel

@@ -98,11 +98,12 @@ neff_ratio_fit <- function(object, ...) {
 nuts_params_fit <- function(object, ...) {
   object <- fit_usable(object, quiet = TRUE)
   rows <- lapply(seq_along(object$chains), function(i) {
-    sp <- object$chains[[i]]$extra$sampler_params
-    if (is.null(sp))
-      stop_input("`object` holds no per-iteration sampler parameters (fitted by an older version of mcmix): run sample_nuts() again.",
+    ch <- object$chains[[i]]
+    sp <- if (length(ch$extra)) do.call(rbind, ch$extra)
+    if (NROW(sp) != NROW(ch$traces) || NCOL(sp) != length(nuts_param_names))
+      stop_input("`object` holds no sampler parameters for every kept draw (a fit by an older version of mcmix, or an interrupted run: extend(object, iter = 0) completes it).",
                  "object")
-    sp <- do.call(rbind, sp)
+    colnames(sp) <- nuts_param_names
     n <- nrow(sp)
     data.frame(Chain = i, Iteration = rep(seq_len(n), ncol(sp)),
                Parameter = factor(rep(colnames(sp), each = n), levels = colnames(sp)),
@@ -110,6 +111,10 @@ nuts_params_fit <- function(object, ...) {
   })
   do.call(rbind, rows)
 }
+
+# The columns of a NUTS chunk's sampler_params (src/sampler_nuts.h).
+nuts_param_names <- c("accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__",
+                      "divergent__", "energy__")
 
 # Register the methods on the generics of suggested packages (R/zzz.R).
 register_model_methods <- function() {

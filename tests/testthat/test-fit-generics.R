@@ -318,3 +318,30 @@ test_that("x is the design matrix everywhere; X and X_test still work, deprecate
   expect_identical(names(formals(gp_classify))[1], "x")
   expect_identical(names(formals(hier_lm_gibbs))[1], "x")
 })
+
+test_that("nuts_params() gives bayesplot the sampler parameters of every kept NUTS iteration", {
+  require_suggested("bayesplot")
+  fit <- fits$nuts
+  np <- bayesplot::nuts_params(fit)
+  expect_identical(names(np), c("Chain", "Iteration", "Parameter", "Value"))
+  expect_identical(levels(np$Parameter), c("accept_stat__", "stepsize__", "treedepth__",
+                                           "n_leapfrog__", "divergent__", "energy__"))
+  expect_identical(nrow(np), 2L * 60L * 6L)
+  dg <- nuts_diagnostics(fit)
+  for (i in 1:2) {
+    v <- function(p) np$Value[np$Chain == i & np$Parameter == p]
+    expect_equal(sum(v("n_leapfrog__")), dg$n_leapfrog[i])
+    expect_equal(sum(v("divergent__")), dg$divergent[i])
+    expect_equal(mean(v("accept_stat__")), dg$accept_stat[i])
+    expect_true(all(v("stepsize__") == dg$step_size[i]))
+  }
+  expect_s3_class(bayesplot::mcmc_nuts_energy(np), "ggplot")
+  expect_s3_class(bayesplot::mcmc_nuts_divergence(np, bayesplot::log_posterior(fit)), "bayesplot_grid")
+  # window() and extend() keep them in step with the draws
+  w <- window(fit, start = 31, thin = 2)
+  expect_identical(nrow(bayesplot::nuts_params(w)), 2L * 25L * 6L)
+  set.seed(3)
+  e <- extend(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 20,
+                          burnin = 10, progress = FALSE), 15)
+  expect_identical(nrow(bayesplot::nuts_params(e)), 35L * 6L)
+})
