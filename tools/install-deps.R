@@ -20,7 +20,8 @@ upto <- match(level, levels)
 pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
-            "bridgesampling", "progressr", "bayesplot", "withr", "MASS"),
+            "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "loo",
+            "generics", "rstantools", "tibble"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )
