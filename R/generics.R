@@ -127,7 +127,8 @@ flatten_components <- function(cd) {
 #'   cluster-level parameters, `weight[k]` and the family's parameters of
 #'   component `k` (e.g. `mean[k]`, `cov[k]`), drawn by [component_draws()]
 #'   and relabelled there by ECR so that component `k` is the same
-#'   component in every draw.
+#'   component in every draw (the parameters are random draws given the
+#'   sampled partitions: set a seed for reproducible values).
 #'
 #' `coef()` gives the posterior medians, `vcov()` the posterior covariance
 #' matrix, `confint()` and `posterior_interval()` equal-tailed credible

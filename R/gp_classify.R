@@ -152,10 +152,19 @@ gp_se_kernel <- function(A, B, kern) {
 #' @param newdata `NULL` for the test inputs given to [gp_classify()]
 #'   (Rao-Blackwellised over the auxiliary variables, all kept draws), or a
 #'   matrix of new inputs (averaged over the stored draws of \eqn{f}).
+#' @param type `"response"` (probabilities, the default) or `"link"` (the
+#'   posterior mean of the latent function \eqn{f_*} at `newdata`, on the
+#'   probit scale; needs `newdata`), as for [stats::predict.glm()].
 #' @param ... Unused.
-#' @return The vector of probabilities \eqn{P(t_* = 1 \mid \text{data})}.
+#' @return The vector of probabilities \eqn{P(t_* = 1 \mid \text{data})},
+#'   or of the posterior means of \eqn{f_*}.
 #' @export
-predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
+predict.mcmix_gpclass <- function(object, newdata = NULL, type = c("response", "link"), ...) {
+  check_no_dots(...)
+  type <- match_choice(type, c("response", "link"), "type")
+  if (type == "link" && is.null(newdata))
+    stop("`type` = \"link\" needs `newdata` (the latent function is not kept at `x_test`).",
+         call. = FALSE)
   if (is.null(newdata)) {
     if (!nrow(object$data$X_test))
       stop("`newdata` is needed: the fit was made without `x_test`.", call. = FALSE)
@@ -185,5 +194,6 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
   v <- pmax(kern$variance - colSums(Ks * B), 0)
   f <- do.call(rbind, lapply(object$chains, function(ch) ch$traces[, fcols, drop = FALSE]))
   m <- f %*% B
+  if (type == "link") return(colMeans(m))
   colMeans(stats::pnorm(sweep(m, 2L, sqrt(1 + v), "/")))
 }

@@ -58,7 +58,7 @@ tidy_fit <- function(x, conf.level = 0.95, ...) {
 glance_fit <- function(x, ...) {
   check_no_dots(...)
   x <- fit_usable(x, quiet = TRUE)
-  n <- tryCatch(nobs(x), mcmix_error_generic = function(e) NA_integer_)
+  n <- tryCatch(stats::nobs(x), mcmix_error_generic = function(e) NA_integer_)
   s <- suppressMessages(summary(x))$table
   out <- data.frame(algorithm = x$kernel$name, chains = length(x$chains),
                     draws = sum(fit_draw_counts(x)), nobs = as.integer(n),

@@ -345,3 +345,35 @@ test_that("nuts_params() gives bayesplot the sampler parameters of every kept NU
                           burnin = 10, progress = FALSE), 15)
   expect_identical(nrow(bayesplot::nuts_params(e)), 35L * 6L)
 })
+
+test_that("rstantools' generics find the methods; glm's type names for predict()", {
+  require_suggested("rstantools")
+  set.seed(14)
+  a <- rstantools::posterior_predict(fits$logit, ndraws = 5)
+  set.seed(14)
+  expect_identical(a, posterior_predict(fits$logit, ndraws = 5))
+  expect_identical(rstantools::log_lik(fits$probit), log_lik(fits$probit))
+  expect_identical(rstantools::posterior_interval(fits$probit, prob = 0.5),
+                   posterior_interval(fits$probit, prob = 0.5))
+  # gp_classify(): "response" (probabilities) and "link" (the latent mean)
+  set.seed(15)
+  x <- c(-2, -1, 1, 2)
+  gp <- gp_classify(x, c(0, 0, 1, 1), iter = 30, burnin = 10, progress = FALSE)
+  expect_identical(predict(gp, newdata = 0.5, type = "response"), predict(gp, newdata = 0.5))
+  lk <- predict(gp, newdata = 0.5, type = "link")
+  expect_length(lk, 1L)
+  expect_error(predict(gp, type = "link"), class = "mcmix_error_input")
+})
+
+test_that("log_lik() of the Student-t logit uses the sampled degrees of freedom", {
+  set.seed(16)
+  d <- data.frame(x = rnorm(30))
+  d$y <- rbinom(30, 1, plogis(d$x))
+  fit <- logit_gibbs(y ~ x, data = d, method = "student_t", nu = c(4, 8, 16), iter = 40,
+                     burnin = 10, progress = FALSE)
+  m <- as.matrix(fit)
+  eta <- m[, c("(Intercept)", "x")] %*% t(cbind(1, d$x))
+  p <- pt(eta, df = m[, "nu"])
+  ll <- matrix(dbinom(rep(d$y, each = nrow(m)), 1, p, log = TRUE), nrow(m))
+  expect_equal(unclass(log_lik(fit))[, ], ll)
+})
