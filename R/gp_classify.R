@@ -132,9 +132,9 @@ gp_check_budget <- function(n, m, test_arg, draws = 0) {
   test <- sprintf("predictions at %s points from %s training points", format_count(m),
                   format_count(n))
   fewer <- function(arg) sprintf("use fewer points in `%s`", arg)
-  check_budget(8 * 5 * n^2, "X", train, fewer("X"))
+  check_budget(8 * 5 * n^2, "x", train, fewer("x"))
   check_budget(8 * (5 * n^2 + (5 * n + draws) * m), test_arg, test, fewer(test_arg))
-  check_work(2 * n^2, "X", train, fewer("X"))
+  check_work(2 * n^2, "x", train, fewer("x"))
   check_work(2 * n^2 + m * (n + 30), test_arg, test, fewer(test_arg))
 }
 
