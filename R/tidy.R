@@ -16,9 +16,10 @@
 #' for fits without observations), `max_rhat` and `min_ess_bulk` over the
 #' traces, and `elapsed` (seconds).
 #'
-#' @param x A fit.
-#' @param conf.level Probability of the credible interval.
-#' @param ... Unused.
+#' The methods are called as `generics::tidy(x, conf.level = 0.95)` and
+#' `generics::glance(x)` (or through broom), with `x` a fit and
+#' `conf.level` the probability of the credible interval.
+#'
 #' @return A data frame (a tibble when the tibble package is installed).
 #' @examples
 #' set.seed(1)
