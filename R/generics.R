@@ -441,10 +441,8 @@ window.mcmix_fit <- function(x, start = NULL, end = NULL, thin = 1, ...) {
     ch <- x$chains[[i]]
     ch$traces <- ch$traces[keep, , drop = FALSE]
     if (!is.null(ch$labels) && NROW(ch$labels)) ch$labels <- ch$labels[keep, , drop = FALSE]
-    if (length(ch$extra)) {   # per kept draw: list items (hdp) or matrix rows (NUTS)
-      ch$extra <- if (all(vapply(ch$extra, is.matrix, logical(1))))
-        list(do.call(rbind, ch$extra)[keep, , drop = FALSE]) else ch$extra[keep]
-    }
+    if (length(ch$extra) == NROW(x$chains[[i]]$traces))   # one item per kept draw
+      ch$extra <- ch$extra[keep]
     x$chains[[i]] <- ch
   }
   # kept draw j of the result is iteration burnin' + thin' * j

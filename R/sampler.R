@@ -104,9 +104,11 @@ sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))
-  sp <- res$sampler_params   # NUTS: per kept iteration, for nuts_params()
-  list(state = res$state, draws = list(traces = res$traces,
-                                       extra = if (NROW(sp)) list(sp)))
+  # NUTS: the sampler parameters of each kept iteration, one list element
+  # per iteration (so the chain's `extra` does not depend on the chunks)
+  sp <- res$sampler_params
+  extra <- if (NROW(sp)) lapply(seq_len(nrow(sp)), function(i) sp[i, ])
+  list(state = res$state, draws = list(traces = res$traces, extra = extra))
 }
 
 # The common tail of sample_mh(), sample_hmc() and sample_slice(): a kernel

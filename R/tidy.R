@@ -100,7 +100,7 @@ nuts_params_fit <- function(object, ...) {
   object <- fit_usable(object, quiet = TRUE)
   rows <- lapply(seq_along(object$chains), function(i) {
     ch <- object$chains[[i]]
-    sp <- if (length(ch$extra)) do.call(rbind, ch$extra)
+    sp <- if (length(ch$extra)) do.call(rbind, ch$extra[seq_len(min(length(ch$extra), NROW(ch$traces)))])
     if (NROW(sp) != NROW(ch$traces) || NCOL(sp) != length(nuts_param_names))
       stop_input("`object` holds no sampler parameters for every kept draw (a fit by an older version of mcmix, or an interrupted run: extend(object, iter = 0) completes it).",
                  "object")
