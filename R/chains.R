@@ -459,6 +459,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   progress <- check_flag(progress, "progress")
   labels <- check_flag(labels, "labels")
   psm <- check_flag(psm, "psm")
+  call <- if (missing(call)) match.call() else fit_call(call)
   check_draws_budget(chains, iter, thin, length(kernel$trace_names),
                      if (labels && is.matrix(data)) nrow(data) else 0)
   backend <- resolve_backend(backend, cores, chains)
@@ -472,6 +473,18 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
     timing = c(elapsed = 0), interrupted = FALSE, format = fit_format), class = "mcmix_fit")
   fit_advance(fit, new = TRUE, cores = cores, backend = backend,
               progress = progress)
+}
+
+# The call stored in a fit, under the name of the exported function: a
+# method's match.call() names the method (sample_posterior.mcmix_dp_mixture),
+# which is not exported, so update() could not evaluate it and print()
+# would show an internal name.
+fit_call <- function(call) {
+  if (!is.call(call) || !is.name(call[[1L]])) return(call)
+  f <- as.character(call[[1L]])
+  for (g in c("sample_posterior", "extend"))
+    if (startsWith(f, paste0(g, "."))) call[[1L]] <- as.name(g)
+  call
 }
 
 # ---------------------------------------------------------------------------
@@ -643,6 +656,9 @@ extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
     stop("`fit` must be an mcmix_fit as returned by a sampler; this one lacks its settings, chains or kernel.",
          call. = FALSE)
   check_fit_format(fit)
+  if (isTRUE(fit$windowed))
+    stop(paste0("`fit` is a window() of a fit: its chains no longer end at their final ",
+                "state. Extend the original fit, then take the window."), call. = FALSE)
   iter <- check_count(iter, "iter", 0L)
   check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
   cores <- check_count(cores, "cores", 1L)

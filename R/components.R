@@ -74,6 +74,42 @@
 #' colMeans(cd$params$mean[, , 1])
 #' @export
 component_draws <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
+  cs <- component_sample(fit, relabel, pivot)
+  S <- cs$S
+  K <- cs$K
+  lay <- family_layout(fit$family$family)
+  params <- list()
+  pos <- 0L
+  lev <- component_levels(fit$family)
+  for (nm in names(lay$components)) {
+    shape <- lay$components[[nm]]
+    len <- prod(shape)
+    # a product family's internal cache entries are not parameters
+    if (!endsWith(nm, "..cache")) {
+      params[[nm]] <- array(cs$theta[, , pos + seq_len(len)], c(S, K, shape))
+      if (!is.null(lev[[nm]]) && length(shape) == 1L && length(lev[[nm]]) == shape)
+        dimnames(params[[nm]]) <- list(NULL, paste0("component", seq_len(K)), lev[[nm]])
+    }
+    pos <- pos + len
+  }
+  weights <- cs$weights
+  sizes <- cs$sizes
+  colnames(weights) <- colnames(sizes) <- paste0("component", seq_len(K))
+  structure(list(weights = weights, sizes = sizes, params = params, rest = cs$rest,
+                 chain = cs$chain, iteration = cs$iteration,
+                 kind = if (cs$finite) "finite" else "dp",
+                 permutations = cs$permutations,
+                 family = family_label(fit$family$family)),
+            class = "mcmix_component_draws")
+}
+
+# The draws of component_draws() before they are split by parameter: a list
+# with `theta` (draws x components x the family's whole parameter block,
+# param_size doubles, as the family's log_lik slot takes it; NA for the
+# clusters a draw does not have), `weights`, `sizes`, `rest`, `z` (the
+# labels, relabelled), and the bookkeeping of component_draws(). Also used
+# by log_lik() and posterior_predict() of mixture fits (R/predictive.R).
+component_sample <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
   if (!inherits(fit, "mcmix_mixture_fit") || !inherits(fit, c("mcmix_finite_fit", "mcmix_dp_fit")))
     stop(sprintf("`fit` must be a fit of a finite_mixture() or dp_mixture() from sample_posterior(), not %s.",
                  if (inherits(fit, "mcmix_fit")) sprintf("a fit of the \"%s\" sampler", fit$kernel$name)
@@ -110,19 +146,18 @@ component_draws <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
     discount <- fit_param_per_draw(fit, "discount", fit$model$discount)
   }
   x <- fit$data
-  lay <- family_layout(prep$family)
-  psize <- sum(vapply(lay$components, prod, numeric(1)))
+  hyper <- as.double(prep$hyper)
+  empty <- x[0L, , drop = FALSE]
+  psize <- .Call(C_ffi_family_eval, prep$name, hyper, empty, "info", NULL)[4L]
   theta <- array(NA_real_, c(S, K, psize))
   weights <- sizes <- matrix(NA_real_, S, K)
   rest <- if (finite) NULL else numeric(S)
-  hyper <- as.double(prep$hyper)
-  empty <- x[0L, , drop = FALSE]
   for (s in seq_len(S)) {
     n <- tabulate(z[s, ], K)
     Ks <- if (finite) K else max(z[s, ])
     for (k in seq_len(Ks)) {
       xk <- if (n[k]) x[z[s, ] == k, , drop = FALSE] else empty
-      theta[s, k, ] <- .Call(C_ffi_family_eval, prep$name, hyper, xk, "param_draw", 1)[seq_len(psize)]
+      theta[s, k, ] <- .Call(C_ffi_family_eval, prep$name, hyper, xk, "param_draw", 1)
     }
     a <- if (finite) conc + n else c(n[seq_len(Ks)] - discount[s], alpha[s] + discount[s] * Ks)
     g <- stats::rgamma(length(a), a)
@@ -131,27 +166,9 @@ component_draws <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
     sizes[s, seq_len(Ks)] <- n[seq_len(Ks)]
     if (!finite) rest[s] <- w[Ks + 1L]
   }
-  params <- list()
-  pos <- 0L
-  lev <- component_levels(prep)
-  for (nm in names(lay$components)) {
-    shape <- lay$components[[nm]]
-    len <- prod(shape)
-    # a product family's internal cache entries are not parameters
-    if (!endsWith(nm, "..cache")) {
-      params[[nm]] <- array(theta[, , pos + seq_len(len)], c(S, K, shape))
-      if (!is.null(lev[[nm]]) && length(shape) == 1L && length(lev[[nm]]) == shape)
-        dimnames(params[[nm]]) <- list(NULL, paste0("component", seq_len(K)), lev[[nm]])
-    }
-    pos <- pos + len
-  }
-  colnames(weights) <- colnames(sizes) <- paste0("component", seq_len(K))
-  structure(list(weights = weights, sizes = sizes, params = params, rest = rest,
-                 chain = chain, iteration = iteration,
-                 kind = if (finite) "finite" else "dp",
-                 permutations = if (finite && relabel == "ecr") perm,
-                 family = family_label(prep$family)),
-            class = "mcmix_component_draws")
+  list(theta = theta, weights = weights, sizes = sizes, rest = rest, z = z, S = S, K = K,
+       chain = chain, iteration = iteration, finite = finite,
+       permutations = if (finite && relabel == "ecr") perm)
 }
 
 # The level names of the probability vectors of a family's parameters, by

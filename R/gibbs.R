@@ -41,11 +41,20 @@ mh_step <- function(log_density, scale = 1) {
 #' chain (`n_accept`, `n_prop`, one per block, zero for blocks drawn from
 #' their full conditional; kept phase), read by [acceptance()].
 #'
+#' The state `theta` passed to the conditionals (and to the
+#' `log_density` of an [mh_step()]) carries the names of the traces, so a
+#' conditional can read `theta[["b"]]` when `init` is named.
+#'
 #' @inheritParams sample_mh
-#' @param init Initial values (a numeric vector, named for named traces), a
-#'   list of one vector per chain, or a `function(chain)`.
 #' @param conditionals A list with one element per block: a function or an
 #'   [mh_step()].
+#' @param init Initial values (a numeric vector, named for named traces), a
+#'   list of one vector per chain, or a `function(chain)`.
+#' @section Deprecated argument order: `conditionals` comes first, as the
+#'   target comes first in the other samplers. The former order
+#'   `sample_gibbs(init, conditionals)` still works, with a deprecation
+#'   warning, when the first argument is initial values and the second a
+#'   list of conditionals.
 #' @param blocks A list of integer vectors: the coordinates of each block.
 #'   By default, block `b` is coordinate `b` (one block per coordinate).
 #' @param scan `"systematic"` or `"random"`.
@@ -56,10 +65,14 @@ mh_step <- function(log_density, scale = 1) {
 #' cond <- list(function(th) rnorm(1, rho * th[2], sqrt(1 - rho^2)),
 #'              function(th) rnorm(1, rho * th[1], sqrt(1 - rho^2)))
 #' set.seed(1)
-#' fit <- sample_gibbs(c(x = 0, y = 0), cond, iter = 1000)
-#' cor(fit$chains[[1]]$traces)
+#' fit <- sample_gibbs(cond, init = c(x = 0, y = 0), iter = 1000)
+#' cor(as.matrix(fit))
+#' # the state is named after `init`
+#' cond2 <- list(x = function(th) rnorm(1, rho * th[["y"]], sqrt(1 - rho^2)),
+#'               y = function(th) rnorm(1, rho * th[["x"]], sqrt(1 - rho^2)))
+#' fit2 <- sample_gibbs(cond2, init = c(x = 0, y = 0), iter = 500)
 #' @export
-sample_gibbs <- function(init, conditionals, blocks = NULL,
+sample_gibbs <- function(conditionals, init, blocks = NULL,
                          scan = c("systematic", "random"),
                          iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1,
@@ -67,6 +80,20 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
   call <- match.call()
+  if (!missing(init) && !missing(conditionals) && is_conditionals(init) &&
+      !is_conditionals(conditionals)) {   # sample_gibbs(init, conditionals)
+    warn_deprecated("sample_gibbs(init, conditionals)", "sample_gibbs(conditionals, init)",
+                    "the conditionals come first, as the target in the other samplers")
+    tmp <- init
+    init <- conditionals
+    conditionals <- tmp
+    nm <- names(call)
+    call <- as.call(c(call[[1L]], list(conditionals = call[["init"]], init = call[["conditionals"]]),
+                      as.list(call)[-1L][!nm[-1L] %in% c("init", "conditionals")]))
+  }
+  if (missing(init))
+    stop("`init` is missing: give initial values, one per coordinate updated by the conditionals.",
+         call. = FALSE)
   iter <- check_count(iter, "iter", 1L)
   scan <- match_choice(scan, c("systematic", "random"), "scan")
   chains <- check_count(chains, "chains", 1L)
@@ -111,6 +138,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
     th <- state$theta
     idx <- blocks[[b]]
     st <- conditionals[[b]]
+    names(th) <- names
     if (is.function(st)) {
       v <- tryCatch(st(th), error = function(e)
         stop(where(b, state$iteration), " failed: ", conditionMessage(e),
@@ -140,7 +168,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
         state$n_accept[b] <- state$n_accept[b] + acc
       }
     }
-    state$theta <- th
+    state$theta <- unname(th)
     state
   }
   kernel <- new_kernel("gibbs",
@@ -175,3 +203,8 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
                            blocks = blocks, scan = scan), call = call,
               kind = "gibbs")
 }
+
+# A list of conditionals: functions or mh_step()s.
+is_conditionals <- function(x)
+  is.list(x) && !is.object(x) && length(x) > 0L &&
+    all(vapply(x, function(e) is.function(e) || inherits(e, "mcmix_mh_step"), logical(1)))

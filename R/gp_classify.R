@@ -9,7 +9,7 @@
 #' exponential \eqn{k(x, x') = \sigma^2 \exp(-\|x - x'\|^2 / (2\ell^2))}
 #' (with one lengthscale per input column if `lengthscale` is a vector).
 #'
-#' Predictive class probabilities at `X_test` are Rao-Blackwellised: given
+#' Predictive class probabilities at `x_test` are Rao-Blackwellised: given
 #' the auxiliary variables \eqn{z}, the test auxiliary is normal with mean
 #' \eqn{K_*^\top (K + I)^{-1} z} and variance
 #' \eqn{1 + k_{**} - K_*^\top (K + I)^{-1} K_*}, so
@@ -23,17 +23,19 @@
 #' copes with a singular \eqn{K}); each iteration then costs
 #' \eqn{O(N^2 + N M)} for \eqn{N} training and \eqn{M} test points.
 #'
-#' @param X Training inputs: a numeric vector (one input) or a matrix with
+#' @param x Training inputs: a numeric vector (one input) or a matrix with
 #'   one row per point.
 #' @param y Binary labels: 0/1, logical, or a two-level factor.
 #' @param lengthscale Positive lengthscale \eqn{\ell} (a number, or one per
-#'   column of `X`).
+#'   column of `x`).
 #' @param variance Positive signal variance \eqn{\sigma^2}.
-#' @param X_test Optional test inputs (same columns as `X`).
+#' @param x_test Optional test inputs (same columns as `x`).
 #' @param keep_f Keep the draws of \eqn{f} at the training inputs as traces
 #'   (needed for `predict()` with `newdata`); the log-likelihood is always
 #'   kept.
 #' @inheritParams probit_gibbs
+#' @param ... `cores`, `backend` or `progress`, passed to [run_kernel()];
+#'   `X` and `X_test`, the former names of `x` and `x_test` (deprecated).
 #' @return An `mcmix_fit` of class `mcmix_gpclass` with traces `f[1]`, ...,
 #'   `f[N]` and `log_lik`.
 #' @references Rogers, S. and Girolami, M. *A First Course in Machine
@@ -42,33 +44,45 @@
 #' set.seed(2)
 #' x <- c(seq(-2, -0.5, length.out = 6), seq(0.5, 2, length.out = 6))
 #' y <- rep(0:1, each = 6)
-#' fit <- gp_classify(x, y, lengthscale = 1, X_test = c(-1, 0, 1),
+#' fit <- gp_classify(x, y, lengthscale = 1, x_test = c(-1, 0, 1),
 #'                    iter = 500, burnin = 100)
 #' predict(fit)
 #' @export
-gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
+gp_classify <- function(x, y, lengthscale = 1, variance = 1, x_test = NULL,
                         keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, ...) {
   call <- match.call()
-  X <- check_matrix(X, "X")
+  dots <- list(...)
+  for (old in c("X", "X_test")) {   # the former names (deprecated)
+    new <- tolower(old)
+    if (!old %in% names(dots)) next
+    warn_deprecated(sprintf("gp_classify(%s = )", old), sprintf("gp_classify(%s = )", new),
+                    "the design matrix is `x` in every regression sampler")
+    if (new == "x") x <- dots[[old]] else x_test <- dots[[old]]
+    dots[[old]] <- NULL
+    names(call)[names(call) == old] <- new
+  }
+  X <- x
+  X_test <- x_test
+  X <- check_matrix(X, "x")
   n <- nrow(X)
-  if (n < 1L) stop("`X` must have at least one row.", call. = FALSE)
+  if (n < 1L) stop("`x` must have at least one row.", call. = FALSE)
   y <- check_binary(y, "y", n)
   if (!is.numeric(lengthscale) || !(length(lengthscale) %in% c(1L, ncol(X))) ||
       any(!is.finite(lengthscale)) || any(lengthscale <= 0))
     stop(sprintf("`lengthscale` must be a positive number or %d positive numbers, not %s.",
                  ncol(X), describe_value(lengthscale)), call. = FALSE)
   variance <- check_number(variance, "variance", 0, open_lower = TRUE)
-  if (!is.null(X_test)) X_test <- check_matrix(X_test, "X_test", ncol = ncol(X))
+  if (!is.null(X_test)) X_test <- check_matrix(X_test, "x_test", ncol = ncol(X))
   else X_test <- matrix(0, 0L, ncol(X))
   keep_f <- check_flag(keep_f, "keep_f")
-  gp_check_budget(n, nrow(X_test), "X_test")
+  gp_check_budget(n, nrow(X_test), "x_test")
   kern <- list(lengthscale = rep_len(as.double(lengthscale), ncol(X)),
                variance = variance)
 
   K <- gp_se_kernel(X, X, kern)
   if (any(!is.finite(K)))
-    stop(sprintf("`lengthscale` (%s) is too small for the scale of `X`: the scaled distances overflow.",
+    stop(sprintf("`lengthscale` (%s) is too small for the scale of `x`: the scaled distances overflow.",
                  describe_value(lengthscale)), call. = FALSE)
   e <- eigen(K, symmetric = TRUE)
   lam <- pmax(e$values, 0)
@@ -78,7 +92,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
   S <- U %*% diag(sqrt(r), n)               # S S' = A
   Ks <- gp_se_kernel(X, X_test, kern)       # n x m
   if (any(!is.finite(Ks)))
-    stop(sprintf("`lengthscale` (%s) is too small for the scale of `X` and `X_test`: the scaled distances overflow.",
+    stop(sprintf("`lengthscale` (%s) is too small for the scale of `x` and `x_test`: the scaled distances overflow.",
                  describe_value(lengthscale)), call. = FALSE)
   W <- U %*% ((1 / (1 + lam)) * crossprod(U, Ks))
   pred_sd <- sqrt(pmax(1 + variance - colSums(Ks * W), 1e-12))
@@ -101,7 +115,7 @@ gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
     }
     kernel$trace_names <- "log_lik"
   }
-  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "gp_classify", kernel = kern),
             data = list(X = X, y = y, X_test = X_test), call = call,
             kind = "gp_classify", class = "mcmix_gpclass")
@@ -118,9 +132,9 @@ gp_check_budget <- function(n, m, test_arg, draws = 0) {
   test <- sprintf("predictions at %s points from %s training points", format_count(m),
                   format_count(n))
   fewer <- function(arg) sprintf("use fewer points in `%s`", arg)
-  check_budget(8 * 5 * n^2, "X", train, fewer("X"))
+  check_budget(8 * 5 * n^2, "x", train, fewer("x"))
   check_budget(8 * (5 * n^2 + (5 * n + draws) * m), test_arg, test, fewer(test_arg))
-  check_work(2 * n^2, "X", train, fewer("X"))
+  check_work(2 * n^2, "x", train, fewer("x"))
   check_work(2 * n^2 + m * (n + 30), test_arg, test, fewer(test_arg))
 }
 
@@ -138,13 +152,22 @@ gp_se_kernel <- function(A, B, kern) {
 #' @param newdata `NULL` for the test inputs given to [gp_classify()]
 #'   (Rao-Blackwellised over the auxiliary variables, all kept draws), or a
 #'   matrix of new inputs (averaged over the stored draws of \eqn{f}).
+#' @param type `"response"` (probabilities, the default) or `"link"` (the
+#'   posterior mean of the latent function \eqn{f_*} at `newdata`, on the
+#'   probit scale; needs `newdata`), as for [stats::predict.glm()].
 #' @param ... Unused.
-#' @return The vector of probabilities \eqn{P(t_* = 1 \mid \text{data})}.
+#' @return The vector of probabilities \eqn{P(t_* = 1 \mid \text{data})},
+#'   or of the posterior means of \eqn{f_*}.
 #' @export
-predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
+predict.mcmix_gpclass <- function(object, newdata = NULL, type = c("response", "link"), ...) {
+  check_no_dots(...)
+  type <- match_choice(type, c("response", "link"), "type")
+  if (type == "link" && is.null(newdata))
+    stop("`type` = \"link\" needs `newdata` (the latent function is not kept at `x_test`).",
+         call. = FALSE)
   if (is.null(newdata)) {
     if (!nrow(object$data$X_test))
-      stop("`newdata` is needed: the fit was made without `X_test`.", call. = FALSE)
+      stop("`newdata` is needed: the fit was made without `x_test`.", call. = FALSE)
     tot <- Reduce(`+`, lapply(object$chains, function(ch) ch$state$prob_sum))
     cnt <- sum(vapply(object$chains, function(ch) ch$state$n_pred, 0L))
     return(tot / cnt)
@@ -156,7 +179,7 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
   if (!nrow(newdata)) return(numeric(0))
   fcols <- paste0("f[", seq_len(nrow(X)), "]")
   if (!all(fcols %in% object$kernel$trace_names))
-    stop("`object` was fitted with `keep_f = FALSE`; predict at `X_test` instead.",
+    stop("`object` was fitted with `keep_f = FALSE`; predict at `x_test` instead.",
          call. = FALSE)
   kern <- object$model$kernel
   K <- gp_se_kernel(X, X, kern)
@@ -165,11 +188,12 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, ...) {
   U <- e$vectors[, keep, drop = FALSE]
   Ks <- gp_se_kernel(X, newdata, kern)
   if (any(!is.finite(Ks)))
-    stop("`newdata` is too far from `X` on the scale of the fitted lengthscale: the scaled distances overflow.",
+    stop("`newdata` is too far from `x` on the scale of the fitted lengthscale: the scaled distances overflow.",
          call. = FALSE)
   B <- U %*% ((1 / e$values[keep]) * crossprod(U, Ks))   # K^+ K_*
   v <- pmax(kern$variance - colSums(Ks * B), 0)
   f <- do.call(rbind, lapply(object$chains, function(ch) ch$traces[, fcols, drop = FALSE]))
   m <- f %*% B
+  if (type == "link") return(colMeans(m))
   colMeans(stats::pnorm(sweep(m, 2L, sqrt(1 + v), "/")))
 }

@@ -10,7 +10,7 @@
 #' draws every \eqn{\beta_j}, then \eqn{\mu}, \eqn{\Sigma} and
 #' \eqn{\sigma^2} from their full conditionals (Hoff 2009, chapter 11).
 #'
-#' @param X Numeric design matrix with one row per observation (include a
+#' @param x Numeric design matrix with one row per observation (include a
 #'   column of ones for group-specific intercepts).
 #' @param y Numeric response.
 #' @param group Group of each observation (a factor or a vector; groups are
@@ -25,8 +25,9 @@
 #' @inheritParams probit_gibbs
 #' @section Deprecated argument order: The design matrix comes first, as in
 #'   [probit_gibbs()], [logit_gibbs()] and [gp_classify()]. The former order
-#'   `hier_lm_gibbs(y, X, group)` still works, with a deprecation warning,
-#'   when `y` is a vector and `X` a matrix.
+#'   `hier_lm_gibbs(y, x, group)` still works, with a deprecation warning,
+#'   when `y` is a vector and `x` a matrix; so does the former name `X` of
+#'   `x` (the design matrix is `x` in every regression sampler).
 #' @return An `mcmix_fit` with traces `mu[k]`, `Sigma[a,b]` (lower
 #'   triangle, column by column), `sigma2` and, when `keep_beta`,
 #'   `beta[g,k]`.
@@ -42,30 +43,39 @@
 #' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
 #' colMeans(fit$chains[[1]]$traces[, 1:2])
 #' @export
-hier_lm_gibbs <- function(X, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
+hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
   call <- match.call()
-  if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, X, group)
-    warn_deprecated("hier_lm_gibbs(y, X, group)", "hier_lm_gibbs(X, y, group)",
+  dots <- list(...)
+  if ("X" %in% names(dots)) {   # the former name of `x` (deprecated)
+    warn_deprecated("hier_lm_gibbs(X = )", "hier_lm_gibbs(x = )",
+                    "the design matrix is `x` in every regression sampler")
+    x <- dots$X
+    dots$X <- NULL
+    names(call)[names(call) == "X"] <- "x"
+  }
+  X <- x
+  if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, x, group)
+    warn_deprecated("hier_lm_gibbs(y, x, group)", "hier_lm_gibbs(x, y, group)",
                     "the design matrix comes first, as in probit_gibbs()")
     Xy <- X
     X <- y
     y <- Xy
-    call[c("X", "y")] <- call[c("y", "X")]
+    call[c("x", "y")] <- call[c("y", "x")]
   }
-  X <- check_matrix(X, "X")
+  X <- check_matrix(X, "x")
   N <- nrow(X)
   p <- ncol(X)
   if (N < 1L || p < 1L)
-    stop("`X` must have at least one row and one column.", call. = FALSE)
+    stop("`x` must have at least one row and one column.", call. = FALSE)
   colnames(X) <- design_names(X, "x")
   if (!is.numeric(y) || length(y) != N || any(!is.finite(y)))
-    stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `X`).", N),
+    stop(sprintf("`y` must be a finite numeric vector of length %d (the rows of `x`).", N),
          call. = FALSE)
   check_magnitude(y, "y")
   if (!is.atomic(group) || !is.null(dim(group)) || length(group) != N || anyNA(group))
-    stop(sprintf("`group` must be a vector or factor of length %d (the rows of `X`) with no missing values.", N),
+    stop(sprintf("`group` must be a vector or factor of length %d (the rows of `x`) with no missing values.", N),
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
@@ -112,7 +122,7 @@ hier_lm_gibbs <- function(X, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
            sigma2 = s0sq)
     },
     trace_names = tn)
-  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
                          groups = levels(group)),

@@ -206,8 +206,9 @@ binary_design <- function(x, y, data) {
 #' @param object An `mcmix_logit_fit` from [logit_gibbs()].
 #' @param newdata A data frame (formula fits) or a numeric matrix with the
 #'   columns of the design matrix (matrix fits). Default: the data fitted.
-#' @param type `"prob"` (probabilities) or `"link"` (the linear predictor
-#'   \eqn{x^\top\beta}).
+#' @param type `"response"` or its synonym `"prob"` (probabilities; the
+#'   names of [stats::predict.glm()] and of earlier versions), or `"link"`
+#'   (the linear predictor \eqn{x^\top\beta}).
 #' @param level Probability of the credible interval.
 #' @param ... Unused.
 #' @return A data frame with columns `mean`, `lower`, `upper` (one row per
@@ -220,9 +221,10 @@ binary_design <- function(x, y, data) {
 #'                    burnin = 100)
 #' predict(fit, newdata = data.frame(x = c(-2, 0, 2)))
 #' @export
-predict.mcmix_logit_fit <- function(object, newdata = NULL, type = c("prob", "link"),
+predict.mcmix_logit_fit <- function(object, newdata = NULL,
+                                    type = c("prob", "response", "link"),
                                     level = 0.95, ...) {
-  type <- match_choice(type, c("prob", "link"), "type")
+  type <- match_choice(type, c("prob", "response", "link"), "type")
   level <- check_prob(level, "level")
   m <- object$model
   if (is.null(newdata)) {

@@ -288,7 +288,11 @@ adapt_spec <- function(a, d) {
 #' @param target A [target()], an R function (the log density of a numeric
 #'   vector), or a compiled target (external pointer).
 #' @param init Initial values: a numeric vector, a list with one vector per
-#'   chain, or a `function(chain)` returning a vector.
+#'   chain, or a `function(chain)` returning a vector. When missing, every
+#'   chain starts at values drawn uniformly on (-2, 2) in each coordinate
+#'   (Stan's default), from the chain's own random number stream; this needs
+#'   the dimension of the target (a compiled target's, or
+#'   `target(f, dim = )`).
 #' @param iter Number of iterations per chain after burn-in.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
@@ -316,6 +320,7 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       backend = getOption("mcmix.backend", "auto"),
                       progress = interactive()) {
   call <- match.call()
+  if (missing(init)) init <- random_init(target)   # R/sampler.R
   su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   if (!inherits(proposal, "mcmix_proposal"))

@@ -74,6 +74,23 @@ run_fit <- function(kernel, iter, burnin, thin, chains,
 #' longer run. The kernels that advance a chain call the burn-in phase
 #' "warmup" (the `warmup` flag of the step function in [new_kernel()]).
 #'
+#' @section Argument order and names:
+#' What is sampled comes first, then where the chains start, then the
+#' model's options, then the run settings above:
+#' * samplers of a density: the target first, then `init`
+#'   ([sample_mh()], [sample_slice()], [sample_hmc()], [sample_nuts()]; the
+#'   conditionals of [sample_gibbs()]); `init` may be left out when the
+#'   target's dimension is known (uniform(-2, 2) starting values);
+#' * models: the model, then the data ([sample_posterior()],
+#'   [map_partition()]);
+#' * regressions: the design matrix `x` (or a formula), then the response
+#'   `y` ([logit_gibbs()], [probit_gibbs()], [gp_classify()],
+#'   [hier_lm_gibbs()]).
+#'
+#' Former orders and names (`sample_gibbs(init, conditionals)`,
+#' `hier_lm_gibbs(y, X, group)`, `X` and `X_test` in [gp_classify()]) still
+#' work with a warning of class `mcmix_deprecated`.
+#'
 #' @name mcmix-run-settings
 #' @seealso [run_kernel()], [extend()]
 NULL

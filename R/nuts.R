@@ -71,6 +71,7 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
                         backend = getOption("mcmix.backend", "auto"),
                         progress = interactive()) {
   call <- match.call()
+  if (missing(init)) init <- random_init(target)   # R/sampler.R
   su <- sampler_setup(target, init, iter, burnin, chains)
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
@@ -159,8 +160,8 @@ nuts_windows <- function(n) {
 #' @export
 print.mcmix_nuts_model <- function(x, ...) {
   cat("No-U-Turn sampler, ", x$metric, " metric, max tree depth ",
-      x$max_treedepth, ", target acceptance ", format(x$target_accept), "\n",
-      sep = "")
+      x$max_treedepth, ", target acceptance ", format(x$target_accept), ", ",
+      gradient_label(x$target), "\n", sep = "")
   invisible(x)
 }
 

@@ -57,7 +57,8 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     init = function(chain) list(beta = b0 + stats::rnorm(p)),
     trace_names = colnames(X))
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
-                   model = list(type = "probit", prior_mean = b0, prior_cov = B0),
+                   model = list(type = "probit", prior_mean = b0, prior_cov = B0,
+                                terms = des$terms),
                    data = list(X = X, y = y), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev

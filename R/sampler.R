@@ -26,6 +26,25 @@ init_function <- function(init, tg, chains, arg = "init") {
   function(chain) v
 }
 
+# Initial values when `init` is missing: as Stan, uniform(-2, 2) in every
+# coordinate (the targets here are densities on the whole real space, the
+# unconstrained scale), drawn for each chain from the chain's own random
+# number stream, so the runs are reproducible whatever the backend. Needs
+# the target's dimension: a compiled target's, or target(..., dim = ).
+random_init <- function(target) {
+  tg <- as_target(target)
+  if (is.na(tg$dim))
+    stop_input(paste0("`init` is missing and the dimension of the target is unknown: give ",
+                      "`init` (initial values), or the dimension with target(f, dim = ) ",
+                      "for initial values drawn uniformly on (-2, 2)."), "init")
+  d <- tg$dim
+  structure(function(chain) stats::runif(d, -2, 2), class = "mcmix_random_init")
+}
+
+# How the initial values were chosen, for the fit's model description.
+init_label <- function(init)
+  if (inherits(init, "mcmix_random_init")) "random initial values, uniform(-2, 2)" else NULL
+
 # Names of the parameters: names(init) when given, else theta[1], ...
 param_names <- function(init, d) {
   nm <- if (is.numeric(init)) names(init) else if (is.list(init)) names(init[[1L]])
@@ -85,7 +104,11 @@ sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
   spec$names <- names  # the C code names the columns (no copy of the draws)
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))
-  list(state = res$state, draws = list(traces = res$traces))
+  # NUTS: the sampler parameters of each kept iteration, one list element
+  # per iteration (so the chain's `extra` does not depend on the chunks)
+  sp <- res$sampler_params
+  extra <- if (NROW(sp)) lapply(seq_len(nrow(sp)), function(i) sp[i, ])
+  list(state = res$state, draws = list(traces = res$traces, extra = extra))
 }
 
 # The common tail of sample_mh(), sample_hmc() and sample_slice(): a kernel

@@ -37,6 +37,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
   call <- match.call()
+  if (missing(init)) init <- random_init(target)   # R/sampler.R
   su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   width <- check_positive(width, "width", d)

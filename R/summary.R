@@ -77,7 +77,8 @@ format.mcmix_slice_fit <- function(x, ...)
 #' @rdname format.mcmix_fit
 #' @export
 format.mcmix_hmc_fit <- function(x, ...)
-  sprintf("Hamiltonian Monte Carlo on %s", target_label(x$model$target, fit_dim(x)))
+  sprintf("Hamiltonian Monte Carlo on %s; %s", target_label(x$model$target, fit_dim(x)),
+          gradient_label(x$model$target))
 
 #' @rdname format.mcmix_fit
 #' @export

@@ -113,6 +113,13 @@ print.mcmix_target_ptr <- function(x, ...) {
   invisible(x)
 }
 
+# How the gradient of a target is computed, for print() of fits.
+gradient_label <- function(tg) {
+  if (is.null(tg)) return("gradient unknown")
+  if (!isTRUE(tg$has_gradient)) return("gradient by central finite differences")
+  if (is.null(tg$xptr)) "analytic gradient (an R function)" else "analytic gradient (compiled)"
+}
+
 # Turn `x` (an mcmix_target, an R function, or a compiled target pointer)
 # into an mcmix_target; `arg` names the argument in messages.
 as_target <- function(x, arg = "target") {

@@ -5,6 +5,7 @@
 
 .onLoad <- function(libname, pkgname) {
   register_posterior_methods()   # R/convert.R
+  register_model_methods()       # R/tidy.R: generics, rstantools, bayesplot, loo
   invisible(NULL)
 }
 

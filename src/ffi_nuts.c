@@ -7,7 +7,9 @@
  * `io` the context vector of with_target_io(), `spec` the fixed settings
  * (with the trace names in spec$names).  The state is duplicated, advanced
  * in place by the engine (nuts_adapt.c) and returned as
- * list(state = , traces = <n_kept x dim matrix>).
+ * list(state = , traces = <n_kept x dim matrix>, sampler_params = <n_kept x 6
+ * matrix: accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__,
+ * energy__ of every kept iteration>).
  */
 #include "mcmix_engine.h"
 #include "sampler_nuts.h"
@@ -74,13 +76,15 @@ SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     SET_VECTOR_ELT(dn, 1, mcx_list_elt(spec, "names"));
     Rf_setAttrib(traces, R_DimNamesSymbol, dn);
 
+    SEXP params = PROTECT(Rf_allocMatrix(REALSXP, run.n_kept, MCX_NUTS_N_PARAMS)); nprot++;
+
     if (!isfinite(*s.logd)) MCX_INTERNAL("NUTS state outside the support");
     GetRNGstate();
-    mcx_nuts_run(&h, &c, &s, &run);
+    mcx_nuts_run(&h, &c, &s, &run, REAL(params));
     PutRNGstate();
 
-    const char *nms[] = {"state", "traces", ""};
-    SEXP vals[] = {state, traces};
+    const char *nms[] = {"state", "traces", "sampler_params", ""};
+    SEXP vals[] = {state, traces, params};
     SEXP out = mcx_named_list(nms, vals);
     UNPROTECT(nprot);
     return out;

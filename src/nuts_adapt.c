@@ -136,7 +136,7 @@ static void energy_add(mcx_nuts_state *s, double e)
 }
 
 void mcx_nuts_run(mcx_tgt *h, const mcx_nuts_ctrl *c, mcx_nuts_state *s,
-                  mcx_run *run)
+                  mcx_run *run, double *params)
 {
     int d = h->dim, row = 0;
     mcx_nuts_tree t;
@@ -194,6 +194,13 @@ void mcx_nuts_run(mcx_tgt *h, const mcx_nuts_ctrl *c, mcx_nuts_state *s,
             if (g % run->thin == 0) {
                 for (int j = 0; j < d; j++)
                     run->out[row + (size_t) j * run->n_kept] = s->theta[j];
+                if (params != NULL) {
+                    double v[MCX_NUTS_N_PARAMS] = {accept, t.eps, (double) t.depth,
+                                                   (double) t.n_leapfrog,
+                                                   (double) t.divergent, t.energy};
+                    for (int j = 0; j < MCX_NUTS_N_PARAMS; j++)
+                        params[row + (size_t) j * run->n_kept] = v[j];
+                }
                 row++;
             }
         }

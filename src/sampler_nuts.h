@@ -72,7 +72,14 @@ typedef struct mcx_nuts_state {
     double *w_divergent, *w_leapfrog;
 } mcx_nuts_state;
 
+/* Number of sampler parameters per kept iteration (Stan's names):
+ * accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__,
+ * energy__. */
+#define MCX_NUTS_N_PARAMS 6
+
+/* Run the chunk `run`; `params` (n_kept x MCX_NUTS_N_PARAMS, column-major,
+ * or NULL) receives the sampler parameters of every kept iteration. */
 void mcx_nuts_run(mcx_tgt *h, const mcx_nuts_ctrl *c, mcx_nuts_state *s,
-                  mcx_run *run);
+                  mcx_run *run, double *params);
 
 #endif

@@ -20,7 +20,8 @@ upto <- match(level, levels)
 pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
-            "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "slam", "tm"),
+            "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "slam", "tm",
+            "loo", "generics", "rstantools", "tibble"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )

@@ -22,7 +22,9 @@ fits_of_every_sampler <- function() {
                                                        dimnames = list(NULL, "x"))))
     }, trace_names = "x")
   run <- function(expr) { set.seed(7); expr }   # lazy: the seed is set first
-  list(
+  # the environment of the calls goes with the fits, for update() (its
+  # calls are evaluated there)
+  structure(env = environment(), list(
     kernel = run(run_kernel(k, iter = 60, burnin = 20, chains = 2, progress = FALSE)),
     mh = run(sample_mh(ld, init = c(a = 0, b = 0), adapt = adapt_haario(),
                        iter = 60, burnin = 20, chains = 2, progress = FALSE)),
@@ -30,7 +32,7 @@ fits_of_every_sampler <- function() {
                              progress = FALSE)),
     hmc = run(sample_hmc(ld, init = c(0, 0), iter = 60, burnin = 20, chains = 2,
                          progress = FALSE)),
-    gibbs = run(sample_gibbs(c(x = 0, y = 0), cond, iter = 60, burnin = 20, chains = 2,
+    gibbs = run(sample_gibbs(cond, init = c(x = 0, y = 0), iter = 60, burnin = 20, chains = 2,
                              progress = FALSE)),
     tempering = run(sample_tempering(function(x) -x^2 / 2, function(x) 0, init = 0,
                                      temperatures = c(1, 0.5), iter = 60, burnin = 20,
@@ -65,7 +67,7 @@ fits_of_every_sampler <- function() {
                                      burnin = 20, chains = 2, progress = FALSE)),
     lca = run(lca(data.frame(q1 = rep(c("yes", "no"), 20), q2 = rep(c("a", "b", "b", "a"), 10)),
                   K = 2, iter = 60, burnin = 20, chains = 2, progress = FALSE))
-  )
+  ))
 }
 
 # print() output without the run time (the only line that varies).

@@ -33,7 +33,7 @@ interrupt_cases <- function() {
     hmc = function() q(sample_hmc(tg, init = c(1, 1), iter = 40, burnin = 20, n_steps = 3)),
     tempering = function() q(sample_tempering(function(x) -x^2 / 2, function(x) 0, init = 0,
                                               temperatures = c(1, 0.5), iter = 40, burnin = 10)),
-    gibbs = function() q(sample_gibbs(c(x = 0, y = 0), cond, iter = 40, burnin = 10)),
+    gibbs = function() q(sample_gibbs(cond, init = c(x = 0, y = 0), iter = 40, burnin = 10)),
     dp_collapsed = function() q(sample_posterior(dp_mixture(gaussian_niw()), x1, iter = 40,
                                                  burnin = 10, psm = TRUE)),
     dp_neal8 = function() q(sample_posterior(dp_mixture(gaussian_niw()), x1, iter = 40,

@@ -235,10 +235,10 @@ test_that("models refuse bad data and hyperparameters, naming them", {
                                 iter = 20, burnin = 5, thin = 1, chains = 1))
   gx <- seq(-2, 2, length.out = 8)
   gy <- rep(0:1, each = 4)
-  sweep_args(gp_classify, list(X = gx, y = gy, lengthscale = 1, variance = 1,
-                               X_test = c(0, 1), keep_f = FALSE, iter = 20, burnin = 5))
+  sweep_args(gp_classify, list(x = gx, y = gy, lengthscale = 1, variance = 1,
+                               x_test = c(0, 1), keep_f = FALSE, iter = 20, burnin = 5))
   g <- rep(1:3, each = 4)
-  sweep_args(hier_lm_gibbs, list(y = stats::rnorm(12), X = X, group = g, mu0 = 0,
+  sweep_args(hier_lm_gibbs, list(y = stats::rnorm(12), x = X, group = g, mu0 = 0,
                                  V0 = 100, eta0 = 4, S0 = 1, nu0 = 1, s0sq = 1,
                                  keep_beta = TRUE, iter = 20, burnin = 5))
   sweep_args(ising_gibbs, list(nrow = 4, ncol = 4, J = 0.2, h = 0, periodic = TRUE,
@@ -271,10 +271,10 @@ test_that("values near the largest double are refused by the models instead of h
   gx <- seq(-2, 2, length.out = 8)
   gy <- rep(0:1, each = 4)
   expect_error(gp_classify(gx, gy, variance = 1e308, iter = 20, burnin = 5), "`variance`")
-  expect_error(gp_classify(gx, gy, X_test = 1e308, iter = 20, burnin = 5), "`X_test`")
+  expect_error(gp_classify(gx, gy, x_test = 1e308, iter = 20, burnin = 5), "`x_test`")
   expect_error(gp_classify(gx, gy, lengthscale = 1e-308, iter = 20, burnin = 5),
                "`lengthscale`")
-  expect_error(gp_classify(gx, gy, lengthscale = 1e-200, X_test = 0, iter = 20, burnin = 5),
+  expect_error(gp_classify(gx, gy, lengthscale = 1e-200, x_test = 0, iter = 20, burnin = 5),
                "`lengthscale`")
   g <- rep(1:3, each = 4)
   expect_error(hier_lm_gibbs(X, c(1e308, stats::rnorm(11)), g, iter = 20, burnin = 5), "`y`")
@@ -544,9 +544,9 @@ test_that("user-controlled sizes of GP classification, pilot runs and prediction
   withr::local_options(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7)
   x <- c(-2, -1.5, -1, 1, 1.5, 2)
   y <- c(0, 0, 0, 1, 1, 1)
-  expect_error(gp_classify(x, y, X_test = rep(1, 1e6), iter = 10),
-               "`X_test`.*mcmix.work_budget")
-  expect_error(gp_classify(rep(1, 1e5), rep(0:1, 5e4), iter = 10), "`X`.*mcmix.memory_budget")
+  expect_error(gp_classify(x, y, x_test = rep(1, 1e6), iter = 10),
+               "`x_test`.*mcmix.work_budget")
+  expect_error(gp_classify(rep(1, 1e5), rep(0:1, 5e4), iter = 10), "`x`.*mcmix.memory_budget")
   set.seed(1)
   fit <- gp_classify(x, y, iter = 20, burnin = 5, progress = FALSE)
   expect_identical(predict(fit, newdata = numeric(0)), numeric(0))

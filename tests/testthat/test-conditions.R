@@ -154,7 +154,7 @@ test_that("hier_lm_gibbs(X, y, group); the former order is deprecated", {
   expect_warning(old <- hier_lm_gibbs(yy, X, g, iter = 20, progress = FALSE),
                  class = "mcmix_deprecated")
   expect_identical(old$chains[[1]]$traces, new$chains[[1]]$traces)
-  expect_identical(old$call$X, quote(X))
+  expect_identical(old$call$x, quote(X))
   expect_identical(old$call$y, quote(yy))
 })
 

@@ -10,7 +10,7 @@ test_that("gp_classify matches the exact one-point posterior", {
   s2 <- 2
   xs <- c(0.3, 1.5)
   set.seed(7)
-  fit <- gp_classify(0, 1, lengthscale = 0.8, variance = s2, X_test = xs,
+  fit <- gp_classify(0, 1, lengthscale = 0.8, variance = s2, x_test = xs,
                      iter = 20000, burnin = 100, progress = FALSE)
   f <- fit$chains[[1]]$traces[, "f[1]"]
   expect_lt(abs(mean(f) - s2 / sqrt(s2 + 1) * sqrt(2 / pi)), 5 * batch_se(f))
@@ -29,7 +29,7 @@ test_that("gp_classify matches exact orthant probabilities with two points", {
   x <- c(0, 1)
   xs <- c(-1, 0.5, 2)
   set.seed(8)
-  fit <- gp_classify(x, c(1, 0), lengthscale = 1, variance = 1.5, X_test = xs,
+  fit <- gp_classify(x, c(1, 0), lengthscale = 1, variance = 1.5, x_test = xs,
                      iter = 20000, burnin = 100, progress = FALSE)
   exact <- vapply(xs, function(s) {
     C <- se_k(c(x, s), c(x, s), 1, 1.5) + diag(3)
@@ -48,7 +48,7 @@ test_that("gp_classify separates separable 1-D data", {
   x <- c(seq(-3, -0.5, length.out = 8), seq(0.5, 3, length.out = 8))
   y <- rep(c(0, 1), each = 8)
   set.seed(9)
-  fit <- gp_classify(x, y, lengthscale = 1, X_test = c(-2, -1, 1, 2),
+  fit <- gp_classify(x, y, lengthscale = 1, x_test = c(-2, -1, 1, 2),
                      iter = 1000, burnin = 200, progress = FALSE)
   p <- predict(fit)
   expect_true(all(p[1:2] < 0.5) && all(p[3:4] > 0.5))
@@ -58,17 +58,17 @@ test_that("gp_classify separates separable 1-D data", {
 test_that("gp_classify: extend() equals one longer run; bad input is refused", {
   x <- matrix(c(0, 1, 2, 0, 1, 0), ncol = 2)
   set.seed(3)
-  a <- extend(gp_classify(x, c(0, 1, 1), X_test = x, iter = 20, burnin = 5,
+  a <- extend(gp_classify(x, c(0, 1, 1), x_test = x, iter = 20, burnin = 5,
                           progress = FALSE), 30)
   set.seed(3)
-  b <- gp_classify(x, c(0, 1, 1), X_test = x, iter = 50, burnin = 5,
+  b <- gp_classify(x, c(0, 1, 1), x_test = x, iter = 50, burnin = 5,
                    progress = FALSE)
   expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
   expect_identical(predict(a), predict(b))
   expect_error(gp_classify(x, c(0, 1)), "`y`")
   expect_error(gp_classify(x, c(0, 1, 1), lengthscale = 0), "`lengthscale`")
   expect_error(gp_classify(x, c(0, 1, 1), variance = -2), "`variance`")
-  expect_error(gp_classify(x, c(0, 1, 1), X_test = 1:3), "`X_test`")
+  expect_error(gp_classify(x, c(0, 1, 1), x_test = 1:3), "`x_test`")
   expect_error(gp_classify(x, c(0, 1, 1), keep_f = NA), "`keep_f`")
   nf <- gp_classify(x, c(0, 1, 1), keep_f = FALSE, iter = 5, progress = FALSE)
   expect_equal(colnames(nf$chains[[1]]$traces), "log_lik")

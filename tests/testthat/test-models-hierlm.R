@@ -71,7 +71,7 @@ test_that("hier_lm_gibbs: extend() equals one longer run; names; bad input", {
   expect_equal(ncol(nb$chains[[1]]$traces), 6L)
   expect_error(hier_lm_gibbs(X, y[-1], g), "`y`")
   expect_error(hier_lm_gibbs(X, y, g[-1]), "`group`")
-  expect_error(hier_lm_gibbs("X", y, g), "`X`")
+  expect_error(hier_lm_gibbs("X", y, g), "`x`")
   expect_error(hier_lm_gibbs(X, y, g, eta0 = 0.5), "`eta0`")
   expect_error(hier_lm_gibbs(X, y, g, S0 = -1), "`S0`")
   expect_error(hier_lm_gibbs(X, y, g, V0 = matrix(1, 2, 2)), "`V0`")
