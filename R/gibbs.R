@@ -57,7 +57,7 @@ mh_step <- function(log_density, scale = 1) {
 #'              function(th) rnorm(1, rho * th[1], sqrt(1 - rho^2)))
 #' set.seed(1)
 #' fit <- sample_gibbs(c(x = 0, y = 0), cond, iter = 1000)
-#' cor(fit$chains[[1]]$traces)
+#' cor(as.matrix(fit))
 #' @export
 sample_gibbs <- function(init, conditionals, blocks = NULL,
                          scan = c("systematic", "random"),
