@@ -2,7 +2,7 @@
 # (inst/plugins/<name>, installed as system.file("plugins", <name>,
 # package = "mcmix")) into a temporary library (once per session) and load
 # its namespace. Skips when not possible (on CRAN, no compiler, mcmix
-# installed without its header or its example packages).
+# installed without its header); the example packages are always installed.
 plugin_cache <- new.env(parent = emptyenv())
 
 install_test_plugin <- function(name) {
@@ -11,7 +11,8 @@ install_test_plugin <- function(name) {
   header <- base::system.file("include", "mcmix.h", package = "mcmix")
   if (!nzchar(header)) testthat::skip("mcmix is installed without its header")
   src <- base::system.file("plugins", name, package = "mcmix")
-  if (!nzchar(src)) testthat::skip("mcmix is installed without its example plugins")
+  if (!nzchar(src))
+    stop("mcmix is installed without its example plugin packages (inst/plugins)")
   if (!nzchar(Sys.which("make"))) testthat::skip("`make` not found")
   cc <- tryCatch(suppressWarnings(system2(file.path(R.home("bin"), "R"),
                                           c("CMD", "config", "CC"),
