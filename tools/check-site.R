@@ -34,6 +34,9 @@ problems <- character()
 problem <- function(...) problems <<- c(problems, paste0(...))
 
 ## ---- build ---------------------------------------------------------------
+## The site does not look mcmix up on CRAN or Bioconductor (pkgdown would,
+## for a link in the sidebar): the build is the same with or without network.
+options(pkgdown.internet = FALSE)
 if (build) {
   warns <- character()
   withCallingHandlers(
