@@ -37,6 +37,12 @@ problem <- function(...) problems <<- c(problems, paste0(...))
 ## The site does not look mcmix up on CRAN or Bioconductor (pkgdown would,
 ## for a link in the sidebar): the build is the same with or without network.
 options(pkgdown.internet = FALSE)
+## Nor does downlit look up on CRAN the packages that code in the articles
+## loads but that are not installed (the example plugin packages of the
+## plugins vignette): their names are simply not linked.
+if (exists("CRAN_urls", envir = asNamespace("downlit"), inherits = FALSE))
+  utils::assignInNamespace("CRAN_urls", function()
+    data.frame(Package = character(), URL = character()), ns = "downlit")
 if (build) {
   warns <- character()
   withCallingHandlers(
@@ -55,18 +61,17 @@ pages <- pages[!grepl("^(deps|lib)/", pages)]
 if (!length(pages)) stop("no pages in ", dest)
 
 ## ---- the reference index: topics not yet placed in a section -------------
-idx <- file.path(dest, "reference", "index.html")
-if (file.exists(idx)) {
-  doc <- xml2::read_html(idx)
-  other <- xml2::xml_find_first(doc, "//*[@id='other-functions']")
-  if (!inherits(other, "xml_missing")) {
-    sec <- xml2::xml_find_all(other, "./ancestor-or-self::*[self::section or self::div][1]//dt//a | ./following-sibling::dl[1]//dt//a")
-    left <- unique(xml2::xml_text(sec))
-    if (length(left))
-      message("NOTE: topics in 'Other functions' of the reference index (place them ",
-              "in a section of _pkgdown.yml): ", paste(left, collapse = ", "))
-  }
-}
+## The last section of _pkgdown.yml is the untitled catch-all (all topics
+## minus those of the sections above); name what it holds.
+left <- tryCatch({
+  pkg <- pkgdown::as_pkgdown(".")
+  last <- pkg$meta$reference[[length(pkg$meta$reference)]]
+  if (is.null(last$title))
+    pkg$topics$name[pkgdown:::select_topics(last$contents, pkg$topics)]
+}, error = function(e) NULL)
+if (length(left))
+  message("NOTE: topics not yet placed in a section of _pkgdown.yml (listed at the end ",
+          "of the reference index): ", paste(left, collapse = ", "))
 
 ## ---- static check: internal links and images point at existing files ----
 is_internal <- function(u) {
@@ -106,28 +111,40 @@ for (rmd in list.files("vignettes", pattern = "[.]Rmd$")) {
 }
 
 ## ---- headless Chromium: every page loads with its images -----------------
-## Each page is loaded from a copy of the site in which the page reports, in
-## an attribute of <html> set at its load event, the resources inside the
-## site that failed to load and the images without pixels.
+## One Chromium process loads a driver page that opens every page of a copy
+## of the site in an iframe, one after the other. Each copied page carries a
+## probe that records, at its load event, the resources inside the site that
+## failed to load; the driver adds the images without pixels and writes one
+## line per page into its own DOM, which Chromium prints at the end.
 probe <- paste0(
   "<script>(function(){var bad=[];",
   "window.addEventListener('error',function(e){var t=e.target||{};",
-  "var u=t.src||t.href;if(u&&u.indexOf('file:')===0)bad.push('failed: '+u);},true);",
+  "var u=t.src||t.href;if(u&&u.indexOf('file:')===0)bad.push('failed to load '+u);},true);",
   "window.addEventListener('load',function(){",
-  "Array.prototype.forEach.call(document.images,function(i){",
-  "if(i.src.indexOf('file:')===0&&(!i.complete||i.naturalWidth===0))bad.push('image: '+i.src);});",
-  "document.documentElement.setAttribute('data-site-check',",
-  "JSON.stringify({loaded:true,title:document.title,bad:bad}));});})();</script>")
+  "document.documentElement.setAttribute('data-site-check',bad.join(' | ')||'ok');});",
+  "})();</script>")
+driver <- paste0(
+  "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>",
+  "<iframe id='f' style='width:1200px;height:900px'></iframe><pre id='out'></pre>",
+  "<script>var pages=", "%s", ";var i=0,f=document.getElementById('f'),",
+  "out=document.getElementById('out');",
+  "function report(p,msg){out.appendChild(document.createTextNode(p+'\\t'+msg+'\\n'));}",
+  "function next(){if(i>=pages.length){out.setAttribute('data-done','1');return;}",
+  "var p=pages[i++],seen=false;",
+  "f.onload=function(){if(seen)return;seen=true;var msg;",
+  "try{var d=f.contentDocument,st=d.documentElement.getAttribute('data-site-check');",
+  "if(st===null){msg='did not load';}else{var bad=st==='ok'?[]:[st];",
+  "Array.prototype.forEach.call(d.images,function(im){",
+  "if(!im.complete||im.naturalWidth===0)bad.push('broken image '+(im.getAttribute('src')||'(empty src)'));});",
+  "msg=bad.length?bad.join(' | '):'ok';}}catch(e){msg='did not load ('+e+')';}",
+  "report(p,msg);setTimeout(next,0);};f.src=p;}",
+  "next();</script></body></html>")
 copy <- tempfile("site-check-")
 dir.create(copy)
-file.copy(list.files(dest, full.names = TRUE, all.files = TRUE, no.. = TRUE), copy,
-          recursive = TRUE)
+invisible(file.copy(list.files(dest, full.names = TRUE, all.files = TRUE, no.. = TRUE), copy,
+                    recursive = TRUE))
 profile <- tempfile("chromium-profile-")
 on.exit(unlink(c(copy, profile), recursive = TRUE), add = TRUE)
-flags <- c("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-           "--no-first-run", "--disable-extensions", "--allow-file-access-from-files",
-           paste0("--user-data-dir=", profile), "--virtual-time-budget=15000",
-           "--dump-dom")
 for (page in pages) {
   f <- file.path(copy, page)
   html <- readLines(f, warn = FALSE, encoding = "UTF-8")
@@ -138,26 +155,40 @@ for (page in pages) {
   }
   html[head_at] <- sub("(<head[^>]*>)", paste0("\\1", probe), html[head_at])
   writeLines(html, f, useBytes = TRUE)
-  out <- suppressWarnings(system2(chromium, c(flags, shQuote(paste0("file://", f))),
-                                  stdout = TRUE, stderr = FALSE, timeout = 90))
-  status <- attr(out, "status")
-  dom <- paste(out, collapse = "\n")
-  m <- regmatches(dom, regexpr("data-site-check=\"[^\"]*\"", dom))
-  if (!is.null(status) && status != 0L) {
-    problem(page, ": Chromium exited with status ", status)
-  } else if (!length(m)) {
-    problem(page, ": did not finish loading in Chromium")
-  } else {
-    json <- gsub("&quot;", "\"", sub("^data-site-check=\"(.*)\"$", "\\1", m), fixed = TRUE)
-    json <- gsub("&amp;", "&", json, fixed = TRUE)
-    bad <- regmatches(json, gregexpr("(failed|image): [^\"]*", json))[[1L]]
-    for (b in bad) problem(page, ": in Chromium, ", sub(paste0("file://", copy, "/"), "", b,
-                                                        fixed = TRUE))
+}
+js_pages <- paste0("[", paste0("'", gsub("'", "\\\\'", pages), "'", collapse = ","), "]")
+driver_file <- file.path(copy, "__site_check__.html")
+writeLines(sprintf(driver, js_pages), driver_file)
+flags <- c("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+           "--no-first-run", "--disable-extensions", "--allow-file-access-from-files",
+           "--disable-web-security", paste0("--user-data-dir=", profile),
+           "--virtual-time-budget=3600000", "--dump-dom")
+out <- suppressWarnings(system2(chromium, c(flags, shQuote(paste0("file://", driver_file))),
+                                stdout = TRUE, stderr = FALSE, timeout = 1200))
+status <- attr(out, "status")
+loaded <- character()
+if (!is.null(status) && status != 0L) {
+  problem("Chromium exited with status ", status, " (124: timed out)")
+} else {
+  pre <- xml2::xml_find_first(xml2::read_html(paste(out, collapse = "\n")), "//pre[@id='out']")
+  if (inherits(pre, "xml_missing") || is.na(xml2::xml_attr(pre, "data-done")))
+    problem("Chromium did not get through the pages")
+  if (!inherits(pre, "xml_missing")) {
+    lines <- strsplit(xml2::xml_text(pre), "\n", fixed = TRUE)[[1L]]
+    lines <- lines[nzchar(lines)]
+    res <- do.call(rbind, strsplit(lines, "\t", fixed = TRUE))
+    if (length(res)) {
+      loaded <- res[res[, 2L] == "ok", 1L]
+      for (k in which(res[, 2L] != "ok"))
+        problem(res[k, 1L], ": in Chromium, ", gsub(paste0("file://", copy, "/"), "",
+                                                     res[k, 2L], fixed = TRUE))
+    }
+    for (p in setdiff(pages, res[, 1L])) problem(p, ": not reached in Chromium")
   }
 }
 
 cat(sprintf("site %s: %d pages, %d internal links and images checked, %d pages loaded in %s\n",
-            dest, length(pages), n_links, length(pages), basename(chromium)))
+            dest, length(pages), n_links, length(loaded), basename(chromium)))
 if (length(problems)) {
   cat(paste0("  ", problems), sep = "\n")
   cat(sprintf("%d problems\n", length(problems)))
