@@ -59,6 +59,22 @@ dest <- normalizePath(dest, mustWork = TRUE)
 pages <- list.files(dest, pattern = "[.]html$", recursive = TRUE)
 pages <- pages[!grepl("^(deps|lib)/", pages)]
 if (!length(pages)) stop("no pages in ", dest)
+## Two fixes of the pages pkgdown 2.0.7 writes: it puts an empty logo image
+## (<img src="">) into the title of every page of a package without a logo
+## (a logo would make it fetch favicons from a web service), and Debian's
+## pkgdown loads MathJax from a file of this machine
+## (file:///usr/share/javascript/mathjax/MathJax.js), which a reader of the
+## site does not have: load it from the CDN that upstream pkgdown uses (the
+## integrity hash in the page is that of this file).
+for (page in pages) {
+  f <- file.path(dest, page)
+  html <- readLines(f, warn = FALSE, encoding = "UTF-8")
+  fixed <- gsub('<img src="" class="logo" alt="">', "", html, fixed = TRUE)
+  fixed <- gsub("file:///usr/share/javascript/mathjax/MathJax.js",
+                "https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.5/MathJax.js",
+                fixed, fixed = TRUE)
+  if (!identical(fixed, html)) writeLines(fixed, f, useBytes = TRUE)
+}
 
 ## ---- the reference index: topics not yet placed in a section -------------
 ## The last section of _pkgdown.yml is the untitled catch-all (all topics
@@ -85,6 +101,8 @@ for (page in pages) {
             xml2::xml_attr(xml2::xml_find_all(doc, "//img[@src]"), "src"),
             xml2::xml_attr(xml2::xml_find_all(doc, "//link[@href]"), "href"),
             xml2::xml_attr(xml2::xml_find_all(doc, "//script[@src]"), "src"))
+  local <- unique(refs[!is.na(refs) & grepl("^file:", refs, ignore.case = TRUE)])
+  for (r in local) problem(page, ": link to a file of this machine '", r, "'")
   refs <- unique(refs[is_internal(refs)])
   n_links <- n_links + length(refs)
   for (r in refs) {
@@ -163,6 +181,7 @@ flags <- c("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usa
            "--no-first-run", "--disable-extensions", "--allow-file-access-from-files",
            "--disable-web-security", paste0("--user-data-dir=", profile),
            "--virtual-time-budget=3600000", "--dump-dom")
+t0 <- proc.time()[["elapsed"]]
 out <- suppressWarnings(system2(chromium, c(flags, shQuote(paste0("file://", driver_file))),
                                 stdout = TRUE, stderr = FALSE, timeout = 1200))
 status <- attr(out, "status")
@@ -187,8 +206,9 @@ if (!is.null(status) && status != 0L) {
   }
 }
 
-cat(sprintf("site %s: %d pages, %d internal links and images checked, %d pages loaded in %s\n",
-            dest, length(pages), n_links, length(loaded), basename(chromium)))
+cat(sprintf("site %s: %d pages, %d internal links and images checked, %d pages loaded in %s (%.0f s)\n",
+            dest, length(pages), n_links, length(loaded), basename(chromium),
+            proc.time()[["elapsed"]] - t0))
 if (length(problems)) {
   cat(paste0("  ", problems), sep = "\n")
   cat(sprintf("%d problems\n", length(problems)))

@@ -80,5 +80,5 @@ if (length(missing)) {
 still_tools <- system_deps[!nzchar(Sys.which(system_deps))]
 if (length(still_tools))
   message("not available: ", paste(still_tools, collapse = " "),
-          " (pandoc builds the vignettes; qpdf checks PDF sizes)")
+          " (pandoc builds the vignettes; qpdf checks PDF sizes; chromium checks the site)")
 invisible(TRUE)
