@@ -340,7 +340,7 @@ print.summary.mcmix_rj_fit <- function(x, digits = 3, ...) {
 #' @examples
 #' set.seed(1)
 #' y <- c(rnorm(40, -2), rnorm(40, 2))
-#' fit <- sample_posterior(rj_mixture(k_max = 8), y, iter = 300, progress = FALSE)
+#' fit <- sample_posterior(rj_mixture(k_max = 8), y, iter = 3000, progress = FALSE)
 #' head(predict(fit, seq(-4, 4, by = 0.5)))
 #' summary(fit)
 #' @export

@@ -14,7 +14,8 @@
 ##     other resources inside the site fails to load there (each page is
 ##     loaded from a copy that reports, from the page's load event, its
 ##     failed resources and broken images),
-##   * an article has no rendered plot although its source has plot code.
+##   * an article has no rendered plot although its source has plot code,
+##   * an example or article prints a summary with R-hat above 1.01.
 ## Resources outside the site (fonts and scripts from CDNs) are not checked:
 ## the check runs without network access.
 args <- commandArgs(trailingOnly = TRUE)
@@ -112,6 +113,13 @@ for (page in pages) {
     if (dir.exists(target)) target <- file.path(target, "index.html")
     if (!file.exists(target)) problem(page, ": broken internal link or image '", r, "'")
   }
+}
+
+## ---- examples and articles show converged runs ----------------------------
+for (page in pages) {
+  txt <- readLines(file.path(dest, page), warn = FALSE, encoding = "UTF-8")
+  if (any(grepl("R-hat above 1.01", txt, fixed = TRUE)))
+    problem(page, ": shows a run that has not converged (R-hat above 1.01): run it longer")
 }
 
 ## ---- articles show their plots -------------------------------------------
