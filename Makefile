@@ -3,7 +3,12 @@
 #                vignettes), run the DP-mixture demo
 #   make test    install dependencies and the package (as for demo), run the
 #                test suite
+#                (the build and install are skipped when the installed mcmix
+#                was built from the current sources, see tools/install-stamp.R;
+#                make FORCE=1 ... rebuilds, and CI always rebuilds)
 #   make check   R CMD build + R CMD check --as-cran on the tarball
+#   make site    build the pkgdown site into docs/ and check every page in
+#                headless Chromium (tools/check-site.R)
 #   make bench   run the benchmarks in bench/ (installs the peer packages)
 #   make fuzz        the bad-input campaign and the full interrupt sweep
 #   make interrupts  the interrupt sweep only (every sampler, every chunk)
@@ -16,8 +21,8 @@ PKG     := mcmix
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: all deps deps-check deps-bench install demo test check document bench clean \
-        fuzz interrupts sanitize valgrind exact
+.PHONY: all deps deps-check deps-site deps-bench install demo test check document bench \
+        site clean fuzz interrupts sanitize valgrind exact
 
 all: test
 
@@ -27,15 +32,22 @@ deps:
 deps-check:
 	$(RSCRIPT) tools/install-deps.R check
 
+deps-site:
+	$(RSCRIPT) tools/install-deps.R site
+
 deps-bench:
 	$(RSCRIPT) tools/install-deps.R bench
 
 # R CMD build builds the vignettes (knitr, rmarkdown and pandoc come with
 # deps-check); installing the tarball makes them available to vignette().
+# Skipped when the installed mcmix carries the stamp of the current sources
+# (tools/install-stamp.R; not under CI=true); FORCE=1 always rebuilds.
 install: deps-check
-	rm -f $(TARBALL)
-	$(R) CMD build --no-manual .
-	$(R) CMD INSTALL --no-multiarch $(TARBALL)
+	@if [ -z "$(FORCE)" ] && $(RSCRIPT) tools/install-stamp.R check; then :; else \
+	  rm -f $(TARBALL) && \
+	  $(R) CMD build --no-manual . && \
+	  $(R) CMD INSTALL --no-multiarch $(TARBALL) && \
+	  $(RSCRIPT) tools/install-stamp.R write; fi
 	@rm -f src/*.o src/*.so
 
 demo: install
@@ -43,6 +55,12 @@ demo: install
 
 test: install
 	NOT_CRAN=true $(RSCRIPT) tools/run-tests.R
+
+# The pkgdown site (docs/): reference, articles with their plots; then every
+# page is loaded in headless Chromium and its internal links and images are
+# checked. Fails on any pkgdown warning or broken page.
+site: deps-site install
+	$(RSCRIPT) tools/check-site.R docs
 
 document: deps-check
 	$(RSCRIPT) -e 'roxygen2::roxygenise(load_code = "source")'
@@ -86,4 +104,4 @@ valgrind: deps
 
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
-	  .sanitize-lib .valgrind-lib fuzz-results*.csv
+	  .sanitize-lib .valgrind-lib fuzz-results*.csv docs

@@ -1,5 +1,5 @@
-# Discrete Bayesian networks and factor models (reference 004, sections
-# 2.3-2.4): exact inference by enumeration and, on tree-structured models,
+# Discrete Bayesian networks and factor models (Koller and Friedman 2009,
+# chapters 3, 10, 12 and 13): exact inference by enumeration and, on tree-structured models,
 # by sum-product and max-product message passing (in R); Gibbs sampling
 # with Markov-blanket conditionals and annealing/ICM to the MAP assignment
 # (src/model_bayesnet.c through src/ffi_bayesnet.c).
@@ -51,9 +51,9 @@ bn_collect_levels <- function(tabs, args) {
 
 #' Discrete Bayesian networks and factor models
 #'
-#' `bayes_net()` builds a Bayesian network (reference 004, section 2.3)
+#' `bayes_net()` builds a Bayesian network (Koller and Friedman 2009)
 #' from its conditional probability tables: the joint distribution is
-#' \eqn{P(X) = \prod_i P(X_i \mid Pa(X_i))} (eq. 2.11). `factor_model()`
+#' \eqn{P(X) = \prod_i P(X_i \mid Pa(X_i))}. `factor_model()`
 #' builds the more general model \eqn{P(X) \propto \prod_f \phi_f(X_f)} from
 #' a list of non-negative factors (a Bayesian network is the case where the
 #' factors are the tables). Both are used with [sample_posterior()] (Gibbs
@@ -147,7 +147,10 @@ bn_topo_order <- function(parents) {
 #' (tuberculosis or lung cancer, a deterministic OR), X-ray and dyspnoea;
 #' every node has levels `yes` and `no`.
 #' @return A [bayes_net()].
-#' @references Lauritzen, S. L. and Spiegelhalter, D. J. (1988). Local
+#' @references Koller, D. and Friedman, N. (2009). *Probabilistic Graphical
+#'   Models: Principles and Techniques*. MIT Press.
+#'
+#'   Lauritzen, S. L. and Spiegelhalter, D. J. (1988). Local
 #'   computations with probabilities on graphical structures and their
 #'   application to expert systems. *Journal of the Royal Statistical
 #'   Society B* 50, 157-224.
@@ -633,8 +636,8 @@ bn_roots <- function(mp) mp$order[mp$up[mp$order] == 0L]
 #'
 #' The posterior marginal distribution of every hidden variable given the
 #' evidence, by enumerating every joint assignment of the hidden variables
-#' (`"enumerate"`), or by sum-product message passing (`"sum_product"`,
-#' reference 004, section 2.3.2), exact when the factor graph restricted to
+#' (`"enumerate"`), or by sum-product message passing (`"sum_product"`;
+#' Pearl 1988, Kschischang, Frey and Loeliger 2001), exact when the factor graph restricted to
 #' the hidden variables is a tree or a forest (for a Bayesian network: a
 #' polytree, e.g. a tree where each node has at most one parent).
 #'
@@ -645,6 +648,15 @@ bn_roots <- function(mp) mp$order[mp$up[mp$order] == 0L]
 #' @return An object of class `mcmix_bn_marginals`: a named list of
 #'   probability vectors, with attribute `log_evidence`, the log of the
 #'   normalising constant (for a Bayesian network, `log P(evidence)`).
+#' @references Pearl, J. (1988). *Probabilistic Reasoning in Intelligent
+#'   Systems*. Morgan Kaufmann.
+#'
+#'   Kschischang, F. R., Frey, B. J. and Loeliger, H.-A. (2001). Factor
+#'   graphs and the sum-product algorithm. *IEEE Transactions on Information
+#'   Theory* 47, 498-519.
+#'
+#'   Koller, D. and Friedman, N. (2009). *Probabilistic Graphical Models:
+#'   Principles and Techniques*. MIT Press.
 #' @seealso [posterior_marginals()] for Gibbs estimates, [bn_map()]
 #' @examples
 #' bn_marginals(bayes_net_asia(), list(xray = "yes", smoke = "yes"))
@@ -681,9 +693,10 @@ bn_marginals <- function(model, evidence = NULL, method = c("auto", "enumerate",
 #'
 #' The MAP assignment of the hidden variables given the evidence,
 #' \eqn{\arg\max_y P(y \mid x)}: by enumeration, by max-product message
-#' passing with back-tracking on tree-structured models (reference 004,
-#' section 2.3.3, eqs. 2.29-2.32), or by annealed Gibbs sampling followed
-#' by iterated conditional modes (section 2.4.2; any model, no guarantee).
+#' passing with back-tracking on tree-structured models (Koller and Friedman
+#' 2009, chapter 13), or by annealed Gibbs sampling (Geman and Geman 1984)
+#' followed by iterated conditional modes (Besag 1986; any model, no
+#' guarantee).
 #'
 #' @inheritParams bn_marginals
 #' @param method `"auto"` (max-product on trees, else enumeration when
@@ -697,6 +710,9 @@ bn_marginals <- function(model, evidence = NULL, method = c("auto", "enumerate",
 #'   vector, the level of every hidden variable), `log_prob` (the log of the
 #'   product of the factors there, i.e. `log P(state, evidence)` for a
 #'   Bayesian network) and `method`.
+#' @references Koller, D. and Friedman, N. (2009), chapter 13; see
+#'   [bn_marginals()]. Geman, S. and Geman, D. (1984) and Besag, J. (1986),
+#'   see [map_partition()].
 #' @examples
 #' bn_map(bayes_net_asia(), list(xray = "yes", dysp = "yes"))
 #' @export

@@ -618,7 +618,7 @@ fit_usable <- function(fit, quiet = FALSE) {
 #' set.seed(3)
 #' fit <- run_kernel(k, iter = 100)
 #' fit <- extend(fit, 100)
-#' nrow(fit$chains[[1]]$traces)
+#' nrow(as.matrix(fit))
 #' @export
 extend <- function(fit, iter, ...) UseMethod("extend")
 

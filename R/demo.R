@@ -4,17 +4,18 @@
 #' Run the package demo
 #'
 #' Fits `dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1))` to
-#' `MASS::galaxies / 1000` (velocities in 1000 km/s) with two chains, prints
-#' the summary (traces with R-hat and ESS, posterior of the number of
-#' clusters) and the point estimate of the partition, and writes four PNG
+#' `MASS::galaxies / 1000` (velocities in 1000 km/s) with two chains of the
+#' default sampler (split-merge; long enough for every R-hat to be below
+#' 1.01), prints the summary (traces with R-hat and ESS, posterior of the
+#' number of clusters) and the point estimate of the partition, and writes four PNG
 #' files to `outdir`: traces, autocorrelations, the co-clustering heatmap and
 #' the data with the posterior predictive density.
 #'
 #' @param outdir Directory for the plots (created if needed).
-#' @param iter,chains Sampler settings.
+#' @param iter,thin,chains Sampler settings.
 #' @return The fit, invisibly.
 #' @noRd
-run_demo <- function(outdir = "demo-output", iter = 2000, chains = 2) {
+run_demo <- function(outdir = "demo-output", iter = 10000, thin = 5, chains = 2) {
   if (!requireNamespace("MASS", quietly = TRUE))
     stop("the demo needs the MASS package (a recommended package).", call. = FALSE)
   dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
@@ -24,17 +25,14 @@ run_demo <- function(outdir = "demo-output", iter = 2000, chains = 2) {
   model <- dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1))
   print(model)
   set.seed(2024)
-  fit <- sample_posterior(model, x, iter = iter, burnin = iter %/% 2,
-                          chains = chains, algorithm = "collapsed",
-                          progress = FALSE)
+  fit <- sample_posterior(model, x, iter = iter, burnin = iter %/% 2, thin = thin,
+                          chains = chains, progress = FALSE)
   cat("\n")
   print(summary(fit))
 
   est <- partition(fit)
   cat("\n")
   print(est)
-  cat("Cluster sizes of the point estimate:",
-      paste(sort(tabulate(est$labels), decreasing = TRUE), collapse = ", "), "\n")
 
   files <- file.path(outdir, c("traces.png", "autocorrelation.png",
                                "coclustering.png", "clusters.png"))

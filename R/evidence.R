@@ -1,6 +1,6 @@
 # Marginal likelihood (evidence) from posterior draws: bridge sampling
 # (Meng and Wong 1996) for any target with a log density, and Chib's
-# candidate method (reference 002, section 24.7.1; Chib 1995) for the Gibbs
+# candidate method (Murphy 2012, section 24.7.1; Chib 1995) for the Gibbs
 # samplers whose full conditionals are known.  Chib's ordinates for finite
 # mixtures live in R/evidence_chib.R; the population methods (sample_smc(),
 # ais(), harmonic_mean_evidence()) in R/smc.R.

@@ -1,4 +1,4 @@
-# Chib's candidate method (reference 002, section 24.7.1, eq. 24.108;
+# Chib's candidate method (Murphy 2012, section 24.7.1, eq. 24.108;
 # Chib 1995): log p(y) = log p(y | theta*) + log p(theta*) - log p(theta* | y)
 # at a point theta* of high posterior density, the posterior ordinate
 # estimated by Rao-Blackwellisation over the Gibbs output (and reduced runs
@@ -136,7 +136,7 @@ chib_rmvn_prec <- function(P, l) {
 }
 
 # ---- probit (Albert and Chib 1993; Chib 1995, section 3.1) ----------------
-# Data augmentation as in reference 002, section 24.5.1: z_i | beta, y_i is
+# Data augmentation as in Murphy (2012), section 24.5.1: z_i | beta, y_i is
 # N(x_i' beta, 1) truncated to z_i > 0 (y_i = 1) or z_i < 0 (y_i = 0), and
 # beta | z is N(B_n (B_0^-1 b_0 + X' z), B_n), B_n = (B_0^-1 + X'X)^-1.
 
@@ -194,7 +194,7 @@ chib_hier_lm <- function(fit, n_reduced) {
   XtX <- lapply(Xs, crossprod)
   Xty <- Map(crossprod, Xs, ys)
   V0i <- solve(mod$V0)
-  # full conditionals (reference 002, section 24.2.5: beta_j eq. 24.34-24.35,
+  # full conditionals (Murphy 2012, section 24.2.5: beta_j eq. 24.34-24.35,
   # mu eq. 24.36-24.37, Sigma inverse-Wishart with eta0 + m degrees of
   # freedom and scale S0 + sum_j (beta_j - mu)(beta_j - mu)', sigma2
   # IG((nu0 + N) / 2, (nu0 s0sq + SSR) / 2); Hoff 2009, section 11.2)
@@ -265,7 +265,7 @@ chib_hier_lm <- function(fit, n_reduced) {
 # ---- finite mixtures of a conjugate family (Chib 1995, section 3.2) --------
 
 # Dirichlet log density at w with parameters a; the full conditional of
-# the weights is Dir(alpha + n(z)) (reference 001, eq. 2).
+# the weights is Dir(alpha + n(z)) (De Bacco and Valera, lecture notes on Bayesian mixture models, eq. 2).
 chib_lddir <- function(w, a) lgamma(sum(a)) - sum(lgamma(a)) + sum((a - 1) * log(w))
 
 # All permutations of 1..K (rows), or `n` random ones (the identity first)

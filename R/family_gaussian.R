@@ -249,7 +249,7 @@ family_layout.mcmix_family_gaussian_diag <- function(family) {
 #' set.seed(1)
 #' x <- rbind(matrix(rnorm(200, 0), 20), matrix(rnorm(200, 4), 20))
 #' fit <- sample_posterior(dp_mixture(gaussian_iso()), x, iter = 50, progress = FALSE)
-#' table(fit$chains[[1]]$traces[, "n_clusters"])
+#' table(as.matrix(fit)[, "n_clusters"])
 #' @export
 gaussian_iso <- function(prior_mean = NULL, kappa = 0.01, shape = 2, rate = NULL) {
   if (!is.null(prior_mean)) fam_check_vector(prior_mean, "prior_mean")

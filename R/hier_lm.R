@@ -41,7 +41,7 @@
 #' b <- cbind(rnorm(8, 1, 0.5), rnorm(8, 2, 0.5))
 #' y <- b[g, 1] + b[g, 2] * x + rnorm(80, sd = 0.5)
 #' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
-#' colMeans(fit$chains[[1]]$traces[, 1:2])
+#' colMeans(as.matrix(fit)[, 1:2])
 #' @export
 hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,

@@ -28,7 +28,7 @@
 #' set.seed(1)
 #' tg <- target(function(x) -sum(x^2) / 2, gradient = function(x) -x)
 #' fit <- sample_hmc(tg, init = c(1, 1), iter = 500, n_steps = 10)
-#' colMeans(fit$chains[[1]]$traces)
+#' colMeans(as.matrix(fit))
 #' hmc_step_size(fit)
 #' @export
 sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),

@@ -47,7 +47,7 @@
 #'                    burnin = 10)
 #' mean(sign(ising_mean(fit)) == truth)
 #' fit2 <- ising_swendsen_wang(8, 8, J = 0.5, iter = 200)
-#' mean(abs(fit2$chains[[1]]$traces[, "magnetisation"]))
+#' mean(abs(as.matrix(fit2)[, "magnetisation"]))
 #' @name ising
 NULL
 

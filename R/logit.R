@@ -6,7 +6,7 @@
 #' Auxiliary-variable Gibbs samplers for
 #' \deqn{P(y_i = 1 \mid \beta) = F(x_i^\top \beta), \quad
 #'       \beta \sim N(b_0, B_0),}
-#' shaped like [probit_gibbs()]. Three schemes (reference text 002,
+#' shaped like [probit_gibbs()]. Three schemes (Murphy 2012,
 #' section 24.5.1):
 #' * `"polya_gamma"` (the default; Polson, Scott and Windle 2013): exact for
 #'   the logistic \eqn{F}. Each iteration draws \eqn{\omega_i \sim
@@ -58,6 +58,8 @@
 #'   1339-1349.
 #'   Albert, J. H. and Chib, S. (1993). Bayesian analysis of binary and
 #'   polychotomous response data. *JASA* 88, 669-679.
+#'   Murphy, K. P. (2012). *Machine Learning: A Probabilistic Perspective*.
+#'   MIT Press. Section 24.5.1.
 #' @seealso [probit_gibbs()], [predict.mcmix_logit_fit()], [rpolyagamma()]
 #' @examples
 #' set.seed(1)
@@ -65,7 +67,7 @@
 #' y <- rbinom(100, 1, plogis(-0.5 + 1.5 * x))
 #' d <- data.frame(x = x, y = y)
 #' fit <- logit_gibbs(y ~ x, data = d, iter = 500, burnin = 100)
-#' colMeans(fit$chains[[1]]$traces)
+#' colMeans(as.matrix(fit))
 #' head(predict(fit, newdata = data.frame(x = c(-1, 0, 1))))
 #' @export
 logit_gibbs <- function(x, y = NULL, data = NULL,

@@ -5,8 +5,8 @@
 #'
 #' Searches for the partition of maximum posterior probability of a
 #' [finite_mixture()] (symmetric weights) or [dp_mixture()] (fixed `alpha`;
-#' Pitman-Yor with a fixed `discount`) of a conjugate family, as in section
-#' 2.4.2 of reference text 004: collapsed Gibbs sweeps whose conditionals
+#' Pitman-Yor with a fixed `discount`) of a conjugate family: collapsed Gibbs
+#' sweeps (annealed as in Geman and Geman 1984) whose conditionals
 #' are raised to a growing power `schedule[t]` (the inverse temperature;
 #' 1 is Gibbs sampling, large values approach the mode), followed by
 #' iterated conditional modes (Besag 1986: every observation moved to the
@@ -42,6 +42,10 @@
 #'   sweep) and `model`.
 #' @references Besag, J. (1986). On the statistical analysis of dirty
 #'   pictures. *Journal of the Royal Statistical Society B* 48, 259-302.
+#'
+#'   Geman, S. and Geman, D. (1984). Stochastic relaxation, Gibbs
+#'   distributions, and the Bayesian restoration of images. *IEEE
+#'   Transactions on Pattern Analysis and Machine Intelligence* 6, 721-741.
 #' @seealso [sample_posterior()], [partition()]
 #' @examples
 #' set.seed(1)

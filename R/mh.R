@@ -311,7 +311,7 @@ adapt_spec <- function(a, d) {
 #' set.seed(1)
 #' fit <- sample_mh(ld, init = c(0, 0), iter = 2000, burnin = 500,
 #'                  proposal = proposal_rw(cov = S), adapt = adapt_scale())
-#' colMeans(fit$chains[[1]]$traces)
+#' colMeans(as.matrix(fit))
 #' @export
 sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       thin = 1, chains = 1, proposal = proposal_rw(),

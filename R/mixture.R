@@ -265,7 +265,7 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' x <- c(rnorm(30, -3), rnorm(30, 3))
 #' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 200,
 #'                         progress = FALSE)
-#' table(fit$chains[[1]]$traces[, "n_clusters"])
+#' table(as.matrix(fit)[, "n_clusters"])
 #' summary(fit)$n_clusters   # posterior of the number of clusters
 #' fit2 <- sample_posterior(finite_mixture(gaussian_niw(), K = 2), x,
 #'                          iter = 200, algorithm = "gibbs", progress = FALSE)
@@ -294,7 +294,8 @@ sample_posterior.mcmix_finite_mixture <- function(
 #' @export
 sample_posterior.mcmix_dp_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    algorithm = names(dp_algorithms), init = "prior",
+    algorithm = c("split_merge", "subcluster", "collapsed", "neal8", "slice"),
+    init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
     cores = getOption("mcmix.cores", 1L), control = dp_control(),
     threads = getOption("mcmix.threads", 1L), ...) {

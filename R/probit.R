@@ -33,7 +33,7 @@
 #' y <- rbinom(100, 1, pnorm(-0.5 + 1.5 * x))
 #' fit <- probit_gibbs(y ~ x, data = data.frame(x = x, y = y), iter = 500,
 #'                     burnin = 100)
-#' colMeans(fit$chains[[1]]$traces)
+#' colMeans(as.matrix(fit))
 #' @export
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = 100, iter = 1000, burnin = floor(iter / 2), thin = 1,

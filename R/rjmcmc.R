@@ -74,7 +74,7 @@ rg_resolve <- function(prior, y) {
 #'
 #' A mixture of `K` components with `K` unknown, `p(K)` on `1..k_max`, and
 #' weights `w | K ~ Dirichlet(delta, ..., delta)`, sampled by reversible-jump
-#' MCMC (Green 1995; reference text 002, section 24.3.7) with
+#' MCMC (Green 1995; Murphy 2012, section 24.3.7) with
 #' [sample_posterior()]:
 #'
 #' * with `components = rg_prior()` (the default), a univariate Gaussian
@@ -101,6 +101,9 @@ rg_resolve <- function(prior, y) {
 #'   computation and Bayesian model determination. *Biometrika* 82, 711-732.
 #'
 #'   Richardson, S. and Green, P. J. (1997), see [rg_prior()].
+#'
+#'   Murphy, K. P. (2012). *Machine Learning: A Probabilistic Perspective*.
+#'   MIT Press. Section 24.3.7.
 #'
 #'   Dahl, D. B. (2003). An improved merge-split sampler for conjugate
 #'   Dirichlet process mixture models. Technical report 1086, University of
@@ -337,7 +340,7 @@ print.summary.mcmix_rj_fit <- function(x, digits = 3, ...) {
 #' @examples
 #' set.seed(1)
 #' y <- c(rnorm(40, -2), rnorm(40, 2))
-#' fit <- sample_posterior(rj_mixture(k_max = 8), y, iter = 300, progress = FALSE)
+#' fit <- sample_posterior(rj_mixture(k_max = 8), y, iter = 3000, progress = FALSE)
 #' head(predict(fit, seq(-4, 4, by = 0.5)))
 #' summary(fit)
 #' @export

@@ -23,12 +23,12 @@
 #' @examples
 #' set.seed(1)
 #' fit <- sample_slice(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 500)
-#' colMeans(fit$chains[[1]]$traces)
+#' colMeans(as.matrix(fit))
 #' # a distribution on 0..4
 #' p <- c(0.1, 0.1, 0.4, 0.2, 0.1)
 #' ld <- function(k) if (k < 0 || k > 4) -Inf else log(p[k + 1])
 #' fit <- sample_slice(ld, init = 2, iter = 500, discrete = TRUE)
-#' table(fit$chains[[1]]$traces)
+#' table(as.matrix(fit))
 #' @export
 sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          thin = 1, chains = 1, width = 1, max_steps = 100,

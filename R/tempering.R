@@ -28,7 +28,7 @@
 #' set.seed(1)
 #' fit <- sample_tempering(ll, lp, init = 0, iter = 1000,
 #'                         temperatures = c(1, 0.3, 0.1, 0.03))
-#' mean(fit$chains[[1]]$traces > 0)
+#' mean(as.matrix(fit) > 0)
 #' swap_rates(fit)
 #' @export
 sample_tempering <- function(log_lik, log_prior, init, temperatures,

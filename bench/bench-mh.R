@@ -1,6 +1,6 @@
 # Benchmark: sample_mh() on an R-function target against mcmc::metrop() on
 # the same target, and the same model as a compiled target (the test plugin
-# package tests/testthat/plugins/mcmixtarget).
+# package inst/plugins/mcmixtarget).
 #
 # Run from the repository root, with mcmix installed:
 #   Rscript bench/bench-mh.R [scale]
@@ -23,11 +23,11 @@ scale_n <- if (length(args)) as.numeric(args[[1]]) else 1
 reps <- 5L
 
 
-# the compiled version of the same density, from the test plugin package
+# the compiled version of the same density, from the example plugin package
 tmp <- tempfile("bench-")
 lib <- file.path(tmp, "lib")
 dir.create(lib, recursive = TRUE)
-invisible(file.copy("tests/testthat/plugins/mcmixtarget", tmp, recursive = TRUE))
+invisible(file.copy("inst/plugins/mcmixtarget", tmp, recursive = TRUE))
 out <- system2(file.path(R.home("bin"), "R"),
                c("CMD", "INSTALL", "--no-test-load", paste0("--library=", lib),
                  file.path(tmp, "mcmixtarget")), stdout = TRUE, stderr = TRUE)

@@ -9,7 +9,7 @@
  *   c(a[d], b[d])                                        length 2 d
  *
  * With s_j = sum_i x_ij over the n points of the cluster (Beta-Bernoulli
- * conjugacy, reference 004 eqs. 2.8-2.10 with K = 2):
+ * conjugacy; Murphy 2012, section 3.3):
  *   p_j | X ~ Beta(a_j + s_j, b_j + n - s_j)
  *   p(x_j = 1 | X) = (a_j + s_j) / (a_j + b_j + n)          (predictive)
  *   log p(X) = sum_j [lbeta(a_j + s_j, b_j + n - s_j) - lbeta(a_j, b_j)].

@@ -13,8 +13,8 @@
  * Hyperparameter vector (from the R constructor categorical_dirichlet()):
  *   alpha[K]                                             length K
  *
- * With c_k = sum_i x_ik, C = sum_k c_k, A = sum_k alpha_k (reference 004,
- * eqs. 2.8-2.10):
+ * With c_k = sum_i x_ik, C = sum_k c_k, A = sum_k alpha_k (Dirichlet-multinomial
+ * conjugacy; Murphy 2012, section 3.4):
  *   p | X ~ Dirichlet(alpha + c)
  *   log p(X) = lgamma(A) - lgamma(A + C) + sum_k [lgamma(alpha_k + c_k) - lgamma(alpha_k)]
  *   log p(x | X) = sum_k log[(alpha_k + c_k)^(x_k rising)] - log[(A + C)^(m rising)]

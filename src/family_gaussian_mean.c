@@ -1,6 +1,6 @@
 /*
  * family_gaussian_mean.c -- multivariate Gaussian with known covariance and
- * a Normal prior on the mean (the running example of the reference notes).
+ * a Normal prior on the mean (the running example of De Bacco and Valera's lecture notes).
  *
  * Model (d = dim):
  *   x_i | mu ~ N_d(mu, Sigma)        Sigma known
@@ -9,10 +9,10 @@
  * Hyperparameter vector (from the R constructor gaussian_mean()):
  *   c(Sigma[d*d], m0[d], S0[d*d])  (column-major)      length 2 d*d + d
  *
- * Posterior (reference 001, eq. 10): with Lambda = Sigma^{-1},
+ * Posterior (De Bacco and Valera, eq. 10): with Lambda = Sigma^{-1},
  * Lambda0 = S0^{-1}, P_n = Lambda0 + n Lambda,
  *   mu | X ~ N(mu_n, P_n^{-1}),  mu_n = m0 + P_n^{-1} Lambda sum_i (x_i - m0).
- * Posterior predictive (reference 001, eq. 12, general form):
+ * Posterior predictive (De Bacco and Valera, eq. 12, general form):
  *   x | X ~ N(mu_n, Sigma + P_n^{-1}).
  * Marginal likelihood (complete the square in mu; y_i = x_i - m0,
  * b = Lambda sum_i y_i):

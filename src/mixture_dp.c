@@ -3,8 +3,8 @@
  * Dirichlet process mixtures with conjugate component families, with the
  * Pitman-Yor generalisation built in (discount d = 0 gives the DP).
  *
- * Reference: slides 003, "Collapsed DP Mixture Sampler" (Neal 2000,
- * algorithm 3).  For each observation i in turn:
+ * Reference: Neal (2000), algorithm 3; Sudderth (2011), slides
+ * "Collapsed DP Mixture Sampler".  For each observation i in turn:
  *   leave x_i out of its cluster (deleting the cluster if it became empty),
  *   draw z_i from
  *     existing cluster k:  (n_k^-i - d)       p(x_i | x_{k,-i})
@@ -31,7 +31,7 @@
  *   (n draws of R_unif_index, about a tenth of a sweep at large n, and a
  *   random memory access per point).  Validity: each single-site update is
  *   a Gibbs update, i.e. a Metropolis-Hastings move accepted with
- *   probability 1 (reference 002, sec. 24.3.2), so it leaves the posterior
+ *   probability 1 (Murphy 2012, sec. 24.3.2), so it leaves the posterior
  *   pi invariant; a composition of pi-invariant kernels (a cycle) and a
  *   mixture of them over an index drawn independently of the state are
  *   pi-invariant (Tierney 1994, Ann. Statist. 22, sec. 2.3, "cycles and
@@ -53,8 +53,8 @@
  *
  * The prior parameters are updated after every sweep
  * (mcx_partition_prior_update(): alpha under a Gamma(a, b) prior by the
- * auxiliary-variable method of Escobar & West 1995, sec. 6, slides 003,
- * step 5, valid for d = 0; a Beta-prior discount by slice sampling).
+ * auxiliary-variable method of Escobar & West 1995, sec. 6; Sudderth 2011,
+ * slides, step 5; valid for d = 0; a Beta-prior discount by slice sampling).
  *
  * The row "collapsed" of the algorithm table (mixture_dp.h); the scan is
  * shared with "split_merge" (mixture_splitmerge.c).

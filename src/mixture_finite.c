@@ -3,9 +3,9 @@
  * components, weights w ~ Dirichlet(alpha_1, ..., alpha_K) and conjugate
  * component families.
  *
- * The three algorithms of the reference lecture notes (reference file
- * 001, "Inferring BMMs via Gibbs sampling", Algorithms 1-3; slides 003,
- * "Collapsed Finite Mixture Sampler"):
+ * The three algorithms of De Bacco and Valera's lecture notes on Bayesian
+ * mixture models ("Inferring BMMs via Gibbs sampling", Algorithms 1-3;
+ * Sudderth 2011, slides "Collapsed Finite Mixture Sampler"):
  *
  *   gibbs (Alg. 1)   w | z ~ Dirichlet(alpha + n);  theta_k | z ~ p(theta_k | x_k);
  *                    z_i | w, theta  prop. to  w_k f(x_i | theta_k).

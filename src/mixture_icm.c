@@ -1,6 +1,6 @@
 /*
  * mixture_icm.c -- MAP partitions of conjugate mixtures by annealed Gibbs
- * sampling and iterated conditional modes (reference 004, section 2.4.2).
+ * sampling and iterated conditional modes (Geman and Geman 1984; Besag 1986).
  *
  * The collapsed conditional of observation i given the other allocations
  * is, on partitions (empty components of a finite mixture lumped into one

@@ -2,7 +2,7 @@
  * mixture_impute.c -- the imputation step for missing coordinates of a
  * joint Gaussian block (gaussian_niw, gaussian_mean) inside a mixture
  * sampler: the I-step and P-step of the imputation-posterior / data
- * augmentation algorithm (Tanner and Wong 1987; reference 002, section
+ * augmentation algorithm (Tanner and Wong 1987; Murphy 2012, section
  * 24.2.7), run once per sweep after the partition update.
  *
  * Given the partition z and the current completed data, for every cluster

@@ -1,7 +1,7 @@
 /*
  * mixture_rj.c -- Richardson and Green's (1997) reversible-jump sampler for
  * univariate Gaussian mixtures with an unknown number of components
- * (reference 002, section 24.3.7; model and priors in mixture_rj.h).
+ * (Murphy 2012, section 24.3.7; model and priors in mixture_rj.h).
  *
  * One sweep is R&G's moves (a)-(f):
  *   (a) w ~ Dirichlet(delta + n_1, ..., delta + n_k);

@@ -1,6 +1,6 @@
 /*
  * mixture_rj.h -- reversible-jump samplers for finite mixtures with an
- * unknown number of components K (reference 002, section 24.3.7;
+ * unknown number of components K (Murphy 2012, section 24.3.7;
  * Richardson and Green 1997).  SEXP-free.
  *
  * Both samplers share the move probabilities between K and K + 1:

@@ -1,6 +1,6 @@
 /*
  * mixture_rj_collapsed.c -- collapsed reversible-jump MCMC for finite
- * mixtures with an unknown number of components (reference 002, section
+ * mixtures with an unknown number of components (Murphy 2012, section
  * 24.3.7, "collapsed RJMCMC"): the weights (symmetric Dirichlet(delta))
  * and the component parameters (any conjugate family of the registry) are
  * integrated out, so the state is K and the labelled allocation z, and

@@ -1,7 +1,7 @@
 /*
  * model_bayesnet.c -- Gibbs sampling on discrete Bayesian networks and
- * factor models (reference 004, section 2.4.1), and its annealed / ICM
- * form for the MAP assignment (section 2.4.2).
+ * factor models (Koller and Friedman 2009, section 12.3), and its annealed /
+ * ICM form for the MAP assignment (Geman and Geman 1984; Besag 1986).
  *
  * A sweep visits the blocks of hidden variables in a random permutation.
  * For block b it enumerates the joint values of its variables and scores

@@ -10,7 +10,7 @@
  * The hidden variables are updated in blocks: block b holds the variables
  * blk_var[blk_ptr[b] .. blk_ptr[b+1]-1] and touches the factors
  * blk_fac[blk_fac_ptr[b] .. blk_fac_ptr[b+1]-1] (its Markov blanket's
- * factors, reference 004, section 2.4.1).
+ * factors; Koller and Friedman 2009, section 12.3).
  */
 #ifndef MCMIX_MODEL_BAYESNET_H
 #define MCMIX_MODEL_BAYESNET_H

@@ -1,7 +1,7 @@
 /*
  * model_gpclass.c -- Gibbs sampler for binary Gaussian-process
- * classification with the probit likelihood (reference 000, section 9.2 and
- * 9.2.1): auxiliary variables z_n with t_n = 1{z_n > 0}, z | f ~ N(f, I),
+ * classification with the probit likelihood (Rogers and Girolami 2016, sections
+ * 9.2 and 9.2.1): auxiliary variables z_n with t_n = 1{z_n > 0}, z | f ~ N(f, I),
  * f ~ N(0, K).  One iteration:
  *   (a) f | z ~ N(Sigma_f z, Sigma_f),  Sigma_f = (K^{-1} + I)^{-1};
  *   (b) z_n | f_n, t_n ~ N(f_n, 1) truncated to be positive (t_n = 1) or

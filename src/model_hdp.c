@@ -2,7 +2,7 @@
  * model_hdp.c -- hierarchical Dirichlet process mixture, Gibbs sampling in
  * the direct-assignment representation (Teh, Jordan, Beal and Blei 2006,
  * "Hierarchical Dirichlet processes", JASA, section 5.3 and appendix A;
- * reference 000, section 10.4.1 for the model).
+ * Rogers and Girolami 2016, section 10.4.1 for the model).
  *
  *   G_0 ~ DP(gamma, H),  G_j ~ DP(alpha, G_0),  theta_ji ~ G_j,
  *   x_ji ~ F(theta_ji),  H conjugate to F (an mcx_family).

@@ -1,6 +1,6 @@
 /*
  * model_hierlm.c -- Gibbs sampler for hierarchical linear regression
- * (reference 002, section 24.2.5, equations 24.29-24.42; Hoff 2009):
+ * (Murphy 2012, section 24.2.5, equations 24.29-24.42; Hoff 2009):
  *
  *   y_ij | beta_j, sigma^2 ~ N(x_ij' beta_j, sigma^2),
  *   beta_j | mu, Sigma     ~ N(mu, Sigma),             j = 1..m,

@@ -6,7 +6,7 @@
  * on an nrow x ncol grid (4-neighbour edges, free or periodic boundary).
  * Gaussian local evidence psi_t(x_t) = N(y_t | x_t, sigma^2) is a field:
  * log psi_t(+1) - log psi_t(-1) = 2 y_t / sigma^2, so h_t += y_t / sigma^2
- * (the caller folds it into h).  Reference 002, section 24.2.2.
+ * (the caller folds it into h).  Murphy (2012), section 24.2.2.
  *
  * Gibbs (eq. 24.4-24.6): p(x_t = +1 | rest) = sigm(2 (J eta_t + h_t)),
  *   eta_t = sum of the neighbouring spins; one sweep visits the sites in

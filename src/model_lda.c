@@ -1,6 +1,6 @@
 /*
  * model_lda.c -- latent Dirichlet allocation by collapsed Gibbs sampling
- * (Griffiths and Steyvers 2004; reference 000, section 10.5, eq. 10.13).
+ * (Griffiths and Steyvers 2004; Rogers and Girolami 2016, section 10.5, eq. 10.13).
  *
  * Model: theta_d ~ Dir(alpha 1_K), phi_k ~ Dir(beta 1_W), z_dt | theta_d ~
  * Cat(theta_d), w_dt | z_dt = k ~ Cat(phi_k).  theta and phi are integrated

@@ -1,6 +1,6 @@
 /*
  * model_logit.c -- Gibbs samplers for Bayesian logistic regression by
- * auxiliary variables (reference 002, section 24.5.1):
+ * auxiliary variables (Murphy 2012, section 24.5.1):
  *
  *   P(y_i = 1 | beta) = F(x_i' beta),  beta ~ N(b0, B0)  or, hierarchically,
  *   beta ~ N(b0, v0 I) with v0 ~ IG(d1, d2).

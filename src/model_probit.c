@@ -1,7 +1,7 @@
 /*
  * model_probit.c -- Gibbs sampler for Bayesian probit regression by data
- * augmentation (Albert and Chib 1993; reference 002, section 24.5.1, and
- * reference 000, equations 9.4-9.5 for the auxiliary-variable identity).
+ * augmentation (Albert and Chib 1993; Murphy 2012, section 24.5.1, and
+ * Rogers and Girolami 2016, equations 9.4-9.5 for the auxiliary-variable identity).
  *
  *   y_i = 1{z_i > 0},  z_i | beta ~ N(x_i' beta, 1),  beta ~ N(b0, B0).
  *

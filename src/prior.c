@@ -1,8 +1,8 @@
 /*
  * prior.c -- simulators of the prior over partitions (see mixture.h).
  *
- * Chinese restaurant process with discount d (Pitman-Yor; reference
- * slides 003, "Polya urn"; thesis 004, CRP): with i customers seated at K
+ * Chinese restaurant process with discount d (Pitman-Yor; Pitman
+ * 2006; Sudderth 2011, slides "Polya urn"): with i customers seated at K
  * tables of sizes n_1..n_K, customer i+1 sits at table k with probability
  * (n_k - d) / (i + alpha) and at a new table with probability
  * (alpha + d K) / (i + alpha).

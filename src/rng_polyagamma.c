@@ -20,7 +20,7 @@
  * Gaussian with mean 1/|r| and shape 1, drawn by Michael, Schucany and Haas
  * 1976) and accept by the alternating series of the KS density, one for
  * lambda > 4/3 and one (after Jacobi's theta transform) for lambda <= 4/3.
- * Reference 002, section 24.5.1.
+ * Murphy (2012), section 24.5.1.
  */
 #include <Rmath.h>
 #include "mcmix_engine.h"

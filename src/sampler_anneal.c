@@ -1,6 +1,6 @@
 /*
  * sampler_anneal.c -- simulated annealing for the mode of a target
- * (reference 002, section 24.6.1; Kirkpatrick, Gelatt and Vecchi 1983).
+ * (Murphy 2012, section 24.6.1; Kirkpatrick, Gelatt and Vecchi 1983).
  *
  * At temperature T_k the chain is a random-walk Metropolis chain on
  * f(theta)^(1/T_k): a proposal theta' = theta + scale * z is accepted with

@@ -2,7 +2,7 @@
  * sampler_nuts.c -- one transition of the multinomial No-U-Turn sampler.
  *
  * Hamiltonian H(q, p) = -log pi(q) + p' M^{-1} p / 2 with p ~ N(0, M)
- * (reference 002, section 24.5.4, for HMC; Betancourt 2017, appendix A, for
+ * (Murphy 2012, section 24.5.4, for HMC; Betancourt 2017, appendix A, for
  * the multinomial form).  The trajectory grows by doubling in a random
  * direction (Hoffman and Gelman 2014, Algorithm 3) until
  *   - the generalised no-U-turn criterion fails: with rho the sum of the

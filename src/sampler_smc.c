@@ -1,7 +1,7 @@
 /*
  * sampler_smc.c -- tempered sequential Monte Carlo and annealed importance
- * sampling on a prior and a likelihood target (reference 000, section
- * 9.5.4; reference 002, sections 24.6.2 and 24.7.3).
+ * sampling on a prior and a likelihood target (Rogers and Girolami
+ * 2016, section 9.5.4; Murphy 2012, sections 24.6.2 and 24.7.3).
  *
  * SMC sampler (Del Moral, Doucet and Jasra 2006) on the path
  * pi_beta ~ p(theta) L(theta)^beta, 0 = beta_0 < ... < beta_T = 1:

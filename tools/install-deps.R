@@ -1,21 +1,27 @@
 #!/usr/bin/env Rscript
 ## Install what mcmix needs to build, test and check, and nothing by hand.
 ##
-## Usage: Rscript tools/install-deps.R [core|test|check|bench]
+## Usage: Rscript tools/install-deps.R [core|test|check|site|bench]
 ##   core   packages needed to install and run mcmix (Imports)
 ##   test   + testthat and the Suggests used by the tests
 ##   check  + roxygen2, knitr, rmarkdown, pandoc, qpdf (R CMD check --as-cran)
-##   bench  + the peer packages compared in bench/
+##   site   check + pkgdown and headless Chromium (make site)
+##   bench  check + the peer packages compared in bench/
 ##
 ## Debian's prebuilt r-cran-* packages are used when apt-get is available and
 ## we are root (fast); otherwise packages are built from CRAN sources.
 
 args <- commandArgs(trailingOnly = TRUE)
 level <- if (length(args)) args[[1L]] else "test"
-levels <- c("core", "test", "check", "bench")
-if (!level %in% levels)
-  stop("unknown level '", level, "'; use one of ", paste(levels, collapse = ", "))
-upto <- match(level, levels)
+## each level installs its own packages and those of the levels it builds on
+levels <- list(core  = "core",
+               test  = c("core", "test"),
+               check = c("core", "test", "check"),
+               site  = c("core", "test", "check", "site"),
+               bench = c("core", "test", "check", "bench"))
+if (!level %in% names(levels))
+  stop("unknown level '", level, "'; use one of ", paste(names(levels), collapse = ", "))
+parts <- levels[[level]]
 
 pkgs <- list(
   core  = c("coda"),
@@ -23,10 +29,13 @@ pkgs <- list(
             "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "slam", "tm",
             "loo", "generics", "rstantools", "tibble"),
   check = c("roxygen2", "knitr", "rmarkdown"),
+  site  = c("pkgdown", "xml2"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
 )
-want <- unique(unlist(pkgs[seq_len(upto)]))
-system_deps <- if (upto >= 3L) c("pandoc", "qpdf") else character()
+want <- unique(unlist(pkgs[parts]))
+## command-line tools, named by the Debian package that provides them
+system_deps <- c(if ("check" %in% parts) c(pandoc = "pandoc", qpdf = "qpdf"),
+                 if ("site" %in% parts) c(chromium = "chromium"))
 
 have <- function(p) nzchar(system.file(package = p))
 missing <- want[!vapply(want, have, logical(1))]
@@ -72,5 +81,5 @@ if (length(missing)) {
 still_tools <- system_deps[!nzchar(Sys.which(system_deps))]
 if (length(still_tools))
   message("not available: ", paste(still_tools, collapse = " "),
-          " (pandoc builds the vignettes; qpdf checks PDF sizes)")
+          " (pandoc builds the vignettes; qpdf checks PDF sizes; chromium checks the site)")
 invisible(TRUE)

@@ -1,6 +1,8 @@
-# Install a plugin package from tests/testthat/plugins/<name> into a
-# temporary library (once per session) and load its namespace. Skips when
-# not possible (on CRAN, no compiler, mcmix installed without its header).
+# Install one of the example plugin packages shipped with mcmix
+# (inst/plugins/<name>, installed as system.file("plugins", <name>,
+# package = "mcmix")) into a temporary library (once per session) and load
+# its namespace. Skips when not possible (on CRAN, no compiler, mcmix
+# installed without its header); the example packages are always installed.
 plugin_cache <- new.env(parent = emptyenv())
 
 install_test_plugin <- function(name) {
@@ -8,6 +10,9 @@ install_test_plugin <- function(name) {
   testthat::skip_on_cran()
   header <- base::system.file("include", "mcmix.h", package = "mcmix")
   if (!nzchar(header)) testthat::skip("mcmix is installed without its header")
+  src <- base::system.file("plugins", name, package = "mcmix")
+  if (!nzchar(src))
+    stop("mcmix is installed without its example plugin packages (inst/plugins)")
   if (!nzchar(Sys.which("make"))) testthat::skip("`make` not found")
   cc <- tryCatch(suppressWarnings(system2(file.path(R.home("bin"), "R"),
                                           c("CMD", "config", "CC"),
@@ -17,7 +22,7 @@ install_test_plugin <- function(name) {
   if (is.na(cc) || !nzchar(Sys.which(cc))) testthat::skip("no C compiler found")
   tmp <- tempfile(paste0(name, "-"))
   dir.create(tmp)
-  file.copy(testthat::test_path("plugins", name), tmp, recursive = TRUE)
+  file.copy(src, tmp, recursive = TRUE)
   lib <- file.path(tmp, "lib")
   dir.create(lib)
   libs <- paste(c(lib, .libPaths()), collapse = .Platform$path.sep)

@@ -1,5 +1,5 @@
 # A component family added from outside: the small package under
-# tests/testthat/plugins/mcmixexpgamma includes <mcmix.h>, registers
+# inst/plugins/mcmixexpgamma includes <mcmix.h>, registers
 # "exponential_gamma" through R_GetCCallable("mcmix", ...) when its shared
 # library is loaded, and is then used by name like a built-in family.
 #

@@ -1,4 +1,4 @@
-# Compiled targets from the plugin package tests/testthat/plugins/mcmixtarget.
+# Compiled targets from the example plugin package inst/plugins/mcmixtarget.
 test_that("a compiled target from another package runs in sample_mh and sample_hmc", {
   ns <- install_test_plugin("mcmixtarget")
   xp <- ns$gauss2_target(gauss_mu, gauss_S)

@@ -24,7 +24,7 @@
 typedef struct { double a, b; } eg_hyper;
 enum { EG_N, EG_SUM, EG_NSTATS };
 
-static size_t eg_hyper_size(int dim) { (void) dim; return sizeof(eg_hyper); }
+static size_t eg_hyper_size(int dim) { (void) dim; return MCX_DOUBLES(sizeof(eg_hyper)); }
 
 static int eg_hyper_init(void *hyper, int dim, const double *values, int n_values)
 {
@@ -36,7 +36,7 @@ static int eg_hyper_init(void *hyper, int dim, const double *values, int n_value
 }
 
 static size_t eg_work_size(const void *hyper) { (void) hyper; return 0; }
-static size_t eg_stats_size(const void *hyper) { (void) hyper; return EG_NSTATS * sizeof(double); }
+static size_t eg_stats_size(const void *hyper) { (void) hyper; return EG_NSTATS; }
 
 static void eg_stats_reset(const void *hyper, void *stats)
 {
