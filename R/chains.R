@@ -442,6 +442,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        backend = getOption("mcmix.backend", "auto"),
                        progress = interactive(), labels = TRUE, psm = FALSE,
                        model = NULL, data = NULL, call = NULL) {
+  interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
   if (!inherits(kernel, "mcmix_kernel"))
     stop("`kernel` must be an mcmix_kernel (see new_kernel()).", call. = FALSE)
   if (is.function(kernel$bind) && is.null(data))   # a fit's kernel (fit_kernel())
@@ -530,6 +531,8 @@ fit_collect <- function(fit, idx, new, res) {
                           "iter = 0) retries.") else ""),
       call = NULL, fit = fit, chain = idx[k])))
   }
+  if (!fit$interrupted && isTRUE(attr(res, "interrupted")))
+    warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)
   if (fit$interrupted)
     warning(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
                            "far (%s of %s kept draws per chain). Use extend(fit, iter = 0) ",
@@ -639,6 +642,7 @@ extend.default <- function(fit, iter, ...) {
 extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive(), ...) {
+  interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
   if (!is.list(fit$settings) || !is.list(fit$chains) || is.null(fit$kernel))
     stop("`fit` must be an mcmix_fit as returned by a sampler; this one lacks its settings, chains or kernel.",
          call. = FALSE)
