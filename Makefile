@@ -78,4 +78,4 @@ valgrind: deps
 
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
-	  .sanitize-lib .valgrind-lib fuzz-results*.csv
+	  .sanitize-lib .valgrind-lib fuzz-results*.csv interrupt-sweep.csv

@@ -20,7 +20,7 @@ sweep_cases <- function() list(
     assign("s", seq(1, 5, length.out = 10), envir = globalenv())
     tg <- eval(quote(target(function(x) -sum((x / s)^2) / 2, gradient = function(x) -x / s^2)),
                globalenv())
-    do.call(sample_nuts, c(list(tg, init = rep(1, 10), iter = 1500, burnin = 500, chains = 2,
+    do.call(sample_nuts, c(list(tg, init = rep(1, 10), iter = 1000, burnin = 300, chains = 2,
                                 progress = FALSE), backend_args))
   },
   lca = function(backend_args) {
@@ -78,7 +78,8 @@ sweep_child <- function(dir, backend, case, trials, seed) {
     wait_for(file.path(dir, sprintf("ack-%d", j)))
     Sys.sleep(0.05)   # a signal sent just before the ack is served before the checks
     r <- if (inherits(fit, "mcmix_fit")) {
-      g <- suppressWarnings(extend(fit, 0, progress = FALSE))
+      # (the draws do not depend on the backend: checked sequentially)
+      g <- suppressWarnings(extend(fit, 0, progress = FALSE, backend = "sequential"))
       list(outcome = if (isTRUE(fit$interrupted)) "partial" else "complete",
            warned = any(grepl("interrupted|Ctrl-C", warns)) || late_trial,
            counters = fault_counters_ok(fit), same = fault_same_fit(g, ref))

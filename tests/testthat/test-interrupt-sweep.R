@@ -24,7 +24,7 @@ sweep_expect <- function(backend, phases, seed) {
 
 test_that("Ctrl-C to the process group: future multisession", {
   skip_if_not_installed("future")
-  sweep_expect("future", c("dispatch", "sampling", "collection"), seed = 21)
+  sweep_expect("future", c("dispatch", "sampling", "return"), seed = 21)
 })
 
 test_that("Ctrl-C to the process group: forked cores", {
@@ -33,7 +33,7 @@ test_that("Ctrl-C to the process group: forked cores", {
 
 test_that("Ctrl-C to the process group: local PSOCK workers (no fork)", {
   skip_if_not_installed("future")
-  sweep_expect("psock", c("dispatch", "sampling"), seed = 23)
+  sweep_expect("psock", "dispatch", seed = 23)
 })
 
 test_that("Ctrl-C to the process group: sequential", {
