@@ -411,19 +411,11 @@ future_restart_workers <- function() {
 run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   workers <- min(cores, length(idx))
   if (requireNamespace("future", quietly = TRUE)) {
-    oplan <- future::plan()
+    # the workers start with SIGINT held back (they inherit it: a Ctrl-C
+    # does not reach them); one in the meantime is served once they run
+    # (not inside the future package, which could take it for its own)
+    oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
-    # starting the workers takes a while: a Ctrl-C then stops the run
-    # before any chain is sent (the workers leave the terminal's process
-    # group in run_chains_future())
-    started <- tryCatch(with_sigint({
-      future::plan(future::multisession, workers = workers)
-      TRUE
-    }), interrupt = function(e) FALSE)
-    if (!started)
-      return(structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
-                                                     status = "interrupted", condition = NULL)),
-                       interrupted = TRUE))
     return(run_chains_future(fit, idx, new, reporter, progress))
   }
   cl <- parallel::makePSOCKcluster(workers)

@@ -62,6 +62,13 @@ interrupt_guard <- function() {
   frame <- guard_frame()
   if (is.null(frame) || !isTRUE(sigint_call(1L))) return(invisible(FALSE))
   do.call(base::on.exit, list(as.call(list(guard_release)), TRUE, FALSE), envir = frame)
+  # should that frame lose its exit handlers (a later on.exit() without
+  # `add`), SIGINT is let through again when the top-level call ends
+  if (!"mcmix_sigint" %in% getTaskCallbackNames())
+    addTaskCallback(function(...) {
+      sigint_call(2L)
+      FALSE
+    }, name = "mcmix_sigint")
   invisible(TRUE)
 }
 

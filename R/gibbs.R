@@ -66,6 +66,7 @@ sample_gibbs <- function(init, conditionals, blocks = NULL,
                          cores = getOption("mcmix.cores", 1L),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   iter <- check_count(iter, "iter", 1L)
   scan <- match_choice(scan, c("systematic", "random"), "scan")

@@ -49,6 +49,7 @@
 gp_classify <- function(X, y, lengthscale = 1, variance = 1, X_test = NULL,
                         keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   X <- check_matrix(X, "X")
   n <- nrow(X)

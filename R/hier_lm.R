@@ -45,6 +45,7 @@
 hier_lm_gibbs <- function(X, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, X, group)
     warn_deprecated("hier_lm_gibbs(y, X, group)", "hier_lm_gibbs(X, y, group)",

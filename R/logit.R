@@ -73,6 +73,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                         prior_mean = 0, prior_cov = 100, prior_var = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
   des <- binary_design(x, y, data)

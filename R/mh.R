@@ -315,6 +315,7 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       cores = getOption("mcmix.cores", 1L),
                       backend = getOption("mcmix.backend", "auto"),
                       progress = interactive()) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
