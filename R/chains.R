@@ -452,6 +452,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)
+  check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R
   thin <- check_count(thin, "thin", 1L)
   if (thin > iter)   # no draw would be kept
     stop(sprintf("`thin` (%d) must be at most `iter` (%d).", thin, iter), call. = FALSE)
@@ -649,6 +650,8 @@ extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
   check_fit_format(fit)
   iter <- check_count(iter, "iter", 0L)
   check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
+  check_run_work(fit$settings$burnin, as.double(fit$settings$iter) + iter, fit$kernel$work,
+                 arg = "iter")
   cores <- check_count(cores, "cores", 1L)
   progress <- check_flag(progress, "progress")
   fit$settings$iter <- fit$settings$iter + iter

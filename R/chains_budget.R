@@ -74,3 +74,17 @@ check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
                        format_count(kept), max(1, n_traces) + n_labels,
                        format_count(chains)))
 }
+
+# The iterations of a run: warm-up plus kept iterations per chain, times
+# the kernel's work per iteration (its field `work`, units of the work
+# budget; 1 when it gives none), refused beyond the work budget naming
+# the longer of `burnin` and `iter` (`iter` for extend()).
+check_run_work <- function(burnin, iter, work = NULL, arg = NULL) {
+  w <- if (is.numeric(work) && length(work) == 1L && is.finite(work) && work > 0) work else 1
+  total <- as.double(burnin) + as.double(iter)
+  if (is.null(arg)) arg <- if (as.double(burnin) > as.double(iter)) "burnin" else "iter"
+  check_work(total * w, arg,
+             sprintf("%s iterations (burn-in %s, kept %s)", format_count(total),
+                     format_count(burnin), format_count(iter)),
+             fix = sprintf("lower `%s`", arg), per = "chain")
+}

@@ -367,7 +367,8 @@ perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-
   tol <- check_positive(tol, "tol")
   K <- nrow(phi)
   W <- ncol(phi)
-  corpus <- if (is.null(newdata)) fit$data else lda_corpus(newdata, fit$data$vocab)
+  corpus <- if (is.null(newdata)) fit$data else
+    with_arg_renamed(lda_corpus(newdata, fit$data$vocab))   # R/conditions.R
   if (corpus$W > W || (is.matrix(newdata) && ncol(newdata) != W))
     stop(sprintf("`newdata` must use the vocabulary of the fit (%d words); it has %d.",
                  W, if (is.matrix(newdata)) ncol(newdata) else corpus$W), call. = FALSE)
