@@ -216,13 +216,16 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     if (!is.null(checkpoint)) checkpoint(chain)   # R/chains_checkpoint.R
     n
   }
-  on.exit(assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
+  finished <- FALSE   # (a second bound copy of the draws only when it did not finish)
+  on.exit(if (!finished)
+    assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
   while (chain$warmup_done < burnin && !stop_requested())
     advance(burnin - chain$warmup_done, chain$warmup_done, TRUE)
   while (chain$warmup_done >= burnin && chain$iter_done < iter && !stop_requested())
     advance(iter - chain$iter_done, chain$iter_done, FALSE)
-  chain <- chain_detach(chain, ws)
-  chain_finish(chain)
+  out <- chain_finish(chain_detach(chain, ws))
+  finished <- TRUE
+  out
 }
 
 # The chain after one chunk, built from scratch (see chain_run()).
@@ -452,7 +455,6 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
   check_total_iter(burnin, iter)
-  check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R
   thin <- check_count(thin, "thin", 1L)
   if (thin > iter)   # no draw would be kept
     stop(sprintf("`thin` (%d) must be at most `iter` (%d).", thin, iter), call. = FALSE)
@@ -463,6 +465,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   psm <- check_flag(psm, "psm")
   check_draws_budget(chains, iter, thin, length(kernel$trace_names),
                      if (labels && is.matrix(data)) nrow(data) else 0)
+  check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R (after the memory)
   backend <- resolve_backend(backend, cores, chains)
   streams <- chain_streams(chains)
   fit <- structure(list(
