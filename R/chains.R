@@ -101,7 +101,9 @@ rng_save <- function() {
          get(".Random.seed", envir = globalenv(), inherits = FALSE))
 }
 
-rng_restore <- function(saved) {
+# (not cut by an interrupt: the caller's generator kind and seed are put
+# back together)
+rng_restore <- function(saved) suspendInterrupts({
   do.call(RNGkind, as.list(saved$kind))
   if (is.null(saved$seed)) {
     if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
@@ -109,7 +111,7 @@ rng_restore <- function(saved) {
   } else {
     assign(".Random.seed", saved$seed, envir = globalenv())
   }
-}
+})
 
 # One L'Ecuyer-CMRG stream per chain, from a single integer drawn from the
 # caller's generator (which is advanced by that draw, as by any random

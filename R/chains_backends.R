@@ -413,7 +413,13 @@ run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   if (requireNamespace("future", quietly = TRUE)) {
     # the workers start with SIGINT held back (they inherit it: a Ctrl-C
     # does not reach them); one in the meantime is served once they run
-    # (not inside the future package, which could take it for its own)
+    # (not inside the future package, which could take it for its own).
+    # Starting a process (system()) drops a held-back SIGINT: one already
+    # there stops the run now.
+    if (isTRUE(sigint_call(7L)))
+      return(structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
+                                                     status = "interrupted", condition = NULL)),
+                       interrupted = TRUE))
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
     return(run_chains_future(fit, idx, new, reporter, progress))

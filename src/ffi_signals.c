@@ -12,7 +12,8 @@
  * pending), 2 unblock it (a pending one is delivered now), 3 leave the
  * process group (a new group with this process as leader), dropping a
  * pending SIGINT, then unblock it, 4 is SIGINT blocked?, 5 the process
- * group id, 6 send SIGINT to process group `arg` (test tool).
+ * group id, 6 send SIGINT to process group `arg` (test tool), 7 is a
+ * SIGINT pending (held back)?
  */
 #include <R.h>
 #include <Rinternals.h>
@@ -63,6 +64,11 @@ SEXP ffi_sigint(SEXP action, SEXP arg)
         return ScalarLogical(sigismember(&old, SIGINT) == 1);
     case 5:
         return ScalarInteger((int) getpgid(0));
+    case 7: {
+        sigset_t pend;
+        sigemptyset(&pend);
+        return ScalarLogical(sigpending(&pend) == 0 && sigismember(&pend, SIGINT) == 1);
+    }
     case 6: {
         int g = asInteger(arg);
         if (g == NA_INTEGER || g <= 1) return ScalarLogical(FALSE);
