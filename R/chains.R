@@ -380,12 +380,27 @@ psm_accumulate <- function(acc, labels) {
 #' as on Windows, which use a temporary multisession plan) see the stop
 #' request when they run on the same machine, report progress through
 #' files (or progressr), and save a checkpoint of their chain at most every
-#' `getOption("mcmix.checkpoint_interval", 10)` seconds: the draws of a
-#' worker that dies are kept up to its last checkpoint. A second Ctrl-C
-#' gives up the chains still running (workers on other machines do not see
-#' the stop request), keeping their last checkpoints. The option
+#' `getOption("mcmix.checkpoint_interval", 10)` seconds (forked workers
+#' too): the draws of a worker that dies are kept up to its last
+#' checkpoint. A second Ctrl-C gives up the chains still running (workers
+#' on other machines do not see the stop request), keeping their last
+#' checkpoints; so do chains that have not stopped
+#' `getOption("mcmix.stop_wait", 5)` seconds after the first (their
+#' workers are then restarted). The option
 #' `mcmix.chunk_size` fixes the number of iterations per chunk (by default
 #' chunks grow until one takes about 0.25 s); the draws never depend on it.
+#'
+#' A Ctrl-C at a terminal reaches every process of its process group. The
+#' workers (forked, multisession and local PSOCK) leave that group before
+#' they get a chain, so only the R session sees it, and the session stops
+#' them through the stop request; the session itself serves Ctrl-C only
+#' while it waits for its chains, never in the middle of a message to a
+#' worker, while the chains are collected, or in the sampler's own code
+#' before or after the run (a Ctrl-C there gives the fit with a warning:
+#' before the run, with no draws; after it, complete). Functions written
+#' at the console (targets, gradients, Gibbs conditionals, R families) take
+#' the global variables they use to `future` workers (found as future does,
+#' with the globals package).
 #'
 #' @section Progress:
 #' With `progress = TRUE` one line reports the chains done, the draws
@@ -396,8 +411,9 @@ psm_accumulate <- function(acc, labels) {
 #' installed.
 #'
 #' @section Memory budget:
-#' Before anything is allocated, the memory the stored draws need (chains x
-#' kept draws x (traces + stored labels) x 8 bytes) is compared with
+#' Before anything is allocated, the memory a run needs at its peak (about
+#' three copies of the stored draws: chains x kept draws x (8 bytes per
+#' trace + 4 per stored label)) is compared with
 #' `getOption("mcmix.memory_budget", 4e9)` bytes, and the run is refused
 #' with a message naming the argument when it exceeds it. The same option
 #' bounds the other sizes a user controls (the number of sticks of the
@@ -408,7 +424,9 @@ psm_accumulate <- function(acc, labels) {
 #' with a message naming the argument. The same two options bound the
 #' work per iteration of [gp_classify()] (its training and test points) and
 #' the memory and work per stored draw of the `predict()` methods (the
-#' points of `newdata`).
+#' points of `newdata`). The iterations of a chain (`burnin` + `iter`,
+#' times the kernel's field `work` per iteration when it has one) are
+#' bounded by `getOption("mcmix.work_budget", 1e8)` too.
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
