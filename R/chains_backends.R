@@ -416,12 +416,20 @@ run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
     # (not inside the future package, which could take it for its own).
     # Starting a process (system()) drops a held-back SIGINT: one already
     # there stops the run now.
-    if (isTRUE(sigint_call(7L)))
-      return(structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
-                                                     status = "interrupted", condition = NULL)),
-                       interrupted = TRUE))
+    # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
+    # they start.
+    none_run <- function()
+      structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
+                                             status = "interrupted", condition = NULL)),
+                interrupted = TRUE)
+    watch <- sigint_watcher()
+    if (isTRUE(sigint_call(7L))) {
+      watch$stop()
+      return(none_run())
+    }
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
+    if (watch$stop()) return(none_run())
     return(run_chains_future(fit, idx, new, reporter, progress))
   }
   cl <- parallel::makePSOCKcluster(workers)

@@ -111,3 +111,28 @@ with_sigint <- function(expr) {
   })
   expr
 }
+
+# A forked process that stays in the terminal's process group and lets
+# SIGINT through while the session holds it back (starting a process,
+# system(), drops a held-back SIGINT): `stop()` ends it and says whether it
+# heard a Ctrl-C. Without fork() or signal masks, it hears nothing.
+sigint_watcher <- function() {
+  none <- list(stop = function() FALSE)
+  if (.Platform$OS.type == "windows" || !isTRUE(sigint_call(4L))) return(none)
+  f <- tempfile("mcmix-sigint-")
+  job <- tryCatch(parallel::mcparallel({
+    tryCatch({
+      sigint_call(2L)
+      repeat Sys.sleep(0.01)
+    }, interrupt = function(e) file.create(f))
+    repeat Sys.sleep(0.01)   # (until stopped)
+  }, mc.set.seed = FALSE, silent = TRUE), error = function(e) NULL)
+  if (is.null(job)) return(none)
+  list(stop = function() {
+    tools::pskill(job$pid, tools::SIGKILL)
+    suppressWarnings(parallel::mccollect(job, wait = TRUE))
+    heard <- file.exists(f)
+    unlink(f)
+    heard
+  })
+}
