@@ -162,3 +162,18 @@ test_that("future and forked workers leave the session's process group", {
   # a run holds SIGINT back only while it runs
   expect_false(mcmix:::sigint_call(4L))
 })
+
+test_that("a future worker that died before the run is replaced: the run completes", {
+  skip_on_os("windows")
+  withr::local_preserve_seed()
+  future::plan(future::multisession, workers = 2)
+  fs <- lapply(1:2, function(i) future::future(Sys.getpid(), seed = FALSE))
+  pids <- unlist(future::value(fs))
+  tools::pskill(pids[1L], tools::SIGKILL)
+  Sys.sleep(0.3)
+  set.seed(14)
+  f <- run_kernel(iid_kernel(), iter = 50, chains = 2, backend = "future", progress = FALSE)
+  set.seed(14)
+  expect_true(fault_same_fit(f, run_kernel(iid_kernel(), iter = 50, chains = 2,
+                                           progress = FALSE)))
+})
