@@ -104,4 +104,4 @@ valgrind: deps
 
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
-	  .sanitize-lib .valgrind-lib fuzz-results*.csv docs
+	  .sanitize-lib .valgrind-lib fuzz-results*.csv interrupt-sweep.csv docs

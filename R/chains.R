@@ -101,7 +101,9 @@ rng_save <- function() {
          get(".Random.seed", envir = globalenv(), inherits = FALSE))
 }
 
-rng_restore <- function(saved) {
+# (not cut by an interrupt: the caller's generator kind and seed are put
+# back together)
+rng_restore <- function(saved) suspendInterrupts({
   do.call(RNGkind, as.list(saved$kind))
   if (is.null(saved$seed)) {
     if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
@@ -109,7 +111,7 @@ rng_restore <- function(saved) {
   } else {
     assign(".Random.seed", saved$seed, envir = globalenv())
   }
-}
+})
 
 # One L'Ecuyer-CMRG stream per chain, from a single integer drawn from the
 # caller's generator (which is advanced by that draw, as by any random
@@ -216,13 +218,16 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     if (!is.null(checkpoint)) checkpoint(chain)   # R/chains_checkpoint.R
     n
   }
-  on.exit(assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
+  finished <- FALSE   # (a second bound copy of the draws only when it did not finish)
+  on.exit(if (!finished)
+    assign("last_chain", chain_finish(chain_detach(chain, ws)), envir = interrupt_store))
   while (chain$warmup_done < burnin && !stop_requested())
     advance(burnin - chain$warmup_done, chain$warmup_done, TRUE)
   while (chain$warmup_done >= burnin && chain$iter_done < iter && !stop_requested())
     advance(iter - chain$iter_done, chain$iter_done, FALSE)
-  chain <- chain_detach(chain, ws)
-  chain_finish(chain)
+  out <- chain_finish(chain_detach(chain, ws))
+  finished <- TRUE
+  out
 }
 
 # The chain after one chunk, built from scratch (see chain_run()).
@@ -375,12 +380,27 @@ psm_accumulate <- function(acc, labels) {
 #' as on Windows, which use a temporary multisession plan) see the stop
 #' request when they run on the same machine, report progress through
 #' files (or progressr), and save a checkpoint of their chain at most every
-#' `getOption("mcmix.checkpoint_interval", 10)` seconds: the draws of a
-#' worker that dies are kept up to its last checkpoint. A second Ctrl-C
-#' gives up the chains still running (workers on other machines do not see
-#' the stop request), keeping their last checkpoints. The option
+#' `getOption("mcmix.checkpoint_interval", 10)` seconds (forked workers
+#' too): the draws of a worker that dies are kept up to its last
+#' checkpoint. A second Ctrl-C gives up the chains still running (workers
+#' on other machines do not see the stop request), keeping their last
+#' checkpoints; so do chains that have not stopped
+#' `getOption("mcmix.stop_wait", 5)` seconds after the first (their
+#' workers are then restarted). The option
 #' `mcmix.chunk_size` fixes the number of iterations per chunk (by default
 #' chunks grow until one takes about 0.25 s); the draws never depend on it.
+#'
+#' A Ctrl-C at a terminal reaches every process of its process group. The
+#' workers (forked, multisession and local PSOCK) leave that group before
+#' they get a chain, so only the R session sees it, and the session stops
+#' them through the stop request; the session itself serves Ctrl-C only
+#' while it waits for its chains, never in the middle of a message to a
+#' worker, while the chains are collected, or in the sampler's own code
+#' before or after the run (a Ctrl-C there gives the fit with a warning:
+#' before the run, with no draws; after it, complete). Functions written
+#' at the console (targets, gradients, Gibbs conditionals, R families) take
+#' the global variables they use to `future` workers (found as future does,
+#' with the globals package).
 #'
 #' @section Progress:
 #' With `progress = TRUE` one line reports the chains done, the draws
@@ -391,8 +411,9 @@ psm_accumulate <- function(acc, labels) {
 #' installed.
 #'
 #' @section Memory budget:
-#' Before anything is allocated, the memory the stored draws need (chains x
-#' kept draws x (traces + stored labels) x 8 bytes) is compared with
+#' Before anything is allocated, the memory a run needs at its peak (about
+#' three copies of the stored draws: chains x kept draws x (8 bytes per
+#' trace + 4 per stored label)) is compared with
 #' `getOption("mcmix.memory_budget", 4e9)` bytes, and the run is refused
 #' with a message naming the argument when it exceeds it. The same option
 #' bounds the other sizes a user controls (the number of sticks of the
@@ -403,7 +424,9 @@ psm_accumulate <- function(acc, labels) {
 #' with a message naming the argument. The same two options bound the
 #' work per iteration of [gp_classify()] (its training and test points) and
 #' the memory and work per stored draw of the `predict()` methods (the
-#' points of `newdata`).
+#' points of `newdata`). The iterations of a chain (`burnin` + `iter`,
+#' times the kernel's field `work` per iteration when it has one) are
+#' bounded by `getOption("mcmix.work_budget", 1e8)` too.
 #'
 #' @param kernel An `mcmix_kernel`.
 #' @param iter Number of iterations per chain after burn-in.
@@ -442,6 +465,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
                        backend = getOption("mcmix.backend", "auto"),
                        progress = interactive(), labels = TRUE, psm = FALSE,
                        model = NULL, data = NULL, call = NULL) {
+  interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
   if (!inherits(kernel, "mcmix_kernel"))
     stop("`kernel` must be an mcmix_kernel (see new_kernel()).", call. = FALSE)
   if (is.function(kernel$bind) && is.null(data))   # a fit's kernel (fit_kernel())
@@ -462,6 +486,7 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   call <- if (missing(call)) match.call() else fit_call(call)
   check_draws_budget(chains, iter, thin, length(kernel$trace_names),
                      if (labels && is.matrix(data)) nrow(data) else 0)
+  check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R (after the memory)
   backend <- resolve_backend(backend, cores, chains)
   streams <- chain_streams(chains)
   fit <- structure(list(
@@ -543,6 +568,8 @@ fit_collect <- function(fit, idx, new, res) {
                           "iter = 0) retries.") else ""),
       call = NULL, fit = fit, chain = idx[k])))
   }
+  if (!fit$interrupted && isTRUE(attr(res, "interrupted")))
+    warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)
   if (fit$interrupted)
     warning(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
                            "far (%s of %s kept draws per chain). Use extend(fit, iter = 0) ",
@@ -652,6 +679,7 @@ extend.default <- function(fit, iter, ...) {
 extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive(), ...) {
+  interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
   if (!is.list(fit$settings) || !is.list(fit$chains) || is.null(fit$kernel))
     stop("`fit` must be an mcmix_fit as returned by a sampler; this one lacks its settings, chains or kernel.",
          call. = FALSE)
@@ -661,6 +689,8 @@ extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
                 "state. Extend the original fit, then take the window."), call. = FALSE)
   iter <- check_count(iter, "iter", 0L)
   check_total_iter(fit$settings$burnin, as.double(fit$settings$iter) + iter)
+  check_run_work(fit$settings$burnin, as.double(fit$settings$iter) + iter, fit$kernel$work,
+                 arg = "iter")
   cores <- check_count(cores, "cores", 1L)
   progress <- check_flag(progress, "progress")
   fit$settings$iter <- fit$settings$iter + iter

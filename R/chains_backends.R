@@ -108,18 +108,21 @@ chain_work_left <- function(ch, s) {
 
 run_chains_sequential <- function(fit, idx, new, reporter) {
   out <- vector("list", length(idx))
+  stopped <- FALSE
   for (k in seq_along(idx)) {
-    # an interrupt between chains (not inside chain_run_safe()) stops here too
-    r <- tryCatch(chain_run_safe(fit, idx[k], new, tick = reporter$add),
-                  interrupt = function(e) list(chain = NULL, status = "interrupted",
-                                               condition = e))
+    r <- NULL
+    # Ctrl-C is served in the window only (R/chains_signals.R); one that
+    # comes after the chain returned keeps it and stops the others
+    tryCatch(with_sigint(r <- chain_run_safe(fit, idx[k], new, tick = reporter$add)),
+             interrupt = function(e) stopped <<- TRUE)
+    if (is.null(r)) r <- list(chain = NULL, status = "interrupted", condition = NULL)
     if (is.null(r$chain)) r$chain <- if (!new) fit$chains[[idx[k]]]
     out[[k]] <- r
-    if (r$status != "done") break
+    if (stopped || r$status != "done") break
     reporter$chain_done()
   }
-  # Ctrl-C once every chain is done: nothing to stop, the fit is complete
-  tryCatch(serve_interrupts(), interrupt = function(e) NULL)
+  attr(out, "interrupted") <- stopped || any(vapply(out, function(r)
+    identical(r$status, "interrupted"), logical(1)))
   out
 }
 
@@ -152,71 +155,112 @@ progress_files_read <- function(dir, idx) {
   }, numeric(1)))
 }
 
+# Seconds the session waits, after a Ctrl-C, for the chains to stop at
+# their next chunk boundary; then it takes each chain still running from
+# its last checkpoint (or result file) and ends its worker.
+stop_wait <- function() {
+  v <- getOption("mcmix.stop_wait", 5)
+  if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0)
+    stop(sprintf("the option `mcmix.stop_wait` must be a number of seconds >= 0, not %s.",
+                 describe_value(v)), call. = FALSE)
+  as.double(v)
+}
+
+# Forked workers: each leaves the terminal's process group first (its
+# SIGINT is held back from the fork on, R/chains_signals.R) and is stopped
+# through the run directory; it saves checkpoints as a future worker does
+# (R/chains_checkpoint.R). The session polls the workers with SIGINT held
+# back and serves Ctrl-C while it waits between two polls.
 run_chains_forked <- function(fit, idx, new, cores, reporter) {
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
   stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
-  work <- function(i) chain_run_safe(fit, i, new, tick = progress_file_tick(dir, i),
-                                     stop_requested = function() file.exists(stopfile))
+  interval <- checkpoint_interval()
+  work <- function(i) {
+    worker_detach()
+    h <- worker_hooks(dir, i, interval)
+    chain_run_safe(fit, i, new, tick = h$tick, stop_requested = h$stop_requested,
+                   checkpoint = h$checkpoint)
+  }
+  lost <- function(k, status, condition)
+    list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
+         status = status, condition = condition)
   out <- vector("list", length(idx))
   pending <- seq_along(idx)
   jobs <- list()   # k (position in idx) -> mcparallel job
-  on.exit({
-    # a second interrupt abandons the run: do not leave workers behind
+  kill_jobs <- function() {
     left <- vapply(jobs, function(j) j$pid, integer(1))
     if (length(left)) {
       tools::pskill(left, tools::SIGKILL)
-      parallel::mccollect(jobs, wait = TRUE)
+      suppressWarnings(parallel::mccollect(jobs, wait = TRUE))
     }
-  }, add = TRUE, after = FALSE)
-  while (length(pending) || length(jobs)) {
-    # Ctrl-C while a worker is forked: no more chains start (one forked
-    # then sees the stop request at its first chunk; its chain is kept as
-    # it was, as a chain never started)
-    tryCatch(while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
-      k <- pending[1L]
-      pending <- pending[-1L]
-      jobs[[as.character(k)]] <- parallel::mcparallel(work(idx[k]), name = as.character(k),
-                                                     mc.set.seed = FALSE, silent = FALSE)
-    }, interrupt = function(e) stop_all())
-    if (file.exists(stopfile)) pending <- integer()
-    if (!length(jobs)) break
-    # a dead worker is reported below, naming its chain (not by mccollect's warning)
-    res <- tryCatch(suppressWarnings(parallel::mccollect(jobs, wait = FALSE, timeout = 0.2)),
-                    interrupt = function(e) { stop_all(); NULL })
-    if (!is.null(res)) for (nm in names(res)) {   # results are named by job name: k
-      k <- as.integer(nm)
-      r <- res[[nm]]
-      if (!is.list(r) || is.null(r$status)) {
-        r <- list(chain = if (!new) fit$chains[[idx[k]]], status = "died",
-                  condition = simpleError(if (inherits(r, "try-error"))
-                    conditionMessage(attr(r, "condition")) else
-                    "the worker process ended without returning a result"))
-      }
-      out[[k]] <- r
-      jobs[[as.character(k)]] <- NULL
-      if (r$status != "done") stop_all()
-    }
-    reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
-      identical(r$status, "done"), logical(1))))
+    jobs <<- list()
   }
-  tryCatch(serve_interrupts(), interrupt = function(e) NULL)   # every chain is back
+  on.exit(kill_jobs(), add = TRUE, after = FALSE)   # never leave workers behind
+  interrupts <- 0L
+  t_stop <- NA_real_
+  on_interrupt <- function(e) {
+    interrupts <<- interrupts + 1L
+    if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
+    stop_all()
+  }
+  while (length(pending) || length(jobs)) {
+    tryCatch({
+      while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
+        k <- pending[1L]
+        pending <- pending[-1L]
+        jobs[[as.character(k)]] <- without_sigint(parallel::mcparallel(
+          work(idx[k]), name = as.character(k), mc.set.seed = FALSE, silent = FALSE))
+      }
+      if (file.exists(stopfile)) pending <- integer()
+      # a dead worker is reported below, naming its chain (not by mccollect's warning)
+      res <- if (length(jobs))
+        suppressWarnings(parallel::mccollect(jobs, wait = FALSE, timeout = 0))
+      for (nm in names(res)) {   # results are named by job name: k
+        k <- as.integer(nm)
+        r <- res[[nm]]
+        if (!is.list(r) || is.null(r$status))
+          r <- lost(k, "died", simpleError(if (inherits(r, "try-error"))
+            conditionMessage(attr(r, "condition")) else
+              "the worker process ended without returning a result"))
+        out[[k]] <- r
+        jobs[[nm]] <- NULL
+        if (r$status != "done") stop_all()
+      }
+      reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
+        identical(r$status, "done"), logical(1))))
+      if (length(jobs)) with_sigint(Sys.sleep(0.05))
+    }, interrupt = on_interrupt)
+    # a second Ctrl-C, or chains that do not stop in time: give them up
+    # (their checkpoints are kept)
+    if (length(jobs) && (interrupts >= 2L ||
+                         (!is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()))) {
+      ks <- as.integer(names(jobs))
+      kill_jobs()
+      for (k in ks) out[[k]] <- lost(k, "interrupted", NULL)
+      pending <- integer()
+    }
+  }
+  attr(out, "interrupted") <- interrupts > 0L
   out
 }
 
 # Chains as futures, at most as many at a time as the plan has free workers
-# (creating a future blocks while none is free; waiting here keeps Ctrl-C
-# served). An interrupt in the middle of a message to a worker (R serves
-# Ctrl-C inside socket waits, even with interrupts suspended) can put the
-# connection out of sync: then a chain whose result cannot be read is taken
-# from the result file its worker also wrote, and the plan's workers are
-# restarted at the end. The first
-# Ctrl-C asks every chain to stop at its next chunk boundary and waits for
-# their results; a second one gives up the chains still running (workers
-# that cannot see the stop request, on other machines), keeping their
-# last checkpoints (R/chains_checkpoint.R). A future that fails (its worker
-# died) gives status "died" and the chain's last checkpoint.
+# (creating a future blocks while none is free). The session talks to the
+# workers (creating, polling and collecting futures) with SIGINT held back,
+# so that no message is cut by a Ctrl-C, and serves Ctrl-C while it waits
+# between two polls (R/chains_signals.R). The workers of a cluster plan
+# (multisession, PSOCK) leave the terminal's process group before they get
+# a chain (future_detach_workers()), so a Ctrl-C reaches the session only;
+# its first Ctrl-C asks every chain to stop at its next chunk boundary and
+# waits for their results, at most `getOption("mcmix.stop_wait", 5)`
+# seconds: a chain still running then (a worker that cannot see the stop
+# request) is taken from its result file or last checkpoint
+# (R/chains_checkpoint.R) and the plan's workers are restarted. A second
+# Ctrl-C gives up the chains still running at once, keeping their last
+# checkpoints. A future that fails, when it is created or later (its
+# worker died), gives status "died" and the chain's last checkpoint.
 run_chains_future <- function(fit, idx, new, reporter, progress) {
   if (inherits(future::plan(), "sequential"))   # futures evaluated at creation
     return(run_chains_sequential(fit, idx, new, reporter))
@@ -229,13 +273,15 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   p <- if (use_progressr)
     progressr::progressor(steps = 1, initiate = FALSE, auto_finish = FALSE,
                           on_exit = FALSE, enable = TRUE)
+  globals <- user_globals(fit)   # what the user's functions need (R/chains_globals.R)
   launch <- function(i)
     # the chain's own stream is installed by chain_run_safe(); `seed` only
     # tells future that the worker uses random numbers
-    future::future(future_chain_run(fit, i, new, dir, interval, p),
-                   seed = fit$streams[[i]], packages = "mcmix",
+    future::future(future_chain_run(fit, i, new, dir, interval, p, globals),
+                   seed = fit$streams[[i]], packages = unique(c("mcmix", globals$packages)),
                    globals = list(future_chain_run = future_chain_run, fit = fit, i = i,
-                                  new = new, dir = dir, interval = interval, p = p))
+                                  new = new, dir = dir, interval = interval, p = p,
+                                  globals = globals$objects))
   on_progress <- function(c) {
     if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
         identical(c$type, "update")) {
@@ -250,6 +296,9 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   fs <- list()
   pending <- seq_along(idx)
   waiting <- integer()
+  restart <- FALSE   # a worker was given up while it held a chain: restart the plan
+  interrupts <- 0L
+  t_stop <- NA_real_
   poll <- function() {
     reap_abandoned()
     for (k in waiting) {
@@ -257,11 +306,11 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
       if (isFALSE(ok)) next
       r <- if (inherits(ok, "error")) ok else tryCatch(future::value(fs[[k]]), error = identity)
       if (inherits(r, "error") || !is.list(r) || is.null(r$status)) {
-        # the result as the worker saved it (a transfer cut by an interrupt),
-        # else the chain's last checkpoint (a dead worker)
-        saved <- result_read(dir, idx[k], wait = if (dirty) 5 else 0)
+        # the result as the worker saved it, else the chain's last checkpoint
+        saved <- result_read(dir, idx[k])
         r <- if (!is.null(saved)) saved else lost(k, "died", if (inherits(r, "error")) r else
           simpleError("the worker returned no result"))
+        if (is.null(saved)) restart <<- TRUE
       }
       out[[k]] <<- r
       waiting <<- setdiff(waiting, k)
@@ -271,62 +320,116 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
     while (length(pending) && free_workers() > 0L) {
       k <- pending[1L]
       pending <<- pending[-1L]
-      launching <<- k
-      fs[[k]] <<- launch(idx[k])
+      f <- tryCatch(launch(idx[k]), error = identity)
+      if (inherits(f, "error")) {   # a worker died while the chain was sent to it
+        out[[k]] <<- lost(k, "died", f)
+        restart <<- TRUE
+        stop_all()
+        pending <<- integer()
+        break
+      }
+      fs[[k]] <<- f
       waiting <<- c(waiting, k)
-      launching <<- NA_integer_
     }
   }
-  interrupts <- 0L
-  launching <- NA_integer_   # the chain whose future is being created
-  busy <- FALSE    # in a call of the future package
-  dirty <- FALSE   # an interrupt arrived in one: a connection may be out of sync
+  on_interrupt <- function(e) {
+    interrupts <<- interrupts + 1L
+    if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
+    stop_all()
+    pending <<- integer()
+  }
+  tryCatch(future_detach_workers(), interrupt = on_interrupt)
   while (length(pending) || length(waiting)) {
-    e <- withCallingHandlers(tryCatch({
-      busy <- TRUE
+    withCallingHandlers(tryCatch({
       poll()
-      busy <- FALSE
       if (!use_progressr)
         reporter$set(progress_files_read(dir, idx),
                      sum(vapply(out, function(r) identical(r$status, "done"), logical(1))))
-      Sys.sleep(0.05)
-      NULL
-    }, interrupt = identity), progression = on_progress)
-    if (is.null(e)) next
-    if (busy) dirty <- TRUE
-    busy <- FALSE
-    interrupts <- interrupts + 1L
-    stop_all()
-    pending <- integer()
-    if (!is.na(launching)) {   # its worker may have the chain (stopped at once) or not
-      out[launching] <- list(result_read(dir, idx[launching], wait = 2))
-      launching <- NA_integer_
-    }
-    if (interrupts >= 2L) {   # give up the chains still running
-      for (k in waiting) out[[k]] <- lost(k, "interrupted", e)
-      abandoned$futures <- c(abandoned$futures, fs[waiting])
+      if (length(pending) || length(waiting)) with_sigint(Sys.sleep(0.05))
+    }, interrupt = on_interrupt), progression = on_progress)
+    if (!length(waiting)) next
+    late <- !is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()
+    if (interrupts >= 2L || late) {
+      # give up the chains still running: from their result files or checkpoints
+      for (k in waiting) {
+        saved <- result_read(dir, idx[k])
+        out[[k]] <- if (!is.null(saved)) saved else lost(k, "interrupted", NULL)
+      }
+      if (late) restart <- TRUE   # workers that do not answer
+      else abandoned$futures <- c(abandoned$futures, fs[waiting])
       waiting <- integer()
     }
   }
-  tryCatch(serve_interrupts(), interrupt = function(e) NULL)   # every chain is back
-  # workers whose connection an interrupt may have cut are restarted (the
-  # plan stays usable); abandoned chains keep theirs
-  if (dirty && !length(abandoned$futures)) tryCatch({
+  if (restart) future_restart_workers()
+  attr(out, "interrupted") <- interrupts > 0L
+  out
+}
+
+# Workers of a cluster plan (multisession, PSOCK) leave the terminal's
+# process group (R/chains_signals.R) before they get a chain: one small
+# future per free worker (each goes to a different free worker), waited
+# for at most `stop_wait()` seconds. Workers that do not answer are
+# restarted. Other plans start a process per future, which leaves the
+# group in future_chain_run().
+future_detach_workers <- function() {
+  if (!inherits(future::plan(), "cluster")) return(invisible(NULL))
+  n <- free_workers()
+  fs <- lapply(seq_len(n), function(j) tryCatch(
+    future::future(worker_detach(), packages = "mcmix", seed = FALSE,
+                   globals = list(worker_detach = worker_detach)), error = identity))
+  t0 <- proc.time()[[3L]]
+  left <- which(!vapply(fs, inherits, logical(1), "error"))
+  interrupted <- NULL
+  while (length(left) && proc.time()[[3L]] - t0 < stop_wait()) {
+    done <- vapply(fs[left], function(f) !isFALSE(tryCatch(future::resolved(f),
+                                                           error = function(e) TRUE)), logical(1))
+    for (f in fs[left[done]]) tryCatch(future::value(f), error = function(e) NULL)
+    left <- left[!done]
+    if (length(left))   # a Ctrl-C here is kept for the caller, after the workers answered
+      tryCatch(with_sigint(Sys.sleep(0.01)), interrupt = function(e) interrupted <<- e)
+  }
+  if (length(left) || any(vapply(fs, inherits, logical(1), "error"))) future_restart_workers()
+  if (!is.null(interrupted)) signalCondition(interrupted)
+  invisible(NULL)
+}
+
+# Restart the workers of the current plan (workers whose connection is out
+# of step, or that did not answer); the plan stays usable.
+future_restart_workers <- function() {
+  tryCatch({
     stack <- future::plan("list")
     future::plan(stack, .cleanup = TRUE)
   }, error = function(e) NULL)
-  out
+  invisible(NULL)
 }
 
 # Local cores without fork() (Windows, or `options(mcmix.fork = FALSE)`):
 # chains run as futures on a temporary multisession plan, with the stop
-# requests, progress, checkpoints and failures of run_chains_future(); a
-# PSOCK cluster without them when the future package is not installed.
+# requests, progress, checkpoints and failures of run_chains_future() (its
+# workers are started with SIGINT held back: a Ctrl-C does not reach them);
+# a PSOCK cluster without them when the future package is not installed.
 run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   workers <- min(cores, length(idx))
   if (requireNamespace("future", quietly = TRUE)) {
+    # the workers start with SIGINT held back (they inherit it: a Ctrl-C
+    # does not reach them); one in the meantime is served once they run
+    # (not inside the future package, which could take it for its own).
+    # Starting a process (system()) drops a held-back SIGINT: one already
+    # there stops the run now.
+    # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
+    # they start.
+    none_run <- function()
+      structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
+                                             status = "interrupted", condition = NULL)),
+                interrupted = TRUE)
+    watch <- sigint_watcher()
+    if (isTRUE(sigint_call(7L))) {
+      watch$stop()
+      return(none_run())
+    }
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
+    if (watch$stop()) return(none_run())
     return(run_chains_future(fit, idx, new, reporter, progress))
   }
   cl <- parallel::makePSOCKcluster(workers)

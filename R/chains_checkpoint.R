@@ -47,8 +47,11 @@ worker_hooks <- function(dir, i, interval) {
 
 # The worker's side of a chain run by a future: chain_run_safe() with the
 # hooks above, and progress also through progressr's progressor `p` (NULL
-# when not used).
-future_chain_run <- function(fit, i, new, dir, interval, p) {
+# when not used); `globals`: the global variables of the user's functions
+# (user_globals()).
+future_chain_run <- function(fit, i, new, dir, interval, p, globals = list()) {
+  worker_detach()   # out of the terminal's process group (R/chains_signals.R)
+  globals_install(globals)   # what the user's functions need (R/chains_globals.R)
   h <- worker_hooks(dir, i, interval)
   tick <- if (is.null(p)) h$tick else function(n) {
     h$tick(n)

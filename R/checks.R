@@ -75,6 +75,11 @@ check_schedule <- function(x, arg = "schedule") {
   if (length(x) > 1e5)
     stop_input(sprintf("`%s` asks for %s annealed sweeps; at most 1e5 are allowed.", arg,
                        format(length(x), big.mark = ",")), arg)
+  # an inverse temperature so large overflows the log-weights: Inf (a
+  # greedy sweep) says what is meant
+  if (any(is.finite(x) & x > 1e100))
+    stop_input(sprintf("`%s` has a finite value too large (%s); use Inf for a greedy sweep, or values at most 1e100.",
+                       arg, format(x[is.finite(x) & x > 1e100][1L])), arg)
   as.double(x)
 }
 

@@ -109,3 +109,15 @@ renamed_arg <- function(dots, old, new, fun) {
                   "the same name as in the other samplers")
   list(value = dots[[old]])
 }
+
+# Evaluate `expr` (a check written for the fitted data) on data the user
+# gave under another name, e.g. `newdata` of a predict() method: its
+# errors name `to` instead of `from`.
+with_arg_renamed <- function(expr, from = "data", to = "newdata") {
+  tryCatch(expr, error = function(e) {
+    msg <- conditionMessage(e)
+    new <- gsub(sprintf("`%s`", from), sprintf("`%s`", to), msg, fixed = TRUE)
+    if (identical(new, msg)) base::stop(e)
+    stop_input(new, to)
+  })
+}

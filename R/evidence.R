@@ -219,6 +219,10 @@ bridge_evidence <- function(x, log_posterior = NULL, method = c("normal", "warp3
   lens <- vapply(half, function(h) sum(!h), 0L)
   mu <- colMeans(fit_d)
   V <- stats::cov(fit_d)
+  if (!all(is.finite(V)) || !all(is.finite(mu)))   # their squares overflow
+    stop_evidence(sprintf(paste0("the posterior draws in `x` are too large in magnitude (up to %s) ",
+                                 "for their covariance: rescale the parameters."),
+                          format(max(abs(fit_d)))), "x")
   L <- tryCatch(t(chol(V)), error = function(e)
     stop_evidence(paste0("the posterior draws in `x` have a singular covariance: ",
                          "bridge sampling needs draws that vary in every parameter."), "x"))
@@ -242,6 +246,10 @@ bridge_evidence <- function(x, log_posterior = NULL, method = c("normal", "warp3
     l1 <- lsum_inf(bridge_eval(f, post), bridge_eval(f, refl(post))) - log(2) + ldL - lnorm(zpost)
     l2 <- lsum_inf(bridge_eval(f, gen), bridge_eval(f, refl(gen))) - log(2) + ldL - lnorm(zgen)
   }
+  if (anyNA(l1) || anyNA(l2))
+    stop_evidence(paste0("`log_posterior` or the normal proposal is not a number at some draws ",
+                         "of `x`: check `log_posterior` there, or rescale the parameters."),
+                  "log_posterior")
   if (any(is.infinite(l1) & l1 > 0) || all(l1 == -Inf))
     stop_evidence("`log_posterior` is -Inf at every posterior draw in `x`.", "log_posterior")
   ess <- stats::median(vapply(seq_len(d), function(j) ess_chains(post[, j], lens), 0))

@@ -79,6 +79,7 @@ sample_gibbs <- function(conditionals, init, blocks = NULL,
                          cores = getOption("mcmix.cores", 1L),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (!missing(init) && !missing(conditionals) && is_conditionals(init) &&
       !is_conditionals(conditionals)) {   # sample_gibbs(init, conditionals)

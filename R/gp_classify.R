@@ -51,6 +51,7 @@
 gp_classify <- function(x, y, lengthscale = 1, variance = 1, x_test = NULL,
                         keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   dots <- list(...)
   for (old in c("X", "X_test")) {   # the former names (deprecated)

@@ -398,7 +398,7 @@ predict.mcmix_hdp_fit <- function(object, newdata, group = NULL, level = 0.95, .
   if (missing(newdata))
     stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
   prep <- object$family
-  newx <- fam_convert_with(prep, newdata, min_rows = 1L)
+  newx <- with_arg_renamed(fam_convert_with(prep, newdata, min_rows = 1L))   # R/conditions.R
   lev <- levels(object$group)
   j <- NULL
   if (!is.null(group)) {

@@ -46,6 +46,7 @@
 hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
                           nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   dots <- list(...)
   if ("X" %in% names(dots)) {   # the former name of `x` (deprecated)

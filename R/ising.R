@@ -56,6 +56,7 @@ NULL
 ising_gibbs <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                         periodic = FALSE, keep_spins = FALSE, iter = 1000,
                         burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   ising_run("ising_gibbs", 0L, match.call(), nrow, ncol, J, h, evidence,
             periodic, keep_spins, iter, burnin, thin, chains, list(...))
 }
@@ -66,6 +67,7 @@ ising_swendsen_wang <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                                 periodic = FALSE, keep_spins = FALSE,
                                 iter = 1000, burnin = floor(iter / 2), thin = 1,
                                 chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   ising_run("ising_swendsen_wang", 1L, match.call(), nrow, ncol, J, h,
             evidence, periodic, keep_spins, iter, burnin, thin, chains,
             list(...))

@@ -38,7 +38,9 @@
 #' lca_probs(fit)$mean$q1
 #' @export
 lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   prior <- check_positive(prior, "prior")
+  check_magnitude(prior, "prior")   # (categorical_dirichlet() would name its `alpha`)
   df <- product_data_frame(data)
   df[] <- lapply(names(df), function(nm) {
     v <- df[[nm]]

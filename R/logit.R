@@ -75,6 +75,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                         prior_mean = 0, prior_cov = 100, prior_var = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
   des <- binary_design(x, y, data)
@@ -108,9 +109,14 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
       stop(sprintf("`nu` must be a positive number or a grid of distinct positive numbers, not %s.",
                    describe_value(nu)), call. = FALSE)
     nu <- as.double(nu)
+    # beyond these the t scale mixture's precisions under- or overflow
+    # (the normal limit is reached long before 1e6 degrees of freedom)
+    if (any(nu < 1e-2) || any(nu > 1e6))
+      stop_input(sprintf("`nu` must be between 0.01 and 1e6, not %s.",
+                         format(nu[nu < 1e-2 | nu > 1e6][1L])), "nu")
     if (length(nu) > 1L) nu_grid <- sort(nu)
     nu0 <- if (length(nu) > 1L) nu_grid[ceiling(length(nu_grid) / 2)] else nu
-    s <- if (!is.null(t_scale)) check_positive(t_scale, "t_scale")
+    s <- if (!is.null(t_scale)) check_number(t_scale, "t_scale", 1e-6, 1e6, open_lower = TRUE)
          else if (length(nu) == 1L && nu > 2) pi * sqrt((nu - 2) / (3 * nu)) else 1
   }
   data_c <- list(n = nrow(X), p = p, method = match(method, c("polya_gamma",
@@ -287,6 +293,7 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL,
 #' @export
 rpolyagamma <- function(n, z = 0) {
   n <- check_count(n, "n", 0L, 1e8)
+  check_budget(8 * as.double(n), "n", sprintf("%s draws", format_count(n)))   # R/chains_budget.R
   if (!is.numeric(z) || !length(z) || anyNA(z) || any(!is.finite(z)))
     stop(sprintf("`z` must be finite numbers, not %s.", describe_value(z)),
          call. = FALSE)

@@ -82,6 +82,13 @@ map_partition <- function(model, data, schedule = exp(seq(0, log(100), length.ou
                K = as.integer(K), a = if (finite) model$alpha[1L] else 0,
                alpha = if (finite) 0 else model$alpha,
                d = if (finite) 0 else model$discount, max_icm = max_icm)
+  # every run: the annealed sweeps then the ICM sweeps, N label updates each
+  check_work(as.double(restarts) * (length(schedule) + max_icm) * N,
+             if (restarts > 1L) "restarts" else "schedule",
+             sprintf("%s runs of %s sweeps over %s observations", format_count(restarts),
+                     format_count(length(schedule) + max_icm), format_count(N)),
+             fix = "use fewer `restarts`, a shorter `schedule` or a lower `max_icm`",
+             per = "search")   # R/chains_budget.R
   init_fun <- map_init(model, N, init)
   runs <- lapply(seq_len(restarts), function(r) {
     z <- init_fun(r)
@@ -103,6 +110,10 @@ map_partition <- function(model, data, schedule = exp(seq(0, log(100), length.ou
 # search rather than repeat one (annealing from one poor partition can end
 # in the same local mode every time).
 map_init <- function(model, N, init) {
+  if (identical(init, "singletons"))
+    # the first sweeps cost N x K = N^2 label evaluations
+    check_work(as.double(N)^2, "init", sprintf("a start from %s singletons", format_count(N)),
+               fix = "use `init = \"prior\"` or fewer observations", per = "sweep")   # R/chains_budget.R
   finite <- inherits(model, "mcmix_finite_mixture")
   a0 <- if (finite) NA_real_ else model$alpha
   fixed <- is.numeric(init) ||

@@ -270,7 +270,10 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' fit2 <- sample_posterior(finite_mixture(gaussian_niw(), K = 2), x,
 #'                          iter = 200, algorithm = "gibbs", progress = FALSE)
 #' @export
-sample_posterior <- function(model, data, ...) UseMethod("sample_posterior")
+sample_posterior <- function(model, data, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
+  UseMethod("sample_posterior")
+}
 
 #' @export
 sample_posterior.default <- function(model, data, ...) {

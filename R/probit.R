@@ -38,6 +38,7 @@
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = 100, iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1, ...) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   des <- binary_design(x, y, data)
   X <- des$X

@@ -348,7 +348,7 @@ predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
   check_dots(list(...))   # R/checks.R
   level <- check_prob(level, "level")
   if (object$algorithm == "richardson_green") {
-    x <- fam_check_matrix(fam_numeric_matrix(newdata), 1L)
+    x <- with_arg_renamed(fam_check_matrix(fam_numeric_matrix(newdata), 1L))
     if (ncol(x) != 1L)
       stop("`newdata` must be univariate, like the fitted data.", call. = FALSE)
     x <- as.double(x)
@@ -360,7 +360,7 @@ predict.mcmix_rj_fit <- function(object, newdata, level = 0.95, ...) {
                           0.5 * log(d$sigma2))), numeric(length(x))))
   } else {
     prep <- object$family
-    x <- fam_convert_with(prep, newdata, min_rows = 1L)
+    x <- with_arg_renamed(fam_convert_with(prep, newdata, min_rows = 1L))
     z <- partition_draws(object)
     check_predict_budget(nrow(z), nrow(x))   # R/chains_budget.R
     Ks <- unlist(lapply(object$chains, function(ch) ch$traces[, "K"]))

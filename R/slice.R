@@ -36,6 +36,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          cores = getOption("mcmix.cores", 1L),
                          backend = getOption("mcmix.backend", "auto"),
                          progress = interactive()) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (missing(init)) init <- random_init(target)   # R/sampler.R
   su <- sampler_setup(target, init, iter, burnin, chains)   # R/sampler.R

@@ -37,6 +37,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
                              cores = getOption("mcmix.cores", 1L),
                              backend = getOption("mcmix.backend", "auto"),
                              progress = interactive()) {
+  interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   iter <- check_count(iter, "iter", 1L)
   lik <- as_target(log_lik, "log_lik")

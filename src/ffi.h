@@ -20,6 +20,8 @@ const void *ffi_family_r_hyper(SEXP rfam, int dim, int *nprot);
 /* ffi_testing.c (test-only entry points) */
 SEXP ffi_test_rng(SEXP what, SEXP n, SEXP args);
 SEXP ffi_test_linalg(SEXP what, SEXP a, SEXP b);
+/* ffi_signals.c (SIGINT and the processes running chains) */
+SEXP ffi_sigint(SEXP action, SEXP arg);
 SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K, SEXP n, SEXP prior, SEXP iters);
 SEXP ffi_dpx_register_abi1(void);
 

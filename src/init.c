@@ -27,6 +27,8 @@ static const R_CallMethodDef call_methods[] = {
     /* --- RNG and linear algebra test entry points (ffi_testing.c) --- */
     CALLDEF(ffi_test_rng, 3),
     CALLDEF(ffi_test_linalg, 3),
+    /* --- the terminal's interrupt and chain workers (ffi_signals.c) --- */
+    CALLDEF(ffi_sigint, 2),
     CALLDEF(ffi_dp_alpha_update, 5),
     CALLDEF(ffi_dpx_register_abi1, 0),
     CALLDEF(ffi_family_conjugate, 1),

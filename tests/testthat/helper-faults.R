@@ -36,6 +36,19 @@ fault_values <- function() {
     "function(...) NaN" = function(...) NaN, "function(...) stop(\"boom\")" =
       function(...) stop("boom"),
     "rep(1, 1e6)" = rep(1, 1e6), "complex(1)" = complex(1),
+    # the values of an independent campaign: extremes, and data that are
+    # empty, a single row, all missing, constant or identifiers
+    "1e308" = 1e308, "2^31" = 2^31, "-2^31" = -2^31,
+    "as.Date(c(\"2020-01-01\", \"2021-06-30\"))" = as.Date(c("2020-01-01", "2021-06-30")),
+    "factor(c(\"a\", \"b\", \"a\"))" = factor(c("a", "b", "a")),
+    "data.frame(x = numeric(0))" = data.frame(x = numeric(0)),
+    "data.frame(x = 1, y = \"a\")" = data.frame(x = 1, y = "a"),
+    "matrix(1, 1, 2)" = matrix(1, 1, 2),
+    "data.frame(x = c(NA_real_, NA, NA))" = data.frame(x = c(NA_real_, NA, NA)),
+    "data.frame(a = factor(rep(\"u\", 4)), b = 1:4)" = data.frame(a = factor(rep("u", 4)),
+                                                                  b = 1:4),
+    "data.frame(id = paste0(\"id\", 1:6), x = c(-2, -1, 0, 1, 2, 3))" =
+      data.frame(id = paste0("id", 1:6), x = c(-2, -1, 0, 1, 2, 3)),
     "a fit of another kind" = fault_iid_fit(),
     "a mixture fit" = fault_mixture_fit())
 }

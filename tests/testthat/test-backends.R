@@ -111,3 +111,69 @@ test_that("the checkpoint interval option is checked", {
   expect_error(run_kernel(iid_kernel(), iter = 5, chains = 2, backend = "future",
                           progress = FALSE), "`mcmix.checkpoint_interval`")
 })
+
+test_that("a target written at the console takes its global variables to future workers", {
+  withr::local_preserve_seed()
+  future::plan(future::multisession, workers = 2)
+  # as typed at the console: the functions' environment is the global one
+  assign("sd_global_i25", seq(1, 5, length.out = 4), envir = globalenv())
+  withr::defer(rm("sd_global_i25", envir = globalenv()))
+  tg <- eval(quote(target(function(x) -sum((x / sd_global_i25)^2) / 2,
+                          gradient = function(x) -x / sd_global_i25^2)), globalenv())
+  set.seed(5)
+  f <- sample_hmc(tg, init = rep(1, 4), iter = 30, burnin = 10, chains = 2, n_steps = 3,
+                  progress = FALSE, backend = "future")
+  set.seed(5)
+  g <- sample_hmc(tg, init = rep(1, 4), iter = 30, burnin = 10, chains = 2, n_steps = 3,
+                  progress = FALSE, backend = "sequential")
+  expect_true(fault_same_fit(f, g))
+  # and Gibbs conditionals
+  assign("rho_global_i25", 0.5, envir = globalenv())
+  withr::defer(rm("rho_global_i25", envir = globalenv()))
+  cond <- eval(quote(list(function(th) stats::rnorm(1, rho_global_i25 * th[2]),
+                          function(th) stats::rnorm(1, rho_global_i25 * th[1]))), globalenv())
+  set.seed(6)
+  f <- sample_gibbs(c(a = 0, b = 0), cond, iter = 20, chains = 2, progress = FALSE,
+                    backend = "future")
+  set.seed(6)
+  g <- sample_gibbs(c(a = 0, b = 0), cond, iter = 20, chains = 2, progress = FALSE,
+                    backend = "sequential")
+  expect_true(fault_same_fit(f, g))
+})
+
+test_that("future and forked workers leave the session's process group", {
+  skip_on_os("windows")
+  withr::local_preserve_seed()
+  future::plan(future::multisession, workers = 2)
+  k <- new_kernel("pgid",
+    init = function(chain) list(),
+    step = function(state, n, thin, offset, warmup) {
+      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
+      g <- mcmix:::process_group()
+      list(state = state, draws = list(traces = matrix(rep(g, length(keep)), ncol = 1,
+                                                       dimnames = list(NULL, "g"))))
+    }, trace_names = "g")
+  me <- mcmix:::process_group()
+  for (b in list(list(backend = "future"), list(backend = "parallel", cores = 2))) {
+    f <- do.call(run_kernel, c(list(k, iter = 5, chains = 2, progress = FALSE), b))
+    g <- unlist(lapply(f$chains, function(ch) ch$traces[, "g"]))
+    expect_false(any(g == me), info = b$backend)
+  }
+  # a run holds SIGINT back only while it runs
+  expect_false(mcmix:::sigint_call(4L))
+})
+
+test_that("a future worker that died before the run is replaced: the run completes", {
+  skip_on_os("windows")
+  withr::local_preserve_seed()
+  future::plan(future::multisession, workers = 2)
+  fs <- lapply(1:2, function(i) future::future(Sys.getpid(), seed = FALSE))
+  pids <- unlist(future::value(fs))
+  tools::pskill(pids[1L], tools::SIGKILL)
+  Sys.sleep(0.3)
+  set.seed(14)
+  f <- run_kernel(iid_kernel(), iter = 50, chains = 2, backend = "future", progress = FALSE)
+  set.seed(14)
+  expect_true(fault_same_fit(f, run_kernel(iid_kernel(), iter = 50, chains = 2,
+                                           progress = FALSE)))
+})
