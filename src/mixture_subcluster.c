@@ -16,7 +16,15 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
                   const mcx_dp_saved *saved)
 {
     (void) p; (void) saved;
-    mcx_subcluster_init(st, m, (int) control[0], (int) control[1]);
+    mcx_subcluster *s = st;
+    mcx_subcluster_init(s, m, (int) control[0], (int) control[1]);
+    /* sc_record (tests only): the record of the last sequentially
+     * allocated move (params() below) */
+    s->record = control[2] != 0.0;
+    if (s->record) {
+        s->rec = mcx_alloc(SC_REC_HEAD + 3 * (size_t) (m->n > 0 ? m->n : 1), sizeof(double));
+        s->rec[0] = 0.0;
+    }
 }
 
 void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int threads)
@@ -47,11 +55,6 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
     s->sb = s->sa + m->sstride;
     s->ss = mcx_alloc(3 * m->sstride, sizeof(double));
-    s->record = control[2] != 0.0;
-    if (s->record) {
-        s->rec = mcx_alloc(SC_REC_HEAD + 3 * nn, sizeof(double));
-        s->rec[0] = 0.0;
-    }
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }
