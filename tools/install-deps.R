@@ -30,7 +30,7 @@ pkgs <- list(
             "loo", "generics", "rstantools", "tibble"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   site  = c("pkgdown", "xml2"),
-  bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "bench")
+  bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "text2vec", "bench")
 )
 want <- unique(unlist(pkgs[parts]))
 ## command-line tools, named by the Debian package that provides them
@@ -73,6 +73,13 @@ if (length(missing)) {
   try(utils::install.packages(missing, repos = repos, lib = lib,
                               Ncpus = 2L, quiet = TRUE))
   still <- missing[!vapply(missing, have, logical(1))]
+  ## lda >= 1.5 needs R >= 4.3: the last release for older R from the archive
+  if ("lda" %in% still && getRversion() < "4.3.0") {
+    try(utils::install.packages(
+      paste0(repos[["CRAN"]], "/src/contrib/Archive/lda/lda_1.4.2.tar.gz"),
+      repos = NULL, type = "source", lib = lib, quiet = TRUE))
+    still <- missing[!vapply(missing, have, logical(1))]
+  }
   ## bench peers are optional; the rest is required
   required <- setdiff(still, pkgs$bench)
   if (length(still)) message("not installed: ", paste(still, collapse = " "))
