@@ -22,8 +22,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
      * allocated move (params() below) */
     s->record = control[2] != 0.0;
     if (s->record) {
-        s->rec = mcx_alloc(SC_REC_HEAD + 3 * (size_t) (m->n > 0 ? m->n : 1), sizeof(double));
-        s->rec[0] = 0.0;
+        size_t nn = (size_t) (m->n > 0 ? m->n : 1);
+        s->rec = mcx_alloc(2 * (SC_REC_HEAD + 3 * nn), sizeof(double));
+        s->rec[0] = s->rec[SC_REC_HEAD + 3 * nn] = 0.0;
     }
 }
 
@@ -175,8 +176,9 @@ static double *counters(void *st)
     return ((mcx_subcluster *) st)->counts;
 }
 
-/* With the setting sc_record (tests only), the record of the last
- * sequentially allocated move as state$params (a column); else none. */
+/* With the setting sc_record (tests only), the records of the last
+ * sequentially allocated split and merge as state$params (two columns);
+ * else none. */
 static const double *params(const void *st, const mcx_mix *m, int *rows, int *cols)
 {
     const mcx_subcluster *s = st;
@@ -184,7 +186,7 @@ static const double *params(const void *st, const mcx_mix *m, int *rows, int *co
     *cols = 0;
     if (!s->record) return NULL;
     *rows = SC_REC_HEAD + 3 * m->n;
-    *cols = 1;
+    *cols = 2;
     return s->rec;
 }
 

@@ -92,8 +92,8 @@ typedef struct {
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     double counts[2];      /* split / merge proposals accepted, made */
-    int record;            /* setting sc_record: keep the last sequential move in rec */
-    double *rec;           /* SC_REC_HEAD + 3 n: see mixture_subcluster_sams.c */
+    int record;            /* setting sc_record: keep the last sequential split and merge */
+    double *rec;           /* 2 (SC_REC_HEAD + 3 n): see mixture_subcluster_sams.c */
 } mcx_subcluster;
 
 /* Doubles of one thread's scratch (family work + K log-weights), rounded

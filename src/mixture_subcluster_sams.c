@@ -24,9 +24,10 @@
  *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
  *    a cluster k drawn uniformly (q = ps(K) / K); launch points i != j
  *    drawn uniformly (ordered) among its n members, S = the others in a
- *    random order (with probability 1/3 each uniform, in shells
- *    of decreasing distance from the union's mean, or of increasing
- *    distance from j: shell_order()); i founds side A, j side B, and each point of
+ *    random order (with probability 1/4 each uniform, in shells
+ *    of decreasing distance from the union's mean, of increasing distance
+ *    from j, or only the members near j allocated and the others put
+ *    with i: shell_order()); i founds side A, j side B, and each point of
  *    S goes to side c with probability proportional to
  *      (n_c - d) p(x | side c so far)    (collapsed predictive),
  *    q_S the product of these probabilities;
@@ -154,10 +155,11 @@ static double log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
 /* The allocation pass over the members s->mem[0 .. nS-1] (in that order),
  * sides A (stats st[0], launch member i) and B (st[1], j) already holding
  * their launch points.  force < 0: draw each side into s->side[r]; else
- * put r on side B iff z[mem[r]] == force.  Returns log q_S, or -INFINITY
+ * put r on side B iff z[mem[r]] == force.  Members from position nfree on
+ * go to side A with probability 1 (the local order).  Returns log q_S, or -INFINITY
  * as soon as it falls below `floor`. */
 static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int nS,
-                       double *st[2], int *n, int force, double floor)
+                       int nfree, double *st[2], int *n, int force, double floor)
 {
     const mcx_family *f = m->fam;
     const void *h = m->hyper;
@@ -165,6 +167,13 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     for (int r = 0; r < nS; r++) {
         int k = s->mem[r];
         const double *x = mcx_mix_x(m, k);
+        if (r >= nfree) {        /* beyond the local shells: side A with probability 1 */
+            if (force >= 0 && m->z[k] == force) return -INFINITY;
+            if (force < 0) s->side[r] = 0;
+            f->stats_add(h, st[0], x, m->work);
+            n[0]++;
+            continue;
+        }
         double l0 = f->log_predictive(h, st[0], x, m->work);
         double l1 = f->log_predictive(h, st[1], x, m->work);
         double dl = l1 - l0 + log((n[1] - d) / (n[0] - d));    /* log odds of side B */
@@ -187,6 +196,9 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
  * over the union) in units of the dimension D, shell c holding
  * q / D > SHELL_CUT[c] (outermost first). */
 #define N_SHELLS 8
+/* The local order allocates only the N_LOCAL innermost shells around the
+ * launch point of B (q / D <= 0.5); the rest go to side A. */
+#define N_LOCAL 2
 static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.25};
 
 /* The shell order of S = s->mem[0 .. nS-1] (the union's members but the
@@ -200,7 +212,7 @@ static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.2
  * the state.  Why: a cluster in the tail or on the edge of a big one is
  * given back by the allocation only if its points are placed while the
  * big side is still small. */
-static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
+static int shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
 {
     int d = m->dim, *mem = s->mem;
     unsigned char *shell = s->side;
@@ -228,7 +240,7 @@ static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, con
         shell[r] = (unsigned char) (centre != NULL ? N_SHELLS - 1 - c : c);
     }
     /* shell by shell to the front (in-place partitions), each shuffled */
-    int lo = 0;
+    int lo = 0, nlocal = 0;
     for (int c = 0; c < N_SHELLS && lo < nS; c++) {
         int start = lo;
         for (int r = lo; r < nS; r++)
@@ -238,15 +250,21 @@ static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, con
                 lo++;
             }
         mcx_rshuffle(mem + start, lo - start);
+        if (c < N_LOCAL) nlocal = lo;
     }
+    return nlocal;
 }
 
 /* Launch: member positions pi (side A) and pj (side B) moved to the end of
  * s->mem[0 .. nm-1], the rest in the order of the allocation: with
- * probability 1/3 each uniformly random, outside-in from the union's mean
- * or inside-out from the launch point of B (shell_order());
+ * probability 1/4 each uniformly random, outside-in from the union's mean,
+ * inside-out from the launch point of B (shell_order()), or local: only
+ * the members near the launch point of B allocated, the others put on side
+ * A (a small cluster in the tail of a big one is otherwise lost among the
+ * big one's many points, each with a small chance of going to B); returns
+ * how many members of S are allocated (the first ones);
  * st[] set to the two launch points. */
-static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
+static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
 {
     int *mem = s->mem;
     int i = mem[pi], j = mem[pj];
@@ -257,33 +275,38 @@ static void launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double
     mem[nm - 2] = i;
     mem[nm - 1] = j;
     double u = unif_rand();
-    if (u < 1.0 / 3.0) mcx_rshuffle(mem, nm - 2);
-    else if (u < 2.0 / 3.0) shell_order(m, s, nm - 2, nm, NULL);
+    int nfree = nm - 2;
+    if (u < 0.25) mcx_rshuffle(mem, nm - 2);
+    else if (u < 0.5) shell_order(m, s, nm - 2, nm, NULL);
     else {
         double *xj = s->cen + 3 * m->dim;
         memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
-        shell_order(m, s, nm - 2, nm, xj);
+        int nlocal = shell_order(m, s, nm - 2, nm, xj);
+        if (u >= 0.75) nfree = nlocal;
     }
     for (int c = 0; c < 2; c++) {
         memcpy(st[c], m->empty, m->sstride * sizeof(double));
         m->fam->stats_add(m->hyper, st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
         n[c] = 1;
     }
+    return nfree;
 }
 
-/* The record of a move (setting sc_record, tests): rec[0] kind (1 split,
+/* The record of a move (setting sc_record, tests; splits in the first
+ * column of s->rec, merges in the second): rec[0] kind (1 split,
  * 2 merge), [1] members nm, [2] log p(split) - log p(merged) (prior x
  * likelihood), [3] log q_S, [4] log q of the merge choice and launch, [5]
  * log q of the split choice and launch, [6] log r, [7] accepted, [8] K
- * before; then from SC_REC_HEAD: the members in allocation order (launch
+ * before, [9] the members of S allocated (the others on side A); then from SC_REC_HEAD: the members in allocation order (launch
  * i, launch j, then S), their sides (after n entries) and the labels
  * before the move (after 2 n entries). */
-static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, double g, double lq,
-                   double lqm, double lqs, double lr)
+static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, int nfree, double g,
+                   double lq, double lqm, double lqs, double lr)
 {
-    double *r = s->rec, *mem = r + SC_REC_HEAD, *sd = mem + m->n, *lab = sd + m->n;
+    double *r = s->rec + (size_t) (kind - 1) * (SC_REC_HEAD + 3 * (size_t) m->n);
+    double *mem = r + SC_REC_HEAD, *sd = mem + m->n, *lab = sd + m->n;
     r[0] = kind; r[1] = nm; r[2] = g; r[3] = lq; r[4] = lqm; r[5] = lqs; r[6] = lr;
-    r[7] = 0; r[8] = m->K; r[9] = 0;
+    r[7] = 0; r[8] = m->K; r[9] = nfree;
     /* s->mem holds S then i, j */
     mem[0] = s->mem[nm - 2];
     mem[1] = s->mem[nm - 1];
@@ -312,8 +335,8 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     if (pj >= pi) pj++;
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    launch(m, s, nm, pi, pj, st, n);
-    double lq = allocate(m, s, p, nm - 2, st, n, -1, -INFINITY), lqs;
+    int nfree = launch(m, s, nm, pi, pj, st, n);
+    double lq = allocate(m, s, p, nm - 2, nfree, st, n, -1, -INFINITY), lqs;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
@@ -326,9 +349,9 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
     double lr = g + lqm - lqs - lq;
-    if (s->record) record(m, s, 1, nm, g, lq, lqm, lqs, lr);
+    if (s->record) record(m, s, 1, nm, nfree, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
-    if (s->record) s->rec[7] = 1;
+    if (s->record) s->rec[7] = 1;                     /* the split's record */
     int c = mcx_mix_new_cluster(m);
     memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
     memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
@@ -387,12 +410,12 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    launch(m, s, nm, pi, pj, st, n);
+    int nfree = launch(m, s, nm, pi, pj, st, n);
     if (s->combine != NULL) combined(m, s, sa, sb, su);
-    double lq = allocate(m, s, p, nm - 2, st, n, b, s->record ? -INFINITY : lu - base);
-    if (s->record) record(m, s, 2, nm, -gain, lq, lqm, lqs, base + lq);
+    double lq = allocate(m, s, p, nm - 2, nfree, st, n, b, s->record ? -INFINITY : lu - base);
+    if (s->record) record(m, s, 2, nm, nfree, -gain, lq, lqm, lqs, base + lq);
     if (!(lu < base + lq)) return;
-    if (s->record) s->rec[7] = 1;
+    if (s->record) s->rec[SC_REC_HEAD + 3 * (size_t) m->n + 7] = 1;   /* the merge's */
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
     m->size[a] = nm;
     m->size[b] = 0;
