@@ -177,8 +177,7 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
   weights <- cbind(mean = colMeans(w), lower = apply(w, 2L, stats::quantile, q[1L], names = FALSE),
                    upper = apply(w, 2L, stats::quantile, q[2L], names = FALSE))
   rownames(weights) <- cls
-  sizes <- colMeans(cd$sizes[use, ord, drop = FALSE])
-  names(sizes) <- cls
+  sizes <- unname(colMeans(cd$sizes[use, ord, drop = FALSE]))
   prior <- lca_prior_of(parts, probs)
   mode <- lca_mode(x, parts, probs, K, prior, start = memb)
   structure(list(mean = summ(mean), sd = summ(stats::sd),
@@ -304,7 +303,7 @@ lca_probs_dp <- function(fit, level, draws, ...) {
   }
   memb <- unclass(memb) / length(use)
   dimnames(memb) <- list(NULL, cls)
-  sizes <- stats::setNames(as.double(tabulate(est$labels, C)), cls)
+  sizes <- as.double(tabulate(est$labels, C))
   N <- length(est$labels)
   weights <- cbind(mean = sizes / N, lower = NA_real_, upper = NA_real_)
   rownames(weights) <- cls

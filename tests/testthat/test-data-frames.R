@@ -13,7 +13,8 @@ test_that("auto_family() reads airquality, Cars93 and survey from the values", {
                    rep("gaussian_diag", 5))
   expect_identical(fa$parts$Month$name, "categorical_dirichlet")   # 5 codes
   expect_match(fa$auto$reason[fa$auto$column == "Day"], "overdispersed")
-  fc <- expect_message(auto_family(Cars93), "dropped `Model`, `Make`")
+  expect_output(expect_message(fc <- auto_family(Cars93), "dropped `Model`, `Make`"),
+                "identifier-like: 93 values in 93 rows")
   expect_false(any(c("Model", "Make") %in% names(fc$parts)))
   expect_identical(fc$drop, c("Model", "Make"))
   expect_false("poisson_gamma" %in% auto_families(fc))
@@ -163,8 +164,11 @@ test_that("cluster_profiles() is a wide data frame that subsets and converts", {
   pr <- cluster_profiles(fit, estimate = est, draws = 50)
   expect_identical(names(pr), c("cluster", "size", "age", "smoker=TRUE"))
   expect_identical(pr$size, c(20L, 20L))
-  long <- cluster_profiles(fit, estimate = est, draws = 50, format = "long")
+  long <- attr(pr, "long")
+  expect_s3_class(long, "mcmix_profiles_long")
   expect_equal(pr$age, long$mean[long$column == "age"])
+  expect_s3_class(cluster_profiles(fit, estimate = est, draws = 5, format = "long"),
+                  "mcmix_profiles_long")
   expect_output(print(pr[, c("cluster", "age")]), "age")
   expect_output(print(pr[2, ]), "Cluster profiles: 1 cluster")
   d <- as.data.frame(pr)
