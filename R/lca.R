@@ -100,7 +100,15 @@ lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
 #'   variable, named by the levels), `sizes` (posterior mean number of
 #'   rows in each class), `weights` (classes x (`mean`, `lower`, `upper`):
 #'   the class proportions), `membership` (rows x classes, each row
-#'   summing to 1), `class` (the predicted class of each row) and `K`.
+#'   summing to 1), `class` (the predicted class of each row), `K`, and
+#'   for a fixed K `mode`: the posterior mode of the weights and
+#'   probabilities under the fit's Dirichlet priors on the probabilities and
+#'   a uniform prior on the weights (`weights`, `probs`, `log_lik`), found
+#'   by EM from the posterior memberships and from 10 random starts (drawn
+#'   with a fixed seed, leaving the caller's random numbers untouched).
+#'   With the default `prior = 1` of [lca()] it is the maximum likelihood
+#'   estimate that poLCA reports; when the likelihood is flat it can lie
+#'   far from the posterior means, whose classes carry the posterior mass.
 #' @examples
 #' set.seed(2)
 #' df <- data.frame(a = sample(c("x", "y"), 40, TRUE), b = sample(1:3, 40, TRUE))
@@ -179,8 +187,7 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
   weights <- cbind(mean = colMeans(w), lower = apply(w, 2L, stats::quantile, q[1L], names = FALSE),
                    upper = apply(w, 2L, stats::quantile, q[2L], names = FALSE))
   rownames(weights) <- cls
-  sizes <- colMeans(cd$sizes[use, ord, drop = FALSE])
-  names(sizes) <- cls
+  sizes <- unname(colMeans(cd$sizes[use, ord, drop = FALSE]))
   prior <- lca_prior_of(parts, probs)
   mode <- lca_mode(x, parts, probs, K, prior, start = memb)
   structure(list(mean = summ(mean), sd = summ(stats::sd),
@@ -306,7 +313,7 @@ lca_probs_dp <- function(fit, level, draws, ...) {
   }
   memb <- unclass(memb) / length(use)
   dimnames(memb) <- list(NULL, cls)
-  sizes <- stats::setNames(as.double(tabulate(est$labels, C)), cls)
+  sizes <- as.double(tabulate(est$labels, C))
   N <- length(est$labels)
   weights <- cbind(mean = sizes / N, lower = NA_real_, upper = NA_real_)
   rownames(weights) <- cls
@@ -331,6 +338,10 @@ print.mcmix_lca_probs <- function(x, digits = 3, ...) {
                    predicted = tabulate(x$class, x$K))
   cat("Class sizes (share of the rows; rows: expected number; predicted: rows whose most probable class it is):\n")
   print(sz, row.names = FALSE)
+  if (!is.null(x$mode))
+    cat(sprintf("Posterior mode (EM; log-likelihood %s): shares %s; see `$mode`\n",
+                format(x$mode$log_lik, nsmall = 2),
+                paste(profile_format(x$mode$weights, digits), collapse = " ")))
   cat("Class-conditional probabilities (posterior means):\n")
   for (v in names(x$mean)) {
     m <- x$mean[[v]]

@@ -202,7 +202,9 @@ plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
 #' Draws the co-clustering probabilities with observations ordered by the
 #' point estimate of the partition (clusters in decreasing size, and within
 #' a cluster by an average-linkage tree), with the cluster boundaries and a
-#' colour key.
+#' colour key. Each block is labelled with its cluster's number in the
+#' estimate (the numbering of [partition()], [plot_clusters()] and
+#' [cluster_profiles()]), so the labels need not read 1, 2, 3 in order.
 #'
 #' @param x An `mcmix_fit`, a label matrix, or a similarity matrix from
 #'   [psm()].
@@ -256,8 +258,10 @@ plot_coclustering <- function(x, estimate = NULL,
   graphics::abline(v = bounds, col = "firebrick", lwd = 1.5)
   graphics::abline(h = N + 1 - bounds, col = "firebrick", lwd = 1.5)
   centres <- cumsum(sizes[order(-sizes)]) - sizes[order(-sizes)] / 2 + 0.5
-  graphics::axis(1, at = centres, labels = seq_along(sizes), tick = FALSE)
-  graphics::axis(2, at = N + 1 - centres, labels = seq_along(sizes), tick = FALSE, las = 1)
+  # blocks by decreasing size, each labelled with its number in `estimate`
+  # (the numbering of partition(), plot_clusters() and cluster_profiles())
+  graphics::axis(1, at = centres, labels = order(-sizes), tick = FALSE)
+  graphics::axis(2, at = N + 1 - centres, labels = order(-sizes), tick = FALSE, las = 1)
   graphics::par(mar = c(3, 0.5, 2.5, 3))
   z <- seq(0, 1, length.out = length(col) + 1L)
   graphics::image(1, z[-1L] - diff(z) / 2, matrix(z[-1L] - diff(z) / 2, nrow = 1),

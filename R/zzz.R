@@ -6,7 +6,20 @@
 .onLoad <- function(libname, pkgname) {
   register_posterior_methods()   # R/convert.R
   register_model_methods()       # R/tidy.R: generics, rstantools, bayesplot, loo
+  register_peer_methods()
   invisible(NULL)
+}
+
+# Exported names that peer packages also export as S3 generics: methods for
+# mcmix's classes on their generics, so that a call still reaches mcmix when
+# the peer is attached after it (BNPmix's partition() generic masks
+# mcmix's partition(); posterior's and bayesplot's rhat() are registered in
+# R/convert.R). The peers' other shared names (coda's as.mcmc.list is the
+# same function; coda's autocorr() is handled by mcmix's own, see
+# chain_acf()) need nothing.
+register_peer_methods <- function() {
+  s3_register("BNPmix::partition", "mcmix_fit",
+              function(object, ...) partition(object, ...))
 }
 
 # Register `method` for the generic "pkg::generic" and class `class`: now if

@@ -88,7 +88,7 @@ test_that("predict(type = 'density') integrates to 1 and matches the one-cluster
                                 rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
 })
 
-test_that("predict(type = 'membership') gives the co-clustering probabilities", {
+test_that("predict(type = 'membership') gives the membership probabilities", {
   x <- c(-5.2, -5, -4.8, 4.9, 5, 5.3)
   fam <- gaussian_niw(prior_mean = 0, kappa = 0.05, df = 3, scale = 0.1)
   set.seed(5)
@@ -96,12 +96,13 @@ test_that("predict(type = 'membership') gives the co-clustering probabilities", 
   m <- predict(fit, c(-5, 5, 40), type = "membership")
   est <- attr(m, "partition")$labels
   left <- est[1]
-  expect_equal(dim(m), c(3L, 2L))
+  expect_equal(dim(m), c(3L, 3L))
   expect_gt(m[1, left], 0.8)
   expect_lt(m[1, 3 - left], 0.01)
   expect_gt(m[2, 3 - left], 0.8)
-  expect_lt(sum(m[3, ]), 0.05)                # far away: a new cluster
+  expect_gt(m[3, "new"], 0.95)                # far away: a new cluster
   expect_true(all(m >= 0))
+  expect_equal(unname(rowSums(m)), rep(1, 3), tolerance = 1e-12)
 })
 
 test_that("bad input is refused with a clear message", {
@@ -229,7 +230,7 @@ test_that("ABI 1 and 2 descriptors (sizes in bytes) give the ABI 3 family's draw
   expect_identical(info[["stats_size"]], 5)
 })
 
-test_that("predict(type = 'membership') matches the formula, takes `estimate`, rows may exceed 1", {
+test_that("predict(type = 'membership') matches the formula, takes `estimate`, rows sum to 1", {
   x <- c(0, 1, 0, 9, 11, 10, 2)
   a <- 2; b <- 0.5; alpha <- 0.7
   set.seed(11)
@@ -244,17 +245,20 @@ test_that("predict(type = 'membership') matches the formula, takes `estimate`, r
   }
   by_hand <- function(est) {
     C <- max(est)
-    out <- matrix(0, length(newx), C)
+    out <- matrix(0, length(newx), C + 1L)
     for (s in seq_len(nrow(z))) {
       zs <- z[s, ]
       ks <- unique(zs)
       for (j in seq_along(newx)) {
         w <- vapply(ks, function(k) sum(zs == k) * pred(newx[j], x[zs == k]), 0)
-        q <- w / (sum(w) + alpha * pred(newx[j], numeric()))
+        q0 <- alpha * pred(newx[j], numeric())
+        q <- w / (sum(w) + q0)
         for (c in seq_len(C)) {
-          share <- vapply(ks, function(k) mean(zs[est == c] == k), 0)
+          # the share of the draw's cluster k that is in estimated cluster c
+          share <- vapply(ks, function(k) mean(est[zs == k] == c), 0)
           out[j, c] <- out[j, c] + sum(q * share) / nrow(z)
         }
+        out[j, C + 1L] <- out[j, C + 1L] + q0 / (sum(w) + q0) / nrow(z)
       }
     }
     out
@@ -263,12 +267,12 @@ test_that("predict(type = 'membership') matches the formula, takes `estimate`, r
   m <- predict(fit, newx, type = "membership", estimate = est)
   expect_equal(unname(m[, ]), by_hand(est), tolerance = 1e-10, ignore_attr = TRUE)
   expect_equal(attr(m, "partition")$labels, est)
-  # every observation its own estimated cluster: a row sums to the expected
-  # size of the cluster the new point joins, above 1
+  expect_equal(unname(rowSums(m)), rep(1, length(newx)), tolerance = 1e-12)
+  # every observation its own estimated cluster: rows still sum to 1
   single <- seq_along(x)
   ms <- predict(fit, newx, type = "membership", estimate = single)
   expect_equal(unname(ms[, ]), by_hand(single), tolerance = 1e-10, ignore_attr = TRUE)
-  expect_gt(max(rowSums(ms)), 1)
+  expect_equal(unname(rowSums(ms)), rep(1, length(newx)), tolerance = 1e-12)
   # a partition() result is accepted as is; labels are relabelled 1..C
   p <- partition(fit)
   expect_equal(attr(predict(fit, newx, type = "membership", estimate = p), "partition")$labels,

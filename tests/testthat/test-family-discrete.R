@@ -192,7 +192,13 @@ test_that("categorical data are converted with the levels seen first", {
   prep <- fam_prepare(categorical_dirichlet(), factor(c("b", "a", "b"), levels = c("a", "b", "c")))
   expect_equal(prep$dim, 3L)
   expect_equal(prep$x, rbind(c(0, 1, 0), c(1, 0, 0), c(0, 1, 0)), ignore_attr = TRUE)
+  # the data-scaled default alpha_k = K (n_k + 1/2) / (n + K/2), counts (1, 2, 0)
+  alpha <- 3 * (c(1, 2, 0) + 0.5) / (3 + 1.5)
+  expect_equal(prep$family$args$alpha, alpha)
   expect_equal(fam_eval(prep, factor("c"), "log_predictive", factor("c")),
+               log((alpha[3] + 1) / (sum(alpha) + 1)), tolerance = 1e-12)
+  prep1 <- fam_prepare(categorical_dirichlet(1), factor(c("b", "a", "b"), levels = c("a", "b", "c")))
+  expect_equal(fam_eval(prep1, factor("c"), "log_predictive", factor("c")),
                log(2 / 4), tolerance = 1e-12)
   expect_error(fam_eval(prep, NULL, "log_predictive", factor("z")), "`data`.*\"z\"")
   expect_error(fam_prepare(categorical_dirichlet(alpha = c(1, 1)), c(1, 3, 2)),

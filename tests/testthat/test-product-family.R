@@ -40,8 +40,22 @@ test_that("missing entries inside a multi-column gaussian_diag part are skipped 
                         .columns = list(num = c("x1", "x2")))
   prep <- mcmix:::family_prepare(fam, df)
   expect_equal(prep$dim, 2L + 3L + 1L)
-  expect_equal(mcmix:::.family_eval(prep, NULL, "log_marginal"), tb_lml_mixed(df),
-               tolerance = 1e-10)
+  # the default priors of the categorical and binary parts are scaled to the
+  # data (categorical_dirichlet(), bernoulli_beta()): the closed forms with
+  # those hyperparameters
+  cnt <- as.vector(table(df$cat))
+  alpha <- 3 * (cnt + 0.5) / (sum(cnt) + 1.5)
+  bin <- as.numeric(df$bin)
+  p <- (sum(bin) + 0.5) / (length(bin) + 1)
+  exact <- tb_lml_nig(df$x1, 0, 0.5, 2, 1) + tb_lml_nig(df$x2, 0, 0.5, 2, 1) +
+    tb_lml_cat(df$cat, alpha) + tb_lml_bern(bin, 2 * p, 2 * (1 - p))
+  expect_equal(mcmix:::.family_eval(prep, NULL, "log_marginal"), exact, tolerance = 1e-10)
+  # with the uniform priors of tb_family()
+  fam1 <- product_family(num = gaussian_diag(prior_mean = 0, kappa = 0.5, shape = 2, rate = 1),
+                         cat = categorical_dirichlet(1), bin = bernoulli_beta(1, 1),
+                         .columns = list(num = c("x1", "x2")))
+  expect_equal(mcmix:::.family_eval(mcmix:::family_prepare(fam1, df), NULL, "log_marginal"),
+               tb_lml_mixed(df), tolerance = 1e-10)
 })
 
 # Exact posterior over the 4140 partitions of 8 rows under a DP(1) prior.

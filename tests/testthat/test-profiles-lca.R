@@ -9,8 +9,8 @@ test_that("cluster profiles summarise every column with the conjugate posterior"
   fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE)), df, iter = 300,
                           progress = FALSE)
   truth <- rep(1:2, each = 25)
-  pr <- cluster_profiles(fit, estimate = truth, draws = 300)
-  expect_s3_class(pr, "mcmix_profiles")
+  pr <- cluster_profiles(fit, estimate = truth, draws = 300, format = "long")
+  expect_s3_class(pr, "mcmix_profiles_long")
   expect_setequal(unique(pr$column), c("age", "smoker", "region"))
   # observed summaries: means and proportions of the non-missing values
   a1 <- pr[pr$column == "age" & pr$cluster == 1, ]
@@ -21,14 +21,20 @@ test_that("cluster profiles summarise every column with the conjugate posterior"
   r2 <- pr[pr$column == "region" & pr$cluster == 2, ]
   expect_equal(sum(r2$observed), 1)
   # the category probabilities of a draw's matched cluster are
-  # Dirichlet(1 + counts): average their exact means over the draws
+  # Dirichlet(alpha + counts), alpha the data-scaled default of
+  # categorical_dirichlet(): 3 (n_k + 1/2) / (n + 3/2) over the whole table
+  alpha <- 3 * (as.vector(table(df$region)) + 0.5) / (nrow(df) + 1.5)
+  parts <- fit$family$family$resolved
+  expect_equal(parts[[which(vapply(parts, `[[`, "", "label") == "region")]]$family$args$alpha,
+               alpha)
   z <- partition_draws(fit)
   use <- unique(round(seq(1, nrow(z), length.out = 300)))
   r1 <- pr[pr$column == "region" & pr$cluster == 1, ]
   ex <- rowMeans(vapply(use, function(s) {
     k <- as.integer(names(which.max(table(z[s, 1:25]))))
     reg <- df$region[z[s, ] == k & !is.na(df$region)]
-    (1 + as.vector(table(reg)[r1$category])) / (3 + length(reg))
+    a <- alpha[match(r1$category, levels(df$region))]
+    (a + as.vector(table(reg)[r1$category])) / (sum(alpha) + length(reg))
   }, numeric(3)))
   expect_lt(max(abs(r1$mean - ex)), 4 * max(r1$sd) / sqrt(length(use)))
   expect_true(all(pr$lower <= pr$mean & pr$mean <= pr$upper))
@@ -81,7 +87,7 @@ test_that("cluster profiles work for a single (non-product) family", {
   set.seed(9)
   x <- cbind(c(rnorm(20, -3), rnorm(20, 3)), c(rnorm(20, -3), rnorm(20, 3)))
   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 100, progress = FALSE)
-  pr <- cluster_profiles(fit, estimate = rep(1:2, each = 20), draws = 50)
+  pr <- cluster_profiles(fit, estimate = rep(1:2, each = 20), draws = 50, format = "long")
   expect_identical(unique(pr$column), c("x1", "x2"))
   expect_equal(pr$observed[pr$column == "x1"], c(mean(x[1:20, 1]), mean(x[21:40, 1])))
   expect_true(all(pr$parameter == "mean"))

@@ -162,7 +162,7 @@ test_that("lca() checks `prior` by its own name and profiles factor/logical colu
   df$yes[4] <- NA
   fit <- sample_posterior(dp_mixture(auto_family(df, quiet = TRUE)), df, iter = 200,
                           progress = FALSE)
-  prof <- cluster_profiles(fit, estimate = g)
+  prof <- cluster_profiles(fit, estimate = g, format = "long")
   yes <- prof[prof$column == "yes", ]
   expect_equal(yes$category, c("TRUE", "TRUE"))
   expect_equal(yes$observed, c(1, 0))
