@@ -42,6 +42,8 @@ lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
   prior <- check_positive(prior, "prior")
   check_magnitude(prior, "prior")   # (categorical_dirichlet() would name its `alpha`)
   df <- product_data_frame(data)
+  if (!ncol(df))
+    stop_input("`data` must have at least one column (one categorical item).", "data")
   df[] <- lapply(names(df), function(nm) {
     v <- df[[nm]]
     if (is.factor(v)) return(v)

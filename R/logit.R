@@ -38,12 +38,14 @@
 #'   shape and scale `c(d1, d2)` of an inverse-gamma prior on the prior
 #'   variance \eqn{v_0} of every coefficient (the prior covariance is then
 #'   \eqn{v_0 I}; do not give `prior_cov` with it).
-#' @param nu `"student_t"` only: the degrees of freedom (one number > 0), or
-#'   a grid of at least two values on which \eqn{\nu} is sampled.
+#' @param nu `"student_t"` only: the degrees of freedom (one number between
+#'   0.01 and 1e6), or a grid of at least two such values on which
+#'   \eqn{\nu} is sampled.
 #' @param t_scale `"student_t"` only: the scale \eqn{s} of the t errors. By
 #'   default, for one `nu` above 2, the scale whose variance matches the
 #'   logistic's \eqn{\pi^2/3}, \eqn{s = \pi\sqrt{(\nu-2)/(3\nu)}}, so the
 #'   coefficients are on the logit scale; otherwise 1 (the "robit" model).
+#'   A given scale must be between 1e-6 and 1e6.
 #' @return An `mcmix_fit` (class `mcmix_logit_fit`) whose traces are the
 #'   coefficients (named after the columns of the design matrix), then `v0`
 #'   and `nu` when sampled. Chains start at the prior mean plus a normal
@@ -280,7 +282,8 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL,
 #' alternating-series (Devroye-type) sampler. Its mean is
 #' \eqn{\tanh(z/2)/(2z)} (1/4 at \eqn{z = 0}).
 #'
-#' @param n Number of draws.
+#' @param n Number of draws (their memory is checked against
+#'   `getOption("mcmix.memory_budget", 4e9)` bytes).
 #' @param z Tilting parameter(s), recycled to length `n`.
 #' @return A numeric vector of length `n`.
 #' @references Polson, N. G., Scott, J. G. and Windle, J. (2013). Bayesian

@@ -62,6 +62,7 @@ test_that("predict() and perplexity() name newdata", {
 test_that("lca() names prior; logit_gibbs() names nu and t_scale", {
   lc <- data.frame(q1 = rep(c("yes", "no"), 10), q2 = rep(c("a", "b"), each = 10))
   expect_input_error(lca(lc, K = 2, prior = 1e308, iter = 10, progress = FALSE), "prior")
+  expect_input_error(lca(data.frame(), K = 2, iter = 10, progress = FALSE), "data")
   d <- data.frame(xp = seq(-2, 2, length.out = 30), yp = rep(0:1, each = 15))
   expect_input_error(logit_gibbs(yp ~ xp, data = d, method = "student_t", nu = 1e-300,
                                  iter = 10), "nu")
