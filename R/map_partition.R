@@ -116,12 +116,10 @@ map_init <- function(model, N, init) {
                fix = "use `init = \"prior\"` or fewer observations", per = "sweep")   # R/chains_budget.R
   finite <- inherits(model, "mcmix_finite_mixture")
   a0 <- if (finite) NA_real_ else model$alpha
-  fixed <- is.numeric(init) ||
-    (is.character(init) && length(init) == 1L && init %in% c("one", "singletons"))
-  f <- if (is.character(init) && length(init) == 1L && init == "singletons")
-         function(r, a0) seq_len(N)
+  fixed <- is.numeric(init) || identical(init, "one") || identical(init, "singletons")
+  f <- if (identical(init, "singletons")) function(r, a0) seq_len(N)
        else mixture_init(model, N, init)      # R/mixture.R: checks and "prior"/"one"
-  one <- !(is.character(init) && identical(init, "one"))
+  one <- !identical(init, "one")
   prior <- mixture_init(model, N, "prior")
   function(r) {
     z <- if (!fixed || r == 1L) f(r, a0)
