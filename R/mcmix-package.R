@@ -7,10 +7,11 @@
 #' data frame, coda's `mcmc.list` and the posterior package's draws objects
 #' (so bayesplot's `mcmc_*()` plots take a fit directly). The vignettes give
 #' worked examples: `vignette("mcmix")` for clustering,
+#' `vignette("data-frames")` for mixed-type tables with missing values,
 #' `vignette("samplers")` for the generic samplers, `vignette("nonparametric")`
 #' for the other nonparametric models, `vignette("evidence")` for marginal
-#' likelihoods and `vignette("plugins")` for families and targets written in
-#' C.
+#' likelihoods, `vignette("model-comparison")` for LOO beside the evidence and
+#' `vignette("plugins")` for families and targets written in C.
 #'
 #' @section Mixture models and clustering:
 #' * Models: [dp_mixture()] (Dirichlet process and Pitman-Yor mixtures),
@@ -40,8 +41,10 @@
 #' * Priors over partitions and measures: [rcrp()], [rdp()], [rstick()].
 #'
 #' @section Topic models:
-#' [lda_model()] with [sample_posterior.mcmix_lda()]; [topic_word()],
-#' [doc_topic()], [top_terms()], [perplexity()].
+#' [lda_model()] with [sample_posterior.mcmix_lda()] (corpora as token
+#' lists, count matrices, Matrix and slam/tm sparse matrices or quanteda
+#' dfms); [topic_word()], [doc_topic()], [top_terms()], [perplexity()];
+#' new documents with [predict()][predict.mcmix_lda_fit()].
 #'
 #' @section Generic samplers for your own density:
 #' * The target: [target()] (an R function with an optional gradient, or a
@@ -77,6 +80,13 @@
 #' [ais()], [sample_smc()], [harmonic_mean_evidence()].
 #'
 #' @section Working with fits:
+#' The stats generics: [coef()][coef.mcmix_fit()], `vcov()`, `confint()`,
+#' [posterior_interval()], [fitted()][fitted.mcmix_fit()], `residuals()`,
+#' `nobs()`, [formula()][formula.mcmix_fit()], [logLik()][logLik.mcmix_fit()],
+#' `update()` and [window()][window.mcmix_fit()]; posterior predictions and
+#' pointwise log-likelihoods for `loo` and `bayesplot::pp_check()`:
+#' [posterior_predict()], [log_lik()]; [tidy()][tidy.mcmix_fit()] and
+#' `glance()` when the generics package is installed.
 #' [extend()] continues a run exactly; [as.matrix()][as.matrix.mcmix_fit()],
 #' [as.data.frame()][as.data.frame.mcmix_fit()],
 #' [as.array()][as.array.mcmix_fit()], [as.mcmc.list()][as.mcmc.list.mcmix_fit()]
