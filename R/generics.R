@@ -6,6 +6,12 @@
 # per kind, and every kind for which a generic has no meaning refuses with
 # a message saying what to use instead (never a silent NULL).
 
+# The generics are imported so that their methods register when the
+# namespace is loaded with only base attached (e.g. by readRDS() of a fit).
+#' @importFrom stats coef vcov confint fitted residuals nobs formula logLik
+#' @importFrom stats update window predict
+NULL
+
 # ---------------------------------------------------------------------------
 # What each kind of fit answers
 

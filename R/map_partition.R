@@ -125,7 +125,9 @@ map_init <- function(model, N, init) {
     z <- if (!fixed || r == 1L) f(r, a0)
          else if (r == 2L && one) integer(N)
          else prior(r, a0)
-    if (finite && length(unique(z)) > model$K)
+    # the singletons start is the one start with more than K clusters that
+    # the search takes (its first sweeps reduce them)
+    if (finite && !(r == 1L && identical(init, "singletons")) && length(unique(z)) > model$K)
       stop(sprintf("`init` has more than K = %d clusters.", model$K), call. = FALSE)
     z
   }
