@@ -187,6 +187,23 @@ static void reset_sides(mcx_hdp *h)
     memset(h->side_nj, 0, 2 * (size_t) h->J * sizeof(int));
 }
 
+/* The bookkeeping of an accepted split of a cluster of weight beta_c whose
+ * second cluster took the new slot cn (beta_u moves up one): the side of
+ * weight share w in slot a with group counts na, the other (share 1 - w)
+ * in slot b with nb. */
+static void accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
+                           const int *na, int b, const int *nb)
+{
+    const int J = h->J;
+    mcx_hdp_capacity(h);
+    h->beta[cn + 1] = h->beta[cn];            /* beta_u */
+    h->beta[a] = w * beta_c;
+    h->beta[b] = (1.0 - w) * beta_c;
+    memcpy(h->njk + (size_t) a * J, na, (size_t) J * sizeof(int));
+    memcpy(h->njk + (size_t) b * J, nb, (size_t) J * sizeof(int));
+    h->sm_counts[0] += 1.0;
+}
+
 static void propose_split(mcx_hdp *h)
 {
     mcx_mix *m = &h->mix;
@@ -213,13 +230,7 @@ static void propose_split(mcx_hdp *h)
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side A becomes the new cluster K, side B stays in slot c */
     int cn = mcx_sm_apply_split(m, s, i, nS);
-    mcx_hdp_capacity(h);
-    h->beta[cn + 1] = h->beta[cn];            /* beta_u */
-    h->beta[cn] = w * beta_c;
-    h->beta[c] = (1.0 - w) * beta_c;
-    memcpy(h->njk + (size_t) cn * J, nA, (size_t) J * sizeof(int));
-    memcpy(h->njk + (size_t) c * J, nB, (size_t) J * sizeof(int));
-    h->sm_counts[0] += 1.0;
+    accepted_split(h, cn, cn, w, beta_c, nA, c, nB);
 }
 
 static void propose_merge(mcx_hdp *h)
@@ -387,19 +398,13 @@ static void sc_split(mcx_hdp *h)
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side 0 stays in slot k, side 1 becomes cluster c */
     int c = mcx_mix_new_cluster(m);
-    mcx_hdp_capacity(h);
     memcpy(mcx_mix_stats(m, k), sc->sa, m->sstride * sizeof(double));
     memcpy(mcx_mix_stats(m, c), sc->sb, m->sstride * sizeof(double));
     m->size[k] = nA;
     m->size[c] = nB;
     for (int r = 0; r < n; r++)
         if (sc->side[r]) m->z[sc->mem[r]] = c;
-    h->beta[c + 1] = h->beta[c];              /* beta_u */
-    h->beta[k] = w * beta_c;
-    h->beta[c] = (1.0 - w) * beta_c;
-    memcpy(h->njk + (size_t) k * J, cA, (size_t) J * sizeof(int));
-    memcpy(h->njk + (size_t) c * J, cB, (size_t) J * sizeof(int));
-    h->sm_counts[0] += 1.0;
+    accepted_split(h, c, k, w, beta_c, cA, c, cB);
 }
 
 static void sc_merge(mcx_hdp *h)
