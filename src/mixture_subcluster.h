@@ -183,6 +183,10 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
 double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n);
 double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n);
 void   mcx_sc_side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem);
+/* An accepted split of cluster k along s->side (stats in s->sa, s->sb from
+ * mcx_sc_side_stats()): side 0 (nA members) stays in slot k, side 1 (nB)
+ * becomes a new cluster, whose slot is returned. */
+int    mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int nA, int nB);
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);

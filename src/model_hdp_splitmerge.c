@@ -204,6 +204,23 @@ static void accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
     h->sm_counts[0] += 1.0;
 }
 
+/* The bookkeeping of an accepted merge of cluster b into a (b's members
+ * already moved): the group counts and the weight beta_c = beta_a + beta_b
+ * go to a, and the empty b is dropped. */
+static void accepted_merge(mcx_hdp *h, int a, int b, double beta_c)
+{
+    const int J = h->J;
+    int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
+    for (int g = 0; g < J; g++) {
+        ra[g] += rb[g];
+        rb[g] = 0;
+    }
+    h->beta[a] = beta_c;
+    h->beta[b] = 0.0;
+    mcx_hdp_drop_cluster(h, b);
+    h->sm_counts[0] += 1.0;
+}
+
 static void propose_split(mcx_hdp *h)
 {
     mcx_mix *m = &h->mix;
@@ -270,15 +287,7 @@ static void propose_merge(mcx_hdp *h)
     if (!(lu < la + mcx_sm_scan(m, s, nS, n, a, 1))) return;
     /* accept: b moves into a, then b (empty, weight 0) is dropped */
     mcx_sm_apply_merge(m, s, j, a, b, nS);
-    int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
-    for (int g = 0; g < J; g++) {
-        ra[g] += rb[g];
-        rb[g] = 0;
-    }
-    h->beta[a] = beta_c;
-    h->beta[b] = 0.0;
-    mcx_hdp_drop_cluster(h, b);
-    h->sm_counts[0] += 1.0;
+    accepted_merge(h, a, b, beta_c);
 }
 
 /* Reallocation of two clusters (Jain and Neal's restricted proposal
@@ -397,13 +406,7 @@ static void sc_split(mcx_hdp *h)
         (log(ps_split(K)) - log((double) K) + lQ);
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side 0 stays in slot k, side 1 becomes cluster c */
-    int c = mcx_mix_new_cluster(m);
-    memcpy(mcx_mix_stats(m, k), sc->sa, m->sstride * sizeof(double));
-    memcpy(mcx_mix_stats(m, c), sc->sb, m->sstride * sizeof(double));
-    m->size[k] = nA;
-    m->size[c] = nB;
-    for (int r = 0; r < n; r++)
-        if (sc->side[r]) m->z[sc->mem[r]] = c;
+    int c = mcx_sc_apply_split(m, sc, k, n, nA, nB);
     accepted_split(h, c, k, w, beta_c, cA, c, cB);
 }
 
@@ -444,15 +447,7 @@ static void sc_merge(mcx_hdp *h)
     m->size[b] = 0;
     for (int r = 0; r < n; r++)
         if (sc->side[r]) m->z[sc->mem[r]] = a;
-    int *wa = h->njk + (size_t) a * J, *wb = h->njk + (size_t) b * J;
-    for (int g = 0; g < J; g++) {
-        wa[g] += wb[g];
-        wb[g] = 0;
-    }
-    h->beta[a] = beta_c;
-    h->beta[b] = 0.0;
-    mcx_hdp_drop_cluster(h, b);
-    h->sm_counts[0] += 1.0;
+    accepted_merge(h, a, b, beta_c);
 }
 
 void mcx_hdp_split_merge(mcx_hdp *h)
