@@ -219,13 +219,17 @@ hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NU
 # The moves of `algorithm` with the settings of `control` (a dp_control(),
 # or NULL): "split_merge" `moves` restricted-pass proposals per sweep (kind
 # 1; NULL: 15 sequentially allocated ones), "subcluster" sc_moves
-# sub-cluster proposals (kind 2), "gibbs" none.
+# sub-cluster proposals and as many sequentially allocated ones with merge
+# partners by gain (kind 2), "gibbs" none.
 hdp_control_values <- function(algorithm, control) {
   if (identical(algorithm, "gibbs")) return(list(moves = 0L, kind = 1L, t = 0L, sams = 1L))
   if (is.null(control)) control <- dp_control(moves = 15L)
-  if (identical(algorithm, "subcluster"))
-    return(list(moves = as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves),
-                kind = 2L, t = 0L, sams = 0L))
+  if (identical(algorithm, "subcluster")) {
+    # sc_moves 2-means proposals, then as many sequentially allocated ones
+    # with merge partners by gain (`sams`, kind 2; src/model_hdp_sams.c)
+    sc <- as.integer(if (is.null(control$sc_moves)) 4L else control$sc_moves)
+    return(list(moves = sc, kind = 2L, t = 0L, sams = sc))
+  }
   list(moves = as.integer(control$moves), kind = 1L, t = as.integer(control$t),
        sams = as.integer(identical(control$proposal, "sams")))
 }

@@ -435,3 +435,36 @@ void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prio
         else sams_merge(m, s, p);
     }
 }
+
+/* ---- shared with the HDP's sequentially allocated moves (model_hdp_sams.c) */
+int mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2],
+                       int *n)
+{
+    return launch(m, s, nm, pi, pj, st, n);
+}
+
+double mcx_sc_partner_gains(const mcx_mix *m, const mcx_subcluster *s,
+                            const mcx_partition_prior *p, int K, const double *sx, int nx,
+                            double lx, int skip1, int skip2, const double *extra, int nextra,
+                            double lextra)
+{
+    return partner_gains(m, s, p, K, sx, nx, lx, skip1, skip2, extra, nextra, lextra);
+}
+
+double mcx_sc_log_partner(const mcx_subcluster *s, int K, double lse, int target)
+{
+    return log_partner(s, K, lse, target);
+}
+
+double mcx_sc_log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
+                             const mcx_partition_prior *p, int K, const double *sx, int nx,
+                             double lx, int skip1, int skip2, const double *extra, int nextra,
+                             double lextra, int target)
+{
+    return log_partner_of(m, s, p, K, sx, nx, lx, skip1, skip2, extra, nextra, lextra, target);
+}
+
+void mcx_sc_log_marginals(const mcx_mix *m, mcx_subcluster *s)
+{
+    log_marginals(m, s);
+}

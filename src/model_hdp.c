@@ -192,7 +192,7 @@ static void hdp_concentrations(mcx_hdp *h)
 
 void mcx_hdp_sweep(mcx_hdp *h)
 {
-    if (h->sm_moves > 0 && h->mix.n >= 2) mcx_hdp_split_merge(h);
+    if ((h->sm_moves > 0 || h->gain_moves > 0) && h->mix.n >= 2) mcx_hdp_split_merge(h);
     if (h->gibbs) hdp_assign(h);
     hdp_tables(h);
     hdp_concentrations(h);

@@ -39,6 +39,9 @@ typedef struct mcx_hdp {
     int sm_kind;              /* MCX_HDP_SAMS (restricted passes, sm) or
                                * MCX_HDP_SUBCLUSTER (sc) */
     mcx_subcluster *sc;       /* sub-cluster proposals (mixture_subcluster.h) */
+    int gain_moves;           /* sequentially allocated moves with merge
+                               * partners by gain per sweep (kind
+                               * MCX_HDP_SUBCLUSTER; model_hdp_sams.c) */
     int gibbs;                /* 1: the Gibbs scan of z runs (0: moves only,
                                * for tests of the moves alone) */
     mcx_sm sm;                /* proposal machinery (mixture_splitmerge.h) */
@@ -81,5 +84,24 @@ void   mcx_hdp_drop_cluster(mcx_hdp *h, int k);
  * proposals given beta and the concentrations. */
 void   mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams);
 void   mcx_hdp_split_merge(mcx_hdp *h);
+/* model_hdp_splitmerge.c, shared with model_hdp_sams.c: the terms of
+ * log r of a split of a cluster of weight beta_c into sides with group
+ * counts nA, nB (J each) and weight share w: the group terms with the
+ * density of w (group_terms), the draw of w, the prior of gamma and w and
+ * the likelihood ratio (split_terms, stats blocks of the sides and of the
+ * union); the side counts h->side_nj zeroed; the bookkeeping of an
+ * accepted split (side of share w in slot a, the other in slot b, cn the
+ * new slot) and merge (b into a). */
+double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+                           double w);
+double mcx_hdp_draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta_c);
+double mcx_hdp_split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
+                           const double *stC);
+void   mcx_hdp_reset_sides(mcx_hdp *h);
+void   mcx_hdp_accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
+                              const int *na, int b, const int *nb);
+void   mcx_hdp_accepted_merge(mcx_hdp *h, int a, int b, double beta_c);
+/* model_hdp_sams.c: h->gain_moves sequentially allocated proposals. */
+void   mcx_hdp_gain_sams(mcx_hdp *h);
 
 #endif

@@ -83,7 +83,10 @@ void mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams)
 {
     h->sm_moves = moves;
     h->sm_kind = kind;
-    if (moves <= 0) return;
+    /* kind MCX_HDP_SUBCLUSTER: `sams` counts the sequentially allocated
+     * moves with merge partners by gain (model_hdp_sams.c) */
+    h->gain_moves = kind == MCX_HDP_SUBCLUSTER && sams > 0 ? sams : 0;
+    if (moves <= 0 && h->gain_moves <= 0) return;
     h->side_nj = mcx_alloc(2 * (size_t) h->J, sizeof(int));
     if (kind == MCX_HDP_SUBCLUSTER) {
         h->sc = mcx_alloc(1, sizeof(mcx_subcluster));
@@ -115,7 +118,7 @@ static double expected_tables(double a, int n)
  * sum_j [g(alpha w beta_c, nA_j) + g(alpha (1-w) beta_c, nB_j)
  * - g(alpha beta_c, nA_j + nB_j)] - log Beta(w; M_A, M_B), side counts
  * per group nA, nB (J each). */
-static double group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
                           double w)
 {
     double alpha = h->grp.alpha, a = 0.5 * alpha * beta_c, MA = 0.0, MB = 0.0, s = 0.0;
@@ -131,7 +134,7 @@ static double group_terms(const mcx_hdp *h, const int *nA, const int *nB, double
 }
 
 /* w ~ Beta(M_A, M_B) for the side counts nA, nB. */
-static double draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta_c)
+double mcx_hdp_draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta_c)
 {
     double a = 0.5 * h->grp.alpha * beta_c, MA = 0.0, MB = 0.0;
     for (int j = 0; j < h->J; j++) {
@@ -144,7 +147,7 @@ static double draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta
 /* The part of log r of a split shared by both kinds of proposal, beyond
  * the group terms: the prior terms of gamma and w and the likelihood
  * ratio from the three stats blocks. */
-static double split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
+double mcx_hdp_split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
                           const double *stC)
 {
     const mcx_mix *m = &h->mix;
@@ -182,7 +185,7 @@ static int nth_member(const mcx_mix *m, const int *S, int nS, int c, int r)
     return -1;
 }
 
-static void reset_sides(mcx_hdp *h)
+void mcx_hdp_reset_sides(mcx_hdp *h)
 {
     memset(h->side_nj, 0, 2 * (size_t) h->J * sizeof(int));
 }
@@ -191,7 +194,7 @@ static void reset_sides(mcx_hdp *h)
  * second cluster took the new slot cn (beta_u moves up one): the side of
  * weight share w in slot a with group counts na, the other (share 1 - w)
  * in slot b with nb. */
-static void accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
+void mcx_hdp_accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
                            const int *na, int b, const int *nb)
 {
     const int J = h->J;
@@ -207,7 +210,7 @@ static void accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
 /* The bookkeeping of an accepted merge of cluster b into a (b's members
  * already moved): the group counts and the weight beta_c = beta_a + beta_b
  * go to a, and the empty b is dropped. */
-static void accepted_merge(mcx_hdp *h, int a, int b, double beta_c)
+void mcx_hdp_accepted_merge(mcx_hdp *h, int a, int b, double beta_c)
 {
     const int J = h->J;
     int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
@@ -236,18 +239,18 @@ static void propose_split(mcx_hdp *h)
     nS = drop_two(s->S, nS, ri, rj);
     double beta_c = h->beta[c];
     h->side_a = 0.5 * h->grp.alpha * beta_c;
-    reset_sides(h);
+    mcx_hdp_reset_sides(h);
     mcx_sm_launch(m, s, i, j, nS, n);
     double lq = mcx_sm_scan(m, s, nS, n, -1, 1);
     const int *nA = h->side_nj, *nB = h->side_nj + J;
-    double w = draw_w(h, nA, nB, beta_c);
+    double w = mcx_hdp_draw_w(h, nA, nB, beta_c);
     if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
-    double lr = split_terms(h, w, s->st[0], s->st[1], mcx_mix_stats(m, c)) +
-        anchor_terms(n[0], n[1], K + 1) + group_terms(h, nA, nB, beta_c, w) - lq;
+    double lr = mcx_hdp_split_terms(h, w, s->st[0], s->st[1], mcx_mix_stats(m, c)) +
+        anchor_terms(n[0], n[1], K + 1) + mcx_hdp_group_terms(h, nA, nB, beta_c, w) - lq;
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side A becomes the new cluster K, side B stays in slot c */
     int cn = mcx_sm_apply_split(m, s, i, nS);
-    accepted_split(h, cn, cn, w, beta_c, nA, c, nB);
+    mcx_hdp_accepted_split(h, cn, cn, w, beta_c, nA, c, nB);
 }
 
 static void propose_merge(mcx_hdp *h)
@@ -270,9 +273,9 @@ static void propose_merge(mcx_hdp *h)
         }
     }
     mcx_sm_merged_stats(m, s, i0, j0, a, b, &nS);
-    double la = -(split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), s->sm) +
+    double la = -(mcx_hdp_split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), s->sm) +
                   anchor_terms(na, nb, K) +
-                  group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w));
+                  mcx_hdp_group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w));
     if (!(lu < la)) return;
     /* q: the restricted pass forced to the current split, from uniformly
      * chosen anchors i in a and j in b */
@@ -282,12 +285,12 @@ static void propose_merge(mcx_hdp *h)
     int i = s->S[ri], j = s->S[rj];
     nS = drop_two(s->S, nS, ri, rj);
     h->side_a = 0.5 * h->grp.alpha * beta_c;
-    reset_sides(h);
+    mcx_hdp_reset_sides(h);
     mcx_sm_launch(m, s, i, j, nS, n);
     if (!(lu < la + mcx_sm_scan(m, s, nS, n, a, 1))) return;
     /* accept: b moves into a, then b (empty, weight 0) is dropped */
     mcx_sm_apply_merge(m, s, j, a, b, nS);
-    accepted_merge(h, a, b, beta_c);
+    mcx_hdp_accepted_merge(h, a, b, beta_c);
 }
 
 /* Reallocation of two clusters (Jain and Neal's restricted proposal
@@ -320,26 +323,26 @@ static void propose_realloc(mcx_hdp *h)
     nS = drop_two(s->S, nS, ri, rj);
     double beta_c = h->beta[a] + h->beta[b], w = h->beta[a] / beta_c;
     const double *empty = m->empty;
-    double t_old = split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), empty) +
-        group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w);
+    double t_old = mcx_hdp_split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), empty) +
+        mcx_hdp_group_terms(h, h->njk + (size_t) a * J, h->njk + (size_t) b * J, beta_c, w);
     h->side_a = 0.5 * h->grp.alpha * beta_c;
     /* the order of the passes, kept for both */
-    reset_sides(h);
+    mcx_hdp_reset_sides(h);
     mcx_sm_launch(m, s, i, j, nS, n);
     memcpy(h->order, s->S, (size_t) nS * sizeof(int));
     double lq_old = mcx_sm_scan(m, s, nS, n, a, 1);
     /* the proposal pass from the same launch: sides and anchors reset,
      * the order restored (launch() drew a new one) */
-    reset_sides(h);
+    mcx_hdp_reset_sides(h);
     mcx_sm_launch(m, s, i, j, nS, n);
     memcpy(s->S, h->order, (size_t) nS * sizeof(int));
     double lq_new = mcx_sm_scan(m, s, nS, n, -1, 1);
     const int *nA = h->side_nj, *nB = h->side_nj + J;
-    double w2 = draw_w(h, nA, nB, beta_c);
+    double w2 = mcx_hdp_draw_w(h, nA, nB, beta_c);
     if (!(w2 > 0.0 && w2 < 1.0) || !(w2 * beta_c > 0.0) || !((1.0 - w2) * beta_c > 0.0))
         return;
-    double lr = split_terms(h, w2, s->st[0], s->st[1], empty) +
-        group_terms(h, nA, nB, beta_c, w2) - t_old +
+    double lr = mcx_hdp_split_terms(h, w2, s->st[0], s->st[1], empty) +
+        mcx_hdp_group_terms(h, nA, nB, beta_c, w2) - t_old +
         log((double) na) + log((double) nb) - log((double) n[0]) - log((double) n[1]) +
         lq_old - lq_new;
     if (!(log(unif_rand()) < lr)) return;
@@ -378,7 +381,7 @@ static double ps_split(int K)
 static void count_sides(mcx_hdp *h, int n)
 {
     const mcx_subcluster *sc = h->sc;
-    reset_sides(h);
+    mcx_hdp_reset_sides(h);
     for (int r = 0; r < n; r++)
         h->side_nj[(size_t) (sc->side[r] != 0) * h->J + h->group[sc->mem[r]]]++;
 }
@@ -397,17 +400,17 @@ static void sc_split(mcx_hdp *h)
     if (nA == 0 || nB == 0) return;
     count_sides(h, n);
     const int *cA = h->side_nj, *cB = h->side_nj + J;
-    double beta_c = h->beta[k], w = draw_w(h, cA, cB, beta_c);
+    double beta_c = h->beta[k], w = mcx_hdp_draw_w(h, cA, cB, beta_c);
     if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
     mcx_sc_side_stats(m, sc, n);
-    double lr = split_terms(h, w, sc->sa, sc->sb, mcx_mix_stats(m, k)) +
-        group_terms(h, cA, cB, beta_c, w) +
+    double lr = mcx_hdp_split_terms(h, w, sc->sa, sc->sb, mcx_mix_stats(m, k)) +
+        mcx_hdp_group_terms(h, cA, cB, beta_c, w) +
         log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0)) -
         (log(ps_split(K)) - log((double) K) + lQ);
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side 0 stays in slot k, side 1 becomes cluster c */
     int c = mcx_sc_apply_split(m, sc, k, n, nA, nB);
-    accepted_split(h, c, k, w, beta_c, cA, c, cB);
+    mcx_hdp_accepted_split(h, c, k, w, beta_c, cA, c, cB);
 }
 
 static void sc_merge(mcx_hdp *h)
@@ -434,8 +437,8 @@ static void sc_merge(mcx_hdp *h)
             if (sc->side[r]) m->fam->stats_add(m->hyper, su, mcx_mix_x(m, sc->mem[r]), m->work);
     }
     /* la: log r without log Q (Q <= 1: lu >= la + 0 rejects whatever Q is) */
-    double la = -(split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), su) +
-                  group_terms(h, ra, rb, beta_c, w) +
+    double la = -(mcx_hdp_split_terms(h, w, mcx_mix_stats(m, a), mcx_mix_stats(m, b), su) +
+                  mcx_hdp_group_terms(h, ra, rb, beta_c, w) +
                   log(1.0 - ps_split(K)) - log(0.5 * K * (K - 1.0)) -
                   (log(ps_split(K - 1)) - log(K - 1.0)));
     if (!(lu < la)) return;
@@ -447,7 +450,7 @@ static void sc_merge(mcx_hdp *h)
     m->size[b] = 0;
     for (int r = 0; r < n; r++)
         if (sc->side[r]) m->z[sc->mem[r]] = a;
-    accepted_merge(h, a, b, beta_c);
+    mcx_hdp_accepted_merge(h, a, b, beta_c);
 }
 
 void mcx_hdp_split_merge(mcx_hdp *h)
@@ -464,4 +467,5 @@ void mcx_hdp_split_merge(mcx_hdp *h)
             else propose_realloc(h);
         }
     }
+    if (h->sm_kind == MCX_HDP_SUBCLUSTER) mcx_hdp_gain_sams(h);
 }

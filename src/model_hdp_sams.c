@@ -1,0 +1,256 @@
+/*
+ * model_hdp_sams.c -- sequentially allocated split / merge moves of the
+ * HDP's global clusters with merge partners chosen by their merge gain
+ * (the HDP counterpart of mixture_subcluster_sams.c, whose launch, orders
+ * and partner weights it shares), run after the sub-cluster moves of the
+ * kind MCX_HDP_SUBCLUSTER (model_hdp_splitmerge.c).
+ *
+ * Why: a split along the 2-means sub-clusters of a cluster holding several
+ * true clusters can cut one of them in two; Gibbs sampling then blurs the
+ * border between the pieces, and their merge (the reverse of a split of
+ * the union) is accepted only when the split proposal of the union gives
+ * back those two pieces.  The 2-means sides of the union almost never do;
+ * a sequential allocation (Dahl 2003) in which each point is scored
+ * against the two sides built from the points placed before it does so
+ * about as often as the pieces are a typical split of the union.  Merge
+ * partners drawn by their gain make the merges tried the ones that can be
+ * accepted.
+ *
+ * Move (Metropolis-Hastings on (z, beta) given the concentrations; the
+ * target and the terms of log r are those of model_hdp_splitmerge.c):
+ *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
+ *    a cluster c drawn uniformly, of weight beta_c: launch points i != j
+ *    drawn uniformly (ordered) among its n members, the others S in the
+ *    order of mcx_sc_sams_launch() (uniform, outside-in, inside-out from j,
+ *    or local around j); i founds side A, j side B, and each point x of S
+ *    (group g) goes to side s with probability proportional to
+ *      (n_{g s} + alpha beta_c / 2) p(x | side s so far)
+ *    (collapsed predictive, n_{g s} the members of group g on side s so
+ *    far), q_S the product of these probabilities; then w ~ Beta(M_A, M_B)
+ *    splits the weight as in the other HDP splits;
+ *  - else a merge: cluster a drawn uniformly, its partner b != a with
+ *    probability w_a(b) = 1/2 1/(K-1) + 1/2 softmax_b G(a, b), G a merge
+ *    gain that depends on the two clusters' stats and sizes only (the log
+ *    marginal likelihood gain and the DP(gamma) partition prior,
+ *    mcx_sc_partner_gains()); which of the pair is side A is a fair coin,
+ *    so the unordered pair with its orientation has probability
+ *    (1 - ps(K)) (w_a(b) + w_b(a)) / (2 K); launch points i in A, j in B
+ *    uniformly; q_S the probability that the allocation in the drawn order
+ *    gives back A and B; w = beta_A / (beta_A + beta_B).
+ * For the split of c (K clusters before) into A and B:
+ *   log r = split terms + group terms (model_hdp_splitmerge.c)
+ *         + log[(1 - ps(K + 1)) (w_A(B) + w_B(A)) / (2 (K + 1) n_A n_B)]
+ *         - log[ps(K) / (K n (n - 1))] - log q_S,
+ * the partner weights of the reverse merge computed in the state after
+ * the split; the merge's log r is the inverse.  The order of S is drawn
+ * independently of the state given the union and the launch points, so
+ * each (launch, order) pair is a pair of reversible moves and their
+ * mixture is reversible (Tierney 1994, sec. 2.3).  As q_S <= 1 a merge is
+ * rejected without the allocation pass when log u exceeds the rest of its
+ * log r, and the pass stops once the running log q_S makes acceptance
+ * impossible.  Checked against the enumeration of all partitions in
+ * tests/testthat/test-hdp.R (the moves alone).
+ */
+#include <string.h>
+#include <math.h>
+#include <R_ext/Random.h>
+#include <Rmath.h>
+#include "model_hdp.h"
+
+/* Share of splits among these proposals when K > 1 (the 2-means moves make
+ * the useful splits; these are the reverse moves of the merges). */
+#define SAMS_SPLIT_SHARE 0.1
+
+static double ps_sams(int K)
+{
+    return K <= 1 ? 1.0 : SAMS_SPLIT_SHARE;
+}
+
+static double softplus(double x)
+{
+    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
+}
+
+/* The allocation pass over s->mem[0 .. nS-1] (in that order), sides A
+ * (st[0]) and B (st[1]) holding their launch points, h->side_nj their
+ * members per group.  force < 0: draw each side into s->side[r]; else put
+ * r on side B iff z[mem[r]] == force.  Members from position nfree on go
+ * to side A with probability 1 (the local order).  a = alpha beta_c / 2.
+ * Returns log q_S, or -INFINITY as soon as it falls below `floor`. */
+static double allocate(mcx_hdp *h, int nS, int nfree, double *st[2], int *n, int force,
+                       double a, double floor)
+{
+    mcx_mix *m = &h->mix;
+    mcx_subcluster *s = h->sc;
+    const mcx_family *f = m->fam;
+    const void *hy = m->hyper;
+    const int J = h->J;
+    int *cnt = h->side_nj;
+    double lq = 0.0;
+    for (int r = 0; r < nS; r++) {
+        int k = s->mem[r], g = h->group[k];
+        const double *x = mcx_mix_x(m, k);
+        int side;
+        if (r >= nfree) {
+            if (force >= 0 && m->z[k] == force) return -INFINITY;
+            if (force < 0) s->side[r] = 0;
+            side = 0;
+        } else {
+            double l0 = f->log_predictive(hy, st[0], x, m->work) + log(cnt[g] + a);
+            double l1 = f->log_predictive(hy, st[1], x, m->work) + log(cnt[J + g] + a);
+            double dl = l1 - l0;                       /* log odds of side B */
+            if (force >= 0) side = m->z[k] == force;
+            else {
+                side = unif_rand() * (1.0 + exp(-dl)) < 1.0 ? 1 : 0;
+                s->side[r] = (unsigned char) side;
+            }
+            lq -= softplus(side ? -dl : dl);
+            if (lq < floor) return -INFINITY;
+        }
+        f->stats_add(hy, st[side], x, m->work);
+        n[side]++;
+        cnt[(size_t) side * J + g]++;
+    }
+    return lq;
+}
+
+/* Side counts per group of the two launch points. */
+static void launch_sides(mcx_hdp *h, int i, int j)
+{
+    mcx_hdp_reset_sides(h);
+    h->side_nj[h->group[i]]++;
+    h->side_nj[h->J + h->group[j]]++;
+}
+
+static void sams_split(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    mcx_subcluster *s = h->sc;
+    const int J = h->J, K = m->K;
+    int k = (int) (unif_rand() * K);
+    if (k >= K) k = K - 1;
+    int nm = mcx_sc_members(m, s, k, k);
+    if (nm < 2) return;
+    int pi = (int) R_unif_index((double) nm), pj = (int) R_unif_index((double) (nm - 1));
+    if (pj >= pi) pj++;
+    double *st[2] = {s->ss, s->ss + m->sstride};
+    int n[2];
+    int nfree = mcx_sc_sams_launch(m, s, nm, pi, pj, st, n);
+    int i = s->mem[nm - 2], j = s->mem[nm - 1];
+    double beta_c = h->beta[k];
+    launch_sides(h, i, j);
+    double lq = allocate(h, nm - 2, nfree, st, n, -1, 0.5 * h->grp.alpha * beta_c, -INFINITY);
+    const int *cA = h->side_nj, *cB = h->side_nj + J;
+    double w = mcx_hdp_draw_w(h, cA, cB, beta_c);
+    if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
+    const mcx_family *f = m->fam;
+    double lA = f->log_marginal(m->hyper, st[0], m->work);
+    double lB = f->log_marginal(m->hyper, st[1], m->work);
+    mcx_sc_log_marginals(m, s);
+    /* reverse: the merge of A and B among K + 1 clusters (k replaced by them) */
+    double lw = mcx_sc_log_partner_of(m, s, &h->top, K + 1, st[0], n[0], lA, k, -1, st[1],
+                                      n[1], lB, m->K);
+    double lw2 = mcx_sc_log_partner_of(m, s, &h->top, K + 1, st[1], n[1], lB, k, -1, st[0],
+                                       n[0], lA, m->K);
+    double lqm = log(1.0 - ps_sams(K + 1)) - log(K + 1.0) + lw + log1p(exp(lw2 - lw)) -
+        log(2.0 * n[0] * (double) n[1]);
+    double lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
+    double lr = mcx_hdp_split_terms(h, w, st[0], st[1], mcx_mix_stats(m, k)) +
+        mcx_hdp_group_terms(h, cA, cB, beta_c, w) + lqm - lqs - lq;
+    if (!(log(unif_rand()) < lr)) return;
+    /* accept: side A stays in slot k, side B becomes cluster c */
+    int c = mcx_mix_new_cluster(m);
+    memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
+    m->size[k] = n[0];
+    m->size[c] = n[1];
+    for (int r = 0; r < nm - 2; r++)
+        if (s->side[r]) m->z[s->mem[r]] = c;
+    m->z[j] = c;
+    mcx_hdp_accepted_split(h, c, k, w, beta_c, cA, c, cB);
+}
+
+static void sams_merge(mcx_hdp *h)
+{
+    mcx_mix *m = &h->mix;
+    mcx_subcluster *s = h->sc;
+    const int J = h->J, K = m->K;
+    if (K < 2) return;
+    int a = (int) (unif_rand() * K);
+    if (a >= K) a = K - 1;
+    mcx_sc_log_marginals(m, s);
+    /* the partner b ~ w_a */
+    double lse = s->combine != NULL
+        ? mcx_sc_partner_gains(m, s, &h->top, K, mcx_mix_stats(m, a), m->size[a], s->lm[a], a,
+                               -1, NULL, 0, 0.0)
+        : 0.0;
+    double u = unif_rand(), acc = 0.0;
+    int b = -1;
+    for (int c = 0; c < K; c++) {
+        if (c == a) continue;
+        b = c;
+        acc += exp(mcx_sc_log_partner(s, K, lse, c));
+        if (u < acc) break;
+    }
+    double lwa = mcx_sc_log_partner(s, K, lse, b);
+    double lwb = mcx_sc_log_partner_of(m, s, &h->top, K, mcx_mix_stats(m, b), m->size[b],
+                                       s->lm[b], b, -1, NULL, 0, 0.0, a);
+    /* orientation: a fair coin makes b side A */
+    if (unif_rand() < 0.5) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    int na = m->size[a], nb = m->size[b], nm = na + nb;
+    double lqm = log(1.0 - ps_sams(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa)) -
+        log(2.0 * na * (double) nb);
+    double lqs = log(ps_sams(K - 1)) - log(K - 1.0) - log((double) nm * (nm - 1.0));
+    const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
+    double *su = s->ss + 2 * m->sstride;               /* the merged stats */
+    memcpy(su, sa, m->sstride * sizeof(double));
+    if (s->combine != NULL) {
+        s->combine(m->hyper, su, sb, m->work);
+    } else {
+        for (int r = 0; r < m->n; r++)
+            if (m->z[r] == b) m->fam->stats_add(m->hyper, su, mcx_mix_x(m, r), m->work);
+    }
+    double beta_c = h->beta[a] + h->beta[b], w = h->beta[a] / beta_c;
+    const int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
+    double base = -(mcx_hdp_split_terms(h, w, sa, sb, su) +
+                    mcx_hdp_group_terms(h, ra, rb, beta_c, w)) + lqs - lqm;
+    double lu = log(unif_rand());
+    if (!(lu < base)) return;                /* q_S <= 1: rejected whatever the pass gives */
+    mcx_sc_members(m, s, a, b);
+    /* launch points: the ia-th member of a and the ib-th of b */
+    int ia = (int) R_unif_index((double) na), ib = (int) R_unif_index((double) nb);
+    int pi = -1, pj = -1;
+    for (int r = 0, ca = 0, cb = 0; r < nm && (pi < 0 || pj < 0); r++) {
+        if (s->side[r]) {
+            if (cb++ == ib) pj = r;
+        } else if (ca++ == ia) pi = r;
+    }
+    double *st[2] = {s->ss, s->ss + m->sstride};
+    int n[2];
+    int nfree = mcx_sc_sams_launch(m, s, nm, pi, pj, st, n);
+    launch_sides(h, s->mem[nm - 2], s->mem[nm - 1]);
+    double lq = allocate(h, nm - 2, nfree, st, n, b, 0.5 * h->grp.alpha * beta_c, lu - base);
+    if (!(lu < base + lq)) return;
+    /* accept: b moves into a, then b (empty, weight 0) is dropped */
+    memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
+    m->size[a] = nm;
+    m->size[b] = 0;
+    for (int r = 0; r < nm; r++)
+        if (m->z[s->mem[r]] == b) m->z[s->mem[r]] = a;
+    mcx_hdp_accepted_merge(h, a, b, beta_c);
+}
+
+void mcx_hdp_gain_sams(mcx_hdp *h)
+{
+    for (int t = 0; t < h->gain_moves; t++) {
+        if (h->mix.K < 1 || h->mix.n < 2) return;
+        mcx_sc_reserve(h->sc, h->mix.K + 1);
+        h->sm_counts[1] += 1.0;
+        if (unif_rand() < ps_sams(h->mix.K)) sams_split(h);
+        else sams_merge(h);
+    }
+}
