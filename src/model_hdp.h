@@ -87,13 +87,16 @@ void   mcx_hdp_split_merge(mcx_hdp *h);
 /* model_hdp_splitmerge.c, shared with model_hdp_sams.c: the terms of
  * log r of a split of a cluster of weight beta_c into sides with group
  * counts nA, nB (J each) and weight share w: the group terms with the
- * density of w (group_terms), the draw of w, the prior of gamma and w and
- * the likelihood ratio (split_terms, stats blocks of the sides and of the
+ * density of w ~ Beta(M_A, M_B) (group_terms) or without it (group_lgamma,
+ * for a uniform w), the draw of that w, the prior of gamma and w and the
+ * likelihood ratio (split_terms: stats blocks of the sides and of the
  * union); the side counts h->side_nj zeroed; the bookkeeping of an
  * accepted split (side of share w in slot a, the other in slot b, cn the
  * new slot) and merge (b into a). */
 double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
                            double w);
+double mcx_hdp_group_lgamma(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+                            double w);
 double mcx_hdp_draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta_c);
 double mcx_hdp_split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
                            const double *stC);

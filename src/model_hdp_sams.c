@@ -16,18 +16,48 @@
  * partners drawn by their gain make the merges tried the ones that can be
  * accepted.
  *
+ * Why not persistent sub-cluster labels (Chang and Fisher 2013, "Parallel
+ * sampling of DP mixture models using sub-cluster splits"; Chang and
+ * Fisher 2014 for the HDP), whose merge sets the sub-clusters of the union
+ * to the two merged clusters so that the reverse split reproduces them
+ * with probability 1: for the labels s to be auxiliary variables of an
+ * exact sampler they need a conditional law pi(s | z, x) (the posterior of
+ * z then being the marginal), and the merge of A and B is then accepted
+ * with a ratio that carries pi(s = {A, B} | union): the probability that
+ * this law gives that very cut, as for a proposal drawn afresh from the
+ * same law (q_S below for the sequential allocation): storing the labels
+ * gains nothing for the merges that undo a cut.
+ * A law that makes s informative (the two-component posterior of the
+ * cluster, refined by restricted Gibbs) has a normaliser that changes
+ * whenever a Gibbs step moves a point between clusters, and a law with a
+ * known normaliser (sides drawn from fixed or freshly drawn sub-cluster
+ * parameters) has its prior as the marginal of those parameters, which
+ * makes the stored sub-clusters no better than fresh ones.  Leaving the
+ * term out, as Chang and Fisher do, changes the stationary distribution.
+ * So the stored state here is the partition alone, the 2-means
+ * sub-clusters are recomputed from the members (mixture_subcluster.h), and
+ * the merges that undo a cut are made likely by the choice of partner and
+ * the sequential allocation.
+ *
  * Move (Metropolis-Hastings on (z, beta) given the concentrations; the
  * target and the terms of log r are those of model_hdp_splitmerge.c):
  *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
- *    a cluster c drawn uniformly, of weight beta_c: launch points i != j
- *    drawn uniformly (ordered) among its n members, the others S in the
- *    order of mcx_sc_sams_launch() (uniform, outside-in, inside-out from j,
- *    or local around j); i founds side A, j side B, and each point x of S
- *    (group g) goes to side s with probability proportional to
- *      (n_{g s} + alpha beta_c / 2) p(x | side s so far)
+ *    a cluster c drawn uniformly, of weight beta_c: first the weight share
+ *    w ~ Uniform(0, 1) (beta_A = w beta_c, beta_B = (1 - w) beta_c), then
+ *    launch points i != j drawn uniformly (ordered) among its n members,
+ *    the others S in the order of mcx_sc_sams_launch() (uniform,
+ *    outside-in, inside-out from j, or local around j); i founds side A,
+ *    j side B, and each point x of S (group g) goes to side s with
+ *    probability proportional to
+ *      (n_{g s} + alpha beta_s) p(x | side s so far)
  *    (collapsed predictive, n_{g s} the members of group g on side s so
- *    far), q_S the product of these probabilities; then w ~ Beta(M_A, M_B)
- *    splits the weight as in the other HDP splits;
+ *    far: the direct-assignment conditional of Teh et al. 2006, eq. 32,
+ *    restricted to the two sides), q_S the product of these
+ *    probabilities.  Drawing w first lets the allocation follow the
+ *    groups' urns with the weights of the proposed state: the prior cost
+ *    of a split into two clusters that share the groups unevenly (the
+ *    duplicate clusters a Gibbs scan from few clusters creates) is then
+ *    reproduced by q_S;
  *  - else a merge: cluster a drawn uniformly, its partner b != a with
  *    probability w_a(b) = 1/2 1/(K-1) + 1/2 softmax_b G(a, b), G a merge
  *    gain that depends on the two clusters' stats and sizes only (the log
@@ -35,10 +65,11 @@
  *    mcx_sc_partner_gains()); which of the pair is side A is a fair coin,
  *    so the unordered pair with its orientation has probability
  *    (1 - ps(K)) (w_a(b) + w_b(a)) / (2 K); launch points i in A, j in B
- *    uniformly; q_S the probability that the allocation in the drawn order
- *    gives back A and B; w = beta_A / (beta_A + beta_B).
+ *    uniformly; w = beta_A / (beta_A + beta_B); q_S the probability that
+ *    the allocation in the drawn order gives back A and B.
  * For the split of c (K clusters before) into A and B:
- *   log r = split terms + group terms (model_hdp_splitmerge.c)
+ *   log r = split terms + group terms without the density of w (w is
+ *           uniform; model_hdp_splitmerge.c)
  *         + log[(1 - ps(K + 1)) (w_A(B) + w_B(A)) / (2 (K + 1) n_A n_B)]
  *         - log[ps(K) / (K n (n - 1))] - log q_S,
  * the partner weights of the reverse merge computed in the state after
@@ -75,10 +106,11 @@ static double softplus(double x)
  * (st[0]) and B (st[1]) holding their launch points, h->side_nj their
  * members per group.  force < 0: draw each side into s->side[r]; else put
  * r on side B iff z[mem[r]] == force.  Members from position nfree on go
- * to side A with probability 1 (the local order).  a = alpha beta_c / 2.
+ * to side A with probability 1 (the local order).  a0, a1 = alpha beta_A,
+ * alpha beta_B.
  * Returns log q_S, or -INFINITY as soon as it falls below `floor`. */
 static double allocate(mcx_hdp *h, int nS, int nfree, double *st[2], int *n, int force,
-                       double a, double floor)
+                       double a0, double a1, double floor)
 {
     mcx_mix *m = &h->mix;
     mcx_subcluster *s = h->sc;
@@ -96,8 +128,8 @@ static double allocate(mcx_hdp *h, int nS, int nfree, double *st[2], int *n, int
             if (force < 0) s->side[r] = 0;
             side = 0;
         } else {
-            double l0 = f->log_predictive(hy, st[0], x, m->work) + log(cnt[g] + a);
-            double l1 = f->log_predictive(hy, st[1], x, m->work) + log(cnt[J + g] + a);
+            double l0 = f->log_predictive(hy, st[0], x, m->work) + log(cnt[g] + a0);
+            double l1 = f->log_predictive(hy, st[1], x, m->work) + log(cnt[J + g] + a1);
             double dl = l1 - l0;                       /* log odds of side B */
             if (force >= 0) side = m->z[k] == force;
             else {
@@ -137,12 +169,11 @@ static void sams_split(mcx_hdp *h)
     int n[2];
     int nfree = mcx_sc_sams_launch(m, s, nm, pi, pj, st, n);
     int i = s->mem[nm - 2], j = s->mem[nm - 1];
-    double beta_c = h->beta[k];
-    launch_sides(h, i, j);
-    double lq = allocate(h, nm - 2, nfree, st, n, -1, 0.5 * h->grp.alpha * beta_c, -INFINITY);
-    const int *cA = h->side_nj, *cB = h->side_nj + J;
-    double w = mcx_hdp_draw_w(h, cA, cB, beta_c);
+    double beta_c = h->beta[k], w = unif_rand(), ab = h->grp.alpha * beta_c;
     if (!(w > 0.0 && w < 1.0) || !(w * beta_c > 0.0) || !((1.0 - w) * beta_c > 0.0)) return;
+    launch_sides(h, i, j);
+    double lq = allocate(h, nm - 2, nfree, st, n, -1, ab * w, ab * (1.0 - w), -INFINITY);
+    const int *cA = h->side_nj, *cB = h->side_nj + J;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
@@ -156,7 +187,7 @@ static void sams_split(mcx_hdp *h)
         log(2.0 * n[0] * (double) n[1]);
     double lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
     double lr = mcx_hdp_split_terms(h, w, st[0], st[1], mcx_mix_stats(m, k)) +
-        mcx_hdp_group_terms(h, cA, cB, beta_c, w) + lqm - lqs - lq;
+        mcx_hdp_group_lgamma(h, cA, cB, beta_c, w) + lqm - lqs - lq;
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side A stays in slot k, side B becomes cluster c */
     int c = mcx_mix_new_cluster(m);
@@ -217,7 +248,7 @@ static void sams_merge(mcx_hdp *h)
     double beta_c = h->beta[a] + h->beta[b], w = h->beta[a] / beta_c;
     const int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
     double base = -(mcx_hdp_split_terms(h, w, sa, sb, su) +
-                    mcx_hdp_group_terms(h, ra, rb, beta_c, w)) + lqs - lqm;
+                    mcx_hdp_group_lgamma(h, ra, rb, beta_c, w)) + lqs - lqm;
     double lu = log(unif_rand());
     if (!(lu < base)) return;                /* q_S <= 1: rejected whatever the pass gives */
     mcx_sc_members(m, s, a, b);
@@ -233,7 +264,8 @@ static void sams_merge(mcx_hdp *h)
     int n[2];
     int nfree = mcx_sc_sams_launch(m, s, nm, pi, pj, st, n);
     launch_sides(h, s->mem[nm - 2], s->mem[nm - 1]);
-    double lq = allocate(h, nm - 2, nfree, st, n, b, 0.5 * h->grp.alpha * beta_c, lu - base);
+    double ab = h->grp.alpha * beta_c;
+    double lq = allocate(h, nm - 2, nfree, st, n, b, ab * w, ab * (1.0 - w), lu - base);
     if (!(lu < base + lq)) return;
     /* accept: b moves into a, then b (empty, weight 0) is dropped */
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));

@@ -114,23 +114,40 @@ static double expected_tables(double a, int n)
     return 1.0 + a * (digamma(a + n) - digamma(a + 1.0));
 }
 
-/* The part of log r of a split that depends on the groups and on w:
- * sum_j [g(alpha w beta_c, nA_j) + g(alpha (1-w) beta_c, nB_j)
- * - g(alpha beta_c, nA_j + nB_j)] - log Beta(w; M_A, M_B), side counts
- * per group nA, nB (J each). */
-double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
-                          double w)
+/* sum_j [g(alpha w beta_c, nA_j) + g(alpha (1-w) beta_c, nB_j)
+ * - g(alpha beta_c, nA_j + nB_j)] for the side counts per group nA, nB
+ * (J each), and the parameters M_A, M_B of the proposal of w. */
+static double group_sums(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+                         double w, double *MA, double *MB)
 {
-    double alpha = h->grp.alpha, a = 0.5 * alpha * beta_c, MA = 0.0, MB = 0.0, s = 0.0;
+    double alpha = h->grp.alpha, a = 0.5 * alpha * beta_c, s = 0.0;
+    *MA = *MB = 0.0;
     for (int j = 0; j < h->J; j++) {
         int na = nA[j], nb = nB[j];
         if (na + nb == 0) continue;
         s += lgamma_ratio(alpha * w * beta_c, na) + lgamma_ratio(alpha * (1.0 - w) * beta_c, nb) -
             lgamma_ratio(alpha * beta_c, na + nb);
-        MA += expected_tables(a, na);
-        MB += expected_tables(a, nb);
+        *MA += expected_tables(a, na);
+        *MB += expected_tables(a, nb);
     }
+    return s;
+}
+
+/* The part of log r of a split that depends on the groups and on w: the
+ * sums above - log Beta(w; M_A, M_B) (w drawn from that Beta). */
+double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+                           double w)
+{
+    double MA, MB, s = group_sums(h, nA, nB, beta_c, w, &MA, &MB);
     return s - dbeta(w, MA, MB, 1);
+}
+
+/* The same for a w drawn uniformly on (0, 1) (density 1). */
+double mcx_hdp_group_lgamma(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
+                            double w)
+{
+    double MA, MB;
+    return group_sums(h, nA, nB, beta_c, w, &MA, &MB);
 }
 
 /* w ~ Beta(M_A, M_B) for the side counts nA, nB. */

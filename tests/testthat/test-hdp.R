@@ -100,13 +100,15 @@ test_that("the HDP sampler reproduces the exact posterior over partitions", {
 # counts, beta and the concentrations) against the exact posterior over the
 # 203 partitions of 6 observations in 3 groups, for each kind of proposal:
 # sequential allocation (with the reallocation moves), restricted Gibbs,
-# sub-clusters. Checked: the total-variation distance (bound as above) and
-# the posterior mean of the number of clusters within 4 batch-means
-# standard errors. Power: with log(gamma), the group terms
-# sum_j log Gamma(alpha beta_k + n_jk) / Gamma(alpha beta_k), the density of
-# the weight proposal w, or the terms -log w - log(1 - w) left out of the
-# acceptance ratio, every kind of proposal misses E[K] by 0.14 to 2.2 (far
-# beyond 4 standard errors), and all but the third exceed the TV bound.
+# sub-clusters (2-means splits followed by sequentially allocated moves with
+# merge partners by gain), and the latter moves alone. Checked: the
+# total-variation distance (bound as above) and the posterior mean of the
+# number of clusters within 4 batch-means standard errors. Power: with
+# log(gamma), the group terms sum_j log Gamma(alpha beta_k + n_jk) /
+# Gamma(alpha beta_k), the density of the weight proposal w, or the terms
+# -log w - log(1 - w) left out of the acceptance ratio, every kind of
+# proposal misses E[K] by 0.14 to 2.2 (far beyond 4 standard errors), and
+# all but the third exceed the TV bound. POWER_GAIN
 test_that("the HDP split-merge moves alone reproduce the exact posterior over partitions", {
   skip_on_cran()
   grp <- c(1, 1, 2, 2, 3, 3)
@@ -124,11 +126,15 @@ test_that("the HDP split-merge moves alone reproduce the exact posterior over pa
   runs <- list(sams = list("split_merge", dp_control(moves = 4)),
                restricted_gibbs = list("split_merge",
                                        dp_control(moves = 4, proposal = "restricted_gibbs", t = 2)),
-               subcluster = list("subcluster", dp_control(sc_moves = 4)))
+               subcluster = list("subcluster", dp_control(sc_moves = 4)),
+               # the sequentially allocated moves with merge partners by
+               # gain alone (src/model_hdp_sams.c; no 2-means moves)
+               gain_sams = list("subcluster", dp_control(sc_moves = 4), moves = 0L))
   n_iter <- 60000
   for (r in names(runs)) {
     spec <- mcmix:::hdp_spec(model, grouped$prepared, 3L, runs[[r]][[1]], runs[[r]][[2]])
     spec$gibbs <- 0L
+    if (!is.null(runs[[r]]$moves)) spec$moves <- runs[[r]]$moves
     state <- list(z = integer(6), beta = c(0.5, 0.5), gamma = gm, alpha = al)
     set.seed(11)
     out <- mcmix:::hdp_step_c(spec, matrix(x, nrow = 1), as.integer(grp) - 1L, state,
