@@ -75,7 +75,16 @@ print.mcmix_hdp <- function(x, ...) {
 #' merge joins two clusters; a reallocation re-splits the members of two
 #' clusters between them. With `algorithm = "subcluster"` a split follows
 #' the two sub-clusters of a cluster (a 2-means split of its members, as in
-#' `dp_mixture()`'s `"subcluster"` algorithm). All are Metropolis-Hastings
+#' `dp_mixture()`'s `"subcluster"` algorithm), and as many sequentially
+#' allocated split and merge proposals follow in which the merge partner of
+#' a cluster is drawn by how much the merge would raise the posterior and
+#' the split's weight share is drawn before its members are allocated by
+#' their groups' Chinese restaurant weights: these undo the cuts of true
+#' clusters and the duplicate clusters (one cluster of the data held by two
+#' clusters that share the groups) that a sweep from few clusters leaves,
+#' and make this the algorithm of choice for large data (every cluster of a
+#' million observations found in 40 sweeps from one cluster, see
+#' `bench/RESULTS.md` in the sources). All are Metropolis-Hastings
 #' moves on the joint posterior of the partition and \eqn{\beta}, so the
 #' chain has the stationary distribution of plain Gibbs sampling
 #' (`algorithm = "gibbs"`), but it finds clusters that moves of single
@@ -99,9 +108,10 @@ print.mcmix_hdp <- function(x, ...) {
 #'   reallocation moves), `"subcluster"` (Gibbs sweeps with sub-cluster
 #'   split and merge moves) or `"gibbs"` (Gibbs sweeps only).
 #' @param control A [dp_control()] whose `moves`, `proposal` and `t`
-#'   (`"split_merge"`) or `sc_moves` (`"subcluster"`) set the moves per
+#'   (`"split_merge"`) or `sc_moves` (`"subcluster"`: that many sub-cluster
+#'   proposals and as many sequentially allocated ones) set the moves per
 #'   sweep, or `NULL`: 15 sequentially allocated moves per sweep for
-#'   `"split_merge"`, 4 for `"subcluster"`.
+#'   `"split_merge"`, 4 + 4 for `"subcluster"`.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept draw.
 #' @param cores Number of cores for running chains in parallel.
@@ -123,6 +133,9 @@ print.mcmix_hdp <- function(x, ...) {
 #'   Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte
 #'   Carlo procedure for the Dirichlet process mixture model. *JCGS* 13,
 #'   158--182.
+#'
+#'   Chang, J. and Fisher, J. W. (2013). Parallel sampling of DP mixture
+#'   models using sub-cluster splits. *NeurIPS* 26.
 #'
 #'   Wang, C. and Blei, D. M. (2012). A split-merge MCMC algorithm for the
 #'   hierarchical Dirichlet process. arXiv:1201.1657.
