@@ -304,17 +304,22 @@ test_that("extend() equals a longer run", {
   set.seed(9)
   g <- list(c(rnorm(10, -2), rnorm(5, 2)), rnorm(8, 2))
   m <- hdp_mixture(gaussian_niw(), gamma = gamma_prior(2, 2), alpha = gamma_prior(2, 1))
-  set.seed(10)
-  a <- sample_posterior(m, g, iter = 20, burnin = 5, thin = 3, chains = 2, progress = FALSE)
-  a <- extend(a, 25, progress = FALSE)
-  set.seed(10)
-  b <- sample_posterior(m, g, iter = 45, burnin = 5, thin = 3, chains = 2, progress = FALSE)
-  # The draws are identical; log_lik may differ in the last bits because
-  # the family's cached statistics are rebuilt at chunk boundaries.
-  for (c in 1:2) {
-    expect_equal(a$chains[[c]]$traces, b$chains[[c]]$traces, tolerance = 1e-12)
-    expect_identical(a$chains[[c]]$labels, b$chains[[c]]$labels)
-    expect_identical(a$chains[[c]]$state, b$chains[[c]]$state)
+  for (alg in c("split_merge", "subcluster")) {
+    set.seed(10)
+    a <- sample_posterior(m, g, iter = 20, burnin = 5, thin = 3, chains = 2, progress = FALSE,
+                          algorithm = alg)
+    a <- extend(a, 25, progress = FALSE)
+    set.seed(10)
+    b <- sample_posterior(m, g, iter = 45, burnin = 5, thin = 3, chains = 2, progress = FALSE,
+                          algorithm = alg)
+    # The draws are identical; log_lik may differ in the last bits because
+    # the family's cached statistics are rebuilt at chunk boundaries.
+    for (c in 1:2) {
+      expect_equal(a$chains[[c]]$traces, b$chains[[c]]$traces, tolerance = 1e-12)
+      expect_identical(a$chains[[c]]$labels, b$chains[[c]]$labels)
+      expect_identical(a$chains[[c]]$state, b$chains[[c]]$state)
+    }
+    expect_gt(b$chains[[1]]$state$n_prop, 0)
   }
 })
 
