@@ -66,7 +66,9 @@ print.mcmix_hdp <- function(x, ...) {
 #' and \eqn{\beta \mid m \sim Dirichlet(m_{\cdot 1}, \ldots, m_{\cdot K},
 #' \gamma)}.
 #'
-#' With `algorithm = "split_merge"` (the default) each sweep starts with
+#' With `algorithm = "split_merge"` (the default below 20,000
+#' observations, `getOption("mcmix.subcluster_min_n")`, as for
+#' [dp_mixture()]) each sweep starts with
 #' split-merge moves of the global clusters (Jain and Neal 2004; Dahl
 #' 2003; for the HDP see Wang and Blei 2012), each one of three kinds with
 #' equal probability: a split divides one cluster, and its weight
@@ -82,7 +84,7 @@ print.mcmix_hdp <- function(x, ...) {
 #' their groups' Chinese restaurant weights: these undo the cuts of true
 #' clusters and the duplicate clusters (one cluster of the data held by two
 #' clusters that share the groups) that a sweep from few clusters leaves,
-#' and make this the algorithm of choice for large data (on a million
+#' and make this the default for large data (on a million
 #' observations in 1000 groups from 10 clusters, 10 or 11 clusters after 40
 #' sweeps from one cluster, at about 1.1-1.2 times the cost of a Gibbs
 #' sweep; see `bench/RESULTS.md` in the sources). All are Metropolis-Hastings
@@ -107,7 +109,9 @@ print.mcmix_hdp <- function(x, ...) {
 #'   initial cluster labels, one per observation.
 #' @param algorithm `"split_merge"` (Gibbs sweeps with split, merge and
 #'   reallocation moves), `"subcluster"` (Gibbs sweeps with sub-cluster
-#'   split and merge moves) or `"gibbs"` (Gibbs sweeps only).
+#'   split and merge moves) or `"gibbs"` (Gibbs sweeps only). By default
+#'   `"subcluster"` from `getOption("mcmix.subcluster_min_n", 20000)`
+#'   observations on, `"split_merge"` below.
 #' @param control A [dp_control()] whose `moves`, `proposal` and `t`
 #'   (`"split_merge"`) or `sc_moves` (`"subcluster"`: that many sub-cluster
 #'   proposals and as many sequentially allocated ones) set the moves per
@@ -157,7 +161,8 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
   backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
-  algorithm <- match_choice(algorithm, c("split_merge", "subcluster", "gibbs"), "algorithm")
+  algorithm <- if (missing(algorithm)) hdp_default_algorithm(grouped) else
+    match_choice(algorithm, c("split_merge", "subcluster", "gibbs"), "algorithm")
   if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must be NULL or a dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
@@ -223,6 +228,14 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
 
 # Settings of the compiled sampler: the family, the concentrations' priors
 # (c(shape, rate), or numeric(0) when fixed) and the split-merge moves.
+# The HDP's default algorithm: sub-cluster moves for large data (the DP
+# mixture's threshold, getOption("mcmix.subcluster_min_n", 20000)
+# observations), split-merge moves below.
+hdp_default_algorithm <- function(grouped) {
+  n <- length(grouped$group)
+  if (n >= getOption("mcmix.subcluster_min_n", 20000)) "subcluster" else "split_merge"
+}
+
 hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NULL) {
   pr <- function(v) if (inherits(v, "mcmix_gamma_prior")) c(v$shape, v$rate) else numeric(0)
   c(list(family = prepared$name, hyper = as.double(prepared$hyper), J = as.integer(J),
