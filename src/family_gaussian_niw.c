@@ -163,6 +163,24 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
     return 0;
 }
 
+/* Per coordinate j, the marginal prior of (mu_j, Sigma_jj): mu_j | Sigma_jj
+ * ~ N(m0_j, Sigma_jj / kappa0) and Sigma_jj ~ Inv-Gamma((nu0 - d + 1) / 2,
+ * Psi0_jj / 2) (a diagonal element of an inverse Wishart matrix; Press
+ * 2005, Applied Multivariate Analysis, sec. 5.2), as the gaussian_diag
+ * hyperparameter vector c(m0[d], kappa0[d], a0[d], b0[d]).  For d = 1 it
+ * is the same model. */
+void mcx_niw_diag_marginals(const void *hp, double *val)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    for (int j = 0; j < d; j++) {
+        val[j] = H_M0(h)[j];
+        val[d + j] = h->kappa0;
+        val[2 * d + j] = 0.5 * (h->nu0 - d + 1);
+        val[3 * d + j] = 0.5 * H_PSI0(h)[j + (size_t) j * d];
+    }
+}
+
 static size_t work_size(const void *hp)
 {
     const niw_hyper *h = hp;

@@ -22,6 +22,10 @@ extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
 extern const mcx_family mcx_family_product;
 void mcx_register_builtin_families(void);
+/* The hyperparameter vector of gaussian_diag (c(m0, kappa0, a0, b0), 4 d
+ * values) giving, per coordinate, the marginal prior of the gaussian_niw
+ * hyperparameters `niw_hyper` (family_gaussian_niw.c). */
+void mcx_niw_diag_marginals(const void *niw_hyper, double *values);
 /* 1 for a built-in family that is pure C (safe to call from several
  * threads at once with separate `work`); 0 for plugins and for the product
  * family, whose components may be plugins. */
