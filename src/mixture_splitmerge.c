@@ -141,6 +141,39 @@ static double log_split_prior(double alpha, double d, int K, int na, int nb)
         lgammafn(1.0 - d) - lgammafn(na + nb - d);
 }
 
+/* Share of the proposals whose second launch point j is drawn among the
+ * other members of i's cluster (the rest: among all other points). */
+#define PARTNER_SHARE 0.5
+
+/* log N (N - 1) P(i, j) of the ordered launch pair: i uniform, then j
+ * uniform among the other n_i - 1 members of i's cluster with probability
+ * PARTNER_SHARE (when n_i >= 2), else uniform among the N - 1 others;
+ * same: whether j is in i's cluster. */
+static double log_pair(int same, int n_i, int N)
+{
+    if (n_i < 2) return 0.0;
+    double w = 1.0 - PARTNER_SHARE;
+    if (same) w += PARTNER_SHARE * (N - 1) / (double) (n_i - 1);
+    return log(w);
+}
+
+/* The ordered launch pair (see log_pair()). */
+static void draw_pair(const mcx_mix *m, int *pi, int *pj)
+{
+    int nn = m->n, i = (int) (unif_rand() * nn), j;
+    int ni = m->size[m->z[i]];
+    if (ni >= 2 && unif_rand() < PARTNER_SHARE) {
+        int r = (int) (unif_rand() * (ni - 1)), ci = m->z[i];   /* the r-th other member */
+        for (j = 0; j < nn; j++)
+            if (j != i && m->z[j] == ci && r-- == 0) break;
+    } else {
+        j = (int) (unif_rand() * (nn - 1));
+        if (j >= i) j++;
+    }
+    *pi = i;
+    *pj = j;
+}
+
 /* log(1 + exp(x)) without overflow. */
 static double softplus(double x)
 {
@@ -297,12 +330,10 @@ static void one_move(mcx_mix *m, mcx_splitmerge *sp, const mcx_partition_prior *
     const mcx_family *f = m->fam;
     const void *hyper = m->hyper;
     mcx_sm *s = &sp->sm;
-    int nn = m->n;
+    int nn = m->n, i, j;
     double d = dp->discount, alpha = dp->alpha;
     s->log_count = dp->log_count;
-    int i = (int) (unif_rand() * nn);
-    int j = (int) (unif_rand() * (nn - 1));
-    if (j >= i) j++;
+    draw_pair(m, &i, &j);
     int ci = m->z[i], cj = m->z[j], nS = -1, n[2], K = m->K;
     /* the scorer of the allocation, by a fair coin independent of the state */
     s->use_sur = sp->surrogate && unif_rand() < 0.5;
@@ -314,7 +345,8 @@ static void one_move(mcx_mix *m, mcx_splitmerge *sp, const mcx_partition_prior *
         mcx_sm_side_stats(m, s, i, j, nS);
         double lr = log_split_prior(alpha, d, K, n[0], n[1]) +
             f->log_marginal(hyper, s->st[0], m->work) + f->log_marginal(hyper, s->st[1], m->work) -
-            f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) - lq;
+            f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) - lq +
+            log_pair(0, n[0], nn) - log_pair(1, m->size[ci], nn);
         if (!(log(unif_rand()) < lr)) return;
         /* accept: side A (i and its companions) becomes a new cluster */
         mcx_sm_apply_split(m, s, i, nS);
@@ -324,7 +356,8 @@ static void one_move(mcx_mix *m, mcx_splitmerge *sp, const mcx_partition_prior *
         double la = -log_split_prior(alpha, d, K - 1, m->size[ci], m->size[cj]) +
             f->log_marginal(hyper, s->sm, m->work) -
             f->log_marginal(hyper, mcx_mix_stats(m, ci), m->work) -
-            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work);
+            f->log_marginal(hyper, mcx_mix_stats(m, cj), m->work) +
+            log_pair(1, m->size[ci] + m->size[cj], nn) - log_pair(0, m->size[ci], nn);
         if (!(lu < la)) return;
         /* q: the proposal pass forced to the current split */
         if (nS < 0) nS = mcx_sm_collect(m, s, i, j, ci, cj);
