@@ -10,8 +10,14 @@
  * "Sequentially allocated merge-split samplers for conjugate Bayesian
  * nonparametric models", J. Statist. Comput. Simul. 92, 1487-1511).
  *
- * One proposal: pick i != j uniformly; S = the other members of the
- * clusters of i and j.  Both proposals are built by passes over S that
+ * One proposal: the ordered launch pair i != j, i uniform, then j uniform
+ * among the other members of i's cluster with probability PARTNER_SHARE
+ * (when it has any), else uniform among all other points (so that splits
+ * are proposed often enough when most pairs lie in different clusters:
+ * from one cluster holding five true ones, the second and later splits
+ * need both points in the same current cluster); the pair's probability
+ * P(i, j | state) enters the ratio (log_pair()).  S = the other members of
+ * the clusters of i and j.  Both proposals are built by passes over S that
  * put each k in side A (with i) or B (with j), drawing k's side from
  *     P(A) prop. to (n_A^-k - d) p(x_k | A^-k),  P(B) likewise,
  * where A^-k, B^-k hold the points placed so far (k itself excluded).
@@ -21,6 +27,11 @@
  *   Sequential allocation (SAMS): A = {i}, B = {j}, S in a uniformly random
  *   order, every k unallocated; the proposal is the one pass that places
  *   the points one at a time (each scored against the sides built so far).
+ *   For gaussian_niw in D >= 2 dimensions, half of the SAMS proposals (a
+ *   fair coin independent of the state) score the points with a surrogate
+ *   family instead, the per-coordinate marginal of the prior
+ *   (mcx_sm_surrogate_init()): the same surrogate gives q in both
+ *   directions, and the ratio keeps the model's own marginals L.
  *   The order is drawn independently of the state given S (S is the same
  *   set in the split and the merged state), so each order gives its own
  *   Metropolis-Hastings pair of moves and their mixture is reversible
@@ -28,7 +39,7 @@
  *   Split (z_i = z_j): q is the product of the proposal pass's transition
  *   probabilities, and
  *     r = [alpha + d K] G(n_A - d) G(n_B - d) / [G(1 - d) G(n_A + n_B - d)]
- *         * L(A) L(B) / L(A u B) / q,
+ *         * L(A) L(B) / L(A u B) / q * P(i, j | split) / P(i, j | merged),
  *   K the number of clusters before the split, L the marginal likelihood,
  *   G = Gamma (the ratio of the Pitman-Yor EPPFs, Pitman 2006 eq. 3.6).
  *   Merge (z_i != z_j): q = the probability that the proposal pass (from the
