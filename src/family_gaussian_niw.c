@@ -368,6 +368,35 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
 }
 
+/* An upper bound on log_predictive() that needs no logarithm: with
+ * y = kappa_n r / (kappa_n + 1) >= 0, log1p(y) >= 2 y / (2 + y) (the two
+ * sides agree at y = 0 and the derivative of the left side, 1 / (1 + y),
+ * is at least that of the right side, 4 / (2 + y)^2, since (2 + y)^2 >=
+ * 4 (1 + y)), so
+ *   log p(x) = C - (nu_n + 1)/2 log1p(y) <= C - (nu_n + 1) y / (2 + y).
+ * Tight near the cluster's mean; for far points it still falls like
+ * nu_n, i.e. like the cluster's size.  Used by the collapsed Gibbs scan
+ * to keep a point in its own cluster without evaluating the others
+ * (mixture_dp.c). */
+double mcx_niw_log_predictive_bound(const void *hp, const void *sp, const double *x,
+                                    double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
+    double r;
+    if (d == 1) {
+        double w = x[0] - m0[0] - mu[0];
+        r = w * w / S_PSI(s, d)[0];
+    } else {
+        for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
+        r = mcx_tri_quad(S_L(s, d), work, work, d);
+    }
+    double y = s[S_RSCALE] * r;
+    return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
+}
+
 /* The leave-one-out predictive by downdating a copy of the factor in
  * `work` (2 d*d + 2 d doubles): Psi' in work, its factor in work + d*d,
  * c w and scratch in the last 2 d.  The fallback of log_predictive_loo()
