@@ -19,6 +19,18 @@
  *   so nothing is copied or downdated unless x_i actually moves; families
  *   without the slot take the old path (copy the stats to scratch, remove
  *   x_i there, and copy the result back only when x_i moves).
+ * - The other clusters, for families with a cheap upper bound on the
+ *   predictive (registry.h: gaussian_niw, whose bound needs no logarithm):
+ *   with w_own the weight of the own cluster, B_k >= w_k bounds of the K - 1
+ *   others, w_0 the new cluster's weight, M = max(B_k, w_0) and one uniform
+ *   u, the point stays when u (w_own + K M) < w_own; as the total W <=
+ *   w_own + K M, this implies u W < w_own, which is the event "own" of the
+ *   inversion of u over the exact weights with the own cluster first.  Only
+ *   when it fails are the others evaluated, and that inversion is done
+ *   with the same u (rcat_first()), so every draw is exactly the one of the
+ *   full computation.  With well-separated clusters most points stay: K - 1
+ *   logarithms and K + 1 exponentials per point become one exponential (at
+ *   N = 1e4, D = 2, five clusters: 0.56x the CPU per sweep).
  * - The prior predictive p(x_i) does not change during a chunk: in a
  *   chunk of several sweeps it is computed during the first sweep, as the
  *   scan reaches x_i, and read from a table afterwards (no separate pass
