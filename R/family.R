@@ -230,7 +230,9 @@ family_param_unpack <- function(prepared, theta) {
 #'   `c(log_marginal, log_predictive of row 1, stats block)`).
 #'   `"loo"` (for each row, log p(row | the other rows) by the family's
 #'   leave-one-out slot, NA without one, and by copy-remove-predictive: an
-#'   n x 2 matrix).
+#'   n x 2 matrix). `"bound"` (for each row of `arg`, the family's cheap
+#'   upper bound on its log predictive given `data`, and the log predictive:
+#'   an m x 2 matrix; gaussian_niw only).
 #' @noRd
 .family_eval <- function(prepared_or_family, data, op, arg = NULL) {
   if (inherits(prepared_or_family, "mcmix_family")) {
@@ -241,9 +243,9 @@ family_param_unpack <- function(prepared, theta) {
     x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
   }
   op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
-                        "param_draw", "log_lik", "info", "combine", "loo"))
+                        "param_draw", "log_lik", "info", "combine", "loo", "bound"))
   arg <- switch(op,
-    log_predictive = fam_convert_with(prep, arg, min_rows = 1L),
+    log_predictive = , bound = fam_convert_with(prep, arg, min_rows = 1L),
     add_remove = , param_draw = , combine = as.double(arg),
     log_lik = as.double(arg),
     NULL)

@@ -163,6 +163,24 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
     return 0;
 }
 
+/* Per coordinate j, the marginal prior of (mu_j, Sigma_jj): mu_j | Sigma_jj
+ * ~ N(m0_j, Sigma_jj / kappa0) and Sigma_jj ~ Inv-Gamma((nu0 - d + 1) / 2,
+ * Psi0_jj / 2) (a diagonal element of an inverse Wishart matrix; Press
+ * 2005, Applied Multivariate Analysis, sec. 5.2), as the gaussian_diag
+ * hyperparameter vector c(m0[d], kappa0[d], a0[d], b0[d]).  For d = 1 it
+ * is the same model. */
+void mcx_niw_diag_marginals(const void *hp, double *val)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    for (int j = 0; j < d; j++) {
+        val[j] = H_M0(h)[j];
+        val[d + j] = h->kappa0;
+        val[2 * d + j] = 0.5 * (h->nu0 - d + 1);
+        val[3 * d + j] = 0.5 * H_PSI0(h)[j + (size_t) j * d];
+    }
+}
+
 static size_t work_size(const void *hp)
 {
     const niw_hyper *h = hp;
@@ -348,6 +366,35 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
         r = mcx_tri_quad(S_L(s, d), work, work, d);
     }
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
+}
+
+/* An upper bound on log_predictive() that needs no logarithm: with
+ * y = kappa_n r / (kappa_n + 1) >= 0, log1p(y) >= 2 y / (2 + y) (the two
+ * sides agree at y = 0 and the derivative of the left side, 1 / (1 + y),
+ * is at least that of the right side, 4 / (2 + y)^2, since (2 + y)^2 >=
+ * 4 (1 + y)), so
+ *   log p(x) = C - (nu_n + 1)/2 log1p(y) <= C - (nu_n + 1) y / (2 + y).
+ * Tight near the cluster's mean; for far points it still falls like
+ * nu_n, i.e. like the cluster's size.  Used by the collapsed Gibbs scan
+ * to keep a point in its own cluster without evaluating the others
+ * (mixture_dp.c). */
+double mcx_niw_log_predictive_bound(const void *hp, const void *sp, const double *x,
+                                    double *work)
+{
+    const niw_hyper *h = hp;
+    const double *s = sp;
+    int d = h->d;
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
+    double r;
+    if (d == 1) {
+        double w = x[0] - m0[0] - mu[0];
+        r = w * w / S_PSI(s, d)[0];
+    } else {
+        for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
+        r = mcx_tri_quad(S_L(s, d), work, work, d);
+    }
+    double y = s[S_RSCALE] * r;
+    return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
 }
 
 /* The leave-one-out predictive by downdating a copy of the factor in

@@ -226,6 +226,10 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
  *                    stats of all rows (NA when the family has none),
  *                    column 2 by copying those stats, removing row i and
  *                    calling log_predictive                  -> n x 2
+ *   "bound"          for each row of the matrix `arg` (m x dim), the
+ *                    family's cheap upper bound on log p(row | all rows of
+ *                    x) and log_predictive itself (built-in families with a
+ *                    bound only, registry.h)                  -> m x 2
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -263,6 +267,20 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
         out = PROTECT(Rf_allocVector(REALSXP, m));
         for (int i = 0; i < m; i++)
             REAL(out)[i] = f->log_predictive(b.hyper, s, newx + (size_t) i * d, b.work);
+    } else if (strcmp(what, "bound") == 0) {
+        mcx_predictive_bound_fn bnd = mcx_family_predictive_bound(f);
+        if (bnd == NULL) mcx_error("family '%s' has no predictive bound", f->name);
+        int m, d2;
+        double *newx = rows_of(arg, &m, &d2);
+        if (d2 != d) MCX_INTERNAL("`arg` must have as many columns as `x`");
+        void *s = new_stats(&b);
+        add_rows(&b, s, rows, n);
+        out = PROTECT(Rf_allocMatrix(REALSXP, m, 2));
+        for (int i = 0; i < m; i++) {
+            const double *xi = newx + (size_t) i * d;
+            REAL(out)[i] = bnd(b.hyper, s, xi, b.work);
+            REAL(out)[i + m] = f->log_predictive(b.hyper, s, xi, b.work);
+        }
     } else if (strcmp(what, "combine") == 0) {
         mcx_stats_combine_fn comb = mcx_family_combiner(f, b.hyper);
         if (comb == NULL) mcx_error("family '%s' has no stats_combine", f->name);

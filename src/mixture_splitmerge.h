@@ -30,19 +30,44 @@ typedef struct mcx_sm_prior {
     void   *ctx;
 } mcx_sm_prior;
 
+/* The family whose predictives score a proposal's allocation, with its
+ * hyperparameters, the stats blocks of the two sides, an empty block and
+ * scratch: the model's own family, or a surrogate (mcx_sm_surrogate_init). */
+typedef struct mcx_sm_scorer {
+    const mcx_family *fam;
+    const void *hyper;
+    double *st[2];
+    const double *empty;
+    double *work;
+    size_t sstride;
+} mcx_sm_scorer;
+
 typedef struct mcx_sm {
     int t;                 /* intermediate restricted Gibbs scans */
     int sams;              /* 1: sequential allocation (Dahl 2003) */
-    double *st[2];         /* stats blocks of the two sides A, B */
+    double *st[2];         /* stats blocks of the two sides A, B (the model's family) */
     double *sm;            /* the merged stats */
     int *S, *side;         /* n each; side[k] = 0 (A), 1 (B), -1 (unallocated) */
     mcx_stats_combine_fn combine;   /* NULL: merged stats added point by point */
     const double *log_count;        /* urn weights log(j - d), j = 0..n (default prior) */
     mcx_sm_prior prior;             /* log_weight NULL: the default */
+    mcx_sm_scorer own;     /* the model's family (st[] are its side blocks) */
+    mcx_sm_scorer sur;     /* the surrogate (fam NULL: none) */
+    int use_sur;           /* 1: launch and scan score with sur (else own) */
 } mcx_sm;
 
 /* Buffers for proposals on the partition m (from mcx_alloc). */
 void   mcx_sm_init(mcx_sm *s, const mcx_mix *m, int t, int sams);
+/* The per-dimension surrogate of the model's family, when it has one
+ * (gaussian_niw with dim >= 2: gaussian_diag with the NIW prior's
+ * marginals per coordinate); returns 1 when set up, 0 when there is none.
+ * A proposal scored by it (s->use_sur = 1) builds the model's stats
+ * of the sides with mcx_sm_side_stats() after the pass. */
+int    mcx_sm_surrogate_init(mcx_sm *s, const mcx_mix *m);
+/* The model's stats of the two sides of the allocation in s->side (i on
+ * A, j on B), in s->st[0..1]; a no-op when the pass was scored by the
+ * model's own family (they are then already there). */
+void   mcx_sm_side_stats(mcx_mix *m, mcx_sm *s, int i, int j, int nS);
 /* S = the members of clusters ci and cj other than i and j (pass -1 to
  * exclude none), in index order; returns their number. */
 int    mcx_sm_collect(const mcx_mix *m, mcx_sm *s, int i, int j, int ci, int cj);

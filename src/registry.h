@@ -22,6 +22,19 @@ extern const mcx_family mcx_family_poisson_gamma;
 extern const mcx_family mcx_family_gaussian_nonconj;
 extern const mcx_family mcx_family_product;
 void mcx_register_builtin_families(void);
+/* The hyperparameter vector of gaussian_diag (c(m0, kappa0, a0, b0), 4 d
+ * values) giving, per coordinate, the marginal prior of the gaussian_niw
+ * hyperparameters `niw_hyper` (family_gaussian_niw.c). */
+void mcx_niw_diag_marginals(const void *niw_hyper, double *values);
+/* An upper bound on a family's log_predictive that is cheaper to compute
+ * (no transcendental function), for the built-in families that have one
+ * (gaussian_niw: mcx_niw_log_predictive_bound() in family_gaussian_niw.c);
+ * NULL for the others.  Not a plugin slot: the collapsed Gibbs scan uses
+ * it to accept a point's own cluster early (mixture_dp.c). */
+typedef double (*mcx_predictive_bound_fn)(const void *hyper, const void *stats,
+                                          const double *x, double *work);
+double mcx_niw_log_predictive_bound(const void *hyper, const void *stats, const double *x,
+                                    double *work);
 /* 1 for a built-in family that is pure C (safe to call from several
  * threads at once with separate `work`); 0 for plugins and for the product
  * family, whose components may be plugins. */
@@ -69,6 +82,10 @@ static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *h
 {
     size_t s = f->stats_size(hyper);
     return f->abi_version >= 3 ? s : MCX_DOUBLES(s);
+}
+static inline mcx_predictive_bound_fn mcx_family_predictive_bound(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound : NULL;
 }
 /* Conjugate: the collapsed predictive and marginal likelihood exist. */
 static inline int mcx_family_conjugate(const mcx_family *f)
