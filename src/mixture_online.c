@@ -1,0 +1,159 @@
+/*
+ * mixture_online.c -- the online "relabelled mode" estimate of a mixture
+ * chain's partition and the labels of a subsample (mixture_online.h has
+ * the algorithm).  Relabelling by matching each draw's clusters to a
+ * reference by their overlap is the idea of the pivotal / reference
+ * relabelling methods (Stephens 2000, J. R. Statist. Soc. B 62, 795--809;
+ * Papastamoulis and Iliopoulos 2010, J. Comput. Graph. Statist. 19,
+ * 313--331); here the reference is the running estimate itself, and the
+ * assignment is the greedy one (each cluster to the free slot of largest
+ * overlap) so that a draw costs O(n).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "mixture_online.h"
+
+void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
+                     int n_slots, int *mode, double n_draws)
+{
+    if (n < 1 || max_slots < 1 || cap < n_slots || n_slots < 0 || n_slots > max_slots)
+        MCX_INTERNAL("bad online accumulator sizes");
+    memset(o, 0, sizeof *o);
+    o->n = n;
+    o->max_slots = max_slots;
+    o->counts = counts;
+    o->cap = cap;
+    o->n_slots = n_slots;
+    o->mode = mode;
+    o->n_draws = n_draws;
+    o->holders = mcx_alloc((size_t) max_slots, sizeof(int));
+    memset(o->holders, 0, (size_t) max_slots * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int l = mode[i];
+        if (l < -1 || l >= n_slots || (l < 0 && n_slots > 0 && n_draws > 0))
+            MCX_INTERNAL("bad online modes");
+        if (l >= 0) o->holders[l]++;
+    }
+}
+
+/* Scratch for draws of up to K clusters (amortised: doubling). */
+static void reserve(mcx_online *o, int K)
+{
+    if (K <= o->kcap) return;
+    int kc = o->kcap > 0 ? o->kcap : 16;
+    while (kc < K) kc *= 2;
+    size_t L = (size_t) o->max_slots;
+    o->table = mcx_alloc((size_t) kc * L, sizeof(int));
+    o->entries = mcx_alloc((size_t) kc * L, sizeof(mcx_online_pair));
+    o->ksize = mcx_alloc((size_t) kc, sizeof(int));
+    o->map = mcx_alloc((size_t) kc, sizeof(int));
+    o->order = mcx_alloc((size_t) kc, sizeof(mcx_online_pair));
+    o->lmatch = mcx_alloc(L, sizeof(int));
+    o->kcap = kc;
+}
+
+/* Sort keys of the greedy matching (pairs by decreasing overlap, ties by
+ * cluster then slot) and of the unmatched clusters (by decreasing size,
+ * ties by cluster): the keys are in the sorted items, no context needed. */
+static int by_overlap(const void *a, const void *b)
+{
+    const mcx_online_pair *p = a, *q = b;
+    if (p->c != q->c) return p->c > q->c ? -1 : 1;
+    if (p->k != q->k) return p->k < q->k ? -1 : 1;
+    return p->l < q->l ? -1 : (p->l > q->l);
+}
+
+/* Open slot number o->n_slots (growing the counts block when needed). */
+static int open_slot(mcx_online *o)
+{
+    int l = o->n_slots;
+    size_t n = (size_t) o->n;
+    if (l >= o->cap) {
+        int cap = o->cap * 2 > l + 1 ? o->cap * 2 : l + 1;
+        if (cap > o->max_slots) cap = o->max_slots;
+        int *c = mcx_alloc(n * (size_t) cap, sizeof(int));
+        memcpy(c, o->counts, n * (size_t) l * sizeof(int));
+        memset(c + n * (size_t) l, 0, n * (size_t) (cap - l) * sizeof(int));
+        o->counts = c;
+        o->cap = cap;
+    }
+    o->n_slots++;
+    return l;
+}
+
+void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
+{
+    const int n = o->n, L0 = o->n_slots, M = o->max_slots;
+    if (K < 1) MCX_INTERNAL("a draw without clusters");
+    reserve(o, K);
+    int *tab = o->table, *size = o->ksize, *map = o->map, *lm = o->lmatch;
+    /* 1. the contingency table of the draw's clusters and the slots (row
+     *    stride M, the first L0 columns used) */
+    memset(tab, 0, (size_t) K * M * sizeof(int));
+    memset(size, 0, (size_t) K * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int k = lab[z[i]] - 1;
+        size[k]++;
+        if (o->mode[i] >= 0) tab[(size_t) k * M + o->mode[i]]++;
+    }
+    /* 2. greedy matching by decreasing overlap */
+    size_t ne = 0;
+    for (int k = 0; k < K; k++)
+        for (int l = 0; l < L0; l++)
+            if (tab[(size_t) k * M + l] > 0) {
+                mcx_online_pair e = {tab[(size_t) k * M + l], k, l};
+                o->entries[ne++] = e;
+            }
+    if (ne > 1) qsort(o->entries, ne, sizeof(mcx_online_pair), by_overlap);
+    for (int k = 0; k < K; k++) map[k] = -1;
+    for (int l = 0; l < M; l++) lm[l] = 0;
+    for (size_t e = 0; e < ne; e++) {
+        int k = o->entries[e].k, l = o->entries[e].l;
+        if (map[k] < 0 && !lm[l]) {
+            map[k] = l;
+            lm[l] = 1;
+        }
+    }
+    /* 3. the unmatched clusters, largest first */
+    int nu = 0;
+    for (int k = 0; k < K; k++)
+        if (map[k] < 0) {
+            mcx_online_pair e = {size[k], k, 0};
+            o->order[nu++] = e;
+        }
+    if (nu > 1) qsort(o->order, (size_t) nu, sizeof(mcx_online_pair), by_overlap);
+    for (int u = 0; u < nu; u++) {
+        int k = o->order[u].k, l = -1;
+        for (int s = 0; s < o->n_slots; s++)
+            if (!lm[s] && o->holders[s] == 0) { l = s; break; }
+        if (l >= 0) {            /* a slot no observation holds: reused */
+            memset(o->counts + (size_t) l * n, 0, (size_t) n * sizeof(int));
+        } else if (o->n_slots < M) {
+            l = open_slot(o);
+        } else {                 /* all slots taken: the one of largest overlap */
+            l = 0;
+            for (int s = 1; s < L0; s++)
+                if (tab[(size_t) k * M + s] > tab[(size_t) k * M + l]) l = s;
+        }
+        map[k] = l;
+        lm[l] = 1;
+    }
+    /* 4. the counts and the modes */
+    int *cnt = o->counts;
+    for (int i = 0; i < n; i++) {
+        int l = map[lab[z[i]] - 1], m = o->mode[i];
+        int c = ++cnt[i + (size_t) l * n];
+        if (m != l && (m < 0 || c > cnt[i + (size_t) m * n])) {
+            if (m >= 0) o->holders[m]--;
+            o->holders[l]++;
+            o->mode[i] = l;
+        }
+    }
+    o->n_draws += 1;
+}
+
+void mcx_online_subset(const int *z, const int *lab, const int *sub, int n_sub,
+                       int *out, size_t stride)
+{
+    for (int j = 0; j < n_sub; j++) out[(size_t) j * stride] = lab[z[sub[j]]];
+}
