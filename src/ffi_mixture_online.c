@@ -14,6 +14,19 @@
 #include "ffi_list.h"
 #include "ffi.h"
 
+/* A counts block of n x cap with the slots in use (mcx_online.grow). */
+static int *grow(void *ctx, int cap)
+{
+    ffi_online *f = ctx;
+    const mcx_online *o = &f->acc;
+    size_t n = (size_t) o->n, used = n * (size_t) o->n_slots;
+    SEXP v = Rf_allocMatrix(INTSXP, o->n, cap);
+    memcpy(INTEGER(v), o->counts, used * sizeof(int));
+    memset(INTEGER(v) + used, 0, (n * (size_t) cap - used) * sizeof(int));
+    REPROTECT(f->counts = v, f->ipx);   /* the previous block is released */
+    return INTEGER(v);
+}
+
 int ffi_online_open(ffi_online *f, SEXP spec, SEXP state_online, int n, const mcx_chunk *c,
                     int *nprot)
 {
@@ -46,7 +59,7 @@ int ffi_online_open(ffi_online *f, SEXP spec, SEXP state_online, int n, const mc
         cin = INTEGER(cnt);
         min = INTEGER(md);
     }
-    f->counts = PROTECT(Rf_allocMatrix(INTSXP, n, L));
+    PROTECT_WITH_INDEX(f->counts = Rf_allocMatrix(INTSXP, n, L), &f->ipx);
     f->mode = PROTECT(Rf_allocVector(INTSXP, n));
     f->n_keep = (size_t) c->n_kept;
     f->sub_labels = PROTECT(mcx_chunk_matrix(c, INTSXP, f->n_sub, NULL));
@@ -55,7 +68,7 @@ int ffi_online_open(ffi_online *f, SEXP spec, SEXP state_online, int n, const mc
     if (min != NULL) memcpy(INTEGER(f->mode), min, (size_t) n * sizeof(int));
     else for (int i = 0; i < n; i++) INTEGER(f->mode)[i] = -1;
     mcx_online_init(&f->acc, n, max_slots, INTEGER(f->counts), L, L, INTEGER(f->mode),
-                    n_draws);
+                    n_draws, grow, f);
     return 1;
 }
 
@@ -68,12 +81,9 @@ void ffi_online_keep(ffi_online *f, int r, const int *z, const int *lab, int K)
 SEXP ffi_online_state(ffi_online *f, int *nprot)
 {
     const mcx_online *o = &f->acc;
+    if (o->counts != INTEGER(f->counts) || o->cap != o->n_slots || Rf_ncols(f->counts) != o->cap)
+        MCX_INTERNAL("online counts block out of step");
     SEXP counts = f->counts;
-    if (o->counts != INTEGER(counts) || o->cap != o->n_slots) {
-        /* slots were opened: the counts moved to a larger block */
-        counts = PROTECT(Rf_allocMatrix(INTSXP, o->n, o->n_slots)); (*nprot)++;
-        memcpy(INTEGER(counts), o->counts, (size_t) o->n * o->n_slots * sizeof(int));
-    }
     SEXP nd = PROTECT(Rf_ScalarReal(o->n_draws)); (*nprot)++;
     const char *nm[] = {"counts", "mode", "n_draws", NULL};
     SEXP v[] = {counts, f->mode, nd};

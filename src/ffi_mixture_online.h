@@ -10,6 +10,7 @@
 typedef struct ffi_online {
     mcx_online acc;
     SEXP counts, mode;   /* the new state's vectors (worked on in place) */
+    PROTECT_INDEX ipx;   /* of counts, replaced when slots are opened */
     SEXP sub_labels;     /* n_keep x n_sub labels of the subsample */
     int *sub, n_sub;     /* the subsample, 0-based */
     size_t n_keep;

@@ -14,7 +14,8 @@
 #include "mixture_online.h"
 
 void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
-                     int n_slots, int *mode, double n_draws)
+                     int n_slots, int *mode, double n_draws,
+                     int *(*grow)(void *ctx, int cap), void *grow_ctx)
 {
     if (n < 1 || max_slots < 1 || cap < n_slots || n_slots < 0 || n_slots > max_slots)
         MCX_INTERNAL("bad online accumulator sizes");
@@ -26,6 +27,8 @@ void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
     o->n_slots = n_slots;
     o->mode = mode;
     o->n_draws = n_draws;
+    o->grow = grow;
+    o->grow_ctx = grow_ctx;
     o->holders = mcx_alloc((size_t) max_slots, sizeof(int));
     memset(o->holders, 0, (size_t) max_slots * sizeof(int));
     for (int i = 0; i < n; i++) {
@@ -63,23 +66,6 @@ static int by_overlap(const void *a, const void *b)
     return p->l < q->l ? -1 : (p->l > q->l);
 }
 
-/* Open slot number o->n_slots (growing the counts block when needed). */
-static int open_slot(mcx_online *o)
-{
-    int l = o->n_slots;
-    size_t n = (size_t) o->n;
-    if (l >= o->cap) {
-        int cap = o->cap * 2 > l + 1 ? o->cap * 2 : l + 1;
-        if (cap > o->max_slots) cap = o->max_slots;
-        int *c = mcx_alloc(n * (size_t) cap, sizeof(int));
-        memcpy(c, o->counts, n * (size_t) l * sizeof(int));
-        memset(c + n * (size_t) l, 0, n * (size_t) (cap - l) * sizeof(int));
-        o->counts = c;
-        o->cap = cap;
-    }
-    o->n_slots++;
-    return l;
-}
 
 void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
 {
@@ -122,6 +108,16 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
             o->order[nu++] = e;
         }
     if (nu > 1) qsort(o->order, (size_t) nu, sizeof(mcx_online_pair), by_overlap);
+    /* the new slots this draw opens: the unmatched clusters beyond the
+     * reusable slots, within max_slots (one larger counts block) */
+    int reusable = 0;
+    for (int s = 0; s < o->n_slots; s++) reusable += !lm[s] && o->holders[s] == 0;
+    int need = nu - reusable;
+    if (need > M - o->n_slots) need = M - o->n_slots;
+    if (need > 0 && o->n_slots + need > o->cap) {
+        o->counts = o->grow(o->grow_ctx, o->n_slots + need);
+        o->cap = o->n_slots + need;
+    }
     for (int u = 0; u < nu; u++) {
         int k = o->order[u].k, l = -1;
         for (int s = 0; s < o->n_slots; s++)
@@ -129,7 +125,7 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
         if (l >= 0) {            /* a slot no observation holds: reused */
             memset(o->counts + (size_t) l * n, 0, (size_t) n * sizeof(int));
         } else if (o->n_slots < M) {
-            l = open_slot(o);
+            l = o->n_slots++;    /* zero in the block from grow() */
         } else {                 /* all slots taken: the one of largest overlap */
             l = 0;
             for (int s = 1; s < L0; s++)
