@@ -43,7 +43,11 @@
 #'
 #' With several chains, the estimates are combined: each chain's slots are
 #' matched to those of the first chain the same way (by the overlap of the
-#' estimated clusters), the counts added, and the mode taken again.
+#' estimated clusters), the counts added, and the mode taken again. The
+#' estimate counts every kept draw of each chain (also those left out by
+#' [window()][window.mcmix_fit()] or, after an interrupt, beyond the
+#' common number of draws), and [extend()] continues it exactly as one
+#' longer run would have.
 #'
 #' @param fit A Dirichlet process mixture fit from [sample_posterior()]
 #'   with `labels = "online"`.
@@ -78,6 +82,9 @@ online_partition <- function(fit) {
                               "use partition()."),
                        if (inherits(fit, "mcmix_mixture_fit")) "one without an online estimate"
                        else describe_value(fit)), "fit")
+  if (isTRUE(fit$windowed))
+    message("The online estimate counts every kept draw of the run, not only those of ",
+            "the window() of `fit`.")
   fit <- fit_usable(fit, quiet = TRUE)
   acc <- Filter(function(o) !is.null(o) && o$n_draws > 0,
                 lapply(fit$chains, function(ch) ch$state$online))
