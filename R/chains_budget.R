@@ -78,7 +78,9 @@ check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
     check_budget(as.double(chains) * kept * per_draw, "labels",
                  sprintf("the cluster labels of %s observations at each of %s kept draws in each of %s chains",
                          format_count(n_labels), format_count(kept), format_count(chains)),
-                 "use `labels = FALSE` (the traces and the final partition are kept), a larger `thin`")
+                 paste0("use `labels = FALSE` (the traces and the final partition are kept), ",
+                        "`labels = \"online\"` (dp_mixture(): the labels of a subsample and an ",
+                        "online point estimate), a larger `thin`"))
   check_budget(as.double(chains) * kept * per_draw, "iter",
                sprintf("%s kept draws of %d values in each of %s chains",
                        format_count(kept), max(1, n_traces) + n_labels,

@@ -45,14 +45,87 @@ static void reserve(mcx_online *o, int K)
     if (K <= o->kcap) return;
     int kc = o->kcap > 0 ? o->kcap : 16;
     while (kc < K) kc *= 2;
-    size_t L = (size_t) o->max_slots;
-    o->table = mcx_alloc((size_t) kc * L, sizeof(int));
-    o->entries = mcx_alloc((size_t) kc * L, sizeof(mcx_online_pair));
-    o->ksize = mcx_alloc((size_t) kc, sizeof(int));
+    o->ksize = mcx_alloc((size_t) kc + 1, sizeof(int));
     o->map = mcx_alloc((size_t) kc, sizeof(int));
+    o->best = mcx_alloc((size_t) kc, sizeof(int));
     o->order = mcx_alloc((size_t) kc, sizeof(mcx_online_pair));
-    o->lmatch = mcx_alloc(L, sizeof(int));
+    if (o->lmatch == NULL) o->lmatch = mcx_alloc((size_t) o->max_slots, sizeof(int));
     o->kcap = kc;
+}
+
+/* Room for `len` items in a scratch array (doubling). */
+static void *room(void *p, size_t *cap, size_t len, size_t size)
+{
+    if (len <= *cap && p != NULL) return p;
+    size_t c = *cap > 0 ? *cap : 64;
+    while (c < len) c *= 2;
+    *cap = c;
+    return mcx_alloc(c, size);
+}
+
+/* Step 1 of mcx_online_add(): the pairs (overlap, cluster, slot) with a
+ * positive overlap into o->entries (returns how many), the sizes of the
+ * clusters and best[k], the slot of largest overlap with cluster k (ties:
+ * the smaller slot; 0 when none).  A dense K x L table when it has at
+ * most n cells, else the members of each cluster in turn (a counting sort
+ * by cluster), so that the scratch stays O(n + K) whatever K. */
+static size_t overlaps(mcx_online *o, const int *z, const int *lab, int K)
+{
+    const int n = o->n, L = o->n_slots;
+    const int *mode = o->mode;
+    int *size = o->ksize, *best = o->best;
+    size_t ne = 0;
+    memset(size, 0, (size_t) K * sizeof(int));
+    for (int k = 0; k < K; k++) best[k] = 0;
+    if ((size_t) K * L <= (size_t) n) {
+        size_t cells = (size_t) K * L;
+        o->table = room(o->table, &o->table_cap, cells > 0 ? cells : 1, sizeof(int));
+        o->entries = room(o->entries, &o->entries_cap, cells > 0 ? cells : 1,
+                          sizeof(mcx_online_pair));
+        int *tab = o->table;
+        memset(tab, 0, cells * sizeof(int));
+        for (int i = 0; i < n; i++) {
+            int k = lab[z[i]] - 1;
+            size[k]++;
+            if (mode[i] >= 0) tab[(size_t) k * L + mode[i]]++;
+        }
+        for (int k = 0; k < K; k++)
+            for (int l = 0; l < L; l++) {
+                int c = tab[(size_t) k * L + l];
+                if (c <= 0) continue;
+                mcx_online_pair e = {c, k, l};
+                o->entries[ne++] = e;
+                if (c > tab[(size_t) k * L + best[k]]) best[k] = l;
+            }
+        return ne;
+    }
+    /* the members of each cluster: start[k] .. start[k + 1] - 1 of idx */
+    o->idx = room(o->idx, &o->idx_cap, (size_t) n, sizeof(int));
+    o->entries = room(o->entries, &o->entries_cap, (size_t) n, sizeof(mcx_online_pair));
+    o->table = room(o->table, &o->table_cap, (size_t) o->max_slots, sizeof(int));
+    int *start = o->ksize, *cnt = o->table;   /* ksize holds K + 1 ints */
+    memset(start, 0, ((size_t) K + 1) * sizeof(int));
+    for (int i = 0; i < n; i++) start[lab[z[i]]]++;          /* start[k + 1] = size */
+    for (int k = 0; k < K; k++) start[k + 1] += start[k];
+    int *pos = o->best;                                        /* next free place */
+    for (int k = 0; k < K; k++) pos[k] = start[k];
+    for (int i = 0; i < n; i++) o->idx[pos[lab[z[i]] - 1]++] = i;
+    for (int l = 0; l < L; l++) cnt[l] = 0;
+    for (int k = 0; k < K; k++) {
+        int b = 0;
+        for (int j = start[k]; j < start[k + 1]; j++)
+            if (mode[o->idx[j]] >= 0) cnt[mode[o->idx[j]]]++;
+        for (int l = 0; l < L; l++) {
+            if (cnt[l] <= 0) continue;
+            mcx_online_pair e = {cnt[l], k, l};
+            o->entries[ne++] = e;
+            if (cnt[l] > cnt[b]) b = l;
+        }
+        best[k] = b;
+        for (int l = 0; l < L; l++) cnt[l] = 0;
+    }
+    for (int k = 0; k < K; k++) size[k] = start[k + 1] - start[k];   /* (in place) */
+    return ne;
 }
 
 /* Sort keys of the greedy matching (pairs by decreasing overlap, ties by
@@ -69,27 +142,13 @@ static int by_overlap(const void *a, const void *b)
 
 void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
 {
-    const int n = o->n, L0 = o->n_slots, M = o->max_slots;
+    const int n = o->n, M = o->max_slots;
     if (K < 1) MCX_INTERNAL("a draw without clusters");
     reserve(o, K);
-    int *tab = o->table, *size = o->ksize, *map = o->map, *lm = o->lmatch;
-    /* 1. the contingency table of the draw's clusters and the slots (row
-     *    stride M, the first L0 columns used) */
-    memset(tab, 0, (size_t) K * M * sizeof(int));
-    memset(size, 0, (size_t) K * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        int k = lab[z[i]] - 1;
-        size[k]++;
-        if (o->mode[i] >= 0) tab[(size_t) k * M + o->mode[i]]++;
-    }
+    int *size = o->ksize, *map = o->map, *lm = o->lmatch;
+    /* 1. the overlaps of the draw's clusters and the slots */
+    size_t ne = overlaps(o, z, lab, K);
     /* 2. greedy matching by decreasing overlap */
-    size_t ne = 0;
-    for (int k = 0; k < K; k++)
-        for (int l = 0; l < L0; l++)
-            if (tab[(size_t) k * M + l] > 0) {
-                mcx_online_pair e = {tab[(size_t) k * M + l], k, l};
-                o->entries[ne++] = e;
-            }
     if (ne > 1) qsort(o->entries, ne, sizeof(mcx_online_pair), by_overlap);
     for (int k = 0; k < K; k++) map[k] = -1;
     for (int l = 0; l < M; l++) lm[l] = 0;
@@ -127,9 +186,7 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
         } else if (o->n_slots < M) {
             l = o->n_slots++;    /* zero in the block from grow() */
         } else {                 /* all slots taken: the one of largest overlap */
-            l = 0;
-            for (int s = 1; s < L0; s++)
-                if (tab[(size_t) k * M + s] > tab[(size_t) k * M + l]) l = s;
+            l = o->best[k];
         }
         map[k] = l;
         lm[l] = 1;

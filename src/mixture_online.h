@@ -59,7 +59,9 @@ typedef struct mcx_online {
     void *grow_ctx;
     /* scratch, grown by doubling with the number of clusters of a draw */
     int kcap;
-    int *table, *ksize, *map, *lmatch;
+    int *ksize, *map, *best, *lmatch;
+    int *table, *idx;    /* the overlaps (dense table, or counts per slot) */
+    size_t table_cap, idx_cap, entries_cap;
     mcx_online_pair *entries;   /* pairs (overlap, cluster, slot) of the matching */
     mcx_online_pair *order;     /* (size, cluster) of the unmatched clusters */
 } mcx_online;

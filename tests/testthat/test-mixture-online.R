@@ -124,6 +124,18 @@ test_that("the online estimate is the relabelled mode of the label draws", {
   truth <- rep(1:4, c(60, 50, 40, 3))
   expect_identical(est$labels, truth)
   expect_output(print(est), "relabelled mode over 80 draws")
+  # many clusters (K x slots > N: the overlaps are counted cluster by cluster)
+  set.seed(12)
+  many <- sample_posterior(dp_mixture(gaussian_niw(), alpha = 200), x, iter = 20,
+                           burnin = 2, labels = TRUE, progress = FALSE)
+  set.seed(12)
+  many_on <- sample_posterior(dp_mixture(gaussian_niw(), alpha = 200), x, iter = 20,
+                              burnin = 2, labels = "online", progress = FALSE)
+  Zm <- partition_draws(many)
+  refm <- online_reference(Zm, many_on$kernel$spec$online$max_slots)
+  expect_gt(min(apply(Zm, 1L, max)) * ncol(refm$counts), length(x))
+  expect_identical(many_on$chains[[1]]$state$online$counts, refm$counts)
+  expect_identical(many_on$chains[[1]]$state$online$mode + 1L, refm$mode)
   # with only two slots (a tiny memory budget): unmatched clusters share
   # the slot of largest overlap, as documented
   withr::local_options(mcmix.memory_budget = 5000)
