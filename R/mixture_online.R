@@ -7,9 +7,11 @@
 #
 # In a fit: fit$settings$label_subset (the subsample, 1-based indices),
 # fit$chains[[c]]$labels_subset (kept draws x subsample labels) and
-# fit$chains[[c]]$state$online = list(counts = N x L integer matrix,
-# mode = N integers (0-based slot, -1 before the first draw), n_draws),
-# carried by the chain's state so that extend() continues it exactly.
+# fit$chains[[c]]$state$online = list(counts = N x L counts, mode = N
+# integers (0-based slot, -1 before the first draw), n_draws), carried by
+# the chain's state so that extend() continues it exactly. The counts are
+# 16-bit (a raw vector of 2 N L bytes, native byte order) while no count
+# can exceed 65535, else an N x L integer matrix (online_counts()).
 
 #' Online point estimate of the partition
 #'
@@ -39,7 +41,9 @@
 #' their clusters to a reference is the approach of Stephens (2000) and
 #' Papastamoulis and Iliopoulos (2010); here the reference is the running
 #' estimate and each draw costs O(N) time. The state is N x (slots) counts
-#' and N estimated clusters (4 bytes each) per chain.
+#' (2 bytes each while there are at most 65535 kept draws per chain, else
+#' 4) and N estimated clusters (4 bytes each) per chain, held twice while
+#' sampling (the state a chunk starts from and the one it returns).
 #'
 #' With several chains, the estimates are combined: each chain's slots are
 #' matched to those of the first chain the same way (by the overlap of the
@@ -90,15 +94,16 @@ online_partition <- function(fit) {
                 lapply(fit$chains, function(ch) ch$state$online))
   if (!length(acc))
     stop_input("`fit` has no kept draw yet: extend(fit, iter = 0) completes the run.", "fit")
-  counts <- acc[[1L]]$counts
+  counts <- online_counts(acc[[1L]])
   mode <- acc[[1L]]$mode + 1L
   n_draws <- acc[[1L]]$n_draws
   for (o in acc[-1L]) {
-    map <- online_match(o$mode + 1L, ncol(o$counts), mode, ncol(counts))
+    oc <- online_counts(o)
+    map <- online_match(o$mode + 1L, ncol(oc), mode, ncol(counts))
     if (max(map) > ncol(counts))
       counts <- cbind(counts, matrix(0L, nrow(counts), max(map) - ncol(counts)))
-    for (l in seq_len(ncol(o$counts)))
-      counts[, map[l]] <- counts[, map[l]] + o$counts[, l]
+    for (l in seq_len(ncol(oc)))
+      counts[, map[l]] <- counts[, map[l]] + oc[, l]
     n_draws <- n_draws + o$n_draws
     mode <- max.col(counts, ties.method = "first")
   }
@@ -144,6 +149,15 @@ online_match <- function(from, L_from, to, L_to) {
   left <- which(is.na(map))
   map[left] <- L_to + seq_along(left)
   map
+}
+
+# The counts of a chain's online estimate as an N x L integer matrix.
+online_counts <- function(o) {
+  if (is.integer(o$counts)) return(o$counts)
+  N <- length(o$mode)
+  v <- readBin(o$counts, "integer", n = length(o$counts) %/% 2L, size = 2L,
+               signed = FALSE, endian = .Platform$endian)
+  matrix(v, N, length(v) %/% N)
 }
 
 # Is `fit` a DP mixture fit run with labels = "online"?
@@ -226,5 +240,7 @@ online_settings <- function(N, chains, iter, thin) {
       format_count(N), format_count(chains), format_bytes(as.double(chains) * 16 * N),
       format_bytes(budget)), "labels")
   list(subset = as.integer(unique(round(seq(1, N, length.out = S)))),
-       max_slots = as.integer(slots))
+       max_slots = as.integer(slots),
+       # tests only: 16-bit counts up to this many draws (default 65535)
+       narrow_max = getOption("mcmix.online_narrow_max"))
 }

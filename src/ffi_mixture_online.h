@@ -18,8 +18,11 @@ typedef struct ffi_online {
 
 /* The accumulator of a chunk: spec$online = list(subset = 1-based
  * integer indices, max_slots = integer) and state$online = NULL (fresh) or
- * list(counts = n x L integer matrix, mode = n integers (0-based slots,
- * -1 before any draw), n_draws = double).  Returns 0 (nothing opened)
+ * list(counts = n x L integer matrix, or raw vector of n x L 16-bit
+ * counts in native byte order while n_draws + the chunk's kept draws stay
+ * within spec$online$narrow_max (default and at most
+ * MCX_ONLINE_NARROW_MAX), mode = n integers (0-based slots, -1 before any
+ * draw), n_draws = double).  Returns 0 (nothing opened)
  * when the spec has no `online` element or it is NULL.  Allocates and
  * PROTECTs three vectors (counted in *nprot). */
 int ffi_online_open(ffi_online *f, SEXP spec, SEXP state_online, int n, const mcx_chunk *c,

@@ -9,13 +9,14 @@
  * assignment is the greedy one (each cluster to the free slot of largest
  * overlap) so that a draw costs O(n).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mixture_online.h"
 
-void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
+void mcx_online_init(mcx_online *o, int n, int max_slots, void *counts, int wide, int cap,
                      int n_slots, int *mode, double n_draws,
-                     int *(*grow)(void *ctx, int cap), void *grow_ctx)
+                     void *(*grow)(void *ctx, int cap), void *grow_ctx)
 {
     if (n < 1 || max_slots < 1 || cap < n_slots || n_slots < 0 || n_slots > max_slots)
         MCX_INTERNAL("bad online accumulator sizes");
@@ -23,6 +24,7 @@ void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
     o->n = n;
     o->max_slots = max_slots;
     o->counts = counts;
+    o->wide = wide;
     o->cap = cap;
     o->n_slots = n_slots;
     o->mode = mode;
@@ -144,6 +146,8 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
 {
     const int n = o->n, M = o->max_slots;
     if (K < 1) MCX_INTERNAL("a draw without clusters");
+    if (!o->wide && o->n_draws >= MCX_ONLINE_NARROW_MAX)
+        MCX_INTERNAL("16-bit online counts would overflow");
     reserve(o, K);
     int *size = o->ksize, *map = o->map, *lm = o->lmatch;
     /* 1. the overlaps of the draw's clusters and the slots */
@@ -182,7 +186,8 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
         for (int s = 0; s < o->n_slots; s++)
             if (!lm[s] && o->holders[s] == 0) { l = s; break; }
         if (l >= 0) {            /* a slot no observation holds: reused */
-            memset(o->counts + (size_t) l * n, 0, (size_t) n * sizeof(int));
+            size_t w = o->wide ? sizeof(int) : sizeof(uint16_t);
+            memset((char *) o->counts + (size_t) l * n * w, 0, (size_t) n * w);
         } else if (o->n_slots < M) {
             l = o->n_slots++;    /* zero in the block from grow() */
         } else {                 /* all slots taken: the one of largest overlap */
@@ -192,16 +197,22 @@ void mcx_online_add(mcx_online *o, const int *z, const int *lab, int K)
         lm[l] = 1;
     }
     /* 4. the counts and the modes */
-    int *cnt = o->counts;
-    for (int i = 0; i < n; i++) {
-        int l = map[lab[z[i]] - 1], m = o->mode[i];
-        int c = ++cnt[i + (size_t) l * n];
-        if (m != l && (m < 0 || c > cnt[i + (size_t) m * n])) {
-            if (m >= 0) o->holders[m]--;
-            o->holders[l]++;
-            o->mode[i] = l;
-        }
-    }
+#define MCX_ONLINE_COUNT(type)                                                \
+    do {                                                                      \
+        type *cnt = o->counts;                                                \
+        for (int i = 0; i < n; i++) {                                         \
+            int l = map[lab[z[i]] - 1], m = o->mode[i];                       \
+            int c = ++cnt[i + (size_t) l * n];                                \
+            if (m != l && (m < 0 || c > (int) cnt[i + (size_t) m * n])) {     \
+                if (m >= 0) o->holders[m]--;                                  \
+                o->holders[l]++;                                              \
+                o->mode[i] = l;                                               \
+            }                                                                 \
+        }                                                                     \
+    } while (0)
+    if (o->wide) MCX_ONLINE_COUNT(int);
+    else MCX_ONLINE_COUNT(uint16_t);
+#undef MCX_ONLINE_COUNT
     o->n_draws += 1;
 }
 

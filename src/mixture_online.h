@@ -49,13 +49,15 @@ typedef struct mcx_online {
     int n_slots;         /* slots in use (L) */
     int max_slots;       /* at most this many slots */
     int cap;             /* columns of `counts` */
-    int *counts;         /* n x cap, column-major: counts[i + l * n] */
+    int wide;            /* counts are int (else uint16_t: n_draws <= 65535) */
+    void *counts;        /* n x cap, column-major: count of i in l at i + l * n */
     int *mode;           /* n: slot of the largest count, -1 before any draw */
     int *holders;        /* max_slots: observations whose mode is the slot */
     double n_draws;      /* draws counted */
-    /* a counts block of n x cap ints holding the first n_slots columns of
-     * the current one, the others zero (given by the caller: R memory) */
-    int *(*grow)(void *ctx, int cap);
+    /* a counts block of n x cap counts (of the same width) holding the
+     * first n_slots columns of the current one, the others zero (given by
+     * the caller: R memory) */
+    void *(*grow)(void *ctx, int cap);
     void *grow_ctx;
     /* scratch, grown by doubling with the number of clusters of a draw */
     int kcap;
@@ -67,14 +69,17 @@ typedef struct mcx_online {
 } mcx_online;
 
 /* The accumulator over counts (n x cap, the first n_slots columns in use,
- * the others zero), mode (n) and n_draws as exported by the previous
- * chunk (n_slots = 0, mode all -1 and n_draws = 0 when fresh); counts and
- * mode are updated in place.  A draw that opens slots beyond cap first
- * asks grow(grow_ctx, exactly the slots then in use) for a larger counts
- * block (so cap == n_slots after every draw). */
-void mcx_online_init(mcx_online *o, int n, int max_slots, int *counts, int cap,
+ * the others zero; int when `wide`, else uint16_t, which the caller may
+ * use only while no count can exceed MCX_ONLINE_NARROW_MAX), mode (n) and
+ * n_draws as exported by the previous chunk (n_slots = 0, mode all -1 and
+ * n_draws = 0 when fresh); counts and mode are updated in place.  A draw
+ * that opens slots beyond cap first asks grow(grow_ctx, exactly the slots
+ * then in use) for a larger counts block (so cap == n_slots after every
+ * draw). */
+#define MCX_ONLINE_NARROW_MAX 65535
+void mcx_online_init(mcx_online *o, int n, int max_slots, void *counts, int wide, int cap,
                      int n_slots, int *mode, double n_draws,
-                     int *(*grow)(void *ctx, int cap), void *grow_ctx);
+                     void *(*grow)(void *ctx, int cap), void *grow_ctx);
 /* Count one kept draw: observation i in cluster lab[z[i]] - 1, where
  * lab[] maps the engine's cluster slots 0..nz-1 to 1..K (0 for empty
  * slots, never referenced). */

@@ -113,7 +113,8 @@ test_that("the online estimate is the relabelled mode of the label draws", {
   on <- online_fit(x, "online")
   o <- on$chains[[1]]$state$online
   ref <- online_reference(Z, on$kernel$spec$online$max_slots)
-  expect_identical(o$counts, ref$counts)
+  expect_identical(mcmix:::online_counts(o), ref$counts)
+  expect_type(o$counts, "raw")   # 16-bit counts (at most 65535 draws)
   expect_identical(o$mode + 1L, ref$mode)
   expect_identical(o$n_draws, 80)
   est <- online_partition(on)
@@ -134,7 +135,7 @@ test_that("the online estimate is the relabelled mode of the label draws", {
   Zm <- partition_draws(many)
   refm <- online_reference(Zm, many_on$kernel$spec$online$max_slots)
   expect_gt(min(apply(Zm, 1L, max)) * ncol(refm$counts), length(x))
-  expect_identical(many_on$chains[[1]]$state$online$counts, refm$counts)
+  expect_identical(mcmix:::online_counts(many_on$chains[[1]]$state$online), refm$counts)
   expect_identical(many_on$chains[[1]]$state$online$mode + 1L, refm$mode)
   # with only two slots (a tiny memory budget): unmatched clusters share
   # the slot of largest overlap, as documented
@@ -142,7 +143,7 @@ test_that("the online estimate is the relabelled mode of the label draws", {
   on2 <- online_fit(x, "online")
   expect_identical(on2$kernel$spec$online$max_slots, 2L)
   ref2 <- online_reference(Z, 2L)
-  expect_identical(on2$chains[[1]]$state$online$counts, ref2$counts)
+  expect_identical(mcmix:::online_counts(on2$chains[[1]]$state$online), ref2$counts)
   expect_identical(on2$chains[[1]]$state$online$mode + 1L, ref2$mode)
 })
 
@@ -160,6 +161,22 @@ test_that("extend() and saveRDS() continue the online estimate exactly", {
   expect_identical(online_partition(ext), online_partition(long))
 })
 
+test_that("16-bit counts are widened before they could overflow, also across extend()", {
+  x <- online_data()
+  full <- online_fit(x, TRUE, iter = 60)
+  ref <- online_reference(partition_draws(full), 64L)
+  withr::local_options(mcmix.online_narrow_max = 30)   # instead of 65535
+  long <- online_fit(x, "online", iter = 60)
+  o <- long$chains[[1]]$state$online
+  expect_type(o$counts, "integer")
+  expect_identical(o$counts, ref$counts)
+  expect_identical(o$mode + 1L, ref$mode)
+  short <- online_fit(x, "online", iter = 25)
+  expect_type(short$chains[[1]]$state$online$counts, "raw")
+  ext <- extend(short, 35, progress = FALSE)
+  expect_identical(ext$chains[[1]]$state$online, o)
+})
+
 test_that("several chains: the estimates are matched to the first chain and added", {
   x <- online_data()
   two <- online_fit(x, "online", iter = 30, chains = 2)
@@ -168,9 +185,12 @@ test_that("several chains: the estimates are matched to the first chain and adde
   a <- two$chains[[1]]$state$online
   b <- two$chains[[2]]$state$online
   # the slots of chain 2 relabelled to those of chain 1 by their overlap
-  map <- mcmix:::online_match(b$mode + 1L, ncol(b$counts), a$mode + 1L, ncol(a$counts))
-  tot <- cbind(a$counts, matrix(0L, nrow(a$counts), max(0L, max(map) - ncol(a$counts))))
-  for (l in seq_len(ncol(b$counts))) tot[, map[l]] <- tot[, map[l]] + b$counts[, l]
+  map <- mcmix:::online_match(b$mode + 1L, ncol(mcmix:::online_counts(b)), a$mode + 1L,
+                              ncol(mcmix:::online_counts(a)))
+  ac <- mcmix:::online_counts(a)
+  bc <- mcmix:::online_counts(b)
+  tot <- cbind(ac, matrix(0L, nrow(ac), max(0L, max(map) - ncol(ac))))
+  for (l in seq_len(ncol(bc))) tot[, map[l]] <- tot[, map[l]] + bc[, l]
   m <- max.col(tot, ties.method = "first")
   expect_identical(est$labels, match(m, unique(m)))
   expect_identical(est$labels, rep(1:4, c(60, 50, 40, 3)))
