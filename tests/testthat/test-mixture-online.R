@@ -91,9 +91,9 @@ test_that("labels = \"online\" leaves the draws unchanged and keeps the subsampl
   expect_message(P <- psm(on), "labels of 40 of its 153 observations")
   expect_equal(unname(P), unname(psm(Z[, idx])), ignore_attr = TRUE)
   expect_identical(attr(P, "subset"), idx)
-  expect_equal(unname(psm(on, subset = idx[3:5])), unname(psm(Z[, idx[3:5]])),
-               ignore_attr = TRUE)
-  e <- expect_error(psm(on, subset = 2), class = "mcmix_error_input")
+  expect_equal(unname(suppressMessages(psm(on, subset = idx[3:5]))),
+               unname(psm(Z[, idx[3:5]])), ignore_attr = TRUE)
+  e <- expect_error(suppressMessages(psm(on, subset = 2)), class = "mcmix_error_input")
   expect_identical(e$arg, "subset")
   set.seed(3)
   expect_message(p_on <- partition(on), "the point estimate is for them only")
@@ -152,7 +152,7 @@ test_that("extend() and saveRDS() continue the online estimate exactly", {
   long <- online_fit(x, "online", iter = 60)
   short <- online_fit(x, "online", iter = 25)
   f <- tempfile(fileext = ".rds")
-  on.exit(unlink(f))
+  withr::defer(unlink(f))
   saveRDS(short, f)
   ext <- extend(readRDS(f), 35, progress = FALSE)
   expect_identical(ext$chains[[1]]$state$online, long$chains[[1]]$state$online)
@@ -244,7 +244,7 @@ test_that("by default beyond the memory budget a DP fit keeps the subsample and 
   }
   # plot_clusters() colours every observation by the online estimate
   pdf(NULL)
-  on.exit(grDevices::dev.off())
+  withr::defer(grDevices::dev.off())
   expect_identical(plot_clusters(fit)$labels, z)
   # given explicitly beyond the budget: an error naming `labels`
   e <- expect_error(sample_posterior(m, x, iter = 30, labels = TRUE, progress = FALSE),
