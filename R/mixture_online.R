@@ -94,20 +94,24 @@ online_partition <- function(fit) {
                 lapply(fit$chains, function(ch) ch$state$online))
   if (!length(acc))
     stop_input("`fit` has no kept draw yet: extend(fit, iter = 0) completes the run.", "fit")
-  counts <- online_counts(acc[[1L]])
   mode <- acc[[1L]]$mode + 1L
   n_draws <- acc[[1L]]$n_draws
-  for (o in acc[-1L]) {
-    oc <- online_counts(o)
-    map <- online_match(o$mode + 1L, ncol(oc), mode, ncol(counts))
-    if (max(map) > ncol(counts))
-      counts <- cbind(counts, matrix(0L, nrow(counts), max(map) - ncol(counts)))
-    for (l in seq_len(ncol(oc)))
-      counts[, map[l]] <- counts[, map[l]] + oc[, l]
-    n_draws <- n_draws + o$n_draws
-    mode <- max.col(counts, ties.method = "first")
+  if (length(acc) == 1L) {   # (the counts at the modes only: no N x L copy)
+    best <- online_count_at(acc[[1L]], mode)
+  } else {
+    counts <- online_counts(acc[[1L]])
+    for (o in acc[-1L]) {
+      L <- online_slots(o)
+      map <- online_match(o$mode + 1L, L, mode, ncol(counts))
+      if (max(map) > ncol(counts))
+        counts <- cbind(counts, matrix(0L, nrow(counts), max(map) - ncol(counts)))
+      for (l in seq_len(L))
+        counts[, map[l]] <- counts[, map[l]] + online_count_at(o, rep(l, length(o$mode)))
+      n_draws <- n_draws + o$n_draws
+      mode <- max.col(counts, ties.method = "first")
+    }
+    best <- counts[cbind(seq_along(mode), mode)]
   }
-  best <- counts[cbind(seq_along(mode), mode)]
   labels <- match(mode, unique(mode))
   structure(list(labels = labels, frequency = best / n_draws,
                  n_clusters = length(unique(labels)), sizes = tabulate(labels),
@@ -151,13 +155,27 @@ online_match <- function(from, L_from, to, L_to) {
   map
 }
 
-# The counts of a chain's online estimate as an N x L integer matrix.
+# The counts of a chain's online estimate as an N x L integer matrix; its
+# number of slots L; the count of each observation i in slot slot[i].
 online_counts <- function(o) {
   if (is.integer(o$counts)) return(o$counts)
   N <- length(o$mode)
   v <- readBin(o$counts, "integer", n = length(o$counts) %/% 2L, size = 2L,
                signed = FALSE, endian = .Platform$endian)
-  matrix(v, N, length(v) %/% N)
+  dim(v) <- c(N, length(v) %/% N)
+  v
+}
+online_slots <- function(o) {
+  N <- length(o$mode)
+  if (is.integer(o$counts)) ncol(o$counts) else length(o$counts) %/% (2L * N)
+}
+online_count_at <- function(o, slot) {
+  N <- length(o$mode)
+  at <- (as.double(slot) - 1) * N + seq_len(N)   # cells, column-major
+  if (is.integer(o$counts)) return(o$counts[at])
+  lo <- as.integer(o$counts[2 * at - 1])
+  hi <- as.integer(o$counts[2 * at])
+  if (.Platform$endian == "little") lo + 256L * hi else hi + 256L * lo
 }
 
 # Is `fit` a DP mixture fit run with labels = "online"?

@@ -171,6 +171,8 @@ test_that("16-bit counts are widened before they could overflow, also across ext
   expect_type(o$counts, "integer")
   expect_identical(o$counts, ref$counts)
   expect_identical(o$mode + 1L, ref$mode)
+  expect_equal(online_partition(long)$frequency,
+               ref$counts[cbind(seq_along(x), ref$mode)] / 60)
   short <- online_fit(x, "online", iter = 25)
   expect_type(short$chains[[1]]$state$online$counts, "raw")
   ext <- extend(short, 35, progress = FALSE)
