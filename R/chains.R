@@ -145,13 +145,15 @@ with_stream <- function(seed, f) {
 # ---------------------------------------------------------------------------
 
 # A chain is a list: state, seed (current stream state), warmup_done,
-# iter_done, the draws collected so far (traces, labels, extra) and the
-# online co-clustering counts (psm, psm_n).
+# iter_done, the draws collected so far (traces, labels, labels_subset: the
+# labels of a subsample of the observations, R/mixture_online.R; extra) and
+# the online co-clustering counts (psm, psm_n).
 chain_new <- function(kernel, chain_id, seed) {
   r <- with_stream(seed, function() kernel$init(chain_id))
   list(id = chain_id, state = r$value, seed = r$seed,
        warmup_done = 0L, iter_done = 0L,
-       traces = NULL, labels = NULL, extra = NULL, psm = NULL, psm_n = 0L)
+       traces = NULL, labels = NULL, labels_subset = NULL, extra = NULL, psm = NULL,
+       psm_n = 0L)
 }
 
 # The kernel of `fit` as it runs. A kernel may hold no data, so that a
@@ -196,7 +198,8 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
   fixed <- chunk_size_option()   # R/chains_control.R
   chunk <- if (is.na(fixed)) 1L else fixed
   # draws of this call are collected in `chain$pending` (bound at the end)
-  chain$pending <- list(traces = list(), labels = list(), extra = list())
+  chain$pending <- list(traces = list(), labels = list(), labels_subset = list(),
+                        extra = list())
   ws <- chain_workspace(kernel)   # memory held across chunks (R/chains_workspace.R)
   advance <- function(phase_left, offset, warmup) {
     n <- min(chunk, phase_left)
@@ -250,6 +253,7 @@ chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm) {
     }
     if (keep_labels) add("labels", d$labels)
   }
+  if (!is.null(d$labels_subset) && nrow(d$labels_subset)) add("labels_subset", d$labels_subset)
   if (length(d$extra)) add("extra", d$extra)
   nc
 }
@@ -267,6 +271,8 @@ chain_finish <- function(chain) {
   chain$pending <- NULL
   if (length(p$traces)) chain$traces <- rbind(chain$traces, do.call(rbind, p$traces))
   if (length(p$labels)) chain$labels <- rbind(chain$labels, do.call(rbind, p$labels))
+  if (length(p$labels_subset))
+    chain$labels_subset <- rbind(chain$labels_subset, do.call(rbind, p$labels_subset))
   if (length(p$extra)) chain$extra <- c(chain$extra, do.call(c, p$extra))
   chain
 }
@@ -335,10 +341,12 @@ check_step_value <- function(v, name, n, offset, thin, warmup, width = NA) {
     bad(sprintf("returned %d column%s of `draws$traces`, but earlier chunks had %d",
                 ncol(tr), if (ncol(tr) == 1L) "" else "s", width))
   }
-  lab <- d$labels
-  if (!is.null(lab) && (!is.matrix(lab) || !is.numeric(lab) || nrow(lab) != kept))
-    bad(sprintf("must return `draws$labels` as NULL or a numeric matrix with %d row%s",
-                kept, if (kept == 1L) "" else "s"))
+  for (what in c("labels", "labels_subset")) {
+    lab <- d[[what]]
+    if (!is.null(lab) && (!is.matrix(lab) || !is.numeric(lab) || nrow(lab) != kept))
+      bad(sprintf("must return `draws$%s` as NULL or a numeric matrix with %d row%s",
+                  what, kept, if (kept == 1L) "" else "s"))
+  }
   invisible(NULL)
 }
 

@@ -78,7 +78,9 @@ check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
     check_budget(as.double(chains) * kept * per_draw, "labels",
                  sprintf("the cluster labels of %s observations at each of %s kept draws in each of %s chains",
                          format_count(n_labels), format_count(kept), format_count(chains)),
-                 "use `labels = FALSE` (the traces and the final partition are kept), a larger `thin`")
+                 paste0("use `labels = FALSE` (the traces and the final partition are kept), ",
+                        "`labels = \"online\"` (dp_mixture(): the labels of a subsample and an ",
+                        "online point estimate), a larger `thin`"))
   check_budget(as.double(chains) * kept * per_draw, "iter",
                sprintf("%s kept draws of %d values in each of %s chains",
                        format_count(kept), max(1, n_traces) + n_labels,
@@ -95,23 +97,30 @@ labels_fit <- function(chains, iter, thin, N) {
 labels_bytes <- function(chains, iter, thin, N)
   as.double(chains) * floor(as.double(iter) / thin) * 8 * N
 
-# `labels` of a mixture sampler: as given, or when not given (`given`
-# FALSE) TRUE unless the labels would not fit (labels_fit()), said in a
-# message; `psm = TRUE` needs them either way.
+# `labels` of a DP mixture sampler: as given, or when not given (`given`
+# FALSE) TRUE unless the labels would not fit (labels_fit()); then
+# "online" (the labels of a subsample and an online point estimate,
+# R/mixture_online.R), said in a message. `psm = TRUE` needs them either
+# way.
 labels_default <- function(labels, given, psm, chains, iter, thin, N) {
   if (given || isTRUE(psm)) return(labels)
   # bad values are refused later, by the checks that name them
   num <- function(v) is.numeric(v) && length(v) == 1L && is.finite(v) && v >= 1
   if (!(num(chains) && num(iter) && num(thin) && num(N)) || labels_fit(chains, iter, thin, N))
     return(labels)
+  S <- length(online_settings(N, chains, iter, thin)$subset)
   message(sprintf(paste0(
-    "Cluster labels are not stored: %s observations at each of %s kept draws would ",
-    "need %s, more than half the memory budget of %s (option `mcmix.memory_budget`). ",
-    "The traces and each chain's final partition (`fit$chains[[1]]$state$labels`) are ",
-    "kept; give `labels = TRUE` with a larger `thin` to store labels."),
+    "Cluster labels are not stored for every observation: %s observations at each of %s ",
+    "kept draws would need %s, more than half the memory budget of %s (option ",
+    "`mcmix.memory_budget`). Kept instead (`labels = \"online\"`): the labels of %s evenly ",
+    "spaced observations at every kept draw (used by psm(), partition() and ",
+    "credible_ball()) and an online point estimate of the partition of all of them ",
+    "(online_partition()). Give `labels = TRUE` with a larger `thin` to store every label, ",
+    "or `labels = FALSE` to keep only the traces and the final partition."),
     format_count(N), format_count(floor(as.double(iter) / thin)),
-    format_bytes(labels_bytes(chains, iter, thin, N)), format_bytes(memory_budget())))
-  FALSE
+    format_bytes(labels_bytes(chains, iter, thin, N)), format_bytes(memory_budget()),
+    format_count(S)))
+  "online"
 }
 
 # The iterations of a run: warm-up plus kept iterations per chain, times

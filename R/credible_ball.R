@@ -19,7 +19,10 @@
 #' partitions farthest from \eqn{\hat c}).
 #'
 #' @param x A mixture fit with stored labels, or a label matrix (one row per
-#'   draw).
+#'   draw). For a Dirichlet process mixture fit sampled with
+#'   `labels = "online"`, the ball is that of the partitions of the stored
+#'   subsample of observations (a message says so; their indices in
+#'   `subset` of the result).
 #' @param estimate The centre: a [partition()] result or a vector of labels;
 #'   `NULL` computes `partition(x, loss = loss)`.
 #' @param loss `"VI"` or `"binder"`.
@@ -44,8 +47,9 @@
 credible_ball <- function(x, estimate = NULL, loss = c("VI", "binder"), level = 0.95) {
   loss <- match_choice(loss, c("VI", "binder"), "loss")
   level <- check_prob(level, "level")
-  labs <- if (inherits(x, "mcmix_fit")) fit_labels(x, need = TRUE)
+  labs <- if (inherits(x, "mcmix_fit")) fit_labels_any(x, what = "the credible ball")
           else check_label_matrix(x, "x")
+  subsample <- attr(labs, "subset")   # labels = "online" (R/mixture_online.R)
   labs <- canonical_labels(labs)
   N <- ncol(labs)
   if (is.null(estimate)) estimate <- partition(labs, loss = loss)
@@ -73,7 +77,8 @@ credible_ball <- function(x, estimate = NULL, loss = c("VI", "binder"), level = 
                  upper_vertical = upper, lower_vertical = lower, horizontal = horiz,
                  bounds = rbind(bound_row(upper, "upper vertical"),
                                 bound_row(lower, "lower vertical"),
-                                bound_row(horiz, "horizontal"))),
+                                bound_row(horiz, "horizontal")),
+                 subset = subsample),
             class = "mcmix_credible_ball")
 }
 

@@ -447,6 +447,7 @@ window.mcmix_fit <- function(x, start = NULL, end = NULL, thin = 1, ...) {
     ch <- x$chains[[i]]
     ch$traces <- ch$traces[keep, , drop = FALSE]
     if (!is.null(ch$labels) && NROW(ch$labels)) ch$labels <- ch$labels[keep, , drop = FALSE]
+    if (NROW(ch$labels_subset)) ch$labels_subset <- ch$labels_subset[keep, , drop = FALSE]
     if (length(ch$extra) == NROW(x$chains[[i]]$traces))   # one item per kept draw
       ch$extra <- ch$extra[keep]
     x$chains[[i]] <- ch

@@ -91,7 +91,7 @@ impute_bind <- function(base, x, blocks) {
   blocks_c <- lapply(blocks, function(b) b[c("family", "hyper", "off", "dim", "cov", "poff")])
   carried <- isTRUE(base$carried_params)
   step <- function(state, n, thin, offset, warmup, workspace = NULL) {
-    traces <- labels <- extra <- list()
+    traces <- labels <- labels_subset <- extra <- list()
     xt <- xt0
     for (g in seq_len(n)) {
       xt[tmask] <- state$imputed
@@ -115,6 +115,8 @@ impute_bind <- function(base, x, blocks) {
       if (!is.null(d$traces) && nrow(d$traces)) {
         traces[[length(traces) + 1L]] <- d$traces
         if (!is.null(d$labels)) labels[[length(labels) + 1L]] <- d$labels
+        if (!is.null(d$labels_subset))
+          labels_subset[[length(labels_subset) + 1L]] <- d$labels_subset
         e <- if (length(d$extra)) d$extra[[1L]] else list()
         e$imputed <- state$imputed
         extra[[length(extra) + 1L]] <- e
@@ -124,6 +126,8 @@ impute_bind <- function(base, x, blocks) {
       matrix(numeric(), 0L, length(base$trace_names), dimnames = list(NULL, base$trace_names))
     list(state = state, draws = list(traces = tr,
                                      labels = if (length(labels)) do.call(rbind, labels),
+                                     labels_subset = if (length(labels_subset))
+                                       do.call(rbind, labels_subset),
                                      extra = extra))
   }
   list(init = function(chain) {

@@ -28,7 +28,8 @@
 #'   packages, see `vignette("plugins")`).
 #' * Fitting: [sample_posterior()]; [map_partition()] for the MAP partition
 #'   by annealing and iterated conditional modes.
-#' * The partition: [partition()] (point estimate), [partition_draws()],
+#' * The partition: [partition()] (point estimate), [online_partition()]
+#'   (online estimate of a large fit), [partition_draws()],
 #'   [psm()] (posterior similarity matrix), [credible_ball()],
 #'   [posterior_k()] (number of clusters), [shared_clusters()] (HDP).
 #' * Clusters: [component_draws()] (weights and parameters per draw),

@@ -232,12 +232,23 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   such a vector.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
-#'   [partition_draws()]; with `FALSE` only the traces and each chain's
-#'   final partition are kept). For a DP mixture, when `labels` is not
-#'   given and the labels of all kept draws (8 bytes per observation and
-#'   draw) would take more than half of `getOption("mcmix.memory_budget")`
-#'   (4e9 bytes), they are not stored and a message says so; given
-#'   explicitly beyond the budget, an error names `labels`.
+#'   [partition_draws()], `predict()`, [cluster_profiles()]; with `FALSE`
+#'   only the traces and each chain's final partition are kept). For a DP
+#'   mixture, also `"online"`: keep (a) the labels of an evenly spaced
+#'   subsample of the observations at every kept draw (observations
+#'   `round(seq(1, N, length.out = S))`, with `S` at most
+#'   `getOption("mcmix.label_subsample", 2000)` and within a quarter of the
+#'   memory budget; in `fit$settings$label_subset`), on which [psm()],
+#'   [partition()], [credible_ball()] and [plot_coclustering()] work, saying
+#'   so; and (b) an online point estimate of the partition of all
+#'   observations, a relabelled mode with the frequency of each
+#'   observation's cluster ([online_partition()]). Neither changes the
+#'   draws. The functions that need every label refuse such a fit with an
+#'   error naming `labels`. When `labels` is not given and the labels of
+#'   all kept draws (8 bytes per observation and draw) would take more than
+#'   half of `getOption("mcmix.memory_budget")` (4e9 bytes), a DP mixture
+#'   uses `"online"` and a message says so; `labels = TRUE` given
+#'   explicitly beyond the budget is an error naming `labels`.
 #' @param psm Accumulate the posterior similarity matrix while sampling
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
@@ -310,11 +321,26 @@ sample_posterior.mcmix_dp_mixture <- function(
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
   if (missing(init) && algorithm == "subcluster") init <- "one"
-  # labels kept by default only within the memory budget (R/chains_budget.R)
+  # labels kept by default only within the memory budget, else those of a
+  # subsample and an online estimate (R/chains_budget.R, R/mixture_online.R)
   labels <- labels_default(labels, !missing(labels), psm, chains, iter, thin, NROW(data))
+  online <- identical(labels, "online")
+  if (!online && !(is.logical(labels) && length(labels) == 1L && !is.na(labels)))
+    stop_input(sprintf("`labels` must be TRUE, FALSE or \"online\", not %s.",
+                       describe_value(labels)), "labels")
+  control$online <- NULL
+  if (online) {
+    # (the settings checked before sizing the subsample)
+    control$online <- online_settings(max(1, NROW(data)), check_count(chains, "chains", 1L),
+                                      check_count(iter, "iter", 1L),
+                                      check_count(thin, "thin", 1L))
+    labels <- FALSE
+  }
   control$store_labels <- !isFALSE(labels) || isTRUE(psm)
-  mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
-              labels, psm, cores, call = match.call(), control = control, ...)
+  fit <- mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
+                     labels, psm, cores, call = match.call(), control = control, ...)
+  if (online) fit$settings$label_subset <- control$online$subset
+  fit
 }
 
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
@@ -474,8 +500,7 @@ partition_draws <- function(fit) {
   labs <- lapply(fit$chains, `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||
       isFALSE(fit$settings$labels))
-    stop("`fit` has no stored cluster labels: sample with `labels = TRUE` ",
-         "(the default) to keep them.", call. = FALSE)
+    stop_no_labels(fit, "partition_draws()")   # R/mixture_online.R
   out <- do.call(rbind, labs)
   storage.mode(out) <- "integer"
   attr(out, "chain") <- rep(seq_along(labs), vapply(labs, nrow, integer(1)))

@@ -15,7 +15,9 @@
 #             otherwise and in a fresh state);
 #   stats     the clusters' stats blocks as raw bytes (NULL when fresh);
 #   n_accept, n_prop  acceptance counters of the rows with `counters`
-#             (zero, and ignored by acceptance(), for the other algorithms).
+#             (zero, and ignored by acceptance(), for the other algorithms);
+#   online    labels = "online": the online point estimate (NULL when
+#             fresh and otherwise; R/mixture_online.R).
 # Traces: n_clusters, alpha (Gamma prior), discount (Beta prior), log_lik
 # (the collapsed log p(x | partition) for conjugate families, and
 # log p(x | z, theta) for non-conjugate ones under "neal8").
@@ -308,7 +310,9 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     control = as.list(vapply(row$control(control, model, N), as.double, 0)),
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
-    store_labels = !isFALSE(control$store_labels))
+    store_labels = !isFALSE(control$store_labels),
+    # labels = "online": list(subset, max_slots) (R/mixture_online.R)
+    online = control$online)
   prepared <- NULL   # the kernel holds no data (mixture_kernel(), R/mixture.R)
   alpha0 <- if (random_alpha) model$alpha$shape / model$alpha$rate else as.double(model$alpha)
   d0 <- if (random_d) model$discount$a / (model$discount$a + model$discount$b)
@@ -322,7 +326,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     name = paste0("dp_", algorithm),
     init = function(chain) {
       list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
-           params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0)
+           params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0, online = NULL)
     },
     step_on = function(xe, xe_rows) function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
@@ -331,8 +335,10 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
       # OpenMP's thread pool does not survive fork(): a forked chain (cores > 1)
       # runs its parallel passes on one thread (same draws, see in_forked_child())
       if (isTRUE(sp$control$threads > 1) && in_forked_child()) sp$control$threads <- 1
+      if (!"online" %in% names(state)) state["online"] <- list(NULL)   # a state saved before it
       r <- .Call(C_ffi_dp_step, sp, xe, state, chunk_ctrl(n, thin, offset, warmup))
-      list(state = r$state, draws = list(traces = r$traces, labels = r$labels, extra = NULL))
+      list(state = r$state, draws = list(traces = r$traces, labels = r$labels,
+                                         labels_subset = r$labels_subset, extra = NULL))
     },
     trace_names = trace_names,
     spec = spec, N = N,

@@ -73,7 +73,11 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   exactly), `method`, and `run_loss` (the expected loss reached by each
 #'   sequential allocation of `"salso"`, over the draws the search used: at
 #'   most 1000 evenly spaced ones; the reported `loss` is over all draws).
-#'   [credible_ball()] gives the uncertainty around the estimate.
+#'   [credible_ball()] gives the uncertainty around the estimate. For a
+#'   Dirichlet process mixture fit sampled with `labels = "online"`, the
+#'   estimate is that of the evenly spaced subsample of observations whose
+#'   labels are stored (a message says so), and `subset` holds their
+#'   indices; [online_partition()] gives an estimate for every observation.
 #' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
 #'   algorithms and loss functions for Bayesian clustering. *Journal of
 #'   Computational and Graphical Statistics* 31(4), 1189--1201.
@@ -104,6 +108,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
     check_clustering_fit(x)   # R/psm.R
     x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
+    if (is.null(labs) && is.null(x$chains[[1L]]$psm))   # labels = "online": the subsample
+      labs <- fit_labels_any(x, need = FALSE, what = "the point estimate")
     if (is.null(labs)) p <- psm(x)
   } else if (is_similarity_matrix(x)) {
     p <- unname(x)
@@ -111,6 +117,7 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   } else {
     labs <- check_label_matrix(x, "x")
   }
+  subsample <- attr(labs, "subset")
   if (!is.null(labs)) labs <- canonical_labels(labs)
   if (loss == "binder" && is.null(p)) p <- psm(labs)
   code <- if (loss == "binder") "binder" else if (is.null(labs)) "VI_lb" else "VI"
@@ -166,7 +173,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
                  sizes = tabulate(best), candidates = n_cand, scored = n_scored,
                  starts = nrow(starts), method = if (salso) "salso" else "greedy",
                  run_loss = run_loss,
-                 sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1))),
+                 sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1)),
+                 subset = subsample),
             class = "mcmix_partition")
 }
 
@@ -174,7 +182,7 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
 print.mcmix_partition <- function(x, ...) {
   cat("Partition point estimate (", x$loss_type, " loss): ", x$n_clusters,
       " cluster", if (x$n_clusters != 1L) "s", " of ", length(x$labels),
-      " observations\n", sep = "")
+      " observations", if (!is.null(x$subset)) " (the stored subsample)", "\n", sep = "")
   cat("  sizes: ", paste(x$sizes, collapse = " "), "\n", sep = "")
   cat("  posterior expected loss: ", format(x$loss, digits = 4), "\n", sep = "")
   if (!is.na(x$best_draw_loss)) {

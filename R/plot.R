@@ -229,7 +229,8 @@ plot_coclustering <- function(x, estimate = NULL,
          call. = FALSE)
   P <- if (is_similarity_matrix(x)) x else psm(x)
   N <- ncol(P)
-  if (is.null(estimate)) estimate <- partition(if (is_similarity_matrix(x)) P else x)
+  if (is.null(estimate))   # (psm() has said when it is the stored subsample's)
+    estimate <- suppressMessages(partition(if (is_similarity_matrix(x)) P else x))
   cl <- if (inherits(estimate, "mcmix_partition")) estimate$labels else estimate
   if (!is.numeric(cl) || length(cl) != N || anyNA(cl))
     stop(sprintf("`estimate` must be a partition of the %d observations.", N), call. = FALSE)
@@ -284,7 +285,8 @@ plot_coclustering <- function(x, estimate = NULL,
 #' @param x An `mcmix_fit` with stored labels (or online co-clustering
 #'   counts).
 #' @param data The data (default: the data stored in the fit).
-#' @param estimate A partition (default `partition(x)`).
+#' @param estimate A partition (default `partition(x)`, or for a fit sampled
+#'   with `labels = "online"` [online_partition()]`(x)`).
 #' @param draws Maximum number of draws used for the predictive density.
 #' @param ... Further graphical parameters passed to the plotting function.
 #' @return The estimate, invisibly.
@@ -306,7 +308,8 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   X <- as.matrix(data)
   if (!is.numeric(X) || anyNA(X))
     stop("`data` must be a numeric vector or matrix without missing values.", call. = FALSE)
-  if (is.null(estimate)) estimate <- partition(x)
+  if (is.null(estimate))   # labels = "online": the estimate of every observation
+    estimate <- if (fit_is_online(x)) online_partition(x) else partition(x)
   cl <- if (inherits(estimate, "mcmix_partition")) estimate$labels else estimate
   if (length(cl) != nrow(X))
     stop(sprintf("`data` has %d observations but the partition has %d.", nrow(X), length(cl)),

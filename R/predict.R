@@ -40,7 +40,9 @@
 #' the row, `new` included (mclust's `uncertainty`).
 #'
 #' Needs a fit with stored labels and a conjugate family (the collapsed
-#' predictive has a closed form).
+#' predictive has a closed form): a fit sampled with `labels = "online"`
+#' (the labels of a subsample only) is refused with an error naming
+#' `labels`.
 #'
 #' @param object A mixture fit from [sample_posterior()].
 #' @param newdata New observations, in the form of the fitted data (a
@@ -87,6 +89,7 @@ predict.mcmix_mixture_fit <- function(object, newdata,
     stop(sprintf("`object` was fitted with the non-conjugate family %s: predictive ",
                  family_label(prep$family)),
          "densities need a conjugate family (closed-form predictive).", call. = FALSE)
+  if (is.null(fit_labels(object, need = FALSE))) stop_no_labels(object, "predict()")
   z <- partition_draws(object)
   newx <- tryCatch(fam_convert_with(prep, newdata, min_rows = 1L),
                    error = function(e)   # the checks name the fitted `data`

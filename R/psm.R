@@ -8,6 +8,12 @@
 #' label matrix), or read from the counts accumulated during sampling with
 #' `psm = TRUE` (then labels need not be stored).
 #'
+#' For a Dirichlet process mixture fit sampled with `labels = "online"`
+#' (see [sample_posterior()]), only the labels of an evenly spaced
+#' subsample of the observations are stored: the matrix is then that of
+#' the subsample (rows and columns named by the observations' indices,
+#' attribute `subset`), and a message says so.
+#'
 #' A dense `N x N` matrix takes `8 N^2` bytes. Beyond
 #' `getOption("mcmix.psm_max_bytes", 1e9)` bytes `psm()` refuses and names
 #' the alternatives: raise the option, use a `subset` of the observations,
@@ -16,10 +22,12 @@
 #' @param x An `mcmix_fit` with stored labels or online counts, or an
 #'   integer matrix of labels with one row per draw and one column per
 #'   observation (positive integers; only equality matters).
-#' @param subset Optional indices of the observations to keep.
+#' @param subset Optional indices of the observations to keep (for a fit
+#'   with `labels = "online"`, among those of the stored subsample).
 #' @param ... Unused.
 #' @return A symmetric numeric `N x N` matrix with unit diagonal, with
-#'   attribute `n_draws`.
+#'   attribute `n_draws` (and `subset` for the subsample of a fit with
+#'   `labels = "online"`).
 #' @seealso [partition()], [plot_coclustering()]
 #' @examples
 #' labels <- rbind(c(1, 1, 2, 2), c(1, 1, 1, 2), c(3, 3, 1, 1))
@@ -30,11 +38,13 @@ psm <- function(x, subset = NULL, ...) {
     check_clustering_fit(x)   # R/psm.R
     x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
+    if (is.null(labs) && is.null(x$chains[[1L]]$psm) && !is.null(fit_label_subset(x)))
+      return(psm_subsample(fit_labels_any(x, what = "the similarity matrix"), subset, x$N))
     if (is.null(labs)) {
       acc <- lapply(x$chains, `[[`, "psm")
       if (any(vapply(acc, is.null, logical(1))))
-        stop("`x` has neither stored labels nor online co-clustering counts: ",
-             "sample with `labels = TRUE` or `psm = TRUE`.", call. = FALSE)
+        stop_input(paste0("`x` has neither stored labels nor online co-clustering counts: ",
+                          "sample with `labels = TRUE` or `psm = TRUE`."), "labels")
       n <- sum(vapply(x$chains, function(ch) as.numeric(ch$psm_n), numeric(1)))
       N <- nrow(acc[[1L]])
       idx <- check_subset(subset, N)
@@ -51,6 +61,28 @@ psm <- function(x, subset = NULL, ...) {
   if (length(idx) < N) labs <- labs[, idx, drop = FALSE]
   out <- .Call(C_ffi_psm_counts, labs, NULL, 1 / nrow(labs))
   structure(out, n_draws = nrow(labs))
+}
+
+# The similarity of the subsample whose labels a fit stores (labels =
+# "online", R/mixture_online.R): `labs` has attribute `subset` (the
+# observations); `subset` picks observations among them (indices 1..N).
+psm_subsample <- function(labs, subset, N) {
+  obs <- attr(labs, "subset")
+  cols <- seq_along(obs)
+  if (!is.null(subset)) {
+    cols <- match(check_subset(subset, N), obs)
+    if (anyNA(cols))
+      stop_input(sprintf(paste0("`subset` must name observations whose labels are stored ",
+                                "(`fit$settings$label_subset`, %d of the %d): %s %s not."),
+                         length(obs), as.integer(N),
+                         paste(utils::head(check_subset(subset, N)[is.na(cols)], 5L),
+                               collapse = ", "),
+                         if (sum(is.na(cols)) > 1L) "are" else "is"), "subset")
+  }
+  psm_check_budget(length(cols), length(obs))
+  out <- .Call(C_ffi_psm_counts, labs[, cols, drop = FALSE], NULL, 1 / nrow(labs))
+  dimnames(out) <- list(obs[cols], obs[cols])
+  structure(out, n_draws = nrow(labs), subset = obs[cols])
 }
 
 # Online accumulation used by the chain driver (R/chains.R).

@@ -20,12 +20,15 @@
  *           none); stats the
  *           clusters' stats blocks as raw bytes (NULL when fresh: computed
  *           from the labels); n_accept / n_prop the row's counters (0 when
- *           it has none);
+ *           it has none); online the online point estimate (NULL when
+ *           fresh or without spec$online; ffi_mixture_online.h);
  *   chunk = c(n, thin, offset, warmup) (chunk.h).
  * Returns list(state, traces = kept x p matrix (n_clusters, [alpha,]
  * [discount,] log_lik), labels = kept x N integer matrix, 1-based, clusters
  * numbered in the engine's order with empty slots skipped; NULL when
- * spec$store_labels is FALSE, the fit keeping no labels).
+ * spec$store_labels is FALSE, the fit keeping no labels), labels_subset =
+ * the same labels at the subsample spec$online$subset (kept x its length;
+ * NULL without spec$online).
  * Everything random, the algorithm's setup included, happens inside one
  * GetRNGstate()/PutRNGstate() bracket: a fresh "neal8" state draws its
  * parameters from the chain's own stream.
@@ -36,9 +39,11 @@
 #include "mixture_dp.h"
 #include "ffi_list.h"
 #include "ffi.h"
+#include "ffi_mixture_online.h"
 
 #define DP_STATE(X) \
-    X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop)
+    X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop) \
+    X(online)
 enum { DP_STATE(MCX_FIELD_ENUM) DP_STATE_N };
 static const char *const dp_state[] = {DP_STATE(MCX_FIELD_NAME) NULL};
 
@@ -81,6 +86,7 @@ typedef struct {
     double *tr;
     int *lab, n_keep, N;
     int renum_cap, *renum;   /* cluster renumbering of the kept draws */
+    ffi_online *online;      /* subsample labels and online estimate, or NULL */
 } dp_run;
 
 static double dp_sweep(void *ctx)
@@ -106,14 +112,16 @@ static void dp_keep(void *ctx, int r, double ll)
     if (u->pr->alpha_random) u->tr[r + (col++) * nk] = u->pr->alpha;
     if (u->pr->discount_random) u->tr[r + (col++) * nk] = u->pr->discount;
     u->tr[r + col * nk] = ll;
-    if (u->lab == NULL) return;          /* the fit keeps no labels */
+    if (u->lab == NULL && u->online == NULL) return;   /* the fit keeps no labels */
     if (m->K > u->renum_cap) {
         u->renum_cap = 2 * m->K;
         u->renum = mcx_alloc((size_t) u->renum_cap, sizeof(int));
     }
     int next = 0;
     for (int k = 0; k < m->K; k++) u->renum[k] = m->size[k] > 0 ? ++next : 0;
-    for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
+    if (u->lab != NULL)
+        for (int i = 0; i < u->N; i++) u->lab[r + (size_t) i * nk] = u->renum[m->z[i]];
+    if (u->online != NULL) ffi_online_keep(u->online, r, m->z, u->renum, next);
 }
 
 static SEXP dp_step(void *data)
@@ -172,6 +180,9 @@ static SEXP dp_step(void *data)
     /* labels of the kept draws unless the fit keeps none (spec$store_labels) */
     int store = Rf_asLogical(mcx_list_elt(spec, "store_labels")) == TRUE;
     SEXP labels = PROTECT(store ? mcx_chunk_matrix(&c, INTSXP, N, NULL) : R_NilValue); nprot++;
+    /* labels of a subsample and the online estimate (spec$online) */
+    ffi_online onl;
+    int online = ffi_online_open(&onl, spec, in[F_online], N, &c, &nprot);
     void *st = mcx_alloc(alg->state_size > 0 ? alg->state_size : 1, 1);
     memset(st, 0, alg->state_size);
 
@@ -183,11 +194,11 @@ static SEXP dp_step(void *data)
         counts[1] = mcx_list_num(state, "n_prop");
     }
     dp_run run = {alg, st, &m, &pr, REAL(traces), store ? INTEGER(labels) : NULL, c.n_kept,
-                  N, 0, NULL};
+                  N, 0, NULL, online ? &onl : NULL};
     run.renum_cap = N + 1;
     if (alg->capacity != NULL && alg->capacity(st) > run.renum_cap)
         run.renum_cap = alg->capacity(st);
-    run.renum = mcx_alloc(store ? (size_t) run.renum_cap : 1, sizeof(int));
+    run.renum = mcx_alloc(store || online ? (size_t) run.renum_cap : 1, sizeof(int));
     mcx_mix_chunk(&m, &c, dp_sweep, dp_keep, &run);
     PutRNGstate();
 
@@ -211,9 +222,10 @@ static SEXP dp_step(void *data)
     out[F_discount] = PROTECT(Rf_ScalarReal(pr.discount)); nprot++;
     out[F_n_accept] = PROTECT(Rf_ScalarReal(counts ? counts[0] : 0.0)); nprot++;
     out[F_n_prop] = PROTECT(Rf_ScalarReal(counts ? counts[1] : 0.0)); nprot++;
+    out[F_online] = online ? ffi_online_state(&onl, &nprot) : R_NilValue;
     SEXP st_out = PROTECT(mcx_named_list(dp_state, out)); nprot++;
-    const char *on[] = {"state", "traces", "labels", NULL};
-    SEXP ov[] = {st_out, traces, labels};
+    const char *on[] = {"state", "traces", "labels", "labels_subset", NULL};
+    SEXP ov[] = {st_out, traces, labels, online ? onl.sub_labels : R_NilValue};
     SEXP res = mcx_named_list(on, ov);
     UNPROTECT(nprot);
     return res;
