@@ -382,8 +382,12 @@ psm_accumulate <- function(acc, labels) {
 #' files (or progressr), and save a checkpoint of their chain at most every
 #' `getOption("mcmix.checkpoint_interval", 10)` seconds (forked workers
 #' too): the draws of a worker that dies are kept up to its last
-#' checkpoint. A second Ctrl-C gives up the chains still running (workers
-#' on other machines do not see the stop request), keeping their last
+#' checkpoint. The workers of a cluster plan (multisession, or
+#' `future::cluster` on a cluster of [parallel::makeCluster()], on this
+#' machine or others) also receive the stop request as a message on the
+#' connection they have with the session, so that a chain on another
+#' machine stops at its next chunk boundary too. A second Ctrl-C gives up
+#' the chains still running, keeping their last
 #' checkpoints; so do chains that have not stopped
 #' `getOption("mcmix.stop_wait", 5)` seconds after the first (their
 #' workers are then restarted). The option

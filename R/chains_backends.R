@@ -267,7 +267,20 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
-  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  # workers of a cluster plan also hear the stop request through their
+  # connection (R/chains_remote.R), which is all a worker on another
+  # machine hears; `mcmix.worker_files = FALSE` makes local workers behave
+  # as remote ones (they are given no run directory: the tests of that path)
+  socket <- inherits(future::plan(), "cluster")
+  wdir <- if (isFALSE(getOption("mcmix.worker_files"))) file.path(dir, "remote") else dir
+  told <- integer()   # chains (k) asked to stop through their connection
+  stop_all <- function() {
+    if (!file.exists(stopfile)) file.create(stopfile)
+    if (socket) for (k in setdiff(waiting, told)) {
+      remote_stop_send(fs[[k]], basename(wdir))
+      told <<- c(told, k)
+    }
+  }
   interval <- checkpoint_interval()
   use_progressr <- progress && requireNamespace("progressr", quietly = TRUE)
   p <- if (use_progressr)
@@ -277,11 +290,11 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   launch <- function(i)
     # the chain's own stream is installed by chain_run_safe(); `seed` only
     # tells future that the worker uses random numbers
-    future::future(future_chain_run(fit, i, new, dir, interval, p, globals),
+    future::future(future_chain_run(fit, i, new, dir, interval, p, globals, socket),
                    seed = fit$streams[[i]], packages = unique(c("mcmix", globals$packages)),
                    globals = list(future_chain_run = future_chain_run, fit = fit, i = i,
-                                  new = new, dir = dir, interval = interval, p = p,
-                                  globals = globals$objects))
+                                  new = new, dir = wdir, interval = interval, p = p,
+                                  globals = globals$objects, socket = socket))
   on_progress <- function(c) {
     if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
         identical(c$type, "update")) {
