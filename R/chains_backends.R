@@ -420,35 +420,41 @@ future_restart_workers <- function() {
 # chains run as futures on a temporary multisession plan, with the stop
 # requests, progress, checkpoints and failures of run_chains_future() (its
 # workers are started with SIGINT held back: a Ctrl-C does not reach them);
-# a PSOCK cluster without them when the future package is not installed.
+# on a PSOCK cluster with the same machinery (run_chains_socket(),
+# R/chains_psock.R) when the future package is not installed (or with
+# `options(mcmix.psock_future = FALSE)`, for the tests).
 run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   workers <- min(cores, length(idx))
-  if (requireNamespace("future", quietly = TRUE)) {
-    # the workers start with SIGINT held back (they inherit it: a Ctrl-C
-    # does not reach them); one in the meantime is served once they run
-    # (not inside the future package, which could take it for its own).
-    # Starting a process (system()) drops a held-back SIGINT: one already
-    # there stops the run now.
-    # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
-    # they start.
-    none_run <- function()
-      structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
-                                             status = "interrupted", condition = NULL)),
-                interrupted = TRUE)
-    watch <- sigint_watcher()
-    if (isTRUE(sigint_call(7L))) {
-      watch$stop()
-      return(none_run())
-    }
+  # the workers start with SIGINT held back (they inherit it: a Ctrl-C
+  # does not reach them); one in the meantime is served once they run
+  # (not inside the future package, which could take it for its own).
+  # Starting a process (system()) drops a held-back SIGINT: one already
+  # there stops the run now.
+  # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
+  # they start.
+  none_run <- function()
+    structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
+                                           status = "interrupted", condition = NULL)),
+              interrupted = TRUE)
+  watch <- sigint_watcher()
+  if (isTRUE(sigint_call(7L))) {
+    watch$stop()
+    return(none_run())
+  }
+  if (!isFALSE(getOption("mcmix.psock_future")) && requireNamespace("future", quietly = TRUE)) {
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
     if (watch$stop()) return(none_run())
     return(run_chains_future(fit, idx, new, reporter, progress))
   }
-  cl <- parallel::makePSOCKcluster(workers)
-  on.exit(parallel::stopCluster(cl), add = TRUE)
-  parallel::clusterEvalQ(cl, library(mcmix))
-  parallel::parLapply(cl, idx, function(i) chain_run_safe(fit, i, new))
+  cl <- tryCatch(parallel::makePSOCKcluster(workers), error = identity)
+  heard <- watch$stop()
+  if (inherits(cl, "error"))
+    stop(sprintf("`cores` = %d: the local worker processes could not be started (%s).",
+                 cores, conditionMessage(cl)), call. = FALSE)
+  on.exit(tryCatch(parallel::stopCluster(cl), error = function(e) NULL), add = TRUE)
+  if (heard) return(none_run())
+  run_chains_socket(cl, fit, idx, new, reporter)
 }
 
 can_fork <- function() .Platform$OS.type != "windows" && !isFALSE(getOption("mcmix.fork"))
