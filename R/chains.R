@@ -488,8 +488,12 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   labels <- check_flag(labels, "labels")
   psm <- check_flag(psm, "psm")
   call <- if (missing(call)) match.call() else fit_call(call)
-  check_draws_budget(chains, iter, thin, length(kernel$trace_names),
-                     if (labels && is.matrix(data)) nrow(data) else 0)
+  # stored labels per draw: the kernel's `label_width` (with the argument
+  # that asks for them, `labels_arg`), else one per row of the data
+  n_labels <- if (!labels) 0 else if (is.numeric(kernel$label_width)) kernel$label_width
+              else if (is.matrix(data)) nrow(data) else 0
+  check_draws_budget(chains, iter, thin, length(kernel$trace_names), n_labels,
+                     width_arg = kernel$width_arg, labels_arg = kernel$labels_arg)
   check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R (after the memory)
   backend <- resolve_backend(backend, cores, chains)
   streams <- chain_streams(chains)
