@@ -73,7 +73,7 @@ budget_cases <- list(
       docs <- lapply(1:1000, function(i) sample.int(W, 100, TRUE))
       vocab <- paste0("w", seq_len(W))
     }),
-    call = quote(sample_posterior(lda_model(K = 20), docs, vocab = vocab, iter = 10,
+    call = quote(sample_posterior(lda_model(K = 16), docs, vocab = vocab, iter = 10,
                                   burnin = 0, chains = 2, progress = FALSE))),
   logit_gibbs = list(
     setup = quote({

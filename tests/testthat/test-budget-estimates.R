@@ -37,8 +37,9 @@ test_that("LDA runs are checked against the memory budget, per chain, naming dat
   set.seed(1)
   docs <- lapply(1:20, function(i) sample.int(500, 10, TRUE))
   m <- lda_model(K = 50)
-  # 50 topics x 500 words: 25,000 cells; 1 chain needs 36 bytes a cell, 2 chains 48
-  withr::local_options(mcmix.memory_budget = 1.1e6)
+  # 50 topics x (500 words + 20 documents): some 26,000 cells; 1 chain
+  # needs 46 bytes a cell, 2 chains 60
+  withr::local_options(mcmix.memory_budget = 1.4e6)
   f <- sample_posterior(m, docs, iter = 2, burnin = 0, chains = 1, progress = FALSE)
   expect_s3_class(f, "mcmix_lda_fit")
   e <- expect_budget_error(sample_posterior(m, docs, iter = 2, burnin = 0, chains = 2,
