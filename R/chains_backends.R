@@ -452,7 +452,7 @@ run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   if (inherits(cl, "error"))
     stop(sprintf("`cores` = %d: the local worker processes could not be started (%s).",
                  cores, conditionMessage(cl)), call. = FALSE)
-  on.exit(tryCatch(parallel::stopCluster(cl), error = function(e) NULL), add = TRUE)
+  on.exit(socket_cluster_stop(cl), add = TRUE)
   if (heard) return(none_run())
   run_chains_socket(cl, fit, idx, new, reporter)
 }

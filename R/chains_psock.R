@@ -141,6 +141,19 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
   out
 }
 
+# End the workers of cluster `cl` (a "DONE" message each, as
+# parallel::stopCluster() sends) and close their connections, also when
+# some of them died (where stopCluster() would stop at the first).
+socket_cluster_stop <- function(cl) {
+  for (node in cl) {
+    tryCatch(without_sigint(serialize(list(type = "DONE", data = NULL, tag = NULL), node$con,
+                                      xdr = inherits(node, "SOCKnode"))),
+             error = function(e) NULL)
+    tryCatch(close(node$con), error = function(e) NULL)
+  }
+  invisible(NULL)
+}
+
 # On a worker: leave the terminal's process group; its process id.
 socket_worker_setup <- function() {
   worker_detach()

@@ -324,7 +324,9 @@ fault_classify_error <- function(e) {
 # argument the error names (its field `arg`, else the first back-quoted
 # name of its message) is no argument of the function or method, nor a
 # name given in the call (arguments passed on through `...`), nor an
-# option (`mcmix.*`), but it is an argument of another function or method
+# option (`mcmix.*`), nor an argument of a constructor whose object the
+# call may hold (`log_density` of target(), `alpha` of dp_mixture(), ...:
+# fault_ctor_args()), but it is an argument of another function or method
 # of the package. (Names of columns, list elements or globals are not
 # arguments of any function, and are not flagged.)
 fault_wrong_arg <- function(e, v) {
@@ -338,8 +340,20 @@ fault_wrong_arg <- function(e, v) {
   f <- get0(v$fun, envir = ns)
   if (!is.function(f)) return(FALSE)
   given <- names(as.list(v$call))[-1L]
-  if (arg %in% c(names(formals(args(f))), given)) return(FALSE)
+  if (arg %in% c(names(formals(args(f))), given, fault_ctor_args())) return(FALSE)
   arg %in% fault_all_args()
+}
+
+# The arguments of the package's constructors: targets, proposals,
+# adaptations, families, priors, models and kernels.
+fault_ctor_args <- function() {
+  ex <- fault_exports()
+  ctor <- c(grep("^(gaussian_|bernoulli_|categorical_|poisson_|proposal_|adapt_)|_prior$|_mixture$|_model$",
+                 ex, value = TRUE),
+            "target", "new_kernel", "dp_control", "r_family", "mcmix_family", "product_family",
+            "bayes_net")
+  ns <- asNamespace("mcmix")
+  unique(unlist(lapply(intersect(ctor, ex), function(fn) names(formals(args(get(fn, envir = ns)))))))
 }
 
 # The arguments of every exported function and S3 method of the package.
