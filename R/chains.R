@@ -377,7 +377,8 @@ psm_accumulate <- function(acc, labels) {
 #' naming the chain; the condition's `fit` element holds the other chains.
 #'
 #' Chains run by `future` workers (and on local cores without `fork()`,
-#' as on Windows, which use a temporary multisession plan) see the stop
+#' as on Windows, which use a temporary multisession plan, or without the
+#' future package a PSOCK cluster driven the same way) see the stop
 #' request when they run on the same machine, report progress through
 #' files (or progressr), and save a checkpoint of their chain at most every
 #' `getOption("mcmix.checkpoint_interval", 10)` seconds (forked workers
