@@ -37,6 +37,10 @@ test_that("Ctrl-C to the process group: local PSOCK workers (no fork)", {
   sweep_expect("psock", "dispatch", seed = 23)
 })
 
+test_that("Ctrl-C to the process group: local PSOCK workers without the future package", {
+  sweep_expect("socket", "sampling", seed = 27)
+})
+
 test_that("Ctrl-C to the process group: a future cluster plan of parallel::makeCluster()", {
   skip_if_not_installed("future")
   sweep_expect("cluster", c("dispatch", "sampling"), seed = 25)
