@@ -385,13 +385,18 @@ psm_accumulate <- function(acc, labels) {
 #' naming the chain; the condition's `fit` element holds the other chains.
 #'
 #' Chains run by `future` workers (and on local cores without `fork()`,
-#' as on Windows, which use a temporary multisession plan) see the stop
+#' as on Windows, which use a temporary multisession plan, or without the
+#' future package a PSOCK cluster driven the same way) see the stop
 #' request when they run on the same machine, report progress through
 #' files (or progressr), and save a checkpoint of their chain at most every
 #' `getOption("mcmix.checkpoint_interval", 10)` seconds (forked workers
 #' too): the draws of a worker that dies are kept up to its last
-#' checkpoint. A second Ctrl-C gives up the chains still running (workers
-#' on other machines do not see the stop request), keeping their last
+#' checkpoint. The workers of a cluster plan (multisession, or
+#' `future::cluster` on a cluster of [parallel::makeCluster()], on this
+#' machine or others) also receive the stop request as a message on the
+#' connection they have with the session, so that a chain on another
+#' machine stops at its next chunk boundary too. A second Ctrl-C gives up
+#' the chains still running, keeping their last
 #' checkpoints; so do chains that have not stopped
 #' `getOption("mcmix.stop_wait", 5)` seconds after the first (their
 #' workers are then restarted). The option
@@ -492,8 +497,12 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
   labels <- check_flag(labels, "labels")
   psm <- check_flag(psm, "psm")
   call <- if (missing(call)) match.call() else fit_call(call)
-  check_draws_budget(chains, iter, thin, length(kernel$trace_names),
-                     if (labels && is.matrix(data)) nrow(data) else 0)
+  # stored labels per draw: the kernel's `label_width` (with the argument
+  # that asks for them, `labels_arg`), else one per row of the data
+  n_labels <- if (!labels) 0 else if (is.numeric(kernel$label_width)) kernel$label_width
+              else if (is.matrix(data)) nrow(data) else 0
+  check_draws_budget(chains, iter, thin, length(kernel$trace_names), n_labels,
+                     width_arg = kernel$width_arg, labels_arg = kernel$labels_arg)
   check_run_work(burnin, iter, kernel$work)   # R/chains_budget.R (after the memory)
   backend <- resolve_backend(backend, cores, chains)
   streams <- chain_streams(chains)

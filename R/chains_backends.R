@@ -267,7 +267,20 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
-  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  # workers of a cluster plan also hear the stop request through their
+  # connection (R/chains_remote.R), which is all a worker on another
+  # machine hears; `mcmix.worker_files = FALSE` makes local workers behave
+  # as remote ones (they are given no run directory: the tests of that path)
+  socket <- inherits(future::plan(), "cluster")
+  wdir <- if (isFALSE(getOption("mcmix.worker_files"))) file.path(dir, "remote") else dir
+  told <- integer()   # chains (k) asked to stop through their connection
+  stop_all <- function() {
+    if (!file.exists(stopfile)) file.create(stopfile)
+    if (socket) for (k in setdiff(waiting, told)) {
+      remote_stop_send(fs[[k]], basename(wdir))
+      told <<- c(told, k)
+    }
+  }
   interval <- checkpoint_interval()
   use_progressr <- progress && requireNamespace("progressr", quietly = TRUE)
   p <- if (use_progressr)
@@ -277,11 +290,11 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   launch <- function(i)
     # the chain's own stream is installed by chain_run_safe(); `seed` only
     # tells future that the worker uses random numbers
-    future::future(future_chain_run(fit, i, new, dir, interval, p, globals),
+    future::future(future_chain_run(fit, i, new, dir, interval, p, globals, socket),
                    seed = fit$streams[[i]], packages = unique(c("mcmix", globals$packages)),
                    globals = list(future_chain_run = future_chain_run, fit = fit, i = i,
-                                  new = new, dir = dir, interval = interval, p = p,
-                                  globals = globals$objects))
+                                  new = new, dir = wdir, interval = interval, p = p,
+                                  globals = globals$objects, socket = socket))
   on_progress <- function(c) {
     if (use_progressr && identical(c$progressor_uuid, environment(p)$progressor_uuid) &&
         identical(c$type, "update")) {
@@ -407,35 +420,41 @@ future_restart_workers <- function() {
 # chains run as futures on a temporary multisession plan, with the stop
 # requests, progress, checkpoints and failures of run_chains_future() (its
 # workers are started with SIGINT held back: a Ctrl-C does not reach them);
-# a PSOCK cluster without them when the future package is not installed.
+# on a PSOCK cluster with the same machinery (run_chains_socket(),
+# R/chains_psock.R) when the future package is not installed (or with
+# `options(mcmix.psock_future = FALSE)`, for the tests).
 run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   workers <- min(cores, length(idx))
-  if (requireNamespace("future", quietly = TRUE)) {
-    # the workers start with SIGINT held back (they inherit it: a Ctrl-C
-    # does not reach them); one in the meantime is served once they run
-    # (not inside the future package, which could take it for its own).
-    # Starting a process (system()) drops a held-back SIGINT: one already
-    # there stops the run now.
-    # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
-    # they start.
-    none_run <- function()
-      structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
-                                             status = "interrupted", condition = NULL)),
-                interrupted = TRUE)
-    watch <- sigint_watcher()
-    if (isTRUE(sigint_call(7L))) {
-      watch$stop()
-      return(none_run())
-    }
+  # the workers start with SIGINT held back (they inherit it: a Ctrl-C
+  # does not reach them); one in the meantime is served once they run
+  # (not inside the future package, which could take it for its own).
+  # Starting a process (system()) drops a held-back SIGINT: one already
+  # there stops the run now.
+  # A forked watcher, which lets SIGINT through, hears a Ctrl-C while
+  # they start.
+  none_run <- function()
+    structure(lapply(idx, function(i) list(chain = if (!new) fit$chains[[i]],
+                                           status = "interrupted", condition = NULL)),
+              interrupted = TRUE)
+  watch <- sigint_watcher()
+  if (isTRUE(sigint_call(7L))) {
+    watch$stop()
+    return(none_run())
+  }
+  if (!isFALSE(getOption("mcmix.psock_future")) && requireNamespace("future", quietly = TRUE)) {
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
     if (watch$stop()) return(none_run())
     return(run_chains_future(fit, idx, new, reporter, progress))
   }
-  cl <- parallel::makePSOCKcluster(workers)
-  on.exit(parallel::stopCluster(cl), add = TRUE)
-  parallel::clusterEvalQ(cl, library(mcmix))
-  parallel::parLapply(cl, idx, function(i) chain_run_safe(fit, i, new))
+  cl <- tryCatch(parallel::makePSOCKcluster(workers), error = identity)
+  heard <- watch$stop()
+  if (inherits(cl, "error"))
+    stop(sprintf("`cores` = %d: the local worker processes could not be started (%s).",
+                 cores, conditionMessage(cl)), call. = FALSE)
+  on.exit(socket_cluster_stop(cl), add = TRUE)
+  if (heard) return(none_run())
+  run_chains_socket(cl, fit, idx, new, reporter)
 }
 
 can_fork <- function() .Platform$OS.type != "windows" && !isFALSE(getOption("mcmix.fork"))

@@ -67,20 +67,37 @@ check_predict_budget <- function(draws, points, arg = "newdata") {
 # values, 8 bytes a trace value and 4 a label. A run holds them about three
 # times at its peak (the chunks' draws, their bound copy and the chains
 # collected into the fit), which the estimate counts (measured peaks of
-# lca(), bayes-net and DP mixture runs: 1.0 to 1.1 times the estimate).
-check_draws_budget <- function(chains, iter, thin, n_traces, n_labels) {
+# 15 large calls: tools/budget-check.R, bench/RESULTS-notes.md).
+# `width_arg`: the argument that sets the number of traces (a target's
+# dimension, from `init`), blamed when even a run of 1000 kept draws per
+# chain (the samplers' default `iter`) would not fit; `labels_arg`: the
+# argument that asks for the labels (default `labels`).
+check_draws_budget <- function(chains, iter, thin, n_traces, n_labels, width_arg = NULL,
+                               labels_arg = NULL) {
   per_draw <- 3 * (8 * max(1, n_traces) + 4 * n_labels)
   kept <- floor(as.double(iter) / thin)
   check_budget(as.double(chains) * 2000, "chains",
                sprintf("%s chains", format_count(chains)))
+  if (is.character(width_arg) && length(width_arg) == 1L)
+    check_budget(as.double(chains) * min(kept, 1000) * per_draw, width_arg,
+                 sprintf("%s kept draws of a target of dimension %s in each of %s chains",
+                         format_count(min(kept, 1000)), format_count(n_traces),
+                         format_count(chains)),
+                 "use a target of lower dimension (or fewer `iter`, a larger `thin`)")
   # the traces alone within the budget: it is the stored labels that are not
   if (n_labels > 0 && as.double(chains) * kept * 8 * max(1, n_traces) <= memory_budget())
-    check_budget(as.double(chains) * kept * per_draw, "labels",
-                 sprintf("the cluster labels of %s observations at each of %s kept draws in each of %s chains",
-                         format_count(n_labels), format_count(kept), format_count(chains)),
-                 paste0("use `labels = FALSE` (the traces and the final partition are kept), ",
-                        "`labels = \"online\"` (dp_mixture(): the labels of a subsample and an ",
-                        "online point estimate), a larger `thin`"))
+    if (is.null(labels_arg))
+      check_budget(as.double(chains) * kept * per_draw, "labels",
+                   sprintf("the cluster labels of %s observations at each of %s kept draws in each of %s chains",
+                           format_count(n_labels), format_count(kept), format_count(chains)),
+                   paste0("use `labels = FALSE` (the traces and the final partition are kept), ",
+                          "`labels = \"online\"` (dp_mixture(): the labels of a subsample and an ",
+                          "online point estimate), a larger `thin`"))
+    else
+      check_budget(as.double(chains) * kept * per_draw, labels_arg,
+                   sprintf("%s values at each of %s kept draws in each of %s chains",
+                           format_count(n_labels), format_count(kept), format_count(chains)),
+                   sprintf("use `%s = FALSE`, a larger `thin`", labels_arg))
   check_budget(as.double(chains) * kept * per_draw, "iter",
                sprintf("%s kept draws of %d values in each of %s chains",
                        format_count(kept), max(1, n_traces) + n_labels,

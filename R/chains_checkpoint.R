@@ -5,8 +5,9 @@
 # the worker at most every `getOption("mcmix.checkpoint_interval", 10)`
 # seconds (atomically: written aside, then renamed), so that the draws of a
 # chain whose worker dies, or is abandoned by a second Ctrl-C, are not
-# lost. A worker on another machine does not see the directory: it runs
-# its chain to the end, and only its result comes back (inst/design.md,
+# lost. A worker on another machine does not see the directory: it hears
+# the stop request through its connection to the session
+# (R/chains_remote.R), and only its result comes back (inst/design.md,
 # "Interrupts and failures on every backend").
 
 checkpoint_file <- function(dir, i) file.path(dir, sprintf("chain-%d.rds", i))
@@ -22,16 +23,19 @@ checkpoint_interval <- function() {
 
 # The hooks of chain i in a worker: progress ticks, the stop request (also
 # when the session removed the run directory: it is gone or gave the chain
-# up) and checkpoints. Without the directory, none of them.
-worker_hooks <- function(dir, i, interval) {
+# up) and checkpoints. Without the directory (a worker on another
+# machine), none of them but the stop request through the worker's
+# connection, `remote` (remote_stop_poll(), R/chains_remote.R; NULL when
+# there is none).
+worker_hooks <- function(dir, i, interval, remote = NULL) {
+  asked <- if (is.function(remote)) remote else function() FALSE
   if (!dir.exists(dir))
-    return(list(tick = function(n) NULL, stop_requested = function() FALSE,
-                checkpoint = NULL))
+    return(list(tick = function(n) NULL, stop_requested = asked, checkpoint = NULL))
   stopfile <- file.path(dir, "stop")
   f <- checkpoint_file(dir, i)
   last <- proc.time()[[3L]]
   list(tick = progress_file_tick(dir, i),
-       stop_requested = function() file.exists(stopfile) || !dir.exists(dir),
+       stop_requested = function() file.exists(stopfile) || !dir.exists(dir) || asked(),
        checkpoint = function(chain) {
          now <- proc.time()[[3L]]
          if (now - last < interval) return(invisible(NULL))
@@ -48,11 +52,12 @@ worker_hooks <- function(dir, i, interval) {
 # The worker's side of a chain run by a future: chain_run_safe() with the
 # hooks above, and progress also through progressr's progressor `p` (NULL
 # when not used); `globals`: the global variables of the user's functions
-# (user_globals()).
-future_chain_run <- function(fit, i, new, dir, interval, p, globals = list()) {
+# (user_globals()); `socket`: the worker is a node of a cluster plan, which
+# also hears the stop request through its connection (R/chains_remote.R).
+future_chain_run <- function(fit, i, new, dir, interval, p, globals = list(), socket = FALSE) {
   worker_detach()   # out of the terminal's process group (R/chains_signals.R)
   globals_install(globals)   # what the user's functions need (R/chains_globals.R)
-  h <- worker_hooks(dir, i, interval)
+  h <- worker_hooks(dir, i, interval, if (socket) remote_stop_poll(basename(dir)))
   tick <- if (is.null(p)) h$tick else function(n) {
     h$tick(n)
     p(amount = n)

@@ -119,7 +119,8 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
                else ifelse(as.double(y_ev) >= 0, 1L, -1L)
       list(spins = as.integer(spins), spin_sum = double(N))
     },
-    trace_names = c("magnetisation", "energy"))
+    trace_names = c("magnetisation", "energy"),
+    label_width = if (keep_spins) N else 0, labels_arg = "keep_spins")   # (R/chains_budget.R)
   run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "ising", nrow = nrow, ncol = ncol, J = J,
                          h = field, periodic = periodic,

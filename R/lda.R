@@ -153,6 +153,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
   threads <- check_threads(threads)
   corpus <- lda_corpus(data, vocab, K = model$K)
+  lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
   block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)

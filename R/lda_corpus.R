@@ -187,6 +187,25 @@ lda_check_memory <- function(K, W, D, N) {
   invisible(bytes)
 }
 
+# The memory of a run of `chains` chains on `corpus` with K topics, checked
+# against option `mcmix.memory_budget` (R/chains_budget.R): the sampler's
+# counts and state as in lda_check_memory() (20 bytes per topic-word and
+# document-topic cell, 16 per token), plus 12 bytes per cell for the copies
+# of the state's sums made when a chunk returns them, and 14 per cell and
+# chain for the chains' states kept in the fit and the garbage of their
+# chunks (measured peaks, tools/budget-check.R: 34 to 37 bytes a cell for
+# one chain, 50 to 71 for two, 52 for three).
+lda_check_budget <- function(K, corpus, chains) {
+  cells <- as.double(K) * corpus$W + as.double(corpus$D) * K
+  bytes <- (32 + 14 * as.double(chains)) * cells + 16 * as.double(length(corpus$word))
+  check_budget(bytes, "data",
+               sprintf(paste0("%s chains of LDA with %d topics (`K` of the model) on a ",
+                              "vocabulary of %s words in %s documents"),
+                       format_count(chains), as.integer(K), format_count(corpus$W),
+                       format_count(corpus$D)),
+               "use fewer topics, a smaller vocabulary, fewer documents or fewer `chains`")
+}
+
 # New documents on the vocabulary of a fit (predict(), perplexity()): when
 # both the fit and `newdata` name their terms, terms are matched by name and
 # terms the fit never saw are dropped (with a warning); otherwise word ids

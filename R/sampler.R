@@ -124,7 +124,7 @@ run_target_sampler <- function(name, routine, tg, d, init, init_fun, init_state,
     init = function(chain) init_state(init_fun(chain)),
     step = function(state, n, thin, offset, warmup)
       sampler_chunk(routine, tg, d, state, n, thin, offset, warmup, spec, names),
-    trace_names = names)
+    trace_names = names, width_arg = "init")   # the dimension, for check_draws_budget()
   if (!is.function(init)) target_probe(tg, init_fun(1L))
   run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress,
               model = model, call = call, kind = name)

@@ -124,7 +124,13 @@ gradient_label <- function(tg) {
 # into an mcmix_target; `arg` names the argument in messages.
 as_target <- function(x, arg = "target") {
   if (inherits(x, "mcmix_target")) return(x)
-  if (is.function(x) || inherits(x, "mcmix_target_ptr")) return(target(x))
+  if (is.function(x) || inherits(x, "mcmix_target_ptr")) {
+    # the user gave the log density itself as `arg`: messages about the
+    # log density name that argument (target_probe())
+    tg <- target(x)
+    attr(tg, "given_as") <- arg
+    return(tg)
+  }
   stop(sprintf(paste0("`%s` must be a function (the log density), a target() ",
                       "or a compiled target, not %s."), arg, describe_value(x)),
        call. = FALSE)
@@ -174,7 +180,9 @@ with_target_io <- function(dim, f) {
 
 # Evaluate the target at `theta` with the samplers' checks, and require a
 # finite value (the starting point must be inside the support).
-target_probe <- function(tg, theta, arg = "init", label = "log_density") {
+target_probe <- function(tg, theta, arg = "init",
+                         label = if (is.character(attr(tg, "given_as"))) attr(tg, "given_as")
+                                 else "log_density") {
   v <- tryCatch(with_target_io(length(theta), function(io)
     .Call(C_ffi_target_eval, tg, as.double(theta), io, 0L)),
     error = function(e) {

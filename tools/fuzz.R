@@ -3,8 +3,8 @@
 # replaced in turn by bad values, each call in a forked child with a time
 # limit (tests/testthat/helper-faults.R). Prints a summary, writes all
 # outcomes to fuzz-results.csv, and fails when an exported function has no
-# base call, or when a call crashed, hung, returned NaN or ended with an
-# R-internal message.
+# base call, or when a call crashed, hung, returned NaN, ended with an
+# R-internal message or named an argument the function does not have.
 #   Rscript tools/fuzz.R [max_base_calls_per_function] [timeout_seconds] [functions]
 # `functions` (comma-separated names of functions or methods, e.g.
 # "gp_classify,predict.mcmix_gpclass") runs their base calls only.
@@ -31,7 +31,7 @@ utils::write.csv(res, if (is.null(shard)) "fuzz-results.csv" else
 cat(sprintf("\n%d calls of %d functions and methods in %.0f s\n", nrow(res),
             length(unique(res$fun)), proc.time()[[3L]] - t0))
 print(fault_summary(res))
-bad <- res[res$outcome %in% c("internal", "nan", "hang", "crash"), ]
+bad <- res[res$outcome %in% c("wrong_arg", "internal", "nan", "hang", "crash"), ]
 if (nrow(bad)) {
   cat("\nProblems:\n")
   for (i in seq_len(nrow(bad)))

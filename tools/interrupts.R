@@ -7,14 +7,17 @@
 # interrupted at the start of chain 2 must work with every method
 # (partial_methods_check()).
 #
-# Then the process-group sweep (tests/testthat/helper-interrupt-sweep.R): a child
-# session in its own process group gets SIGINT sent to the whole group (a
-# terminal's Ctrl-C) at a random time of the dispatch, sampling, collection
-# or return phase of a run, on future multisession, cores = 2, local PSOCK
-# workers and sequentially; each call must return within 10 s with a fit
-# (partial or complete) and a warning, counters equal to its draws and
-# extend(fit, 0) equal to the uninterrupted run. SWEEP_TRIALS sets the
-# trials per backend (default "future=200,cores=100,psock=50,sequential=50",
+# Then the process-group sweep (tests/testthat/helper-interrupt-sweep.R): a
+# child session in its own process group gets SIGINT sent to the whole
+# group (a terminal's Ctrl-C) at a random time of the dispatch, sampling,
+# collection or return phase of a run, on future multisession, cores = 2,
+# local PSOCK workers (cores = 2 without fork, through future and without
+# it), a future cluster plan of parallel::makeCluster() (its workers seeing
+# the run directory, and, as remote ones, not seeing it) and sequentially;
+# each call must return within 10 s with a fit (partial or complete) and a
+# warning, counters equal to its draws and extend(fit, 0) equal to the
+# uninterrupted run. SWEEP_TRIALS sets the trials per backend (default
+# "future=200,cores=100,psock=50,socket=50,cluster=50,remote=50,sequential=50",
 # split between the cases); INTERRUPTS=group runs this sweep only.
 suppressPackageStartupMessages(library(mcmix))
 source(file.path("tests", "testthat", "helper-faults.R"))
@@ -73,7 +76,8 @@ if (length(cases) && requireNamespace("future", quietly = TRUE)) {
   cat("future workers: every sampler swept\n")
 }
 if (.Platform$OS.type != "windows" && nzchar(Sys.which("setsid"))) {
-  spec <- Sys.getenv("SWEEP_TRIALS", "future=200,cores=100,psock=50,sequential=50")
+  spec <- Sys.getenv("SWEEP_TRIALS",
+                     "future=200,cores=100,psock=50,cluster=50,remote=50,sequential=50")
   spec <- strsplit(strsplit(spec, ",")[[1L]], "=")
   helpers <- file.path("tests", "testthat", c("helper-faults.R", "helper-interrupt-sweep.R"))
   sw <- NULL
@@ -81,7 +85,8 @@ if (.Platform$OS.type != "windows" && nzchar(Sys.which("setsid"))) {
     backend <- x[1L]
     if (!backend %in% sweep_backends) next
     n <- as.integer(x[2L])
-    if (backend %in% c("future", "psock") && !requireNamespace("future", quietly = TRUE)) next
+    if (backend %in% c("future", "psock", "cluster", "remote") &&
+        !requireNamespace("future", quietly = TRUE)) next
     for (case in names(sweep_cases())) {
       t0 <- proc.time()[[3L]]
       m <- n %/% length(sweep_cases())

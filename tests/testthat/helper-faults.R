@@ -12,7 +12,9 @@
 #    budgets options(mcmix.memory_budget = 1e9, mcmix.work_budget = 1e7).
 #    Outcomes: "ok" (a result without NaN), "error" (an R error naming an
 #    argument, or an error condition raised on purpose by the package),
-#    "internal" (an R-internal or mcmix-internal message), "nan" (a result
+#    "wrong_arg" (an error naming an argument the function does not have,
+#    fault_wrong_arg()), "internal" (an R-internal or mcmix-internal
+#    message), "nan" (a result
 #    holding NaN values), "hang" (time limit), "crash" (the child died).
 # 2. Interrupts: a kernel wrapper that sends SIGINT to its own process at
 #    its k-th step call (once per run, across forked workers, through a flag
@@ -317,6 +319,53 @@ fault_classify_error <- function(e) {
   "internal"   # no argument named
 }
 
+# Whether error `e` of variant `v` names an argument that the function
+# called does not have (e.g. `data` for a method's `newdata`): the
+# argument the error names (its field `arg`, else the first back-quoted
+# name of its message) is no argument of the function or method, nor a
+# name given in the call (arguments passed on through `...`), nor an
+# option (`mcmix.*`), nor an argument of a constructor whose object the
+# call may hold (`log_density` of target(), `alpha` of dp_mixture(), ...:
+# fault_ctor_args()), but it is an argument of another function or method
+# of the package. (Names of columns, list elements or globals are not
+# arguments of any function, and are not flagged.)
+fault_wrong_arg <- function(e, v) {
+  arg <- if (inherits(e, "mcmix_error") && !is.null(e$arg)) e$arg else {
+    m <- regmatches(conditionMessage(e), regexpr("`[.A-Za-z][._A-Za-z0-9]*", conditionMessage(e)))
+    if (length(m)) substring(m, 2L) else NA_character_
+  }
+  if (!is.character(arg) || length(arg) != 1L || is.na(arg) || startsWith(arg, "mcmix.") ||
+      is.null(v$fun)) return(FALSE)
+  ns <- asNamespace("mcmix")
+  f <- get0(v$fun, envir = ns)
+  if (!is.function(f)) return(FALSE)
+  given <- names(as.list(v$call))[-1L]
+  if (arg %in% c(names(formals(args(f))), given, fault_ctor_args())) return(FALSE)
+  arg %in% fault_all_args()
+}
+
+# The arguments of the package's constructors: targets, proposals,
+# adaptations, families, priors, models and kernels.
+fault_ctor_args <- function() {
+  ex <- fault_exports()
+  ctor <- c(grep("^(gaussian_|bernoulli_|categorical_|poisson_|proposal_|adapt_)|_prior$|_mixture$|_model$",
+                 ex, value = TRUE),
+            "target", "new_kernel", "dp_control", "r_family", "mcmix_family", "product_family",
+            "bayes_net")
+  ns <- asNamespace("mcmix")
+  unique(unlist(lapply(intersect(ctor, ex), function(fn) names(formals(args(get(fn, envir = ns)))))))
+}
+
+# The arguments of every exported function and S3 method of the package.
+fault_all_args <- function() {
+  ns <- asNamespace("mcmix")
+  fns <- c(fault_exports(), fault_methods()$method)
+  unique(unlist(lapply(fns, function(fn) {
+    f <- get0(fn, envir = ns)
+    if (is.function(f)) names(formals(args(f)))
+  })))
+}
+
 # NaN among the computed values of a result (the model, data, call and
 # kernel a fit stores are the user's input, not results).
 fault_has_nan <- function(x, depth = 0L) {
@@ -360,7 +409,11 @@ fault_run_one <- function(v, env, timeout = 10) {
       setTimeLimit(cpu = Inf, elapsed = Inf)
       if (grepl("reached (elapsed|CPU) time limit", conditionMessage(e)))
         list(outcome = "hang", message = conditionMessage(e))
-      else list(outcome = fault_classify_error(e), message = conditionMessage(e))
+      else {
+        o <- fault_classify_error(e)
+        if (o == "error" && fault_wrong_arg(e, v)) o <- "wrong_arg"
+        list(outcome = o, message = conditionMessage(e))
+      }
     }, interrupt = function(e) list(outcome = "hang", message = "interrupted"))
     out
   }, silent = TRUE)
@@ -415,7 +468,7 @@ fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 
   rows <- list()
   for (p in pages) for (v in p$plan) {
     r <- fault_run_one(v, p$env, timeout)
-    if (verbose && r$outcome %in% c("internal", "nan", "hang", "crash"))
+    if (verbose && r$outcome %in% c("wrong_arg", "internal", "nan", "hang", "crash"))
       message(sprintf("[%s] %s: %s", r$outcome, v$label, substr(r$message, 1, 200)))
     rows[[length(rows) + 1L]] <- data.frame(
       rd = v$rd, fun = v$fun, arg = v$arg, value = v$value,
@@ -433,7 +486,8 @@ fault_campaign <- function(rd_db = tools::Rd_db("mcmix"), sample = NULL, seed = 
 }
 
 fault_summary <- function(res) {
-  table(factor(res$outcome, levels = c("ok", "error", "internal", "nan", "hang", "crash")))
+  table(factor(res$outcome, levels = c("ok", "error", "wrong_arg", "internal", "nan", "hang",
+                                       "crash")))
 }
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,12 @@
 # stored draws; extend(fit, 0) identical to the uninterrupted run. The
 # sweep itself checks that the call returned within 10 s of the signal.
 
-sweep_backends <- c("future", "cores", "psock", "sequential")
+# "cluster": a future cluster plan on a PSOCK cluster of
+# parallel::makeCluster(); "remote": the same with workers that do not see
+# the session's files (as on another machine: the stop request reaches
+# them through their connection only); "socket": cores = 2 without fork
+# on a PSOCK cluster without the future package.
+sweep_backends <- c("future", "cores", "psock", "socket", "cluster", "remote", "sequential")
 
 # The runs interrupted (in the child). `s` is a global variable of the
 # target, as written at the console: future workers must receive it.
@@ -42,6 +47,15 @@ sweep_child <- function(dir, backend, case, trials, seed) {
     future = { future::plan(future::multisession, workers = 2); list(backend = "future") },
     cores = list(cores = 2, backend = "parallel"),
     psock = { options(mcmix.fork = FALSE); list(cores = 2, backend = "parallel") },
+    socket = {
+      options(mcmix.fork = FALSE, mcmix.psock_future = FALSE)
+      list(cores = 2, backend = "parallel")
+    },
+    cluster = , remote = {
+      if (backend == "remote") options(mcmix.worker_files = FALSE)
+      future::plan(future::cluster, workers = parallel::makeCluster(2))
+      list(backend = "future")
+    },
     sequential = list(backend = "sequential"))
   run <- sweep_cases()[[case]]
   wait_for <- function(f) while (!file.exists(f)) Sys.sleep(0.005)

@@ -133,10 +133,10 @@ test_that("a target written at the console takes its global variables to future 
   cond <- eval(quote(list(function(th) stats::rnorm(1, rho_global_i25 * th[2]),
                           function(th) stats::rnorm(1, rho_global_i25 * th[1]))), globalenv())
   set.seed(6)
-  f <- sample_gibbs(c(a = 0, b = 0), cond, iter = 20, chains = 2, progress = FALSE,
+  f <- sample_gibbs(conditionals = cond, init = c(a = 0, b = 0), iter = 20, chains = 2, progress = FALSE,
                     backend = "future")
   set.seed(6)
-  g <- sample_gibbs(c(a = 0, b = 0), cond, iter = 20, chains = 2, progress = FALSE,
+  g <- sample_gibbs(conditionals = cond, init = c(a = 0, b = 0), iter = 20, chains = 2, progress = FALSE,
                     backend = "sequential")
   expect_true(fault_same_fit(f, g))
 })

@@ -18,7 +18,7 @@ test_that("the campaign reaches every exported function (each has a runnable exa
   expect_identical(v[[1L]]$call, quote(summary(object = fit, probs = NA)))
 })
 
-test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or internal message", {
+test_that("a sample of the bad-input campaign: no crash, hang, silent NaN, internal message or wrong argument name", {
   withr::local_preserve_seed()
   skip_on_os("windows")   # forked children
   # pages with quick examples (each page's examples run once to build the
@@ -30,12 +30,21 @@ test_that("a sample of the bad-input campaign: no crash, hang, silent NaN or int
   res <- fault_campaign(db[intersect(pages, names(db))], sample = 40, seed = 20261123,
                         timeout = 20, max_base = 1L)
   expect_gt(nrow(res), 30L)
-  bad <- res[res$outcome %in% c("internal", "nan", "hang", "crash"), ]
+  bad <- res[res$outcome %in% c("wrong_arg", "internal", "nan", "hang", "crash"), ]
   expect(nrow(bad) == 0L, paste(c("problems:", sprintf("[%s] %s: %s", bad$outcome, bad$call,
                                                          bad$message)), collapse = "\n"))
   # the campaign tells these outcomes apart
   expect_equal(fault_classify_error(simpleError("`x` must be positive.")), "error")
   expect_equal(fault_classify_error(simpleError("subscript out of bounds")), "internal")
+  # an error naming an argument the function does not have (`data` for
+  # `newdata`), and not one naming its own argument, an option or a column
+  v <- list(fun = "rcrp", call = quote(rcrp(n = -1, alpha = 1)))
+  expect_true(fault_wrong_arg(simpleError("`newdata` must be a matrix."), v))
+  expect_false(fault_wrong_arg(simpleError("`alpha` must be positive."), v))
+  expect_false(fault_wrong_arg(simpleError("option `mcmix.work_budget` is too small."), v))
+  expect_false(fault_wrong_arg(simpleError("column `q1` has one level."), v))
+  expect_equal(fault_run_one(list(fun = "rcrp", call = quote(stop("`newdata` is bad."))),
+                             globalenv(), 5)$outcome, "wrong_arg")
   expect_equal(fault_run_one(list(call = quote(stop("x"))), globalenv(), 5)$outcome, "internal")
   expect_equal(fault_run_one(list(call = quote(c(1, NaN))), globalenv(), 5)$outcome, "nan")
   expect_equal(fault_run_one(list(call = quote(Sys.sleep(30))), globalenv(), 0.25)$outcome, "hang")

@@ -20,6 +20,7 @@ sweep_expect <- function(backend, phases, seed) {
                  r$same[j], r$secs[j]))
   expect_true(all(ok))
   expect_false(any(r$outcome == "escaped"))
+  invisible(r)
 }
 
 test_that("Ctrl-C to the process group: future multisession", {
@@ -34,6 +35,26 @@ test_that("Ctrl-C to the process group: forked cores", {
 test_that("Ctrl-C to the process group: local PSOCK workers (no fork)", {
   skip_if_not_installed("future")
   sweep_expect("psock", "dispatch", seed = 23)
+})
+
+test_that("Ctrl-C to the process group: local PSOCK workers without the future package", {
+  sweep_expect("socket", "sampling", seed = 27)
+})
+
+test_that("Ctrl-C to the process group: a future cluster plan of parallel::makeCluster()", {
+  skip_if_not_installed("future")
+  sweep_expect("cluster", c("dispatch", "sampling"), seed = 25)
+})
+
+test_that("Ctrl-C: cluster workers that do not see the session's files stop through their connection", {
+  skip_if_not_installed("future")
+  # as on another machine: only the message on the worker's connection
+  # stops the chains, well before the session would give them up
+  # (`mcmix.stop_wait`, 5 s)
+  r <- sweep_expect("remote", c("sampling", "sampling"), seed = 26)
+  expect_true(all(r$signalled))
+  expect_true(all(r$outcome == "partial"))
+  expect_lt(max(r$secs), 3)
 })
 
 test_that("Ctrl-C to the process group: sequential", {
