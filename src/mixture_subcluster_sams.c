@@ -163,21 +163,32 @@ static double log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
  * put r on side B iff z[mem[r]] == force.  The first nfix members go to
  * side A with probability 1 (the local order: the members far from the
  * launch point of B first, so that the members near it are scored against
- * side A holding nearly all of the union).  Returns log q_S, or -INFINITY
- * as soon as it falls below `floor`. */
+ * side A holding nearly all of the union); side A's stats are then those
+ * of the union (ust) without j and the members allocated, so that the
+ * move costs O(nS - nfix) family operations.  Returns log q_S, or
+ * -INFINITY as soon as it falls below `floor`. */
 static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int nS,
-                       int nfix, double *st[2], int *n, int force, double floor)
+                       int nfix, double *st[2], int *n, int force, double floor,
+                       const double *ust)
 {
     const mcx_family *f = m->fam;
     const void *h = m->hyper;
     double d = p->discount, lq = 0.0;
-    for (int r = 0; r < nfix; r++) {       /* side A with probability 1 */
-        int k = s->mem[r];
-        if (force >= 0 && m->z[k] == force) return -INFINITY;
-        if (force < 0) s->side[r] = 0;
-        f->stats_add(h, st[0], mcx_mix_x(m, k), m->work);
+    if (nfix > 0) {
+        /* side A: the union without j and the members from nfix on (the
+         * launch point j is s->mem[nS + 1]) */
+        int inB = 1;
+        memcpy(st[0], ust, m->sstride * sizeof(double));
+        f->stats_remove(h, st[0], mcx_mix_x(m, s->mem[nS + 1]), m->work);
+        for (int r = nfix; r < nS; r++) {
+            f->stats_remove(h, st[0], mcx_mix_x(m, s->mem[r]), m->work);
+            if (force >= 0) inB += m->z[s->mem[r]] == force;
+        }
+        /* a merge: every member of B must be among the allocated ones */
+        if (force >= 0 && inB != m->size[force]) return -INFINITY;
+        if (force < 0) memset(s->side, 0, (size_t) nfix);
+        n[0] += nfix;
     }
-    n[0] += nfix;
     for (int r = nfix; r < nS; r++) {
         int k = s->mem[r];
         const double *x = mcx_mix_x(m, k);
@@ -427,7 +438,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
     int nfix = launch(m, s, nm, pi, pj, st, n);
-    double lq = allocate(m, s, p, nm - 2, nfix, st, n, -1, -INFINITY), lqs;
+    double lq = allocate(m, s, p, nm - 2, nfix, st, n, -1, -INFINITY, mcx_mix_stats(m, k)), lqs;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
@@ -509,7 +520,8 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int n[2];
     int nfix = launch(m, s, nm, pi, pj, st, n);
     if (s->combine != NULL) combined(m, s, sa, sb, su);
-    double lq = allocate(m, s, p, nm - 2, nfix, st, n, second, s->record ? -INFINITY : lu - base);
+    double lq = allocate(m, s, p, nm - 2, nfix, st, n, second, s->record ? -INFINITY : lu - base,
+                         su);
     if (s->record) record(m, s, 2, nm, nfix, -gain, lq, lqm, lqs, base + lq);
     if (!(lu < base + lq)) return;
     if (s->record) s->rec[SC_REC_HEAD + 3 * (size_t) m->n + 7] = 1;   /* the merge's */
