@@ -16,7 +16,7 @@
  *          reverse log q = log(1 - ps(K + 1)) - log(K (K + 1) / 2),
  *   merge: the reverse of a split of the union (rho from the union).
  * The sub-clusters (rho) are a deterministic function of the member set:
- * mean and principal axis (two power iterations), Lloyd 2-means steps (at most 20, until a fixed point)
+ * mean and principal axis (two power iterations), Lloyd 2-means steps (at most 8, until a fixed point)
  * from mean +- sd along the axis, then rho_i = logistic(beta / 2
  * (|x_i - c_1|^2 - |x_i - c_0|^2)) with beta the inverse within-sub-cluster
  * variance per coordinate.  Members are visited in index order and sums
