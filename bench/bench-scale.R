@@ -6,13 +6,15 @@
 ##        (run from the package root; --sections runs only the numbered
 ##        sections below and prints their tables instead of writing
 ##        bench/RESULTS.md)
-##        Rscript bench/bench-scale.R --mixing [N iter seeds]  (the answer at
+##        Rscript bench/bench-scale.R --mixing [N iter seeds [threads]]  (the answer at
 ##          scale: five clusters, sample_posterior() defaults from one
 ##          cluster; per seed the clusters holding >= 1% of the points,
 ##          whether they are exactly the true ones (each true cluster with
 ##          >= 99.5% of its points in one of them), mean K over the last 20
-##          iterations, CPU s; defaults: N = 1e5 with 100 iterations on
-##          seeds 1-3 and N = 1e6 with 40 on seeds 1-5)
+##          iterations, CPU and wall s, extra peak memory of the fit (VmHWM
+##          reset before it, minus the RSS then), the load average;
+##          defaults: N = 1e5 with 100 iterations on seeds 1-3 and N = 1e6
+##          with 40 on seeds 1-5, threads = 1)
 ##        Rscript bench/bench-scale.R --loaded-threads [N sweeps]  (wall time
 ##          of threads = 1 and 2, with and without the run-time choice of
 ##          the thread count, while a busy loop holds one core)
@@ -85,17 +87,29 @@ if (length(args) && args[[1L]] == "--mixing") {
     list(list(N = as.numeric(args[[2L]]), iter = as.integer(args[[3L]]),
               seeds = as.integer(strsplit(args[[4L]], ",")[[1L]])))
   else list(list(N = 1e5, iter = 100L, seeds = 1:3), list(N = 1e6, iter = 40L, seeds = 1:5))
-  cat("N iter seed cpu_s big exact meanK_last20 sizes\n")
+  threads <- if (length(args) >= 5L) as.integer(args[[5L]]) else 1L
+  options(mcmix.threads_adapt = FALSE)
+  rss <- function(f) as.numeric(gsub("[^0-9]", "",
+    grep(paste0("^", f), readLines("/proc/self/status"), value = TRUE))) / 1024
+  load1 <- function() strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L]
+  cat("N iter seed threads cpu_s wall_s big exact meanK_last20 extra_peak_MB data_MB load1 sizes\n")
   for (cs in cases) {
     set.seed(42)
     N <- cs$N
     mu <- rbind(c(-6, -6), c(-6, 6), c(6, -6), c(6, 6), c(0, 0))
     zt <- sample.int(5L, N, replace = TRUE)
     x <- mu[zt, ] + matrix(stats::rnorm(2 * N), N, 2)
+    rm(mu)
     for (seed in cs$seeds) {
+      invisible(gc())
+      # peak memory of the fit alone: VmHWM reset to the current RSS (Linux)
+      invisible(tryCatch(cat("5", file = "/proc/self/clear_refs"), error = function(e) NULL))
+      base <- rss("VmRSS")
       set.seed(seed)
       t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = cs$iter,
-                                       burnin = 0, labels = FALSE, progress = FALSE))
+                                       burnin = 0, labels = FALSE, progress = FALSE,
+                                       threads = threads))
+      peak <- rss("VmHWM") - base
       z <- fit$chains[[1]]$state$labels
       sizes <- sort(tabulate(z + 1L), decreasing = TRUE)
       big <- which(tabulate(z + 1L) >= 0.01 * N) - 1L
@@ -103,8 +117,9 @@ if (length(args) && args[[1L]] == "--mixing") {
       exact <- length(big) == 5L && all(apply(tab, 1L, max) >= 0.995 * rowSums(tab)) &&
         sum(sizes > 0.001 * N) == 5L
       K <- fit$chains[[1]]$traces[, "n_clusters"]
-      cat(N, cs$iter, seed, round(t[["cpu"]], 1), length(big), exact,
-          mean(utils::tail(K, 20)), paste(utils::head(sizes, 8), collapse = ","), "\n")
+      cat(N, cs$iter, seed, threads, round(t[["cpu"]], 1), round(t[["wall"]], 1), length(big),
+          exact, mean(utils::tail(K, 20)), round(peak), round(8 * length(x) / 2^20), load1(),
+          paste(utils::head(sizes, 8), collapse = ","), "\n")
     }
   }
   quit(save = "no")

@@ -56,6 +56,8 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->sa = mcx_alloc(2 * m->sstride, sizeof(double));
     s->sb = s->sa + m->sstride;
     s->ss = mcx_alloc(3 * m->sstride, sizeof(double));
+    s->hq = mcx_alloc(MCX_SC_LOCAL_MAX, sizeof(double));
+    s->hi = mcx_alloc(MCX_SC_LOCAL_MAX, sizeof(int));
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }

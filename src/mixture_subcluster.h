@@ -88,6 +88,8 @@ typedef struct {
     double *sa, *sb;       /* stats blocks of the two sides / the union (contiguous) */
     double *ss;            /* 3 stats blocks: sides and union of a sequential allocation */
     double *lm, *lg;       /* kcap, kcap + 1: log marginals, merge gains (sequential moves) */
+    double *hq;            /* MCX_SC_LOCAL_MAX: heap of the local order (sequential moves) */
+    int *hi;               /* MCX_SC_LOCAL_MAX: its members */
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
@@ -170,6 +172,8 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 /* Step 2b: sequentially allocated split / merge proposals, merge partners
  * chosen by their merge gain (mixture_subcluster_sams.c). */
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Largest neighbourhood of the local order (mixture_subcluster_sams.c). */
+#define MCX_SC_LOCAL_MAX 1024
 /* Doubles of the record before its two lists (mixture_subcluster_sams.c). */
 #define SC_REC_HEAD 10
 /* The sampler's buffers for the partition m (the row's setup; also used

@@ -20,8 +20,11 @@
 #include "mixture_subcluster.h"
 
 #define POWER_STEPS 2
-/* Lloyd 2-means steps at most (fewer at a fixed point) */
-#define LLOYD_STEPS 20
+/* Lloyd 2-means steps at most (fewer at a fixed point): the split of a
+ * union of separated clusters reaches its fixed point in a few steps; on
+ * one Gaussian cluster the border turns slowly and 40% of the proposals
+ * ran to 20 steps (mean 11.3 at N = 1e5) without a better proposal */
+#define LLOYD_STEPS 8
 #define MAX_LOGIT 40.0
 
 /* One block of a pass: member j (lo <= j < hi) has coordinate t at

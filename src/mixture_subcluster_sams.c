@@ -26,19 +26,21 @@
  *    drawn uniformly (ordered) among its n members, S = the others in a
  *    random order (with probability 1/4 each uniform, in shells
  *    of decreasing distance from the union's mean, of increasing distance
- *    from j, or only the members near j allocated and the others put
- *    with i: shell_order()); i founds side A, j side B, and each point of
- *    S goes to side c with probability proportional to
+ *    from j: shell_order(); or local: the members other than the k
+ *    nearest to j first, put with i with probability 1, then the k
+ *    nearest, nearest first: nearest_order()); i founds side A, j side B,
+ *    and each point of S goes to side c with probability proportional to
  *      (n_c - d) p(x | side c so far)    (collapsed predictive),
  *    q_S the product of these probabilities;
  *  - else a merge: cluster a drawn uniformly, its partner b != a with
  *    probability w_a(b) = 1/2 1/(K-1) + 1/2 softmax_b g(a, b), g(a, b) the
  *    log posterior ratio of merging a and b (prior x likelihood); the pair
- *    {a, b} is proposed with q = (1 - ps(K)) (w_a(b) + w_b(a)) / K, and the
- *    reverse split's launch points are i in a, j in b (probability
- *    1 / (2 n_a n_b) of the ordered pair among the two orders), with
- *    q_S the probability that the allocation in a random order of S gives
- *    back a and b.
+ *    {a, b} is proposed with q = (1 - ps(K)) (w_a(b) + w_b(a)) / K; a
+ *    fair coin says which of a and b holds the reverse split's launch
+ *    point i of side A, the other holds j (each drawn uniformly among its
+ *    members: probability 1 / (2 n_a n_b) of the ordered launch pair given
+ *    {a, b}, whichever was drawn first), with q_S the probability that the
+ *    allocation of S in the drawn order gives back a and b.
  * The order of S is drawn independently of the state given S, and the
  * launch points given the pair, so each (i, j, order) is a
  * Metropolis-Hastings pair of moves and their mixture is reversible
@@ -68,6 +70,9 @@
  * (the 2-means moves make the useful splits; these are the reverse moves
  * of the merges, and cost a full pass each). */
 #define SAMS_SPLIT_SHARE 0.1
+/* Sizes of the neighbourhood of the local order (one drawn uniformly). */
+#define SAMS_N_LOCAL 5
+static const int SAMS_LOCAL_K[SAMS_N_LOCAL] = {4, 16, 64, 256, 1024};
 
 static double ps_sams(int K)
 {
@@ -155,25 +160,38 @@ static double log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
 /* The allocation pass over the members s->mem[0 .. nS-1] (in that order),
  * sides A (stats st[0], launch member i) and B (st[1], j) already holding
  * their launch points.  force < 0: draw each side into s->side[r]; else
- * put r on side B iff z[mem[r]] == force.  Members from position nfree on
- * go to side A with probability 1 (the local order).  Returns log q_S, or -INFINITY
- * as soon as it falls below `floor`. */
+ * put r on side B iff z[mem[r]] == force.  The first nfix members go to
+ * side A with probability 1 (the local order: the members far from the
+ * launch point of B first, so that the members near it are scored against
+ * side A holding nearly all of the union); side A's stats are then those
+ * of the union (ust) without j and the members allocated, so that the
+ * move costs O(nS - nfix) family operations.  Returns log q_S, or
+ * -INFINITY as soon as it falls below `floor`. */
 static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int nS,
-                       int nfree, double *st[2], int *n, int force, double floor)
+                       int nfix, double *st[2], int *n, int force, double floor,
+                       const double *ust)
 {
     const mcx_family *f = m->fam;
     const void *h = m->hyper;
     double d = p->discount, lq = 0.0;
-    for (int r = 0; r < nS; r++) {
+    if (nfix > 0) {
+        /* side A: the union without j and the members from nfix on (the
+         * launch point j is s->mem[nS + 1]) */
+        int inB = 1;
+        memcpy(st[0], ust, m->sstride * sizeof(double));
+        f->stats_remove(h, st[0], mcx_mix_x(m, s->mem[nS + 1]), m->work);
+        for (int r = nfix; r < nS; r++) {
+            f->stats_remove(h, st[0], mcx_mix_x(m, s->mem[r]), m->work);
+            if (force >= 0) inB += m->z[s->mem[r]] == force;
+        }
+        /* a merge: every member of B must be among the allocated ones */
+        if (force >= 0 && inB != m->size[force]) return -INFINITY;
+        if (force < 0) memset(s->side, 0, (size_t) nfix);
+        n[0] += nfix;
+    }
+    for (int r = nfix; r < nS; r++) {
         int k = s->mem[r];
         const double *x = mcx_mix_x(m, k);
-        if (r >= nfree) {        /* beyond the local shells: side A with probability 1 */
-            if (force >= 0 && m->z[k] == force) return -INFINITY;
-            if (force < 0) s->side[r] = 0;
-            f->stats_add(h, st[0], x, m->work);
-            n[0]++;
-            continue;
-        }
         double l0 = f->log_predictive(h, st[0], x, m->work);
         double l1 = f->log_predictive(h, st[1], x, m->work);
         double dl = l1 - l0 + log((n[1] - d) / (n[0] - d));    /* log odds of side B */
@@ -196,27 +214,17 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
  * over the union) in units of the dimension D, shell c holding
  * q / D > SHELL_CUT[c] (outermost first). */
 #define N_SHELLS 8
-/* The local order allocates only the N_LOCAL innermost shells around the
- * launch point of B (q / D <= 0.5); the rest go to side A. */
-#define N_LOCAL 2
 static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.25};
 
-/* The shell order of S = s->mem[0 .. nS-1] (the union's members but the
- * launch points; nm members with them): the standardised squared distance
- * of each member from a centre (each coordinate divided by its variance
- * over the union), in shells, outermost first from the union's mean
- * (centre NULL), else innermost first from the centre (the launch point
- * of side B), each shell in a uniformly random order.  The shells are a
- * function of the union and the launch points alone (the same in both
- * directions of a move), so the order is still drawn independently of
- * the state.  Why: a cluster in the tail or on the edge of a big one is
- * given back by the allocation only if its points are placed while the
- * big side is still small. */
-static int shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
+/* The union's mean into s->cen[0 .. D-1] and the inverse of D times the
+ * variance of each coordinate over the union into s->cen[D .. 2D-1] (the
+ * weights of the standardised squared distance / D); the union is
+ * s->mem[0 .. nm-1]. */
+static void union_scale(const mcx_mix *m, mcx_subcluster *s, int nm)
 {
-    int d = m->dim, *mem = s->mem;
-    unsigned char *shell = s->side;
-    double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d;   /* centres not needed here */
+    int d = m->dim;
+    const int *mem = s->mem;
+    double *mu = s->cen, *v = s->cen + d;
     for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
@@ -227,20 +235,42 @@ static int shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, cons
         const double *x = mcx_mix_x(m, mem[r]);
         for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
     }
-    for (int t = 0; t < d; t++) {
-        v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
-        c0[t] = centre != NULL ? centre[t] : mu[t];
-    }
+    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
+}
+
+static double scaled_dist(const mcx_mix *m, const mcx_subcluster *s, const double *x,
+                          const double *c0)
+{
+    const double *v = s->cen + m->dim;
+    double q = 0.0;
+    for (int t = 0; t < m->dim; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+    return q;
+}
+
+/* The shell order of S = s->mem[0 .. nS-1] (the union's members but the
+ * launch points; nm members with them): the standardised squared distance
+ * of each member from a centre, in shells, outermost first from the
+ * union's mean (centre NULL), else innermost first from the centre (the
+ * launch point of side B), each shell in a uniformly random order.  The
+ * shells are a function of the union and the launch points alone (the
+ * same in both directions of a move), so the order is still drawn
+ * independently of the state.  Why: a cluster in the tail or on the edge
+ * of a big one is given back by the allocation only if its points are
+ * placed while the big side is still small. */
+static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
+{
+    int *mem = s->mem;
+    unsigned char *shell = s->side;
+    union_scale(m, s, nm);
+    const double *c0 = centre != NULL ? centre : s->cen;
     for (int r = 0; r < nS; r++) {
-        const double *x = mcx_mix_x(m, mem[r]);
-        double q = 0.0;
-        for (int t = 0; t < d; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+        double q = scaled_dist(m, s, mcx_mix_x(m, mem[r]), c0);
         int c = 0;
         while (c < N_SHELLS - 1 && q <= SHELL_CUT[c]) c++;
         shell[r] = (unsigned char) (centre != NULL ? N_SHELLS - 1 - c : c);
     }
     /* shell by shell to the front (in-place partitions), each shuffled */
-    int lo = 0, nlocal = 0;
+    int lo = 0;
     for (int c = 0; c < N_SHELLS && lo < nS; c++) {
         int start = lo;
         for (int r = lo; r < nS; r++)
@@ -250,20 +280,89 @@ static int shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, cons
                 lo++;
             }
         mcx_rshuffle(mem + start, lo - start);
-        if (c < N_LOCAL) nlocal = lo;
     }
-    return nlocal;
+}
+
+/* (q, member) pairs ordered by q, ties by the member's index (so that the
+ * order is a function of the union alone). */
+static int farther(double qa, int ia, double qb, int ib)
+{
+    return qa > qb || (qa == qb && ia > ib);
+}
+
+/* Sift down in the max-heap hq / hi of size len from position r. */
+static void heap_down(double *hq, int *hi, int len, int r)
+{
+    for (;;) {
+        int c = 2 * r + 1;
+        if (c >= len) return;
+        if (c + 1 < len && farther(hq[c + 1], hi[c + 1], hq[c], hi[c])) c++;
+        if (!farther(hq[c], hi[c], hq[r], hi[r])) return;
+        double tq = hq[r]; hq[r] = hq[c]; hq[c] = tq;
+        int ti = hi[r]; hi[r] = hi[c]; hi[c] = ti;
+        r = c;
+    }
+}
+
+/* The local order of S = s->mem[0 .. nS-1]: its k members nearest to the
+ * launch point xj of side B (standardised distance, ties by index) last,
+ * nearest first, the others before them in index order; returns how many
+ * are before them (nS - k, those that go to side A with probability 1).
+ * O(nS log k) with a heap of the k nearest so far (scratch s->hq, s->hi). */
+static int nearest_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *xj,
+                         int k)
+{
+    int *mem = s->mem;
+    if (k > nS) k = nS;
+    union_scale(m, s, nm);
+    double *hq = s->hq;
+    int *hi = s->hi, len = 0;
+    for (int r = 0; r < nS; r++) {
+        double q = scaled_dist(m, s, mcx_mix_x(m, mem[r]), xj);
+        if (len < k) {              /* sift up */
+            int c = len++;
+            hq[c] = q;
+            hi[c] = mem[r];
+            while (c > 0 && farther(hq[c], hi[c], hq[(c - 1) / 2], hi[(c - 1) / 2])) {
+                int pa = (c - 1) / 2;
+                double tq = hq[c]; hq[c] = hq[pa]; hq[pa] = tq;
+                int ti = hi[c]; hi[c] = hi[pa]; hi[pa] = ti;
+                c = pa;
+            }
+        } else if (k > 0 && farther(hq[0], hi[0], q, mem[r])) {
+            hq[0] = q;
+            hi[0] = mem[r];
+            heap_down(hq, hi, len, 0);
+        }
+    }
+    /* the heap's members, farthest first, into the tail (nearest last in
+     * the heap's order, so filled from the end), the others compacted */
+    double qk = len > 0 ? hq[0] : 0.0;
+    int ik = len > 0 ? hi[0] : -1, w = 0;
+    for (int r = 0; r < nS; r++)
+        if (farther(scaled_dist(m, s, mcx_mix_x(m, mem[r]), xj), mem[r], qk, ik))
+            mem[w++] = mem[r];
+    while (len > 0) {                  /* heap sort: the farthest popped first */
+        mem[w + len - 1] = hi[0];
+        len--;
+        hq[0] = hq[len];
+        hi[0] = hi[len];
+        heap_down(hq, hi, len, 0);
+    }
+    return nS - k;
 }
 
 /* Launch: member positions pi (side A) and pj (side B) moved to the end of
  * s->mem[0 .. nm-1], the rest in the order of the allocation: with
  * probability 1/4 each uniformly random, outside-in from the union's mean,
  * inside-out from the launch point of B (shell_order()), or local: only
- * the members near the launch point of B allocated, the others put on side
- * A (a small cluster in the tail of a big one is otherwise lost among the
- * big one's many points, each with a small chance of going to B); returns
- * how many members of S are allocated (the first ones);
- * st[] set to the two launch points. */
+ * the k members nearest to the launch point of B allocated (k drawn from
+ * SAMS_LOCAL_K), nearest first, after the others have been put on side A
+ * (nearest_order(); a small cluster in the tail of a big one is otherwise
+ * lost among the big one's many points, each with a small chance of going
+ * to B, and scored against a side A that holds its launch point alone);
+ * returns how many members of S, the first ones, go to side A with
+ * probability 1; st[] set to the two launch points. */
 static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
 {
     int *mem = s->mem;
@@ -275,21 +374,23 @@ static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double 
     mem[nm - 2] = i;
     mem[nm - 1] = j;
     double u = unif_rand();
-    int nfree = nm - 2;
-    if (u < 0.25) mcx_rshuffle(mem, nm - 2);
-    else if (u < 0.5) shell_order(m, s, nm - 2, nm, NULL);
+    int nfix = 0, nS = nm - 2;
+    if (u < 0.25) mcx_rshuffle(mem, nS);
+    else if (u < 0.5) shell_order(m, s, nS, nm, NULL);
     else {
+        /* the launch point of B (a copy: mcx_mix_x() may gather into a ring) */
         double *xj = s->cen + 3 * m->dim;
         memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
-        int nlocal = shell_order(m, s, nm - 2, nm, xj);
-        if (u >= 0.75) nfree = nlocal;
+        if (u < 0.75) shell_order(m, s, nS, nm, xj);
+        else nfix = nearest_order(m, s, nS, nm, xj,
+                                  SAMS_LOCAL_K[(int) R_unif_index((double) SAMS_N_LOCAL)]);
     }
     for (int c = 0; c < 2; c++) {
         memcpy(st[c], m->empty, m->sstride * sizeof(double));
         m->fam->stats_add(m->hyper, st[c], mcx_mix_x(m, c == 0 ? i : j), m->work);
         n[c] = 1;
     }
-    return nfree;
+    return nfix;
 }
 
 /* The record of a move (setting sc_record, tests; splits in the first
@@ -297,16 +398,17 @@ static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double 
  * 2 merge), [1] members nm, [2] log p(split) - log p(merged) (prior x
  * likelihood), [3] log q_S, [4] log q of the merge choice and launch, [5]
  * log q of the split choice and launch, [6] log r, [7] accepted, [8] K
- * before, [9] the members of S allocated (the others on side A); then from SC_REC_HEAD: the members in allocation order (launch
+ * before, [9] the members of S put on side A with probability 1 (the first
+ * ones); then from SC_REC_HEAD: the members in allocation order (launch
  * i, launch j, then S), their sides (after n entries) and the labels
  * before the move (after 2 n entries). */
-static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, int nfree, double g,
+static void record(const mcx_mix *m, mcx_subcluster *s, int kind, int nm, int nfix, double g,
                    double lq, double lqm, double lqs, double lr)
 {
     double *r = s->rec + (size_t) (kind - 1) * (SC_REC_HEAD + 3 * (size_t) m->n);
     double *mem = r + SC_REC_HEAD, *sd = mem + m->n, *lab = sd + m->n;
     r[0] = kind; r[1] = nm; r[2] = g; r[3] = lq; r[4] = lqm; r[5] = lqs; r[6] = lr;
-    r[7] = 0; r[8] = m->K; r[9] = nfree;
+    r[7] = 0; r[8] = m->K; r[9] = nfix;
     /* s->mem holds S then i, j */
     mem[0] = s->mem[nm - 2];
     mem[1] = s->mem[nm - 1];
@@ -335,8 +437,8 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     if (pj >= pi) pj++;
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    int nfree = launch(m, s, nm, pi, pj, st, n);
-    double lq = allocate(m, s, p, nm - 2, nfree, st, n, -1, -INFINITY), lqs;
+    int nfix = launch(m, s, nm, pi, pj, st, n);
+    double lq = allocate(m, s, p, nm - 2, nfix, st, n, -1, -INFINITY, mcx_mix_stats(m, k)), lqs;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
@@ -349,7 +451,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
     double lr = g + lqm - lqs - lq;
-    if (s->record) record(m, s, 1, nm, nfree, g, lq, lqm, lqs, lr);
+    if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
     int c = mcx_mix_new_cluster(m);
@@ -400,9 +502,15 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     double lu = log(unif_rand()), base = gain + lqs - lqm;
     if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
-    mcx_sc_members(m, s, a, b);
-    /* launch points: the ia-th member of a and the ib-th of b */
-    int ia = (int) R_unif_index((double) na), ib = (int) R_unif_index((double) nb);
+    /* which of the two gives the launch point of side A: a fair coin, so
+     * that the ordered launch pair has probability 1 / (2 n_a n_b) given
+     * the pair {a, b} whichever of them was drawn first (lqm above) */
+    int first = a, second = b;
+    if (unif_rand() < 0.5) { first = b; second = a; }
+    mcx_sc_members(m, s, first, second);
+    /* launch points: the ia-th member of first and the ib-th of second */
+    int ia = (int) R_unif_index((double) m->size[first]);
+    int ib = (int) R_unif_index((double) m->size[second]);
     int pi = -1, pj = -1;
     for (int r = 0, ca = 0, cb = 0; r < nm && (pi < 0 || pj < 0); r++) {
         if (s->side[r]) { if (cb++ == ib) pj = r; }
@@ -410,10 +518,11 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    int nfree = launch(m, s, nm, pi, pj, st, n);
+    int nfix = launch(m, s, nm, pi, pj, st, n);
     if (s->combine != NULL) combined(m, s, sa, sb, su);
-    double lq = allocate(m, s, p, nm - 2, nfree, st, n, b, s->record ? -INFINITY : lu - base);
-    if (s->record) record(m, s, 2, nm, nfree, -gain, lq, lqm, lqs, base + lq);
+    double lq = allocate(m, s, p, nm - 2, nfix, st, n, second, s->record ? -INFINITY : lu - base,
+                         su);
+    if (s->record) record(m, s, 2, nm, nfix, -gain, lq, lqm, lqs, base + lq);
     if (!(lu < base + lq)) return;
     if (s->record) s->rec[SC_REC_HEAD + 3 * (size_t) m->n + 7] = 1;   /* the merge's */
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));

@@ -16,7 +16,7 @@
  *          reverse log q = log(1 - ps(K + 1)) - log(K (K + 1) / 2),
  *   merge: the reverse of a split of the union (rho from the union).
  * The sub-clusters (rho) are a deterministic function of the member set:
- * mean and principal axis (two power iterations), Lloyd 2-means steps (at most 20, until a fixed point)
+ * mean and principal axis (two power iterations), Lloyd 2-means steps (at most 8, until a fixed point)
  * from mean +- sd along the axis, then rho_i = logistic(beta / 2
  * (|x_i - c_1|^2 - |x_i - c_0|^2)) with beta the inverse within-sub-cluster
  * variance per coordinate.  Members are visited in index order and sums
@@ -127,25 +127,32 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     if (a >= K) a = K - 1;
     if (b >= K - 1) b = K - 2;
     if (b >= a) b++;
-    int n = mcx_sc_members(m, s, a, b);
-    double *sum = s->sum;
     s->counts[1] += 1;
-    double lQ = mcx_sc_score_sides(m, s, n);
     const void *h = m->hyper;
     double *su = s->sa;
+    int n = 0;
     memcpy(su, mcx_mix_stats(m, a), m->sstride * sizeof(double));
     if (s->combine != NULL)
         s->combine(h, su, mcx_mix_stats(m, b), m->work);
-    else
+    else {
+        n = mcx_sc_members(m, s, a, b);
         for (int j = 0; j < n; j++)
             if (s->side[j]) m->fam->stats_add(h, su, mcx_mix_x(m, s->mem[j]), m->work);
+    }
     double lr = -mcx_sc_log_prior_split(p, K - 1, m->size[a], m->size[b])
         + m->fam->log_marginal(h, su, m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, a), m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, b), m->work)
-        + log(ps_split(K - 1)) - log(K - 1.0) + lQ
+        + log(ps_split(K - 1)) - log(K - 1.0)
         - (log(1.0 - ps_split(K)) - log(0.5 * K * (K - 1.0)));
-    if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
+    /* log Q <= 0: a merge whose prior and likelihood ratio alone is below
+     * log u is rejected without the sub-cluster passes over the union (u
+     * is the same draw either way: the passes draw nothing) */
+    double lu = log(unif_rand());
+    if (!(lr >= 0.0 || lu < lr)) return;
+    if (s->combine != NULL) n = mcx_sc_members(m, s, a, b);
+    lr += mcx_sc_score_sides(m, s, n);
+    if (!(lr >= 0.0 || lu < lr)) return;
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
     m->size[a] += m->size[b];
     m->size[b] = 0;

