@@ -95,9 +95,10 @@ print.mcmix_lda <- function(x, ...) {
 #' (`dgCMatrix`, `dgTMatrix`, `dgRMatrix`, ...; quanteda's `dfm` is a
 #' `dgCMatrix`), slam's `simple_triplet_matrix` (tm's `DocumentTermMatrix`;
 #' a `TermDocumentMatrix` is read with its terms in rows). Counts are read
-#' as tokens document by document, terms in column order, so the same
-#' corpus gives the same draws for a seed in every count form (and as a
-#' list whose documents list their word ids in increasing order). Weighted
+#' as tokens document by document, terms in column order, and the word ids
+#' of a document given as a vector are read in increasing order (a document
+#' is a bag of words), so the same corpus gives the same draws for a seed in
+#' every form, whatever the order of the tokens within a document. Weighted
 #' matrices (tf-idf) are refused: LDA models counts. Row and column names
 #' become the document names and the vocabulary used by [doc_topic()],
 #' [topic_word()] and [top_terms()].
@@ -108,7 +109,8 @@ print.mcmix_lda <- function(x, ...) {
 #'
 #' @param model An [lda_model()].
 #' @param data The documents: a list of integer vectors of word ids
-#'   (`1..W`, one vector per document, the tokens in any order), or
+#'   (`1..W`, one vector per document, the tokens in any order: they are
+#'   read in increasing word id), or
 #'   document-term counts (documents in rows, words in columns, whole
 #'   numbers): a matrix, a `Matrix` matrix, a `simple_triplet_matrix` /
 #'   `DocumentTermMatrix` or a quanteda `dfm`; its column names are used as
@@ -321,7 +323,8 @@ top_terms <- function(fit, n = 10, chain = 1) {
 #' @param newdata Held-out documents in any form `sample_posterior()` takes
 #'   (a list of word-id vectors, or document-term counts as a matrix,
 #'   `Matrix`, `simple_triplet_matrix` / `DocumentTermMatrix` or `dfm`);
-#'   counts are expanded to tokens in column order. When the fit and
+#'   tokens are read document by document in increasing word id (column
+#'   order), whatever the form, before the split. When the fit and
 #'   `newdata` both name their terms, columns are matched by name and terms
 #'   the fit never saw are dropped with a warning; otherwise the columns (word
 #'   ids) must be those of the fit. `NULL` scores the fitted documents the
