@@ -75,19 +75,25 @@ print.mcmix_lda <- function(x, ...) {
 #' has exactly the dense conditional's distribution; the draws for a seed
 #' differ from `"dense"`, which sums all `K` terms for every token).
 #'
-#' `algorithm = "blocked"` cuts the documents into fixed blocks of
-#' consecutive documents (at least `getOption("mcmix.lda_block_tokens",
-#' 16384)` tokens each, a function of the corpus only) and samples the blocks
-#' in parallel: each block runs the SparseLDA sweep over its documents
-#' against the topic counts of the start of the sweep plus its own changes,
-#' and the changes of all blocks are merged at the end of the sweep (the
-#' approximate distributed sampler "AD-LDA" of Newman, Asuncion, Smyth and
-#' Welling 2009, with the blocks as its processors). Every document draws
-#' from its own random stream seeded from the sweep's seed, so the draws
-#' are identical for any number of `threads`; a corpus of one block is
-#' sampled exactly as by `"sparse"`. Unlike `"sparse"` and `"dense"` it is
-#' not exact collapsed Gibbs: the counts seen by a block lag the other
-#' blocks' changes by up to one sweep.
+#' `algorithm = "blocked"` runs SparseLDA on `threads` threads over a fixed
+#' partition of the corpus (Newman, Asuncion, Smyth and Welling 2009,
+#' section 5): the documents are cut into `B` groups of consecutive
+#' documents and the vocabulary into `B` groups of words (each about a
+#' `B`-th of the tokens), and a sweep runs `B` epochs, each sampling `B`
+#' cells (document group, word group) that share no document and no word,
+#' in parallel and in place. Only the topic totals \eqn{n_k} are shared:
+#' each cell sees the totals of the start of its epoch plus its own moves,
+#' and the totals are summed after each epoch, so the sampler differs from
+#' collapsed Gibbs only in \eqn{n_k} lagging by at most a `B`-th of a sweep
+#' (a relative change of order `B` / \eqn{n_k} in a conditional). `B` is
+#' `floor(sqrt(N / getOption("mcmix.lda_block_tokens", 16384)))` for `N`
+#' tokens, between 1 and 16: a function of the corpus only. Every document
+#' segment draws from its own random stream seeded from the sweep's seed,
+#' so the draws are identical for any number of `threads`; a corpus with
+#' `B = 1` is sampled exactly as by `"sparse"`. `threads` asks for at most
+#' that many threads; fewer run when fewer cores are idle (the draws are
+#' the same; `options(mcmix.threads_adapt = FALSE)` keeps `threads` as
+#' given).
 #'
 #' The corpus may come in any of the forms text analysts use, and is never
 #' expanded to a dense documents x words matrix: a list of word-id vectors,
@@ -121,8 +127,9 @@ print.mcmix_lda <- function(x, ...) {
 #'   loop over the `K` topics), both exact collapsed Gibbs, or `"blocked"`:
 #'   SparseLDA run on `threads` threads over fixed blocks of documents.
 #' @param threads Number of OpenMP threads of the `"blocked"` sampler
-#'   (default `getOption("mcmix.threads", 1)`; the other algorithms run on
-#'   one thread). Its draws are identical for any number of threads.
+#'   (default `getOption("mcmix.threads", 1)`; `"sparse"` and `"dense"`
+#'   run on one thread, so pass `algorithm = "blocked"` to use more). Its
+#'   draws are identical for any number of threads.
 #' @param iter Number of kept-phase iterations per chain.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
@@ -153,7 +160,9 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        threads = getOption("mcmix.threads", 1L), ...) {
   backend <- dots_backend(list(...))
   algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
-  threads <- check_threads(threads)
+  # the draws do not depend on the thread count, so it may follow the idle
+  # cores (R/mixture_dp.R)
+  threads <- threads_available(check_threads(threads))
   corpus <- lda_corpus(data, vocab, K = model$K)
   block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
                        "options(mcmix.lda_block_tokens)", 1L)
@@ -173,12 +182,20 @@ lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
   code <- match(algorithm, c("dense", "sparse", "blocked")) - 1L
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, block_tokens)
+  blocks <- lda_blocks(length(corpus$word), block_tokens)
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup))
   list(z = r$z, phi_sum = r$phi_sum, theta_sum = r$theta_sum,
        n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik)
+}
+
+# Number B of document groups (and of word groups) of the partitioned
+# sampler: cells of about N / B^2 >= block_tokens tokens, B at most 16; a
+# function of the corpus size and the option only (never of the threads).
+lda_blocks <- function(N, block_tokens) {
+  as.integer(max(1, min(16, floor(sqrt(N / block_tokens)))))
 }
 
 # log p(w, z) of topics `z` (0-based), with theta and phi integrated out.
