@@ -214,15 +214,31 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
             if (nd[k0] == 0) list_remove(dtop, &dlen, k0);
             /* q bucket over the topics of word w */
             const int wn = wlen[w];
-            double q = 0.0;
-            for (int i = 0; i < wn; i++) {
+            /* two partial sums and a walk four terms at a time: the loops
+             * are bound by the latency of one addition per term otherwise */
+            double q = 0.0, q1 = 0.0;
+            int i = 0;
+            for (; i + 1 < wn; i += 2) {
+                qw[i] = coef[p[2 * i]] * p[2 * i + 1];
+                qw[i + 1] = coef[p[2 * i + 2]] * p[2 * i + 3];
+                q += qw[i];
+                q1 += qw[i + 1];
+            }
+            if (i < wn) {
                 qw[i] = coef[p[2 * i]] * p[2 * i + 1];
                 q += qw[i];
             }
+            q += q1;
             double u = mcx_stream_unif(&rng) * (s + r + q);
             int k, iq = -1;
             if (u < q && wn > 0) {
-                int i = 0;
+                i = 0;
+                while (i + 4 < wn) {
+                    const double b4 = (qw[i] + qw[i + 1]) + (qw[i + 2] + qw[i + 3]);
+                    if (u < b4) break;
+                    u -= b4;
+                    i += 4;
+                }
                 while (i < wn - 1 && u >= qw[i]) u -= qw[i++];
                 k = p[2 * i];
                 iq = i;
