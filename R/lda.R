@@ -86,8 +86,9 @@ print.mcmix_lda <- function(x, ...) {
 #' and the totals are summed after each epoch, so the sampler differs from
 #' collapsed Gibbs only in \eqn{n_k} lagging by at most a `B`-th of a sweep
 #' (a relative change of order `B` / \eqn{n_k} in a conditional). `B` is
-#' `floor(sqrt(N / getOption("mcmix.lda_block_tokens", 16384)))` for `N`
-#' tokens, between 1 and 16: a function of the corpus only. Every document
+#' the largest power of two at most 16 and at most
+#' `sqrt(N / getOption("mcmix.lda_block_tokens", 8192))` for `N` tokens
+#' (1 when that is below 2): a function of the corpus only. Every document
 #' segment draws from its own random stream seeded from the sweep's seed,
 #' so the draws are identical for any number of `threads`; a corpus with
 #' `B = 1` is sampled exactly as by `"sparse"`. `threads` asks for at most
@@ -164,7 +165,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   # cores (R/mixture_dp.R)
   threads <- threads_available(check_threads(threads))
   corpus <- lda_corpus(data, vocab, K = model$K)
-  block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
+  block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)
   kernel <- lda_kernel(model, corpus, sampler)
@@ -177,7 +178,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse", threads = 1L, block_tokens = 16384L) {
+                       algorithm = "sparse", threads = 1L, block_tokens = 8192L) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
@@ -192,10 +193,13 @@ lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
 }
 
 # Number B of document groups (and of word groups) of the partitioned
-# sampler: cells of about N / B^2 >= block_tokens tokens, B at most 16; a
-# function of the corpus size and the option only (never of the threads).
+# sampler: the largest power of two (so an epoch's B cells share out evenly
+# over 2, 4, 8 threads) at most 16 with cells of about N / B^2 >=
+# block_tokens tokens; a function of the corpus size and the option only
+# (never of the threads).
 lda_blocks <- function(N, block_tokens) {
-  as.integer(max(1, min(16, floor(sqrt(N / block_tokens)))))
+  b <- floor(sqrt(N / block_tokens))
+  as.integer(if (b < 2) 1 else min(16, 2^floor(log2(b))))
 }
 
 # log p(w, z) of topics `z` (0-based), with theta and phi integrated out.
@@ -205,7 +209,7 @@ lda_log_joint <- function(model, corpus, z) {
 }
 
 lda_kernel <- function(model, corpus,
-                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 16384L)) {
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 8192L)) {
   K <- model$K
   N <- length(corpus$word)
   new_kernel(

@@ -103,7 +103,7 @@ if (threads_mode) {
   K <- 50L; S <- if (quick) 10L else 30L
   corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
   m <- lda_model(K, alpha = alpha, beta = beta)
-  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 16384L))
+  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 8192L))
   runs <- list(sparse_1 = list(alg = "sparse", th = 1L),
                blocked_1 = list(alg = "blocked", th = 1L),
                blocked_2 = list(alg = "blocked", th = 2L))
@@ -122,7 +122,7 @@ if (threads_mode) {
     t0 <- proc.time()
     state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], 1L, 1L, g - 1L, TRUE,
                                       runs[[nm]]$alg, runs[[nm]]$th,
-                                      getOption("mcmix.lda_block_tokens", 16384L))
+                                      getOption("mcmix.lda_block_tokens", 8192L))
     t1 <- proc.time() - t0
     seeds[[nm]] <- get(".Random.seed", envir = globalenv())
     wall[g, nm] <- t1[["elapsed"]]
