@@ -10,6 +10,7 @@
 ##               one), interleaved sweep by sweep in one process, on the same
 ##               corpus (run it on an idle machine for the speed-up).
 ##   --no-target skip the time-to-perplexity table.
+##   --target-only only the time-to-perplexity table.
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
 ## when it is installed (its WarpLDA is a Metropolis-Hastings sampler, so
@@ -40,6 +41,7 @@ quick <- "--quick" %in% args
 append <- !"--no-append" %in% args
 threads_mode <- "--threads" %in% args
 do_target <- !"--no-target" %in% args
+target_only <- "--target-only" %in% args
 have_lda <- requireNamespace("lda", quietly = TRUE)
 have_t2v <- requireNamespace("text2vec", quietly = TRUE)
 
@@ -165,7 +167,7 @@ if (threads_mode) {
 
 rows <- list()
 target_rows <- list()
-for (s in settings) {
+for (s in if (target_only) list() else settings) {
   K <- s$K; S <- s$sweeps
   m <- lda_model(K, alpha = alpha, beta = beta)
   run_mcmix <- function(alg) cpu(function() {
@@ -253,8 +255,10 @@ if (do_target && have_t2v) {
       cpu_s = if (is.na(hit)) last_cpu else hit, perplexity = last_px)
   }
 }
-res <- do.call(rbind, rows)
-res$vs_lda <- NA_real_
+res <- if (length(rows)) do.call(rbind, rows) else
+  data.frame(K = integer(), sweeps = integer(), system = character(), cpu_s = numeric(),
+             tokens_per_cpu_s = numeric(), perplexity = numeric())
+res$vs_lda <- rep(NA_real_, nrow(res))
 for (K in unique(res$K)) {
   i <- res$K == K
   if (any(res$system[i] == "lda"))
@@ -264,7 +268,17 @@ load_after <- load_now()
 print(res, row.names = FALSE, digits = 4)
 
 if (length(target_rows)) print(do.call(rbind, target_rows), row.names = FALSE, digits = 4)
-if (append) {
+if (append && target_only) {
+  md <- c("",
+    sprintf("## LDA: CPU time to a held-out perplexity, mcmix and text2vec (%s)", format(Sys.Date())),
+    "",
+    sprintf(paste0("`Rscript bench/bench-lda.R --target-only%s` on %s, R %s, text2vec %s; ",
+                   "alpha = %g, beta = %g. Load average (1, 5, 15 min) before: %s, after: %s, ",
+                   "on %d cores."),
+            if (quick) " --quick" else "", Sys.info()[["machine"]], getRversion(),
+            if (have_t2v) as.character(utils::packageVersion("text2vec")) else "NOT INSTALLED",
+            alpha, beta, load_before, load_after, parallel::detectCores()))
+} else if (append) {
   md <- c("",
     sprintf("## LDA: tokens per CPU second and held-out perplexity (%s)", format(Sys.Date())),
     "",
@@ -285,6 +299,8 @@ if (append) {
     sprintf("| %d | %d | %s | %s | %s | %s | %s |", res$K, res$sweeps, res$system,
             fmt(res$cpu_s, 1), fmt(res$tokens_per_cpu_s / 1e6, 3), fmt(res$perplexity, 1),
             ifelse(is.na(res$vs_lda), "n/a", paste0(fmt(res$vs_lda, 1), "x"))))
+}
+if (append) {
   if (length(target_rows)) {
     tr <- do.call(rbind, target_rows)
     tr$vs_mcmix <- NA_real_
