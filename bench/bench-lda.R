@@ -96,7 +96,7 @@ N <- sum(lengths(docs))
 vocab <- paste0("w", seq_len(W))
 alpha <- 0.1; beta <- 0.01
 settings <- if (quick) list(list(K = 50L, sweeps = 20L), list(K = 500L, sweeps = 5L)) else
-  list(list(K = 50L, sweeps = 50L), list(K = 500L, sweeps = 20L))
+  list(list(K = 50L, sweeps = 50L), list(K = 500L, sweeps = 10L))
 load_before <- load_now()
 
 ## --threads: per-sweep wall and CPU time, sweeps interleaved
