@@ -165,6 +165,8 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   # cores (R/mixture_dp.R)
   threads <- threads_available(check_threads(threads))
   corpus <- lda_corpus(data, vocab, K = model$K)
+  if (algorithm == "blocked")
+    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 36)
   block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)

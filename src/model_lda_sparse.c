@@ -2,7 +2,8 @@
  * model_lda_sparse.c -- the collapsed Gibbs sweep of LDA drawn through the
  * bucket decomposition of SparseLDA (Yao, Mimno and McCallum 2009, "Efficient
  * methods for topic model inference on streaming document collections",
- * KDD, section 3.4), and fold-in Gibbs for new documents.
+ * KDD, section 3.4), its partitioned multi-threaded version, and fold-in
+ * Gibbs for new documents.
  *
  * The full conditional of a token of word w in document d (model_lda.c)
  * splits exactly into three sums:
@@ -136,7 +137,8 @@ void mcx_lda_sparse_sync(mcx_lda *m)
 
 /*
  * The counts a run of documents samples against: the chain's own (the
- * sequential sweep) or a thread's copy of them (the blocked sweep).
+ * sequential sweep), or the chain's word lists with a cell's own copy of
+ * the topic totals and scratch (the partitioned sweep).
  */
 typedef struct lda_view {
     int *wtk, *wlen, *nk;
