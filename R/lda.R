@@ -75,19 +75,26 @@ print.mcmix_lda <- function(x, ...) {
 #' has exactly the dense conditional's distribution; the draws for a seed
 #' differ from `"dense"`, which sums all `K` terms for every token).
 #'
-#' `algorithm = "blocked"` cuts the documents into fixed blocks of
-#' consecutive documents (at least `getOption("mcmix.lda_block_tokens",
-#' 16384)` tokens each, a function of the corpus only) and samples the blocks
-#' in parallel: each block runs the SparseLDA sweep over its documents
-#' against the topic counts of the start of the sweep plus its own changes,
-#' and the changes of all blocks are merged at the end of the sweep (the
-#' approximate distributed sampler "AD-LDA" of Newman, Asuncion, Smyth and
-#' Welling 2009, with the blocks as its processors). Every document draws
-#' from its own random stream seeded from the sweep's seed, so the draws
-#' are identical for any number of `threads`; a corpus of one block is
-#' sampled exactly as by `"sparse"`. Unlike `"sparse"` and `"dense"` it is
-#' not exact collapsed Gibbs: the counts seen by a block lag the other
-#' blocks' changes by up to one sweep.
+#' `algorithm = "blocked"` runs SparseLDA on `threads` threads over a fixed
+#' partition of the corpus (Newman, Asuncion, Smyth and Welling 2009,
+#' section 5): the documents are cut into `B` groups of consecutive
+#' documents and the vocabulary into `B` groups of words (each about a
+#' `B`-th of the tokens), and a sweep runs `B` epochs, each sampling `B`
+#' cells (document group, word group) that share no document and no word,
+#' in parallel and in place. Only the topic totals \eqn{n_k} are shared:
+#' each cell sees the totals of the start of its epoch plus its own moves,
+#' and the totals are summed after each epoch, so the sampler differs from
+#' collapsed Gibbs only in \eqn{n_k} lagging by at most a `B`-th of a sweep
+#' (a relative change of order `B` / \eqn{n_k} in a conditional). `B` is
+#' the largest power of two at most 16 and at most
+#' `sqrt(N / getOption("mcmix.lda_block_tokens", 8192))` for `N` tokens
+#' (1 when that is below 2): a function of the corpus only. Every document
+#' segment draws from its own random stream seeded from the sweep's seed,
+#' so the draws are identical for any number of `threads`; a corpus with
+#' `B = 1` is sampled exactly as by `"sparse"`. `threads` asks for at most
+#' that many threads; fewer run when fewer cores are idle (the draws are
+#' the same; `options(mcmix.threads_adapt = FALSE)` keeps `threads` as
+#' given).
 #'
 #' The corpus may come in any of the forms text analysts use, and is never
 #' expanded to a dense documents x words matrix: a list of word-id vectors,
@@ -95,9 +102,10 @@ print.mcmix_lda <- function(x, ...) {
 #' (`dgCMatrix`, `dgTMatrix`, `dgRMatrix`, ...; quanteda's `dfm` is a
 #' `dgCMatrix`), slam's `simple_triplet_matrix` (tm's `DocumentTermMatrix`;
 #' a `TermDocumentMatrix` is read with its terms in rows). Counts are read
-#' as tokens document by document, terms in column order, so the same
-#' corpus gives the same draws for a seed in every count form (and as a
-#' list whose documents list their word ids in increasing order). Weighted
+#' as tokens document by document, terms in column order, and the word ids
+#' of a document given as a vector are read in increasing order (a document
+#' is a bag of words), so the same corpus gives the same draws for a seed in
+#' every form, whatever the order of the tokens within a document. Weighted
 #' matrices (tf-idf) are refused: LDA models counts. Row and column names
 #' become the document names and the vocabulary used by [doc_topic()],
 #' [topic_word()] and [top_terms()].
@@ -108,7 +116,8 @@ print.mcmix_lda <- function(x, ...) {
 #'
 #' @param model An [lda_model()].
 #' @param data The documents: a list of integer vectors of word ids
-#'   (`1..W`, one vector per document, the tokens in any order), or
+#'   (`1..W`, one vector per document, the tokens in any order: they are
+#'   read in increasing word id), or
 #'   document-term counts (documents in rows, words in columns, whole
 #'   numbers): a matrix, a `Matrix` matrix, a `simple_triplet_matrix` /
 #'   `DocumentTermMatrix` or a quanteda `dfm`; its column names are used as
@@ -119,8 +128,9 @@ print.mcmix_lda <- function(x, ...) {
 #'   loop over the `K` topics), both exact collapsed Gibbs, or `"blocked"`:
 #'   SparseLDA run on `threads` threads over fixed blocks of documents.
 #' @param threads Number of OpenMP threads of the `"blocked"` sampler
-#'   (default `getOption("mcmix.threads", 1)`; the other algorithms run on
-#'   one thread). Its draws are identical for any number of threads.
+#'   (default `getOption("mcmix.threads", 1)`; `"sparse"` and `"dense"`
+#'   run on one thread, so pass `algorithm = "blocked"` to use more). Its
+#'   draws are identical for any number of threads.
 #' @param iter Number of kept-phase iterations per chain.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
@@ -151,10 +161,14 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        threads = getOption("mcmix.threads", 1L), ...) {
   backend <- dots_backend(list(...))
   algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
-  threads <- check_threads(threads)
+  # the draws do not depend on the thread count, so it may follow the idle
+  # cores (R/mixture_dp.R)
+  threads <- threads_available(check_threads(threads))
   corpus <- lda_corpus(data, vocab, K = model$K)
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
-  block <- check_count(getOption("mcmix.lda_block_tokens", 16384L),
+  if (algorithm == "blocked")
+    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 36)
+  block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)
   kernel <- lda_kernel(model, corpus, sampler)
@@ -167,17 +181,28 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse", threads = 1L, block_tokens = 16384L) {
+                       algorithm = "sparse", threads = 1L, block_tokens = 8192L) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
   code <- match(algorithm, c("dense", "sparse", "blocked")) - 1L
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, block_tokens)
+  blocks <- lda_blocks(length(corpus$word), block_tokens)
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup))
   list(z = r$z, phi_sum = r$phi_sum, theta_sum = r$theta_sum,
        n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik)
+}
+
+# Number B of document groups (and of word groups) of the partitioned
+# sampler: the largest power of two (so an epoch's B cells share out evenly
+# over 2, 4, 8 threads) at most 16 with cells of about N / B^2 >=
+# block_tokens tokens; a function of the corpus size and the option only
+# (never of the threads).
+lda_blocks <- function(N, block_tokens) {
+  b <- floor(sqrt(N / block_tokens))
+  as.integer(if (b < 2) 1 else min(16, 2^floor(log2(b))))
 }
 
 # log p(w, z) of topics `z` (0-based), with theta and phi integrated out.
@@ -187,7 +212,7 @@ lda_log_joint <- function(model, corpus, z) {
 }
 
 lda_kernel <- function(model, corpus,
-                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 16384L)) {
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 8192L)) {
   K <- model$K
   N <- length(corpus$word)
   new_kernel(
@@ -322,7 +347,8 @@ top_terms <- function(fit, n = 10, chain = 1) {
 #' @param newdata Held-out documents in any form `sample_posterior()` takes
 #'   (a list of word-id vectors, or document-term counts as a matrix,
 #'   `Matrix`, `simple_triplet_matrix` / `DocumentTermMatrix` or `dfm`);
-#'   counts are expanded to tokens in column order. When the fit and
+#'   tokens are read document by document in increasing word id (column
+#'   order), whatever the form, before the split. When the fit and
 #'   `newdata` both name their terms, columns are matched by name and terms
 #'   the fit never saw are dropped with a warning; otherwise the columns (word
 #'   ids) must be those of the fit. `NULL` scores the fitted documents the

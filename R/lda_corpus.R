@@ -5,15 +5,18 @@
 #   doc_start  D + 1 offsets into `word`;
 # with W (vocabulary size), D, vocab (NULL or W words) and doc_names.
 #
-# Forms: a list of word-id vectors (tokens in the order given), and
+# Forms: a list of word-id vectors, and
 # document-term counts as a base matrix, a Matrix sparse or dense matrix
 # (dgCMatrix, dgTMatrix, dgRMatrix, ...; quanteda's dfm is a dgCMatrix),
 # slam's simple_triplet_matrix (tm's DocumentTermMatrix; a
 # TermDocumentMatrix is read with terms in rows). Counts are expanded to
 # tokens document by document, terms in column order, straight from the
 # non-zero entries (never a dense D x W copy), so one corpus gives the same
-# tokens, hence the same draws for a seed, in every count form, and in the
-# list form when each document's ids are in increasing order.
+# tokens, hence the same draws for a seed, in every count form. A document
+# given as word ids is a bag of words too: its ids are put in increasing
+# order (the canonical token order of every form: documents in order, word
+# ids increasing within a document), so a list gives the draws of its count
+# matrix whatever the order of the ids inside each document.
 
 # Validate the documents and flatten them into (word, doc_start, W, D,
 # vocab, doc_names). `arg` names the argument in messages.
@@ -130,7 +133,8 @@ lda_corpus_counts <- function(trip, vocab, arg, K = NULL) {
        D = as.integer(trip$D), vocab = vocab, doc_names = trip$docs)
 }
 
-# A list of word-id vectors (1-based), tokens in the order given.
+# A list of word-id vectors (1-based); each document's ids sorted (the
+# canonical order, see the top of this file).
 lda_corpus_list <- function(data, vocab, arg, K = NULL) {
   if (!length(data))
     stop_input(sprintf("`%s` must hold at least one document.", arg), arg)
@@ -155,6 +159,10 @@ lda_corpus_list <- function(data, vocab, arg, K = NULL) {
   }
   if (!is.null(K)) lda_check_memory(K, W, length(data), sum(as.double(len)))
   word <- as.integer(unlist(data, use.names = FALSE)) - 1L
+  # canonical order: by document (already), then by word id; radix order of
+  # the pair is linear in the number of tokens
+  doc <- rep.int(seq_along(len), len)
+  word <- word[order(doc, word, method = "radix")]
   if (!length(word))
     stop_input(sprintf("`%s` must contain at least one word.", arg), arg)
   list(word = word, doc_start = c(0L, cumsum(as.integer(len))), W = as.integer(W),
@@ -173,10 +181,11 @@ lda_check_tokens <- function(n, arg = "data") {
 
 # Bytes of a chain's state and of the sampler's counts (phi_sum and the
 # topic-word counts are K x W, theta_sum and the document-topic counts D x K,
-# word ids, topics and the sparse sampler's word-topic lists per token),
-# refused beyond option mcmix.lda_max_bytes.
-lda_check_memory <- function(K, W, D, N) {
-  bytes <- 20 * K * as.double(W) + 20 * as.double(D) * K + 16 * as.double(N)
+# word ids, topics and the sparse sampler's word-topic lists per token;
+# the blocked sampler's cell order adds 20 bytes per token), refused beyond
+# option mcmix.lda_max_bytes.
+lda_check_memory <- function(K, W, D, N, per_token = 16) {
+  bytes <- 20 * K * as.double(W) + 20 * as.double(D) * K + per_token * as.double(N)
   budget <- getOption("mcmix.lda_max_bytes", 2e9)
   if (bytes > budget)
     stop_input(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",

@@ -3,8 +3,14 @@
 ## the dense loop) against lda::lda.collapsed.gibbs.sampler (Chang's lda
 ## package) on one synthetic corpus of 1e6 tokens, at K = 50 and K = 500.
 ##
-## Usage: Rscript bench/bench-lda.R [--quick] [--no-append]
-##   Appends a dated table to bench/RESULTS.md unless --no-append.
+## Usage: Rscript bench/bench-lda.R [--quick] [--no-append] [--threads] [--no-target]
+##   Appends dated tables to bench/RESULTS.md unless --no-append.
+##   --threads   only the threads table: wall time per sweep of
+##               algorithm = "blocked" on 1 and 2 threads (and "sparse" on
+##               one), interleaved sweep by sweep in one process, on the same
+##               corpus (run it on an idle machine for the speed-up).
+##   --no-target skip the time-to-perplexity table.
+##   --target-only only the time-to-perplexity table.
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
 ## when it is installed (its WarpLDA is a Metropolis-Hastings sampler, so
@@ -18,11 +24,24 @@
 ## completion (mcmix's perplexity(), the same estimator for every system)
 ## of 300 held-out documents with the topics of the last sweep,
 ## (n_wk + beta) / (n_k + W beta).
+##
+## Time to a held-out perplexity (needs text2vec): on corpus B, 3400
+## documents x 300 tokens, W = 1000 (on corpus A the held-out perplexity
+## of every system stays above that of the pooled word frequencies for the
+## first hundred sweeps, so it cannot rank them), mcmix ("sparse") runs the
+## sweeps of the first table and its held-out perplexity is the target;
+## text2vec's WarpLDA cannot be continued, so it is run from scratch for a
+## growing number of iterations (0.2 to 4 times mcmix's sweeps), each run
+## timed and scored, and its time is the CPU time of the first run at or
+## below the target (or of its longest run, marked "not reached").
 
 suppressMessages(library(mcmix))
 args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
 append <- !"--no-append" %in% args
+threads_mode <- "--threads" %in% args
+do_target <- !"--no-target" %in% args
+target_only <- "--target-only" %in% args
 have_lda <- requireNamespace("lda", quietly = TRUE)
 have_t2v <- requireNamespace("text2vec", quietly = TRUE)
 
@@ -65,6 +84,8 @@ load_now <- function() {
   paste(strsplit(l, " ")[[1L]][1:3], collapse = " ")
 }
 
+fmt <- function(x, d = 2) ifelse(is.na(x), "n/a", formatC(x, format = "f", digits = d))
+
 D <- if (quick) 1000L else 10000L
 len <- 100L; W <- 5000L
 n_held <- 300L
@@ -75,11 +96,78 @@ N <- sum(lengths(docs))
 vocab <- paste0("w", seq_len(W))
 alpha <- 0.1; beta <- 0.01
 settings <- if (quick) list(list(K = 50L, sweeps = 20L), list(K = 500L, sweeps = 5L)) else
-  list(list(K = 50L, sweeps = 50L), list(K = 500L, sweeps = 20L))
+  list(list(K = 50L, sweeps = 50L), list(K = 500L, sweeps = 10L))
 load_before <- load_now()
 
+## --threads: per-sweep wall and CPU time, sweeps interleaved
+if (threads_mode) {
+  options(mcmix.threads_adapt = FALSE)        # 2 threads even on a busy machine
+  K <- 50L; S <- if (quick) 10L else 30L
+  corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 8192L))
+  runs <- list(sparse_1 = list(alg = "sparse", th = 1L),
+               blocked_1 = list(alg = "blocked", th = 1L),
+               blocked_2 = list(alg = "blocked", th = 2L))
+  state <- lapply(runs, function(r) {
+    set.seed(7)
+    list(z = sample.int(K, N, replace = TRUE) - 1L, phi_sum = matrix(0, K, W),
+         theta_sum = matrix(0, D, K), n_draws = 0)
+  })
+  ## each run its own copy of the RNG state, so the runs are those of one
+  ## process each (blocked_1 and blocked_2 must give the same z)
+  set.seed(8)
+  seeds <- lapply(runs, function(r) .Random.seed)
+  wall <- cpu_t <- matrix(NA_real_, S, length(runs), dimnames = list(NULL, names(runs)))
+  for (g in seq_len(S)) for (nm in names(runs)) {
+    assign(".Random.seed", seeds[[nm]], envir = globalenv())
+    t0 <- proc.time()
+    state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], 1L, 1L, g - 1L, TRUE,
+                                      runs[[nm]]$alg, runs[[nm]]$th,
+                                      getOption("mcmix.lda_block_tokens", 8192L))
+    t1 <- proc.time() - t0
+    seeds[[nm]] <- get(".Random.seed", envir = globalenv())
+    wall[g, nm] <- t1[["elapsed"]]
+    cpu_t[g, nm] <- t1[["user.self"]] + t1[["sys.self"]]
+  }
+  stopifnot(identical(state$blocked_1$z, state$blocked_2$z))
+  keep <- seq.int(max(1L, S %/% 3L), S)           # after the first third
+  ll <- vapply(state, function(st) mcmix:::lda_log_joint(m, corpus, st$z), numeric(1))
+  tab <- data.frame(run = names(runs), B = ifelse(grepl("blocked", names(runs)), B, NA),
+                    wall_ms = 1e3 * apply(wall[keep, , drop = FALSE], 2, stats::median),
+                    cpu_ms = 1e3 * apply(cpu_t[keep, , drop = FALSE], 2, stats::median),
+                    log_joint = ll)
+  tab$ns_cpu_per_token <- 1e6 * tab$cpu_ms / N
+  tab$speedup_vs_blocked_1 <- tab$wall_ms[2] / tab$wall_ms
+  load_after <- load_now()
+  print(tab, row.names = FALSE, digits = 4)
+  cat("per-sweep wall time (s), sweep by sweep:\n")
+  print(round(wall, 3))
+  if (append) {
+    md <- c("",
+      sprintf("## LDA threads: wall time per sweep, 1 and 2 threads (%s)", format(Sys.Date())),
+      "",
+      sprintf(paste0("`Rscript bench/bench-lda.R --threads%s`: %s tokens, K = %d, B = %d ",
+                     "(B x B cells), %d sweeps from a random start, each sweep of each run ",
+                     "timed in turn in one process; medians over sweeps %d-%d. Load average ",
+                     "before: %s, after: %s, on %d cores."),
+              if (quick) " --quick" else "", format(N, big.mark = ","), K, B, S,
+              min(keep), S, load_before, load_after, parallel::detectCores()),
+      "",
+      "| run | wall ms / sweep | CPU ms / sweep | CPU ns / token | wall speed-up vs blocked, 1 thread | log p(w, z) at the end |",
+      "|---|---|---|---|---|---|",
+      sprintf("| %s | %s | %s | %s | %s | %s |", tab$run, fmt(tab$wall_ms, 1),
+              fmt(tab$cpu_ms, 1), fmt(tab$ns_cpu_per_token, 0),
+              paste0(fmt(tab$speedup_vs_blocked_1, 2), "x"), fmt(tab$log_joint, 0)))
+    cat(md, file = file.path("bench", "RESULTS.md"), sep = "\n", append = TRUE)
+    cat("appended to bench/RESULTS.md\n")
+  }
+  quit(save = "no")
+}
+
 rows <- list()
-for (s in settings) {
+target_rows <- list()
+for (s in if (target_only) list() else settings) {
   K <- s$K; S <- s$sweeps
   m <- lda_model(K, alpha = alpha, beta = beta)
   run_mcmix <- function(alg) cpu(function() {
@@ -111,20 +199,66 @@ for (s in settings) {
       mod
     })
   }
+  px <- list()
   for (nm in names(res)) {
     r <- res[[nm]]
     phi <- switch(nm,
       lda = { tp <- r$value$topics + beta; tp / rowSums(tp) },
       text2vec = r$value$topic_word_distribution,
       topic_word(r$value))
+    px[[nm]] <- perplexity_of(template, unname(phi), held)
     rows[[length(rows) + 1L]] <- data.frame(
       K = K, sweeps = S, system = nm, cpu_s = r$cpu,
-      tokens_per_cpu_s = N * S / r$cpu,
-      perplexity = perplexity_of(template, unname(phi), held))
+      tokens_per_cpu_s = N * S / r$cpu, perplexity = px[[nm]])
   }
 }
-res <- do.call(rbind, rows)
-res$vs_lda <- NA_real_
+
+## time to a fixed held-out perplexity (see the header), on corpus B
+if (do_target && have_t2v) {
+  DB <- if (quick) 400L else 3400L
+  lenB <- 300L; WB <- 1000L
+  allB <- make_corpus(DB + n_held, lenB, WB, 50L, seed = 2)
+  docsB <- allB[seq_len(DB)]; heldB <- allB[DB + seq_len(n_held)]
+  NB <- sum(lengths(docsB)); vocabB <- paste0("w", seq_len(WB))
+  dtmB <- Matrix::sparseMatrix(i = rep(seq_along(docsB), lengths(docsB)),
+                               j = unlist(docsB), x = 1, dims = c(DB, WB),
+                               dimnames = list(NULL, vocabB))
+  for (s in settings) {
+    K <- s$K; S <- s$sweeps
+    m <- lda_model(K, alpha = alpha, beta = beta)
+    r <- cpu(function() {
+      set.seed(7)
+      sample_posterior(m, docsB, vocab = vocabB, iter = S, burnin = 0, thin = S,
+                       progress = FALSE)
+    })
+    templateB <- r$value
+    target <- perplexity_of(templateB, unname(topic_word(r$value)), heldB)
+    target_rows[[length(target_rows) + 1L]] <- data.frame(
+      K = K, target = target, system = "mcmix_sparse", sweeps = S, cpu_s = r$cpu,
+      perplexity = target)
+    hit <- NA_real_; hit_it <- NA_integer_; last_px <- NA_real_; last_cpu <- NA_real_
+    for (n_it in unique(as.integer(round(S * c(0.2, 0.4, 0.6, 0.8, 1, 1.5, 2, 3, 4))))) {
+      rt <- cpu(function() {
+        set.seed(7)
+        mod <- text2vec::LDA$new(n_topics = K, doc_topic_prior = alpha,
+                                 topic_word_prior = beta)
+        invisible(mod$fit_transform(dtmB, n_iter = n_it, convergence_tol = -1,
+                                    progress = FALSE))
+        mod
+      })
+      last_px <- perplexity_of(templateB, unname(rt$value$topic_word_distribution), heldB)
+      last_cpu <- rt$cpu
+      if (last_px <= target) { hit <- rt$cpu; hit_it <- n_it; break }
+    }
+    target_rows[[length(target_rows) + 1L]] <- data.frame(
+      K = K, target = target, system = "text2vec", sweeps = hit_it,
+      cpu_s = if (is.na(hit)) last_cpu else hit, perplexity = last_px)
+  }
+}
+res <- if (length(rows)) do.call(rbind, rows) else
+  data.frame(K = integer(), sweeps = integer(), system = character(), cpu_s = numeric(),
+             tokens_per_cpu_s = numeric(), perplexity = numeric())
+res$vs_lda <- rep(NA_real_, nrow(res))
 for (K in unique(res$K)) {
   i <- res$K == K
   if (any(res$system[i] == "lda"))
@@ -133,8 +267,18 @@ for (K in unique(res$K)) {
 load_after <- load_now()
 print(res, row.names = FALSE, digits = 4)
 
-if (append) {
-  fmt <- function(x, d = 2) ifelse(is.na(x), "n/a", formatC(x, format = "f", digits = d))
+if (length(target_rows)) print(do.call(rbind, target_rows), row.names = FALSE, digits = 4)
+if (append && target_only) {
+  md <- c("",
+    sprintf("## LDA: CPU time to a held-out perplexity, mcmix and text2vec (%s)", format(Sys.Date())),
+    "",
+    sprintf(paste0("`Rscript bench/bench-lda.R --target-only%s` on %s, R %s, text2vec %s; ",
+                   "alpha = %g, beta = %g. Load average (1, 5, 15 min) before: %s, after: %s, ",
+                   "on %d cores."),
+            if (quick) " --quick" else "", Sys.info()[["machine"]], getRversion(),
+            if (have_t2v) as.character(utils::packageVersion("text2vec")) else "NOT INSTALLED",
+            alpha, beta, load_before, load_after, parallel::detectCores()))
+} else if (append) {
   md <- c("",
     sprintf("## LDA: tokens per CPU second and held-out perplexity (%s)", format(Sys.Date())),
     "",
@@ -155,6 +299,25 @@ if (append) {
     sprintf("| %d | %d | %s | %s | %s | %s | %s |", res$K, res$sweeps, res$system,
             fmt(res$cpu_s, 1), fmt(res$tokens_per_cpu_s / 1e6, 3), fmt(res$perplexity, 1),
             ifelse(is.na(res$vs_lda), "n/a", paste0(fmt(res$vs_lda, 1), "x"))))
+}
+if (append) {
+  if (length(target_rows)) {
+    tr <- do.call(rbind, target_rows)
+    tr$vs_mcmix <- NA_real_
+    for (K in unique(tr$K)) {
+      i <- tr$K == K
+      tr$vs_mcmix[i] <- tr$cpu_s[i] / tr$cpu_s[i & tr$system == "mcmix_sparse"]
+    }
+    md <- c(md, "",
+      sprintf("CPU time to a fixed held-out perplexity, corpus B (%d documents x 300 tokens, W = 1000): the target is mcmix's perplexity after the sweeps of the table above; WarpLDA rerun from scratch for growing iterations, the first run at or below the target counts:", if (quick) 400L else 3400L),
+      "",
+      "| K | target perplexity | system | sweeps / iterations | CPU s to target | perplexity at that point | CPU time vs mcmix |",
+      "|---|---|---|---|---|---|---|",
+      sprintf("| %d | %s | %s | %s | %s | %s | %s |", tr$K, fmt(tr$target, 1), tr$system,
+              ifelse(is.na(tr$sweeps), "not reached", tr$sweeps),
+              paste0(ifelse(is.na(tr$sweeps), "> ", ""), fmt(tr$cpu_s, 1)),
+              fmt(tr$perplexity, 1), ifelse(is.na(tr$vs_mcmix), "n/a", paste0(fmt(tr$vs_mcmix, 1), "x"))))
+  }
   path <- file.path("bench", "RESULTS.md")
   cat(md, file = path, sep = "\n", append = TRUE)
   cat("appended to", path, "\n")

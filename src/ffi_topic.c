@@ -45,10 +45,10 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  *   z          integer, N topics (0-based): the state
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta, algorithm, threads, block_tokens):
+ *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks):
  *              algorithm 0 the dense loop, 1 the SparseLDA buckets
- *              (model_lda_sparse.c), 2 blocked SparseLDA on `threads` threads
- *              with blocks of at least block_tokens tokens
+ *              (model_lda_sparse.c), 2 partitioned SparseLDA on `threads`
+ *              threads over blocks x blocks cells of the corpus
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
  * of the kept draws of the chunk.
@@ -60,8 +60,8 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     check_real(settings, 7, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
-    int algorithm = (int) s[4], threads = (int) s[5], block_tokens = (int) s[6];
-    if (algorithm < 0 || algorithm > 2 || threads < 1 || block_tokens < 1)
+    int algorithm = (int) s[4], threads = (int) s[5], blocks = (int) s[6];
+    if (algorithm < 0 || algorithm > 2 || threads < 1 || blocks < 1 || blocks > 4096)
         MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
@@ -91,7 +91,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
     if (algorithm >= 1) mcx_lda_sparse_init(&m);
-    if (algorithm == 2) mcx_lda_blocked_init(&m, threads, block_tokens);
+    if (algorithm == 2) mcx_lda_blocked_init(&m, threads, blocks);
     GetRNGstate();
     mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
     PutRNGstate();

@@ -149,4 +149,5 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
             mcx_lda_accumulate(m, phi_sum, theta_sum);
         }
     }
+    if (m->n_blocks > 0) mcx_lda_blocked_finish(m);
 }

@@ -2,7 +2,8 @@
  * model_lda_sparse.c -- the collapsed Gibbs sweep of LDA drawn through the
  * bucket decomposition of SparseLDA (Yao, Mimno and McCallum 2009, "Efficient
  * methods for topic model inference on streaming document collections",
- * KDD, section 3.4), and fold-in Gibbs for new documents.
+ * KDD, section 3.4), its partitioned multi-threaded version, and fold-in
+ * Gibbs for new documents.
  *
  * The full conditional of a token of word w in document d (model_lda.c)
  * splits exactly into three sums:
@@ -136,7 +137,8 @@ void mcx_lda_sparse_sync(mcx_lda *m)
 
 /*
  * The counts a run of documents samples against: the chain's own (the
- * sequential sweep) or a thread's copy of them (the blocked sweep).
+ * sequential sweep), or the chain's word lists with a cell's own copy of
+ * the topic totals and scratch (the partitioned sweep).
  */
 typedef struct lda_view {
     int *wtk, *wlen, *nk;
@@ -154,25 +156,27 @@ static lda_view chain_view(mcx_lda *m)
 }
 
 /*
- * Documents d0 .. d1 - 1 in order, each drawing from its own stream
- * (master, d).  Counts of topic k change only when a token changes topic,
+ * The tokens i0 .. i1 - 1 of document d (words word[i], topics z[i]: the
+ * chain's arrays, or their copies in cell order) in order, drawing from
+ * the stream (master, id).  Counts of topic k change only when a token changes topic,
  * so the two reciprocals 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta) are
  * kept per topic (each a function of n_k alone) and a token that keeps its
  * topic costs no division.  No R API (runs inside OpenMP regions).
  */
-static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master)
+static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int *z,
+                           int i0, int i1, uint64_t master, uint64_t id)
 {
     const int K = m->K;
     const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
     const double ab = alpha * beta;
-    const int *word = m->word, *start = m->doc_start, *woff = m->woff;
-    int *z = m->z, *nk = v->nk, *wlen = v->wlen, *wtk = v->wtk, *dtop = v->dtop;
+    const int *woff = m->woff;
+    int *nk = v->nk, *wlen = v->wlen, *wtk = v->wtk, *dtop = v->dtop;
     double *inv = v->inv, *invm = v->invm, *coef = v->coef, *qw = v->qw;
     mcx_stream rng;
-    for (int d = d0; d < d1; d++) {
-        if (start[d + 1] == start[d]) continue;
+    if (i1 <= i0) return;
+    {
         int *nd = m->ndk + (size_t) d * K;
-        mcx_stream_seed(&rng, master, (uint64_t) d);
+        mcx_stream_seed(&rng, master, id);
         /* s, r, the document list and the q coefficients from scratch */
         double s = 0.0, r = 0.0;
         int dlen = 0;
@@ -184,8 +188,9 @@ static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master
                 r += nd[k] * beta * inv[k];
             }
         }
-        for (int t = start[d]; t < start[d + 1]; t++) {
-            if (t + 2 < start[d + 1]) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[t + 2]]);
+        for (int i = i0; i < i1; i++) {
+            if (i + 2 < i1) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[i + 2]]);
+            const int t = i;
             const int w = word[t];
             int *p = wtk + 2 * (size_t) woff[w];
             const int k0 = z[t];
@@ -211,15 +216,31 @@ static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master
             if (nd[k0] == 0) list_remove(dtop, &dlen, k0);
             /* q bucket over the topics of word w */
             const int wn = wlen[w];
-            double q = 0.0;
-            for (int i = 0; i < wn; i++) {
+            /* two partial sums and a walk four terms at a time: the loops
+             * are bound by the latency of one addition per term otherwise */
+            double q = 0.0, q1 = 0.0;
+            int i = 0;
+            for (; i + 1 < wn; i += 2) {
+                qw[i] = coef[p[2 * i]] * p[2 * i + 1];
+                qw[i + 1] = coef[p[2 * i + 2]] * p[2 * i + 3];
+                q += qw[i];
+                q1 += qw[i + 1];
+            }
+            if (i < wn) {
                 qw[i] = coef[p[2 * i]] * p[2 * i + 1];
                 q += qw[i];
             }
+            q += q1;
             double u = mcx_stream_unif(&rng) * (s + r + q);
             int k, iq = -1;
             if (u < q && wn > 0) {
-                int i = 0;
+                i = 0;
+                while (i + 4 < wn) {
+                    const double b4 = (qw[i] + qw[i + 1]) + (qw[i + 2] + qw[i + 3]);
+                    if (u < b4) break;
+                    u -= b4;
+                    i += 4;
+                }
                 while (i < wn - 1 && u >= qw[i]) u -= qw[i++];
                 k = p[2 * i];
                 iq = i;
@@ -264,6 +285,14 @@ static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master
     }
 }
 
+/* Documents d0 .. d1 - 1 in order, document d drawing from (master, d). */
+static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master)
+{
+    const int *start = m->doc_start;
+    for (int d = d0; d < d1 && !v->bad; d++)
+        sparse_segment(m, v, d, m->word, m->z, start[d], start[d + 1], master, (uint64_t) d);
+}
+
 void mcx_lda_sweep_sparse(mcx_lda *m)
 {
     const uint64_t master = mcx_stream_master();
@@ -283,54 +312,111 @@ static void view_reciprocals(lda_view *v, const mcx_lda *m)
     }
 }
 
-/* Move one token from topic `from` to topic `to` in the pair list p of a
- * word (length *len); nonzero when `from` is not in the list. */
-static int pair_move(int *p, int *len, int from, int to)
+/*
+ * The partitioned sweep (Newman, Asuncion, Smyth and Welling 2009,
+ * section 5; Yan, Xu and Qi 2009): the documents are cut into B groups of
+ * consecutive documents and the vocabulary into B groups of words, each
+ * group holding about N / B tokens; cell (i, j) holds the tokens of the
+ * documents of group i whose words are in group j.  A sweep runs B epochs;
+ * in epoch e the B cells (i, (i + e) mod B) share no document and no word,
+ * so they update the document-topic counts and the word lists of the chain
+ * in place, concurrently, each exactly as the sequential sweep would.  Only
+ * the topic totals n_k are shared: each cell samples against its own copy
+ * of them (the totals at the start of the epoch plus its own moves), and
+ * the copies are summed at the end of the epoch.  So the sampler differs
+ * from collapsed Gibbs only in the totals n_k, which lag the other cells'
+ * moves by at most one epoch (1 / B of a sweep; n_k is a sum over the
+ * whole corpus, so this changes a conditional by a relative O(B / N_k));
+ * with B = 1 it is the sequential sweep.
+ *
+ * Reproducibility: the cells, their token order (documents in order,
+ * tokens in order) and the streams (master, d B + j) of each document
+ * segment depend on the corpus and B only, and the merged totals are sums,
+ * so the draws are the same for any number of threads.  One barrier per
+ * epoch (B per sweep); the threads never copy the word lists and nothing
+ * is merged but the K totals.
+ */
+void mcx_lda_blocked_init(mcx_lda *m, int threads, int blocks)
 {
-    int i = pair_find(p, *len, from);
-    if (i < 0) return 1;
-    if (--p[2 * i + 1] == 0) {
-        memmove(p + 2 * i, p + 2 * (i + 1), (size_t) (*len - i - 1) * 2 * sizeof(int));
-        (*len)--;
-    }
-    pair_add(p, len, to);
-    return 0;
-}
-
-/* The same in a view, with its topic totals (view_reciprocals() afterwards). */
-static int view_move(lda_view *v, const mcx_lda *m, int w, int from, int to)
-{
-    if (pair_move(v->wtk + 2 * (size_t) m->woff[w], v->wlen + w, from, to)) return 1;
-    v->nk[from]--;
-    v->nk[to]++;
-    return 0;
-}
-
-void mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens)
-{
-    const int K = m->K, W = m->W, D = m->D;
+    const int K = m->K, W = m->W, D = m->D, N = m->N;
+    const int *word = m->word, *start = m->doc_start;
     if (threads < 1) threads = 1;
+    if (blocks < 1) blocks = 1;
+    const int B = blocks, C = B * B;
     m->threads = threads;
-    /* blocks of whole consecutive documents, at least block_tokens tokens
-     * each (the last may be smaller): a function of the corpus only */
-    int nb = 0;
-    m->block_doc = mcx_alloc((size_t) D + 1, sizeof(int));
-    m->block_doc[0] = 0;
-    for (int d = 0, acc = 0; d < D; d++) {
-        acc += m->doc_start[d + 1] - m->doc_start[d];
-        if (acc >= block_tokens || d == D - 1) {
-            m->block_doc[++nb] = d + 1;
-            acc = 0;
+    m->n_blocks = B;
+    /* word groups by cumulative frequency, document groups by position */
+    int *wg = mcx_alloc((size_t) W, sizeof(int));
+    int *nw = mcx_alloc((size_t) W, sizeof(int));
+    memset(nw, 0, (size_t) W * sizeof(int));
+    for (int t = 0; t < N; t++) nw[word[t]]++;
+    double cum = 0.0;
+    for (int w = 0; w < W; w++) {
+        int g = N > 0 ? (int) (cum * B / N) : 0;
+        wg[w] = g < B - 1 ? g : B - 1;
+        cum += nw[w];
+    }
+    int *cnt = mcx_alloc((size_t) C, sizeof(int));
+    int *nseg = mcx_alloc((size_t) C, sizeof(int));
+    int *last = mcx_alloc((size_t) C, sizeof(int));
+    memset(cnt, 0, (size_t) C * sizeof(int));
+    memset(nseg, 0, (size_t) C * sizeof(int));
+    for (int c = 0; c < C; c++) last[c] = -1;
+    for (int d = 0; d < D; d++) {
+        int g = N > 0 ? (int) ((double) start[d] * B / N) : 0;
+        int i = g < B - 1 ? g : B - 1;
+        for (int t = start[d]; t < start[d + 1]; t++) {
+            int c = i * B + wg[word[t]];
+            cnt[c]++;
+            if (last[c] != d) {
+                last[c] = d;
+                nseg[c]++;
+            }
         }
     }
-    m->n_blocks = nb;
-    m->z_old = mcx_alloc((size_t) (m->N > 0 ? m->N : 1), sizeof(int));
-    size_t pairs = 2 * (size_t) m->woff[W];
-    m->views = mcx_alloc((size_t) threads, sizeof(lda_view));
+    m->cell_off = mcx_alloc((size_t) C + 1, sizeof(int));
+    m->seg_off = mcx_alloc((size_t) C + 1, sizeof(int));
+    m->cell_off[0] = m->seg_off[0] = 0;
+    for (int c = 0; c < C; c++) {
+        m->cell_off[c + 1] = m->cell_off[c] + cnt[c];
+        m->seg_off[c + 1] = m->seg_off[c] + nseg[c];
+    }
+    const int S = m->seg_off[C];
+    m->cell_tok = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    m->seg_doc = mcx_alloc((size_t) (S > 0 ? S : 1), sizeof(int));
+    m->seg_end = mcx_alloc((size_t) (S > 0 ? S : 1), sizeof(int));
+    int *pos = cnt, *sp = nseg;           /* reused as fill pointers */
+    for (int c = 0; c < C; c++) {
+        pos[c] = m->cell_off[c];
+        sp[c] = m->seg_off[c] - 1;
+        last[c] = -1;
+    }
+    for (int d = 0; d < D; d++) {
+        int g = N > 0 ? (int) ((double) start[d] * B / N) : 0;
+        int i = g < B - 1 ? g : B - 1;
+        for (int t = start[d]; t < start[d + 1]; t++) {
+            int c = i * B + wg[word[t]];
+            if (last[c] != d) {
+                last[c] = d;
+                m->seg_doc[++sp[c]] = d;
+            }
+            m->cell_tok[pos[c]++] = t;
+            m->seg_end[sp[c]] = pos[c];
+        }
+    }
+    /* the words and topics in cell order (topics scattered back to z by
+     * mcx_lda_blocked_finish()) */
+    m->cell_word = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    m->cell_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    for (int i = 0; i < N; i++) {
+        m->cell_word[i] = word[m->cell_tok[i]];
+        m->cell_z[i] = m->z[m->cell_tok[i]];
+    }
+    m->views = mcx_alloc((size_t) B, sizeof(lda_view));
     lda_view *views = m->views;
-    for (int i = 0; i < threads; i++) {
-        views[i].wtk = mcx_alloc(pairs > 0 ? pairs : 1, sizeof(int));
-        views[i].wlen = mcx_alloc((size_t) W, sizeof(int));
+    for (int i = 0; i < B; i++) {
+        views[i].wtk = m->wtk;                  /* the chain's lists, shared */
+        views[i].wlen = m->wlen;
         views[i].nk = mcx_alloc((size_t) K, sizeof(int));
         views[i].inv = mcx_alloc((size_t) K, sizeof(double));
         views[i].invm = mcx_alloc((size_t) K, sizeof(double));
@@ -339,95 +425,55 @@ void mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens)
         views[i].qw = mcx_alloc((size_t) K, sizeof(double));
         views[i].bad = 0;
     }
+    m->nk_sum = mcx_alloc((size_t) K, sizeof(int));
 }
 
-/*
- * The blocked sweep (documents in the fixed blocks of mcx_lda_blocked_init()):
- * every block samples its documents, in order, against the counts of the
- * start of the sweep plus its own changes (a thread's copy, restored after
- * the block by undoing them); the changes of all blocks are then merged
- * into the chain's counts.  This is the approximate distributed sampler of
- * Newman, Asuncion, Smyth and Welling (2009, "AD-LDA") with the blocks, not
- * the threads, as its processors: the blocks and their streams (master, d)
- * depend on the corpus only, and the merged counts are sums, so the draws
- * are the same for any number of threads.  With one block it is the
- * sequential sweep.
- */
 void mcx_lda_sweep_blocked(mcx_lda *m)
 {
-    const int K = m->K, W = m->W, N = m->N, nb = m->n_blocks;
+    const int K = m->K, B = m->n_blocks;
     const uint64_t master = mcx_stream_master();
-    const size_t pairs = 2 * (size_t) m->woff[W];
     lda_view *views = m->views;
-    int *z = m->z, *z_old = m->z_old;
-    const int *word = m->word, *start = m->doc_start, *bd = m->block_doc;
-    memcpy(z_old, z, (size_t) N * sizeof(int));
-    int T = m->threads < nb ? m->threads : nb;
+    const int *off = m->cell_off, *soff = m->seg_off, *cw = m->cell_word;
+    int *cz = m->cell_z;
+    const int *sdoc = m->seg_doc, *send = m->seg_end;
+    int T = m->threads < B ? m->threads : B;
     if (T < 1) T = 1;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(T) if (T > 1)
-#endif
-    {
-#ifdef _OPENMP
-        lda_view *v = views + omp_get_thread_num();
-#else
-        lda_view *v = views;
-#endif
-        memcpy(v->wtk, m->wtk, pairs * sizeof(int));
-        memcpy(v->wlen, m->wlen, (size_t) W * sizeof(int));
-        memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
-        memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
-        memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (int b = 0; b < nb; b++) {
-            if (v->bad) continue;
-            sparse_docs(m, v, bd[b], bd[b + 1], master);
-            const int t1 = start[bd[b + 1]];
-            for (int t = start[bd[b]]; t < t1 && !v->bad; t++) {
-                if (t + MCX_PREFETCH_AHEAD < t1)
-                    MCX_PREFETCH(v->wtk + 2 * (size_t) m->woff[word[t + MCX_PREFETCH_AHEAD]]);
-                if (z[t] != z_old[t]) v->bad = view_move(v, m, word[t], z[t], z_old[t]);
-            }
-            view_reciprocals(v, m);
-        }
-    }
-    for (int i = 0; i < T; i++)
-        if (views[i].bad) MCX_INTERNAL("SparseLDA word list out of step");
-    /* merge: every changed token moves in the chain's counts; the word
-     * lists are cut into T ranges of words (each list's result depends on
-     * its counts only), the topic totals are summed on the main thread */
     int bad = 0;
+    for (int e = 0; e < B && !bad; e++) {
 #ifdef _OPENMP
-#pragma omp parallel num_threads(T) if (T > 1) reduction(|:bad)
+#pragma omp parallel for num_threads(T) if (T > 1) schedule(dynamic, 1) reduction(|:bad)
 #endif
-    {
-#ifdef _OPENMP
-        const int id = omp_get_thread_num(), nt = omp_get_num_threads();
-#else
-        const int id = 0, nt = 1;
-#endif
-        const int w0 = (int) ((long) W * id / nt), w1 = (int) ((long) W * (id + 1) / nt);
-        for (int t = 0; t < N; t++) {
-            const int w = word[t];
-            if (t + MCX_PREFETCH_AHEAD < N) {
-                const int wa = word[t + MCX_PREFETCH_AHEAD];
-                if (wa >= w0 && wa < w1) MCX_PREFETCH(m->wtk + 2 * (size_t) m->woff[wa]);
+        for (int i = 0; i < B; i++) {
+            const int j = (i + e) % B, c = i * B + j;
+            lda_view *v = views + i;
+            memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
+            memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
+            memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
+            v->bad = 0;
+            int i0 = off[c];
+            for (int sg = soff[c]; sg < soff[c + 1] && !v->bad; sg++) {
+                const int d = sdoc[sg];
+                sparse_segment(m, v, d, cw, cz, i0, send[sg], master,
+                               (uint64_t) d * (uint64_t) B + (uint64_t) j);
+                i0 = send[sg];
             }
-            if (w >= w0 && w < w1 && z[t] != z_old[t])
-                bad |= pair_move(m->wtk + 2 * (size_t) m->woff[w], m->wlen + w,
-                                 z_old[t], z[t]);
+            bad |= v->bad;
         }
+        /* topic totals: the start of the epoch plus every cell's moves */
+        int *sum = m->nk_sum;
+        memcpy(sum, m->nk, (size_t) K * sizeof(int));
+        for (int i = 0; i < B; i++)
+            for (int k = 0; k < K; k++) sum[k] += views[i].nk[k] - m->nk[k];
+        memcpy(m->nk, sum, (size_t) K * sizeof(int));
+        lda_view g = chain_view(m);
+        view_reciprocals(&g, m);
     }
     if (bad) MCX_INTERNAL("SparseLDA word list out of step");
-    for (int t = 0; t < N; t++)
-        if (z[t] != z_old[t]) {
-            m->nk[z_old[t]]--;
-            m->nk[z[t]]++;
-        }
-    lda_view g = chain_view(m);
-    view_reciprocals(&g, m);
+}
+
+void mcx_lda_blocked_finish(mcx_lda *m)
+{
+    for (int i = 0; i < m->N; i++) m->z[m->cell_tok[i]] = m->cell_z[i];
 }
 
 /*

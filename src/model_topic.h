@@ -35,11 +35,16 @@ typedef struct mcx_lda {
     int *dtop;                /* K: topics with n_dk > 0 of the current document */
     double *coef;             /* K: (n_dk + alpha) / (n_k + W beta), current document */
     double *inv_minus;        /* K: 1 / (n_k - 1 + W beta) where n_k > 0 */
-    /* blocked sweep (mcx_lda_blocked_init(); n_blocks 0 otherwise) */
+    /* partitioned sweep (mcx_lda_blocked_init(); n_blocks 0 otherwise):
+     * B = n_blocks document groups x B word groups, cell c = i B + j */
     int n_blocks, threads;
-    int *block_doc;           /* n_blocks + 1: first document of each block */
-    int *z_old;               /* N: topics at the start of the sweep */
-    void *views;              /* threads copies of the counts */
+    int *cell_off;            /* B^2 + 1 offsets of the cells in cell_tok */
+    int *cell_tok;            /* N token indices, cell by cell, in token order */
+    int *seg_off;             /* B^2 + 1 offsets of the cells' document segments */
+    int *seg_doc, *seg_end;   /* per segment: its document, its end in cell_tok */
+    int *cell_word, *cell_z;  /* N: words and topics in cell order */
+    int *nk_sum;              /* K: scratch for the merged topic totals */
+    void *views;              /* B copies of the topic totals and scratch */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
@@ -59,12 +64,15 @@ void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
 void   mcx_lda_sparse_init(mcx_lda *m);
 void   mcx_lda_sweep_sparse(mcx_lda *m);
 void   mcx_lda_sparse_sync(mcx_lda *m);
-/* Blocked SparseLDA on `threads` OpenMP threads (after mcx_lda_sparse_init):
- * documents in fixed blocks of at least block_tokens tokens, each block
- * sampled against the counts of the start of the sweep plus its own
- * changes, merged at the end of the sweep; identical for any thread count. */
-void   mcx_lda_blocked_init(mcx_lda *m, int threads, int block_tokens);
+/* Partitioned SparseLDA on `threads` OpenMP threads (after
+ * mcx_lda_sparse_init): blocks x blocks cells of (document group, word
+ * group), B epochs of B disjoint cells per sweep, the topic totals merged
+ * after each epoch; identical for any thread count, the sequential sweep
+ * when blocks = 1. */
+void   mcx_lda_blocked_init(mcx_lda *m, int threads, int blocks);
 void   mcx_lda_sweep_blocked(mcx_lda *m);
+/* z from the partitioned sweep's copy (at the end of a run). */
+void   mcx_lda_blocked_finish(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * from a uniform start; theta (D x K, column-major) receives the average

@@ -70,6 +70,35 @@ test_that("one corpus in every form gives the same tokens and identical draws", 
   expect_equal(unname(doc_topic(base)[4, ]), rep(1 / 3, 3))
 })
 
+test_that("the order of the tokens within a document does not change the draws", {
+  x <- lda_test_dtm()
+  tok <- lapply(seq_len(nrow(x)), function(d) rep(seq_len(ncol(x)), x[d, ]))
+  set.seed(41)
+  shuffled <- lapply(tok, function(w) w[sample.int(length(w))])
+  reversed <- lapply(tok, rev)
+  expect_false(identical(shuffled, tok))
+  # the corpus read from any order is the canonical one (ids increasing)
+  ref <- mcmix:::lda_corpus(x, NULL)
+  for (f in list(shuffled, reversed)) {
+    cp <- mcmix:::lda_corpus(f, colnames(x))
+    expect_identical(cp$word, ref$word)
+    expect_identical(cp$doc_start, ref$doc_start)
+  }
+  for (alg in c("sparse", "dense", "blocked")) {
+    b <- lda_run(x, algorithm = alg)
+    expect_identical(lda_run(shuffled, vocab = colnames(x), algorithm = alg)$chains,
+                     b$chains, info = alg)
+    expect_identical(lda_run(reversed, vocab = colnames(x), algorithm = alg)$chains,
+                     b$chains, info = alg)
+  }
+  # held-out perplexity and predict() do not depend on the order either
+  fit <- lda_run(x)
+  expect_identical(perplexity(fit, shuffled), perplexity(fit, x))
+  set.seed(2); p1 <- predict(fit, unname(shuffled))
+  set.seed(2); p2 <- predict(fit, unname(x))
+  expect_identical(p1, p2)
+})
+
 test_that("a quanteda dfm (a dgCMatrix subclass) is read as its counts", {
   e <- new.env()
   methods::setClass("dfm", contains = "dgCMatrix", slots = c(meta = "list"), where = e)

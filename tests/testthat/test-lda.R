@@ -17,7 +17,9 @@ lda_log_joint_r <- function(docs, z, K, W, alpha, beta) {
 
 test_that("the log_lik trace is the exact collapsed log p(w, z)", {
   set.seed(11)
-  docs <- list(c(1, 2, 2, 3), c(3, 3), c(1, 4, 4, 4, 2))
+  # word ids increasing within a document: the order the corpus is read in,
+  # so z lines up with unlist(docs)
+  docs <- list(c(1, 2, 2, 3), c(3, 3), c(1, 2, 4, 4, 4))
   m <- lda_model(K = 3, alpha = 0.7, beta = 0.3)
   corpus <- mcmix:::lda_corpus(docs, NULL)
   for (r in 1:5) {
@@ -36,7 +38,7 @@ test_that("the log_lik trace is the exact collapsed log p(w, z)", {
 
 test_that("the sampler reproduces the exact posterior of z on a tiny corpus", {
   skip_on_cran()
-  docs <- list(c(1, 2, 1), c(2, 3))
+  docs <- list(c(1, 1, 2), c(2, 3))     # ids increasing: the corpus order
   K <- 2; alpha <- 0.6; beta <- 0.4
   zs <- as.matrix(expand.grid(rep(list(1:K), 5)))      # all 32 assignments
   lp <- apply(zs, 1, function(z) lda_log_joint_r(docs, z, K, 3, alpha, beta))
@@ -64,7 +66,7 @@ test_that("the sampler reproduces the exact posterior of z on a tiny corpus", {
 # beta near 1 give the smoothing bucket a large share.
 test_that("sparse and dense samplers reproduce the exact posterior of z (K = 3)", {
   skip_on_cran()
-  docs <- list(c(1, 2, 1), c(2, 3))
+  docs <- list(c(1, 1, 2), c(2, 3))     # ids increasing: the corpus order
   K <- 3; alpha <- 0.5; beta <- 0.7
   zs <- as.matrix(expand.grid(rep(list(1:K), 5)))      # all 243 assignments
   lp <- apply(zs, 1, function(z) lda_log_joint_r(docs, z, K, 3, alpha, beta))
@@ -274,10 +276,13 @@ test_that("the blocked sampler gives identical draws for any number of threads",
   # one block (the corpus is below the block size): the sequential sweep
   expect_identical(run(algorithm = "blocked", threads = 2)$chains,
                    run(algorithm = "sparse")$chains)
-  withr::local_options(mcmix.lda_block_tokens = 300)
+  # 4 x 4 cells (document group, word group), 4 epochs of 4 cells
+  withr::local_options(mcmix.lda_block_tokens = 150, mcmix.threads_adapt = FALSE)
+  expect_equal(mcmix:::lda_blocks(length(mcmix:::lda_corpus(docs, NULL)$word), 150), 4L)
   one <- run(algorithm = "blocked", threads = 1)
   expect_identical(run(algorithm = "blocked", threads = 2)$chains, one$chains)
   expect_identical(run(algorithm = "blocked", threads = 3)$chains, one$chains)
+  expect_identical(run(algorithm = "blocked", threads = 4)$chains, one$chains)
   expect_false(identical(one$chains, run(algorithm = "sparse")$chains))
   # the merged counts are those of z: the trace is the exact log p(w, z)
   st <- one$chains[[1]]$state
