@@ -3,6 +3,8 @@
 ## plain summary line ("N passed, N failed, N skipped"); exit 1 on failure.
 library(testthat)
 library(mcmix)
+## report every failure (testthat stops a run after 10 by default)
+testthat::set_max_fails(Inf)
 ## MCMIX_TEST_FILTER: a regular expression selecting test files (make
 ## sanitize / make valgrind run subsets).
 filter <- Sys.getenv("MCMIX_TEST_FILTER", "")
