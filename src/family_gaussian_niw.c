@@ -351,20 +351,25 @@ static void stats_combine(const void *hp, void *sp, const void *op, double *work
     refresh(h, s);
 }
 
-static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
+/* The quadratic form r of x in the cluster's predictive scale matrix
+ * (the Student-t's Mahalanobis distance before the kappa scaling), shared by
+ * log_predictive() and its bound. */
+static double predictive_quad(const niw_hyper *h, const double *s, const double *x, double *work)
 {
-    const niw_hyper *h = hp;
-    const double *s = sp;
     int d = h->d;
     const double *mu = S_MU(s, d), *m0 = H_M0(h);
-    double r;
     if (d == 1) {
         double w = x[0] - m0[0] - mu[0];
-        r = w * w / S_PSI(s, d)[0];
-    } else {
-        for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
-        r = mcx_tri_quad(S_L(s, d), work, work, d);
+        return w * w / S_PSI(s, d)[0];
     }
+    for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
+    return mcx_tri_quad(S_L(s, d), work, work, d);
+}
+
+static double log_predictive(const void *hp, const void *sp, const double *x, double *work)
+{
+    const double *s = sp;
+    double r = predictive_quad(hp, s, x, work);
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
 }
 
@@ -381,18 +386,8 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
 double mcx_niw_log_predictive_bound(const void *hp, const void *sp, const double *x,
                                     double *work)
 {
-    const niw_hyper *h = hp;
     const double *s = sp;
-    int d = h->d;
-    const double *mu = S_MU(s, d), *m0 = H_M0(h);
-    double r;
-    if (d == 1) {
-        double w = x[0] - m0[0] - mu[0];
-        r = w * w / S_PSI(s, d)[0];
-    } else {
-        for (int i = 0; i < d; i++) work[i] = x[i] - m0[i] - mu[i];
-        r = mcx_tri_quad(S_L(s, d), work, work, d);
-    }
+    double r = predictive_quad(hp, s, x, work);
     double y = s[S_RSCALE] * r;
     return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
 }

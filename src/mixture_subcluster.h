@@ -202,6 +202,7 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
  * allocated), the merge gains of cluster x with the others and their log
  * sum (the prior part from p), the log probability w_x(target) of a
  * partner, and the log marginals of all clusters into s->lm. */
+int    mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj);
 int    mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2],
                           int *n);
 double mcx_sc_partner_gains(const mcx_mix *m, const mcx_subcluster *s,

@@ -427,14 +427,28 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
         s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
 }
 
+/* A split's cluster *k (uniform among the K) and its ordered launch points
+ * *pi != *pj (uniform among its nm members, listed in s->mem by
+ * mcx_sc_members()); returns nm, below 2 when *k cannot be split (then
+ * *pi, *pj are not set).  Shared with the HDP's split (model_hdp_sams.c). */
+int mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj)
+{
+    int K = m->K, c = (int) (unif_rand() * K);
+    if (c >= K) c = K - 1;
+    *k = c;
+    int nm = mcx_sc_members(m, s, c, c);
+    if (nm < 2) return nm;
+    *pi = (int) R_unif_index((double) nm);
+    *pj = (int) R_unif_index((double) (nm - 1));
+    if (*pj >= *pi) (*pj)++;
+    return nm;
+}
+
 static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
-    int K = m->K, k = (int) (unif_rand() * K);
-    if (k >= K) k = K - 1;
-    int nm = mcx_sc_members(m, s, k, k);
+    int K = m->K, k, pi, pj;
+    int nm = mcx_sc_sams_pick(m, s, &k, &pi, &pj);
     if (nm < 2) return;
-    int pi = (int) R_unif_index((double) nm), pj = (int) R_unif_index((double) (nm - 1));
-    if (pj >= pi) pj++;
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
     int nfix = launch(m, s, nm, pi, pj, st, n);

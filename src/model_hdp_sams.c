@@ -159,12 +159,9 @@ static void sams_split(mcx_hdp *h)
     mcx_mix *m = &h->mix;
     mcx_subcluster *s = h->sc;
     const int J = h->J, K = m->K;
-    int k = (int) (unif_rand() * K);
-    if (k >= K) k = K - 1;
-    int nm = mcx_sc_members(m, s, k, k);
+    int k, pi, pj;
+    int nm = mcx_sc_sams_pick(m, s, &k, &pi, &pj);
     if (nm < 2) return;
-    int pi = (int) R_unif_index((double) nm), pj = (int) R_unif_index((double) (nm - 1));
-    if (pj >= pi) pj++;
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
     int nfree = mcx_sc_sams_launch(m, s, nm, pi, pj, st, n);
