@@ -500,7 +500,7 @@ partition_draws <- function(fit) {
   labs <- lapply(fit$chains, `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||
       isFALSE(fit$settings$labels))
-    stop_no_labels(fit, "partition_draws()")   # R/mixture_online.R
+    stop_no_labels(fit, "partition_draws()", "fit")   # R/mixture_online.R
   out <- do.call(rbind, labs)
   storage.mode(out) <- "integer"
   attr(out, "chain") <- rep(seq_along(labs), vapply(labs, nrow, integer(1)))

@@ -197,7 +197,7 @@ fit_label_subset <- function(fit) {
 # observation, else those of the subsample (with attribute `subset`, and a
 # message saying so unless `quiet`), else NULL (need = FALSE) or an error
 # naming `labels`.
-fit_labels_any <- function(fit, need = TRUE, what = "the result", quiet = FALSE) {
+fit_labels_any <- function(fit, need = TRUE, what = "the result", quiet = FALSE, arg = "x") {
   labs <- fit_labels(fit, need = FALSE)   # R/psm.R
   if (!is.null(labs)) return(labs)
   sub <- fit_label_subset(fit)
@@ -210,13 +210,14 @@ fit_labels_any <- function(fit, need = TRUE, what = "the result", quiet = FALSE)
         format_count(length(sub$subset)), format_count(fit$N), what))
     return(structure(sub$labels, subset = sub$subset))
   }
-  if (need) stop_no_labels(fit, "this")
+  if (need) stop_no_labels(fit, what, arg)
   NULL
 }
 
 # The error of a function that needs the labels of every observation at
-# every kept draw (classed, naming `labels`).
-stop_no_labels <- function(fit, what) {
+# every kept draw (classed, naming `arg`, the argument that gave the fit;
+# the message says how to sample with them).
+stop_no_labels <- function(fit, what, arg = "x") {
   if (fit_is_online(fit))
     stop_input(sprintf(paste0(
       "%s needs the cluster labels of every observation at every kept draw, but the fit ",
@@ -225,11 +226,11 @@ stop_no_labels <- function(fit, what) {
       "`thin` keeps them within the memory budget, option `mcmix.memory_budget`), or use ",
       "online_partition(fit), or partition() and psm() on the subsample."),
       what, format_count(length(fit$settings$label_subset)), format_count(fit$N)),
-      "labels")
+      arg)
   stop_input(sprintf(paste0(
     "%s needs the cluster labels of the kept draws, but the fit has none stored: ",
     "sample with `labels = TRUE` (the default when they fit the memory budget)."),
-    what), "labels")
+    what), arg)
 }
 
 # The settings of labels = "online" for `chains` chains of `iter` / `thin`

@@ -89,7 +89,7 @@ predict.mcmix_mixture_fit <- function(object, newdata,
     stop(sprintf("`object` was fitted with the non-conjugate family %s: predictive ",
                  family_label(prep$family)),
          "densities need a conjugate family (closed-form predictive).", call. = FALSE)
-  if (is.null(fit_labels(object, need = FALSE))) stop_no_labels(object, "predict()")
+  if (is.null(fit_labels(object, need = FALSE))) stop_no_labels(object, "predict()", "object")
   z <- partition_draws(object)
   newx <- tryCatch(fam_convert_with(prep, newdata, min_rows = 1L),
                    error = function(e)   # the checks name the fitted `data`

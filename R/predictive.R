@@ -130,7 +130,7 @@ pointwise_log_lik.mcmix_mixture_fit <- function(fit) {
 # component_sample() (R/components.R) with the errors phrased for `generic`.
 mixture_components <- function(fit, generic) {
   if (!isTRUE(fit$settings$labels) || is.null(fit$chains[[1L]]$labels))
-    stop_no_labels(fit, sprintf("%s()", generic))   # R/mixture_online.R
+    stop_no_labels(fit, sprintf("%s()", generic), "object")   # R/mixture_online.R
   if (!family_is_conjugate(fit$family$family))
     refuse_generic(generic, fit, sprintf("the non-conjugate family %s has no closed-form conditional posterior of its parameters",
                                          family_label(fit$family$family)))

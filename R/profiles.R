@@ -68,7 +68,7 @@ cluster_profiles <- function(fit, estimate = NULL, level = 0.95, draws = 500,
   prep <- fit$family
   if (!family_is_conjugate(prep$family))
     stop("`fit` has a non-conjugate family: profiles need a conjugate family.", call. = FALSE)
-  if (is.null(fit_labels(fit, need = FALSE))) stop_no_labels(fit, "cluster_profiles()")
+  if (is.null(fit_labels(fit, need = FALSE))) stop_no_labels(fit, "cluster_profiles()", "fit")
   z <- partition_draws(fit)
   est <- if (is.null(estimate)) partition(fit) else check_estimate(estimate, fit$N)
   lab <- as.integer(est$labels)

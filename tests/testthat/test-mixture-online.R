@@ -235,13 +235,15 @@ test_that("by default beyond the memory budget a DP fit keeps the subsample and 
   expect_gt(min(est$frequency), 0.5)
   expect_message(pp <- partition(fit), "for them only")
   expect_identical(pp$labels, z[fit$settings$label_subset])
-  # the functions that need every label refuse, naming `labels`
-  for (call in list(quote(predict(fit, x[1:3, ], type = "class")),
-                    quote(predict(fit, x[1:3, ])),
-                    quote(cluster_profiles(fit)),
-                    quote(partition_draws(fit)))) {
-    e <- expect_error(eval(call), class = "mcmix_error_input")
-    expect_identical(e$arg, "labels")
+  # the functions that need every label refuse, naming the fit's argument
+  # and saying how to keep the labels
+  calls <- list(object = quote(predict(fit, x[1:3, ], type = "class")),
+                object = quote(predict(fit, x[1:3, ])),
+                fit = quote(cluster_profiles(fit)),
+                fit = quote(partition_draws(fit)))
+  for (i in seq_along(calls)) {
+    e <- expect_error(eval(calls[[i]]), class = "mcmix_error_input")
+    expect_identical(e$arg, names(calls)[i])
     expect_match(conditionMessage(e), "labels = \"online\"", fixed = TRUE)
   }
   # plot_clusters() colours every observation by the online estimate
@@ -252,11 +254,13 @@ test_that("by default beyond the memory budget a DP fit keeps the subsample and 
   e <- expect_error(sample_posterior(m, x, iter = 30, labels = TRUE, progress = FALSE),
                     class = "mcmix_error_input")
   expect_identical(e$arg, "labels")
-  # labels = FALSE keeps nothing of the kind; the refusal names `labels`
+  # labels = FALSE keeps nothing of the kind; the refusal names the fit
+  # and says to sample with `labels = TRUE`
   none <- sample_posterior(m, x, iter = 5, labels = FALSE, progress = FALSE)
   expect_null(none$settings$label_subset)
   e <- expect_error(partition_draws(none), class = "mcmix_error_input")
-  expect_identical(e$arg, "labels")
+  expect_identical(e$arg, "fit")
+  expect_match(conditionMessage(e), "labels = TRUE", fixed = TRUE)
   e <- expect_error(online_partition(none), class = "mcmix_error_input")
   expect_identical(e$arg, "fit")
 })
