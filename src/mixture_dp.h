@@ -50,6 +50,7 @@
 #ifndef MCMIX_MIXTURE_DP_H
 #define MCMIX_MIXTURE_DP_H
 
+#include <math.h>
 #include "mixture.h"
 
 /* ---------------- the prior over partitions (mixture_prior.c) ---------------- */
@@ -151,6 +152,13 @@ MCX_DP_ALGORITHMS(MCX_DP_DECLARE)
 const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
 
 /* ---------------- shared by several rows ---------------- */
+
+/* log(1 + exp(x)) without overflow (the log normaliser of a two-way
+ * choice in the split-merge proposals). */
+static inline double mcx_softplus(double x)
+{
+    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
+}
 
 /* The collapsed Gibbs sweep (mixture_dp.c), Neal (2000) algorithm 3 with
  * Pitman-Yor weights, in a cyclic order from a random start in a random

@@ -185,12 +185,6 @@ static void draw_pair(const mcx_mix *m, int *pi, int *pj)
     *pj = j;
 }
 
-/* log(1 + exp(x)) without overflow. */
-static double softplus(double x)
-{
-    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-}
-
 /* The prior log weight of k on side c (n[c] counts k iff in_c). */
 static inline double side_weight(const mcx_sm *s, int k, int c, int in_c, const int *n)
 {
@@ -240,7 +234,7 @@ double mcx_sm_scan(mcx_mix *m, mcx_sm *s, int nS, int *n, int force, int want_q)
                               f->log_predictive(hyper, st[c], xk, work);
         int side = force >= 0 ? (m->z[k] == force ? 0 : 1)
                               : (unif_rand() < 1.0 / (1.0 + exp(l[1] - l[0])) ? 0 : 1);
-        if (want_q) lq -= softplus(l[1 - side] - l[side]);
+        if (want_q) lq -= mcx_softplus(l[1 - side] - l[side]);
         s->side[k] = side;
         if (side == own) continue;
         if (own >= 0) {

@@ -187,10 +187,12 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
 double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n);
 double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n);
 void   mcx_sc_side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem);
-/* An accepted split of cluster k along s->side (stats in s->sa, s->sb from
+/* An accepted split of cluster k along s->side over the n members in
+ * s->mem (the sides' stats sa, sb, e.g. s->sa, s->sb from
  * mcx_sc_side_stats()): side 0 (nA members) stays in slot k, side 1 (nB)
  * becomes a new cluster, whose slot is returned. */
-int    mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int nA, int nB);
+int    mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int nA, int nB,
+                          const double *sa, const double *sb);
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);
@@ -203,6 +205,10 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
  * sum (the prior part from p), the log probability w_x(target) of a
  * partner, and the log marginals of all clusters into s->lm. */
 int    mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj);
+double mcx_sc_ps_sams(int K);
+double mcx_sc_sams_merge_lq(int K, double lwa, double lwb, int na, int nb, double *lqs);
+int    mcx_sc_sams_apply_split(mcx_mix *m, mcx_subcluster *s, int k, int nm, double *st[2],
+                               const int *n);
 int    mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2],
                           int *n);
 double mcx_sc_partner_gains(const mcx_mix *m, const mcx_subcluster *s,

@@ -79,11 +79,6 @@ static double ps_sams(int K)
     return K <= 1 ? 1.0 : SAMS_SPLIT_SHARE;
 }
 
-static double softplus(double x)
-{
-    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-}
-
 /* The merged statistics of two stats blocks into out (family stats_combine). */
 static void combined(const mcx_mix *m, const mcx_subcluster *s, const double *a,
                      const double *b, double *out)
@@ -201,7 +196,7 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
             side = unif_rand() * (1.0 + exp(-dl)) < 1.0 ? 1 : 0;   /* P(B) = 1 / (1 + e^-dl) */
             s->side[r] = (unsigned char) side;
         }
-        lq -= softplus(side ? -dl : dl);
+        lq -= mcx_softplus(side ? -dl : dl);
         if (lq < floor) return -INFINITY;
         f->stats_add(h, st[side], x, m->work);
         n[side]++;
@@ -444,6 +439,36 @@ int mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj)
     return nm;
 }
 
+/* log q of a merge's choice among K clusters and its launch: the first
+ * cluster uniform, its partner by w (log weights lwa = w_a(b), lwb =
+ * w_b(a): either may be drawn first), the ordered launch pair 1 / (2 na
+ * nb) (a fair coin gives side A); into *lqs log q of the reverse split's
+ * choice of the merged cluster among K - 1 and of its ordered launch pair.
+ * A split of a cluster among K - 1 scores its reverse merge with the same. */
+double mcx_sc_sams_merge_lq(int K, double lwa, double lwb, int na, int nb, double *lqs)
+{
+    int nm = na + nb;
+    *lqs = log(ps_sams(K - 1)) - log(K - 1.0) - log((double) nm * (nm - 1.0));
+    return log(1.0 - ps_sams(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa)) -
+        log(2.0 * na * (double) nb);
+}
+
+/* An accepted sequentially allocated split of cluster k: the nm members in
+ * s->mem (launch points last, sides of the others in s->side), side A
+ * (st[0], n[0]) stays in slot k, side B becomes a new cluster, returned. */
+int mcx_sc_sams_apply_split(mcx_mix *m, mcx_subcluster *s, int k, int nm, double *st[2],
+                            const int *n)
+{
+    s->side[nm - 2] = 0;
+    s->side[nm - 1] = 1;
+    return mcx_sc_apply_split(m, s, k, nm, n[0], n[1], st[0], st[1]);
+}
+
+double mcx_sc_ps_sams(int K)
+{
+    return ps_sams(K);
+}
+
 static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
 {
     int K = m->K, k, pi, pj;
@@ -460,22 +485,13 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     /* reverse: the merge of A and B among K + 1 clusters (k replaced by A and B) */
     double lw = log_partner_of(m, s, p, K + 1, st[0], n[0], lA, k, -1, st[1], n[1], lB, m->K);
     double lw2 = log_partner_of(m, s, p, K + 1, st[1], n[1], lB, k, -1, st[0], n[0], lA, m->K);
-    double lqm = log(1.0 - ps_sams(K + 1)) - log(K + 1.0) + lw
-        + log1p(exp(lw2 - lw)) - log(2.0 * n[0] * (double) n[1]);
-    lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
+    double lqm = mcx_sc_sams_merge_lq(K + 1, lw, lw2, n[0], n[1], &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
     double lr = g + lqm - lqs - lq;
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
-    int c = mcx_mix_new_cluster(m);
-    memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
-    memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
-    m->size[k] = n[0];
-    m->size[c] = n[1];
-    for (int r = 0; r < nm - 2; r++)
-        if (s->side[r]) m->z[s->mem[r]] = c;
-    m->z[s->mem[nm - 1]] = c;
+    mcx_sc_sams_apply_split(m, s, k, nm, st, n);
     s->counts[0] += 1;
 }
 
@@ -500,9 +516,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     const double *sb = mcx_mix_stats(m, b);
     double lwa = log_partner(s, K, lse, b);
     double lwb = log_partner_of(m, s, p, K, sb, nb, s->lm[b], b, -1, NULL, 0, 0.0, a);
-    double lqm = log(1.0 - ps_sams(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa))
-        - log(2.0 * na * (double) nb);
-    double lqs = log(ps_sams(K - 1)) - log(K - 1.0) - log((double) nm * (nm - 1.0));
+    double lqs, lqm = mcx_sc_sams_merge_lq(K, lwa, lwb, na, nb, &lqs);
     double *su = s->ss + 2 * m->sstride;
     double gain;
     if (s->combine != NULL) {

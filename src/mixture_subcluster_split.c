@@ -85,11 +85,12 @@ void mcx_sc_side_stats(const mcx_mix *m, mcx_subcluster *s, int nmem)
     mcx_sc_group_stats(m, s, nmem, s->mem, NULL, s->side, 2, s->sa);
 }
 
-int mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int nA, int nB)
+int mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int nA, int nB,
+                       const double *sa, const double *sb)
 {
     int c = mcx_mix_new_cluster(m);
-    memcpy(mcx_mix_stats(m, k), s->sa, m->sstride * sizeof(double));
-    memcpy(mcx_mix_stats(m, c), s->sb, m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, k), sa, m->sstride * sizeof(double));
+    memcpy(mcx_mix_stats(m, c), sb, m->sstride * sizeof(double));
     m->size[k] = nA;
     m->size[c] = nB;
     for (int j = 0; j < n; j++)
@@ -116,7 +117,7 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
         + log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0))
         - (log(ps_split(K)) - log((double) K) + lQ);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
-    mcx_sc_apply_split(m, s, k, n, nA, nB);
+    mcx_sc_apply_split(m, s, k, n, nA, nB, s->sa, s->sb);
     s->counts[0] += 1;
 }
 

@@ -88,19 +88,9 @@
 #include <Rmath.h>
 #include "model_hdp.h"
 
-/* Share of splits among these proposals when K > 1 (the 2-means moves make
- * the useful splits; these are the reverse moves of the merges). */
-#define SAMS_SPLIT_SHARE 0.1
-
-static double ps_sams(int K)
-{
-    return K <= 1 ? 1.0 : SAMS_SPLIT_SHARE;
-}
-
-static double softplus(double x)
-{
-    return x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-}
+/* The share of splits among these proposals is that of the DP's
+ * (mcx_sc_ps_sams()): the 2-means moves make the useful splits, these are
+ * the reverse moves of the merges. */
 
 /* The allocation pass over s->mem[0 .. nS-1] (in that order), sides A
  * (st[0]) and B (st[1]) holding their launch points, h->side_nj their
@@ -136,7 +126,7 @@ static double allocate(mcx_hdp *h, int nS, int nfree, double *st[2], int *n, int
                 side = unif_rand() * (1.0 + exp(-dl)) < 1.0 ? 1 : 0;
                 s->side[r] = (unsigned char) side;
             }
-            lq -= softplus(side ? -dl : dl);
+            lq -= mcx_softplus(side ? -dl : dl);
             if (lq < floor) return -INFINITY;
         }
         f->stats_add(hy, st[side], x, m->work);
@@ -180,21 +170,12 @@ static void sams_split(mcx_hdp *h)
                                       n[1], lB, m->K);
     double lw2 = mcx_sc_log_partner_of(m, s, &h->top, K + 1, st[1], n[1], lB, k, -1, st[0],
                                        n[0], lA, m->K);
-    double lqm = log(1.0 - ps_sams(K + 1)) - log(K + 1.0) + lw + log1p(exp(lw2 - lw)) -
-        log(2.0 * n[0] * (double) n[1]);
-    double lqs = log(ps_sams(K)) - log((double) K) - log((double) nm * (nm - 1.0));
+    double lqs, lqm = mcx_sc_sams_merge_lq(K + 1, lw, lw2, n[0], n[1], &lqs);
     double lr = mcx_hdp_split_terms(h, w, st[0], st[1], mcx_mix_stats(m, k)) +
         mcx_hdp_group_lgamma(h, cA, cB, beta_c, w) + lqm - lqs - lq;
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side A stays in slot k, side B becomes cluster c */
-    int c = mcx_mix_new_cluster(m);
-    memcpy(mcx_mix_stats(m, k), st[0], m->sstride * sizeof(double));
-    memcpy(mcx_mix_stats(m, c), st[1], m->sstride * sizeof(double));
-    m->size[k] = n[0];
-    m->size[c] = n[1];
-    for (int r = 0; r < nm - 2; r++)
-        if (s->side[r]) m->z[s->mem[r]] = c;
-    m->z[j] = c;
+    int c = mcx_sc_sams_apply_split(m, s, k, nm, st, n);
     mcx_hdp_accepted_split(h, c, k, w, beta_c, cA, c, cB);
 }
 
@@ -230,9 +211,7 @@ static void sams_merge(mcx_hdp *h)
         b = t;
     }
     int na = m->size[a], nb = m->size[b], nm = na + nb;
-    double lqm = log(1.0 - ps_sams(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa)) -
-        log(2.0 * na * (double) nb);
-    double lqs = log(ps_sams(K - 1)) - log(K - 1.0) - log((double) nm * (nm - 1.0));
+    double lqs, lqm = mcx_sc_sams_merge_lq(K, lwa, lwb, na, nb, &lqs);
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;               /* the merged stats */
     memcpy(su, sa, m->sstride * sizeof(double));
@@ -279,7 +258,7 @@ void mcx_hdp_gain_sams(mcx_hdp *h)
         if (h->mix.K < 1 || h->mix.n < 2) return;
         mcx_sc_reserve(h->sc, h->mix.K + 1);
         h->sm_counts[1] += 1.0;
-        if (unif_rand() < ps_sams(h->mix.K)) sams_split(h);
+        if (unif_rand() < mcx_sc_ps_sams(h->mix.K)) sams_split(h);
         else sams_merge(h);
     }
 }

@@ -426,7 +426,7 @@ static void sc_split(mcx_hdp *h)
         (log(ps_split(K)) - log((double) K) + lQ);
     if (!(log(unif_rand()) < lr)) return;
     /* accept: side 0 stays in slot k, side 1 becomes cluster c */
-    int c = mcx_sc_apply_split(m, sc, k, n, nA, nB);
+    int c = mcx_sc_apply_split(m, sc, k, n, nA, nB, sc->sa, sc->sb);
     mcx_hdp_accepted_split(h, c, k, w, beta_c, cA, c, cB);
 }
 
