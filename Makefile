@@ -95,12 +95,13 @@ interrupts: install
 	NOT_CRAN=true $(RSCRIPT) tools/interrupts.R
 
 # Sanitizers and valgrind; MCMIX_TEST_FILTER (a regular expression on test
-# file names) runs a subset, e.g. make valgrind MCMIX_TEST_FILTER='chains|hdp'.
+# file names) runs a subset, e.g. make valgrind MCMIX_TEST_FILTER='chains|hdp';
+# make valgrind VALGRIND_SHARD=3/8 the third of eight parts (tools/VALGRIND.md).
 sanitize: deps
 	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' sh tools/sanitize.sh
 
 valgrind: deps
-	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' sh tools/valgrind.sh
+	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' VALGRIND_SHARD='$(VALGRIND_SHARD)' sh tools/valgrind.sh
 
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \

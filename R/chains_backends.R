@@ -166,6 +166,36 @@ stop_wait <- function() {
   as.double(v)
 }
 
+# The Ctrl-C bookkeeping of a parallel runner; `stop` asks the running
+# chains to stop (the run directory's stop request). $on_interrupt is the
+# interrupt handler; $late() is TRUE once the chains have had stop_wait()
+# seconds since the first Ctrl-C; $give_up() after a second Ctrl-C or when
+# late (the runner then takes the chains still running from their result
+# files or checkpoints); $interrupted() whether a Ctrl-C came.
+interrupt_ledger <- function(stop) {
+  n <- 0L
+  t_stop <- NA_real_
+  late <- function() !is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()
+  list(on_interrupt = function(e) {
+         n <<- n + 1L
+         if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
+         stop()
+       },
+       late = late,
+       give_up = function() n >= 2L || late(),
+       interrupted = function() n > 0L)
+}
+
+# A runner's result for the k-th chain of `idx` that did not return one
+# (status "died" or "interrupted"): the chain from its last checkpoint, or
+# as it was before this run (`new`: a chain created by this run).
+chain_lost <- function(dir, idx, k, new, fit, status, condition)
+  list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
+       status = status, condition = condition)
+
+# The number of runner results in `out` whose chain finished.
+chains_done <- function(out) sum(vapply(out, function(r) identical(r$status, "done"), logical(1)))
+
 # Forked workers: each leaves the terminal's process group first (its
 # SIGINT is held back from the fork on, R/chains_signals.R) and is stopped
 # through the run directory; it saves checkpoints as a future worker does
@@ -183,9 +213,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
     chain_run_safe(fit, i, new, tick = h$tick, stop_requested = h$stop_requested,
                    checkpoint = h$checkpoint)
   }
-  lost <- function(k, status, condition)
-    list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
-         status = status, condition = condition)
+  lost <- function(k, status, condition) chain_lost(dir, idx, k, new, fit, status, condition)
   out <- vector("list", length(idx))
   pending <- seq_along(idx)
   jobs <- list()   # k (position in idx) -> mcparallel job
@@ -198,13 +226,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
     jobs <<- list()
   }
   on.exit(kill_jobs(), add = TRUE, after = FALSE)   # never leave workers behind
-  interrupts <- 0L
-  t_stop <- NA_real_
-  on_interrupt <- function(e) {
-    interrupts <<- interrupts + 1L
-    if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
-    stop_all()
-  }
+  ctrl_c <- interrupt_ledger(stop_all)
   while (length(pending) || length(jobs)) {
     tryCatch({
       while (length(pending) && length(jobs) < cores && !file.exists(stopfile)) {
@@ -228,21 +250,19 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
         jobs[[nm]] <- NULL
         if (r$status != "done") stop_all()
       }
-      reporter$set(progress_files_read(dir, idx), sum(vapply(out, function(r)
-        identical(r$status, "done"), logical(1))))
+      reporter$set(progress_files_read(dir, idx), chains_done(out))
       if (length(jobs)) with_sigint(Sys.sleep(0.05))
-    }, interrupt = on_interrupt)
+    }, interrupt = ctrl_c$on_interrupt)
     # a second Ctrl-C, or chains that do not stop in time: give them up
     # (their checkpoints are kept)
-    if (length(jobs) && (interrupts >= 2L ||
-                         (!is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()))) {
+    if (length(jobs) && ctrl_c$give_up()) {
       ks <- as.integer(names(jobs))
       kill_jobs()
       for (k in ks) out[[k]] <- lost(k, "interrupted", NULL)
       pending <- integer()
     }
   }
-  attr(out, "interrupted") <- interrupts > 0L
+  attr(out, "interrupted") <- ctrl_c$interrupted()
   out
 }
 
@@ -302,16 +322,12 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
       tryInvokeRestart("muffleProgression")
     }
   }
-  lost <- function(k, status, condition)
-    list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
-         status = status, condition = condition)
+  lost <- function(k, status, condition) chain_lost(dir, idx, k, new, fit, status, condition)
   out <- vector("list", length(idx))
   fs <- list()
   pending <- seq_along(idx)
   waiting <- integer()
   restart <- FALSE   # a worker was given up while it held a chain: restart the plan
-  interrupts <- 0L
-  t_stop <- NA_real_
   poll <- function() {
     reap_abandoned()
     for (k in waiting) {
@@ -345,24 +361,21 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
       waiting <<- c(waiting, k)
     }
   }
-  on_interrupt <- function(e) {
-    interrupts <<- interrupts + 1L
-    if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
+  ctrl_c <- interrupt_ledger(function() {
     stop_all()
     pending <<- integer()
-  }
-  tryCatch(future_detach_workers(), interrupt = on_interrupt)
+  })
+  tryCatch(future_detach_workers(), interrupt = ctrl_c$on_interrupt)
   while (length(pending) || length(waiting)) {
     withCallingHandlers(tryCatch({
       poll()
       if (!use_progressr)
-        reporter$set(progress_files_read(dir, idx),
-                     sum(vapply(out, function(r) identical(r$status, "done"), logical(1))))
+        reporter$set(progress_files_read(dir, idx), chains_done(out))
       if (length(pending) || length(waiting)) with_sigint(Sys.sleep(0.05))
-    }, interrupt = on_interrupt), progression = on_progress)
+    }, interrupt = ctrl_c$on_interrupt), progression = on_progress)
     if (!length(waiting)) next
-    late <- !is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()
-    if (interrupts >= 2L || late) {
+    late <- ctrl_c$late()
+    if (ctrl_c$give_up()) {
       # give up the chains still running: from their result files or checkpoints
       for (k in waiting) {
         saved <- result_read(dir, idx[k])
@@ -374,7 +387,7 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
     }
   }
   if (restart) future_restart_workers()
-  attr(out, "interrupted") <- interrupts > 0L
+  attr(out, "interrupted") <- ctrl_c$interrupted()
   out
 }
 

@@ -35,9 +35,7 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
   ready <- function(js) if (length(js))
     js[tryCatch(socketSelect(lapply(js, con), write = FALSE, timeout = 0),
                 error = function(e) rep(TRUE, length(js)))] else integer()
-  lost <- function(k, status, condition)
-    list(chain = checkpoint_read(dir, idx[k], if (!new) fit$chains[[idx[k]]]),
-         status = status, condition = condition)
+  lost <- function(k, status, condition) chain_lost(dir, idx, k, new, fit, status, condition)
   out <- vector("list", length(idx))
   pending <- seq_along(idx)
   busy <- integer(length(cl))   # the chain (k) node j runs, 0 when free
@@ -59,13 +57,7 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
     left <- pids[busy > 0L & !is.na(pids)]
     if (length(left)) tools::pskill(left, tools::SIGKILL)
   }, add = TRUE, after = FALSE)
-  interrupts <- 0L
-  t_stop <- NA_real_
-  on_interrupt <- function(e) {
-    interrupts <<- interrupts + 1L
-    if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
-    stop_all()
-  }
+  ctrl_c <- interrupt_ledger(stop_all)
   # the workers leave the terminal's process group and say who they are
   tryCatch({
     for (j in seq_along(cl)) send(j, socket_worker_setup, list(), 0L)
@@ -80,8 +72,7 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
       if (length(left)) with_sigint(Sys.sleep(0.01))
     }
     dead[left] <- TRUE
-  }, interrupt = on_interrupt)
-  n_done <- function() sum(vapply(out, function(r) identical(r$status, "done"), logical(1)))
+  }, interrupt = ctrl_c$on_interrupt)
   while (length(pending) || any(busy > 0L)) {
     tryCatch({
       while (length(pending) && any(busy == 0L & !dead) && !file.exists(stopfile)) {
@@ -120,13 +111,12 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
         out[[k]] <- r
         if (r$status != "done") stop_all() else reporter$chain_done()
       }
-      reporter$set(progress_files_read(dir, idx), n_done())
+      reporter$set(progress_files_read(dir, idx), chains_done(out))
       if (length(pending) || any(busy > 0L)) with_sigint(Sys.sleep(0.05))
-    }, interrupt = on_interrupt)
+    }, interrupt = ctrl_c$on_interrupt)
     # a second Ctrl-C, or chains that do not stop in time: give them up
     # (from their result files or checkpoints; their workers are ended)
-    late <- !is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()
-    if (any(busy > 0L) && (interrupts >= 2L || late)) {
+    if (any(busy > 0L) && ctrl_c$give_up()) {
       for (j in which(busy > 0L)) {
         k <- busy[j]
         saved <- result_read(dir, idx[k])
@@ -137,7 +127,7 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
       }
     }
   }
-  attr(out, "interrupted") <- interrupts > 0L
+  attr(out, "interrupted") <- ctrl_c$interrupted()
   out
 }
 
