@@ -49,11 +49,18 @@ fit_alternative <- function(fit) {
   "summary() and as.matrix()"
 }
 
-refuse_generic <- function(generic, fit, why = NULL) {
-  stop_input(sprintf("%s() does not apply to %s%s: use %s.", generic,
+refuse_generic <- function(generic, fit, why = NULL, arg = "object") {
+  stop_input(sprintf("%s() does not apply to `%s`, %s%s: use %s.", generic, arg,
                      fit_kind_label(fit), if (is.null(why)) "" else paste0(" (", why, ")"),
-                     fit_alternative(fit)), "object",
+                     fit_alternative(fit)), arg,
              class = "mcmix_error_generic")
+}
+
+# The default method of the package's own generics: `object` is no fit.
+refuse_not_fit <- function(generic, object) {
+  stop_input(sprintf(paste0("`object` must be a fit from mcmix (sample_posterior(), ",
+                            "logit_gibbs(), sample_nuts(), ...) for %s(), not %s."),
+                     generic, describe_value(object)), "object")
 }
 
 # The posterior draws of a fit's parameters: a draws x parameters matrix
@@ -200,6 +207,10 @@ posterior_interval.mcmix_fit <- function(object, prob = 0.9, parm, ...) {
   ci
 }
 
+#' @rdname coef.mcmix_fit
+#' @export
+posterior_interval.default <- function(object, ...) refuse_not_fit("posterior_interval", object)
+
 # Equal-tailed intervals of the columns `parm` of a draws matrix.
 draws_interval <- function(draws, parm, level, arg = "level") {
   level <- check_prob(level, arg)
@@ -210,10 +221,12 @@ draws_interval <- function(draws, parm, level, arg = "level") {
 
 select_parm <- function(draws, parm) {
   nm <- colnames(draws)
-  ok <- if (is.character(parm)) all(parm %in% nm) else
-    is.numeric(parm) && all(parm == round(parm)) && all(parm >= 1 & parm <= length(nm))
-  if (!length(parm) || anyNA(parm) || !ok)
-    stop_input(sprintf("`parm` must be names or numbers of parameters (%s), not %s.",
+  ok <- (is.character(parm) || is.numeric(parm)) && length(parm) >= 1L &&
+    length(parm) <= length(nm) && !anyNA(parm) && !anyDuplicated(parm) &&
+    (if (is.character(parm)) all(parm %in% nm) else
+      all(parm == round(parm)) && all(parm >= 1 & parm <= length(nm)))
+  if (!ok)
+    stop_input(sprintf("`parm` must be distinct names or numbers of parameters (%s), not %s.",
                        paste(utils::head(nm, 8L), collapse = ", "), describe_value(parm)),
                "parm")
   draws[, parm, drop = FALSE]
@@ -354,7 +367,7 @@ formula.mcmix_fit <- function(x, ...) {
   check_no_dots(...)
   tt <- x$model$terms
   if (!inherits(x, c("mcmix_logit_fit", "mcmix_probit_fit")))
-    refuse_generic("formula", x, "it has no model formula")
+    refuse_generic("formula", x, "it has no model formula", arg = "x")
   if (is.null(tt))
     stop_input(paste0("formula() does not apply: `x` was fitted from a design matrix, ",
                       "not a formula: use coef() (named after its columns) and x$data$X."),

@@ -255,6 +255,7 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL,
   }
   if (anyNA(X))
     stop("`newdata` must not have missing values.", call. = FALSE)
+  if (!nrow(X)) stop("`newdata` has no rows.", call. = FALSE)
   draws <- do.call(rbind, lapply(object$chains, function(ch) ch$traces))
   if (is.null(draws) || !nrow(draws))
     stop("`object` holds no kept draws.", call. = FALSE)

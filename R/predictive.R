@@ -56,6 +56,10 @@ log_lik.mcmix_fit <- function(object, ...) {
   ll
 }
 
+#' @rdname log_lik
+#' @export
+log_lik.default <- function(object, ...) refuse_not_fit("log_lik", object)
+
 # The draws (chains stacked) of trace `name`, NULL when there is none.
 draws_column <- function(fit, name) {
   m <- as.matrix(fit)
@@ -173,6 +177,10 @@ mixture_components <- function(fit, generic) {
 #'   bayesplot::pp_check(fit, type = "bars")
 #' @export
 posterior_predict <- function(object, ...) UseMethod("posterior_predict")
+
+#' @rdname posterior_predict
+#' @export
+posterior_predict.default <- function(object, ...) refuse_not_fit("posterior_predict", object)
 
 #' @rdname posterior_predict
 #' @export

@@ -102,13 +102,16 @@ predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response"
       if (!is.data.frame(newdata))
         stop(sprintf("`newdata` must be a data frame with the variables of the formula, not %s.",
                      describe_value(newdata)), call. = FALSE)
-      mf <- tryCatch(stats::model.frame(object$terms, newdata, xlev = object$xlevels),
+      mf <- tryCatch(stats::model.frame(object$terms, newdata, xlev = object$xlevels,
+                                        na.action = stats::na.pass),
                      error = function(e) stop(sprintf("`newdata` does not fit the formula: %s",
                                                       conditionMessage(e)), call. = FALSE))
       X <- stats::model.matrix(object$terms, mf)
     } else {
       X <- check_matrix(newdata, "newdata", ncol = ncol(X))
     }
+    if (anyNA(X)) stop("`newdata` must not have missing values.", call. = FALSE)
+    if (!nrow(X)) stop("`newdata` has no rows.", call. = FALSE)
   }
   beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]
   check_predict_budget(nrow(beta), nrow(X))   # R/chains_budget.R

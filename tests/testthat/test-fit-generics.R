@@ -377,3 +377,17 @@ test_that("log_lik() of the Student-t logit uses the sampled degrees of freedom"
   ll <- matrix(dbinom(rep(d$y, each = nrow(m)), 1, p, log = TRUE), nrow(m))
   expect_equal(unclass(log_lik(fit))[, ], ll)
 })
+
+test_that("the package's generics refuse what is no fit, and bad `parm` or `newdata`, naming the argument", {
+  for (g in list(log_lik, posterior_predict, posterior_interval))
+    for (v in list(matrix(1:4, 2), factor("a"), as.Date("2020-01-01"), function(...) NULL))
+      expect_error(g(v), "^`object` must be a fit", class = "mcmix_error_input")
+  expect_error(formula(fits$probit), "`x`", class = "mcmix_error_generic")
+  for (parm in list(function(...) NULL, rep(1, 1e6), c(1, 1), NA, character(), 3))
+    expect_error(confint(fits$logit, parm = parm), "^`parm` must be", class = "mcmix_error_input")
+  expect_identical(rownames(confint(fits$logit, parm = 2)), "x")
+  for (fit in list(fits$logit, fits$probit)) {
+    expect_error(predict(fit, newdata = data.frame(x = numeric(0))), "^`newdata`")
+    expect_error(predict(fit, newdata = data.frame(x = c(NA_real_, NA))), "^`newdata`")
+  }
+})
