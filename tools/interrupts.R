@@ -18,7 +18,8 @@
 # warning, counters equal to its draws and extend(fit, 0) equal to the
 # uninterrupted run. SWEEP_TRIALS sets the trials per backend (default
 # "future=200,cores=100,psock=50,socket=50,cluster=50,remote=50,sequential=50",
-# split between the cases); INTERRUPTS=group runs this sweep only.
+# split between the cases); INTERRUPTS=group runs this sweep only,
+# INTERRUPTS=steps the per-step sweeps only.
 suppressPackageStartupMessages(library(mcmix))
 source(file.path("tests", "testthat", "helper-faults.R"))
 source(file.path("tests", "testthat", "helper-interrupt.R"))
@@ -75,7 +76,8 @@ if (length(cases) && requireNamespace("future", quietly = TRUE)) {
   future::plan(oplan)
   cat("future workers: every sampler swept\n")
 }
-if (.Platform$OS.type != "windows" && nzchar(Sys.which("setsid"))) {
+if (.Platform$OS.type != "windows" && nzchar(Sys.which("setsid")) &&
+    !identical(Sys.getenv("INTERRUPTS"), "steps")) {
   spec <- Sys.getenv("SWEEP_TRIALS",
                      "future=200,cores=100,psock=50,cluster=50,remote=50,sequential=50")
   spec <- strsplit(strsplit(spec, ",")[[1L]], "=")
