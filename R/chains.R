@@ -535,6 +535,11 @@ fit_call <- function(call) {
 
 # Bring every chain of `fit` to fit$settings' targets, on `backend`.
 fit_advance <- function(fit, new, cores, backend, progress) {
+  # the caller's generator is put back whatever happens below: a Ctrl-C
+  # served as with_stream() begins its restore would otherwise leave the
+  # chain's L'Ecuyer-CMRG stream installed in the session
+  caller <- rng_save()
+  on.exit(rng_restore(caller))
   s <- fit$settings
   idx <- seq_len(s$chains)
   total <- sum(vapply(idx, function(i)

@@ -262,11 +262,9 @@ lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1
     }
     list(weights = w, probs = th, log_lik = ll, log_post = ll + lpri)
   }
-  old <- if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
-    get(".Random.seed", envir = globalenv())
-  on.exit(if (is.null(old)) rm(".Random.seed", envir = globalenv())
-          else assign(".Random.seed", old, envir = globalenv()))
-  set.seed(20250101L)
+  saved <- rng_save()   # R/chains.R: the caller's generator, put back on any exit
+  on.exit(rng_restore(saved))
+  set.seed(20250101L, kind = "Mersenne-Twister", normal.kind = "Inversion")
   starts <- c(list(start), lapply(seq_len(10L), function(i) {
     g <- matrix(stats::rexp(N * K), N, K)
     g / rowSums(g)

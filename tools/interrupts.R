@@ -110,9 +110,10 @@ if (.Platform$OS.type != "windows" && nzchar(Sys.which("setsid")) &&
     runs <- runs + nrow(sw)
     failures <- failures + sum(!sw$ok)
     for (j in which(!sw$ok))
-      cat(sprintf("FAIL group sweep %s %s trial %d (%s at %.2f s): %s warned=%s counters=%s same=%s %.1f s\n",
+      cat(sprintf("FAIL group sweep %s %s trial %d (%s at %.2f s): %s warned=%s counters=%s same=%s rng=%s %.1f s\n",
                   sw$backend[j], sw$case[j], sw$trial[j], sw$phase[j], sw$delay[j],
-                  sw$outcome[j], sw$warned[j], sw$counters[j], sw$same[j], sw$secs[j]))
+                  sw$outcome[j], sw$warned[j], sw$counters[j], sw$same[j], sw$rng[j],
+                  sw$secs[j]))
     cat("\nGroup sweep: trials (signalled) by backend and phase\n")
     print(table(backend = sw$backend, phase = sw$phase))
     print(table(backend = sw$backend, signalled = sw$signalled))

@@ -63,6 +63,7 @@ sweep_child <- function(dir, backend, case, trials, seed) {
     saveRDS(value, file.path(dir, paste0(name, ".tmp")))
     file.rename(file.path(dir, paste0(name, ".tmp")), file.path(dir, name))
   }
+  kind0 <- RNGkind()   # the session's generator must come out of every trial as it went in
   set.seed(seed)
   ref <- run(args)   # (a first run loads what the workers need)
   set.seed(seed)
@@ -98,6 +99,7 @@ sweep_child <- function(dir, backend, case, trials, seed) {
            warned = any(grepl("interrupted|Ctrl-C", warns)) || late_trial,
            counters = fault_counters_ok(fit), same = fault_same_fit(g, ref))
     } else list(outcome = how, warned = FALSE, counters = FALSE, same = FALSE)
+    r$rng <- identical(RNGkind(), kind0)
     put(sprintf("result-%d", j), r)
   }, interrupt = function(c) {
     late <<- late + 1L
@@ -172,7 +174,7 @@ sweep_run <- function(backend, case, trials, phases = c("dispatch", "sampling", 
       rows[[j]] <- data.frame(backend = backend, case = case, trial = j, phase = phase,
                               delay = delay, signalled = signalled, secs = secs,
                               outcome = "hang", warned = FALSE, counters = FALSE,
-                              same = FALSE)
+                              same = FALSE, rng = FALSE)
       break
     }
     if (!wait_for(sprintf("result-%d", j), 120)) fail(sprintf("trial %d gave no result", j))
@@ -181,7 +183,7 @@ sweep_run <- function(backend, case, trials, phases = c("dispatch", "sampling", 
     rows[[j]] <- data.frame(backend = backend, case = case, trial = j, phase = phase,
                             delay = delay, signalled = signalled, secs = if (signalled) secs
                             else NA_real_, outcome = r$outcome, warned = r$warned,
-                            counters = r$counters, same = r$same)
+                            counters = r$counters, same = r$same, rng = isTRUE(r$rng))
   }
   wait_for("done", 30)
   do.call(rbind, rows)
@@ -193,6 +195,6 @@ sweep_run <- function(backend, case, trials, phases = c("dispatch", "sampling", 
 # signalled before the call returned (`warned` is also TRUE for a signal
 # that the child saw after the return).
 sweep_ok <- function(r) {
-  r$outcome %in% c("partial", "complete") & r$counters & r$same &
+  r$outcome %in% c("partial", "complete") & r$counters & r$same & r$rng &
     (is.na(r$secs) | r$secs <= 10) & (!r$signalled | r$warned)
 }

@@ -4,7 +4,7 @@
 # Ctrl-C, at a random time of a phase of the run, on every backend. Every
 # trial must return within 10 s with a fit, partial or complete, warned
 # about, whose counters match its draws and whose extend(fit, 0) is the
-# uninterrupted run.
+# uninterrupted run, and that leaves the session's generator kind as it was.
 
 skip_on_os("windows")
 skip_on_cran()
@@ -15,9 +15,9 @@ sweep_expect <- function(backend, phases, seed) {
   expect_equal(nrow(r), length(phases))
   ok <- sweep_ok(r)
   for (j in which(!ok))
-    fail(sprintf("%s trial %d (%s, signal at %.2f s): %s, warned %s, counters %s, same %s, %.1f s",
+    fail(sprintf("%s trial %d (%s, signal at %.2f s): %s, warned %s, counters %s, same %s, rng %s, %.1f s",
                  backend, j, r$phase[j], r$delay[j], r$outcome[j], r$warned[j], r$counters[j],
-                 r$same[j], r$secs[j]))
+                 r$same[j], r$rng[j], r$secs[j]))
   expect_true(all(ok))
   expect_false(any(r$outcome == "escaped"))
   invisible(r)
