@@ -18,23 +18,39 @@
 # on a PSOCK cluster without the future package.
 sweep_backends <- c("future", "cores", "psock", "socket", "cluster", "remote", "sequential")
 
-# The runs interrupted (in the child). `s` is a global variable of the
-# target, as written at the console: future workers must receive it.
+# The runs interrupted (in the child): each a function(backend_args)
+# whose first call builds its inputs, so that in the timed calls the
+# signal finds the session in the package's function, not in the making of
+# its arguments (a Ctrl-C there interrupts the caller's own code). `s` is a
+# global variable of the target, as written at the console: future workers
+# must receive it.
 sweep_cases <- function() list(
-  nuts = function(backend_args) {
-    assign("s", seq(1, 5, length.out = 10), envir = globalenv())
-    tg <- eval(quote(target(function(x) -sum((x / s)^2) / 2, gradient = function(x) -x / s^2)),
-               globalenv())
-    do.call(sample_nuts, c(list(tg, init = rep(1, 10), iter = 1000, burnin = 300, chains = 2,
-                                progress = FALSE), backend_args))
-  },
-  lca = function(backend_args) {
-    d <- data.frame(q1 = rep(c("yes", "no", "yes", "no"), c(80, 20, 20, 80)),
-                    q2 = rep(c("a", "b", "a", "b"), c(70, 30, 30, 70)),
-                    q3 = rep(c("u", "v", "w", "u"), c(50, 50, 40, 60)))
-    do.call(lca, c(list(d, K = 3, iter = 1050, burnin = 350, chains = 2, progress = FALSE),
-                   backend_args))
-  })
+  nuts = local({
+    args <- NULL
+    function(backend_args) {
+      if (is.null(args)) {
+        assign("s", seq(1, 5, length.out = 10), envir = globalenv())
+        tg <- eval(quote(target(function(x) -sum((x / s)^2) / 2,
+                                gradient = function(x) -x / s^2)), globalenv())
+        args <<- c(list(tg, init = rep(1, 10), iter = 1000, burnin = 300, chains = 2,
+                        progress = FALSE), backend_args)
+      }
+      do.call(sample_nuts, args)
+    }
+  }),
+  lca = local({
+    args <- NULL
+    function(backend_args) {
+      if (is.null(args)) {
+        d <- data.frame(q1 = rep(c("yes", "no", "yes", "no"), c(80, 20, 20, 80)),
+                        q2 = rep(c("a", "b", "a", "b"), c(70, 30, 30, 70)),
+                        q3 = rep(c("u", "v", "w", "u"), c(50, 50, 40, 60)))
+        args <<- c(list(d, K = 3, iter = 1050, burnin = 350, chains = 2, progress = FALSE),
+                   backend_args)
+      }
+      do.call(lca, args)
+    }
+  }))
 
 # The child session: run `case` on `backend` once uninterrupted, then
 # `trials` times, each started when the sweep says so (file go-j) and
