@@ -157,10 +157,12 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
                                        cores = getOption("mcmix.cores", 1L),
-                                       algorithm = c("sparse", "dense", "blocked"),
-                                       threads = getOption("mcmix.threads", 1L), ...) {
+                                       algorithm = c("sparse", "dense", "blocked", "mh"),
+                                       threads = getOption("mcmix.threads", 1L),
+                                       mh_steps = 2L, ...) {
   backend <- dots_backend(list(...))
-  algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked"), "algorithm")
+  algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked", "mh"), "algorithm")
+  mh_steps <- check_count(mh_steps, "mh_steps", 1L, 1000L)
   # the draws do not depend on the thread count, so it may follow the idle
   # cores (R/mixture_dp.R)
   threads <- threads_available(check_threads(threads))
@@ -168,9 +170,12 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
   if (algorithm == "blocked")
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 36)
+  if (algorithm == "mh")       # the word order and the topics in it
+    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24)
   block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
                        "options(mcmix.lda_block_tokens)", 1L)
-  sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block)
+  sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,
+                  mh_steps = mh_steps)
   kernel <- lda_kernel(model, corpus, sampler)
   fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
@@ -181,13 +186,14 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse", threads = 1L, block_tokens = 8192L) {
+                       algorithm = "sparse", threads = 1L, block_tokens = 8192L,
+                       mh_steps = 2L) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
-  code <- match(algorithm, c("dense", "sparse", "blocked")) - 1L
+  code <- match(algorithm, c("dense", "sparse", "blocked", "mh")) - 1L
   blocks <- lda_blocks(length(corpus$word), block_tokens)
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks)
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks, mh_steps)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup))
@@ -212,7 +218,8 @@ lda_log_joint <- function(model, corpus, z) {
 }
 
 lda_kernel <- function(model, corpus,
-                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 8192L)) {
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 8192L,
+                                      mh_steps = 2L)) {
   K <- model$K
   N <- length(corpus$word)
   new_kernel(
@@ -224,7 +231,7 @@ lda_kernel <- function(model, corpus,
     },
     step = function(state, n, thin, offset, warmup) {
       r <- lda_step_c(model, corpus, state, n, thin, offset, warmup, sampler$algorithm,
-                      sampler$threads, sampler$block_tokens)
+                      sampler$threads, sampler$block_tokens, sampler$mh_steps)
       tr <- matrix(r$log_lik, ncol = 1L, dimnames = list(NULL, "log_lik"))
       r$log_lik <- NULL
       list(state = r, draws = list(traces = tr))

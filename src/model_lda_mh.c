@@ -1,0 +1,149 @@
+/*
+ * model_lda_mh.c -- the collapsed LDA sampler by cycles of Metropolis-
+ * Hastings proposals (Yuan et al. 2015, "LightLDA: big topic models on
+ * modest computer clusters", WWW, section 3; the proposals drawn without
+ * alias tables, from the current topics of the other tokens, as in Yu et
+ * al. 2017, "WarpLDA", section 3.2).
+ *
+ * Target: the full conditional of one token i (word w, document d) given
+ * all other topics z_{-i} (Griffiths and Steyvers 2004; Rogers and
+ * Girolami 2016, eq. 10.13),
+ *   pi(t) propto (n_dt + alpha)(n_wt + beta) / (n_t + W beta),
+ * every count excluding token i.  Two proposals, each a function of
+ * z_{-i} only (never of the token's current topic), alternate:
+ *
+ *   document proposal q_d(t) propto n_dt + alpha: with probability
+ *     n_d / (n_d + K alpha) (n_d the OTHER tokens of document d) the topic
+ *     of one of them chosen uniformly, else a topic uniform on 1..K
+ *     (alpha is symmetric); from topic k, t is accepted with probability
+ *       min(1, [(n_wt + beta)(n_k + W beta)] / [(n_wk + beta)(n_t + W beta)]),
+ *     the document factor of pi cancelling against q_d;
+ *   word proposal q_w(t) propto n_wt + beta: with probability
+ *     n_w / (n_w + K beta) (n_w the OTHER occurrences of word w in the
+ *     corpus) the topic of one of them chosen uniformly, else uniform;
+ *     accepted with probability
+ *       min(1, [(n_dt + alpha)(n_k + W beta)] / [(n_dk + alpha)(n_t + W beta)]).
+ *
+ * Because q_d and q_w do not move while token i is being updated (they
+ * read only the other tokens), each step is an exact Metropolis-Hastings
+ * step whose stationary law is pi, and so is a cycle of them: the sweep
+ * leaves the posterior p(z | w) invariant exactly, like the Gibbs sweep,
+ * only with more autocorrelation per sweep.  A document-term count above
+ * one is several tokens (the corpus is a token list), so "the other
+ * tokens" and "the other occurrences" are counted with multiplicity.
+ *
+ * Cost: O(1) per proposal whatever K -- two uniforms, one read of the
+ * document's topics (cached), one of the word-ordered topic copy, four
+ * counts and no division.  Memory: the dense counts of the collapsed
+ * sampler (mcx_lda_build) plus, per token, its slot in word order and the
+ * topic copy in word order (8 bytes), and W + 1 word offsets.
+ *
+ * Random numbers: as the sparse sweep, one master seed per sweep from R's
+ * generator and document d drawing from the stream (master, d)
+ * (src/rng_stream.c); the state is z alone (counts, word order and copy
+ * rebuilt from z at each chunk), so chunked runs and extend() equal one
+ * longer run bit for bit.
+ */
+#include <string.h>
+#include "model_topic.h"
+#include "rng_stream.h"
+
+void mcx_lda_mh_init(mcx_lda *m, int steps)
+{
+    const int W = m->W, N = m->N;
+    const int *word = m->word;
+    m->mh_steps = steps < 1 ? 1 : steps;
+    m->mh_off = mcx_alloc((size_t) W + 1, sizeof(int));
+    m->mh_slot = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    int *off = m->mh_off;
+    memset(off, 0, ((size_t) W + 1) * sizeof(int));
+    for (int t = 0; t < N; t++) off[word[t] + 1]++;
+    for (int w = 0; w < W; w++) off[w + 1] += off[w];
+    /* counting sort: the occurrences of each word in token order */
+    int *fill = mcx_alloc((size_t) W, sizeof(int));
+    memcpy(fill, off, (size_t) W * sizeof(int));
+    for (int t = 0; t < N; t++) {
+        int s = fill[word[t]]++;
+        m->mh_slot[t] = s;
+        m->mh_z[s] = m->z[t];
+    }
+}
+
+/* The tokens of document d in order, drawing from the stream (master, d). */
+static void mh_document(mcx_lda *m, int d, uint64_t master)
+{
+    const int K = m->K, steps = m->mh_steps;
+    const int i0 = m->doc_start[d], i1 = m->doc_start[d + 1];
+    if (i1 <= i0) return;
+    const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
+    const double inv_alpha = 1.0 / alpha, inv_beta = 1.0 / beta;
+    const int *word = m->word, *off = m->mh_off, *slot_of = m->mh_slot;
+    int *z = m->z, *wz = m->mh_z, *nk = m->nk;
+    int *nd = m->ndk + (size_t) d * K;
+    /* the other tokens of the document and their share of q_d */
+    const int dn = i1 - i0 - 1;
+    const double dtot = dn + K * alpha;
+    mcx_stream rng;
+    mcx_stream_seed(&rng, master, (uint64_t) d);
+    for (int t = i0; t < i1; t++) {
+        const int w = word[t];
+        int *nw = m->nwk + (size_t) w * K;
+        int k = z[t];
+        /* take the token out: pi and both proposals exclude it */
+        nd[k]--;
+        nw[k]--;
+        nk[k]--;
+        const int wo = off[w], wn = off[w + 1] - wo - 1, slot = slot_of[t];
+        const double wtot = wn + K * beta;
+        for (int s = 0; s < steps; s++) {
+            /* document proposal: slots i0 .. i1 - 2 stand for the other
+             * tokens, the token's own slot taken by the last one */
+            double u = mcx_stream_unif(&rng) * dtot;
+            int c;
+            if (u < dn) {
+                int j = i0 + (int) u;
+                if (j == t) j = i1 - 1;
+                c = z[j];
+            } else {
+                c = (int) ((u - dn) * inv_alpha);
+                if (c >= K) c = K - 1;
+            }
+            if (c != k) {
+                const double num = (nw[c] + beta) * (nk[k] + wb);
+                const double den = (nw[k] + beta) * (nk[c] + wb);
+                if (mcx_stream_unif(&rng) * den < num) k = c;
+            }
+            /* word proposal: the same device over the word's occurrences */
+            u = mcx_stream_unif(&rng) * wtot;
+            if (u < wn) {
+                int j = wo + (int) u;
+                if (j == slot) j = wo + wn;
+                c = wz[j];
+            } else {
+                c = (int) ((u - wn) * inv_beta);
+                if (c >= K) c = K - 1;
+            }
+            if (c != k) {
+                const double num = (nd[c] + alpha) * (nk[k] + wb);
+                const double den = (nd[k] + alpha) * (nk[c] + wb);
+                if (mcx_stream_unif(&rng) * den < num) k = c;
+            }
+        }
+        /* put it back in topic k */
+        nd[k]++;
+        nw[k]++;
+        nk[k]++;
+        z[t] = k;
+        wz[slot] = k;
+    }
+}
+
+void mcx_lda_sweep_mh(mcx_lda *m)
+{
+    const uint64_t master = mcx_stream_master();
+    for (int d = 0; d < m->D; d++) mh_document(m, d, master);
+    /* 1 / (n_k + W beta), read by mcx_lda_accumulate() */
+    const double wb = m->W * m->beta;
+    for (int k = 0; k < m->K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
+}
