@@ -48,6 +48,10 @@
 #include "model_topic.h"
 #include "rng_stream.h"
 
+/* Tokens ahead whose word proposals are drawn (and their slots in the
+ * word-ordered topics prefetched) before they are updated. */
+#define MH_AHEAD 8
+
 void mcx_lda_mh_init(mcx_lda *m, int steps)
 {
     const int W = m->W, N = m->N;
@@ -56,6 +60,7 @@ void mcx_lda_mh_init(mcx_lda *m, int steps)
     m->mh_off = mcx_alloc((size_t) W + 1, sizeof(int));
     m->mh_slot = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
     m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    m->mh_u = mcx_alloc((size_t) MH_AHEAD * m->mh_steps, sizeof(double));
     int *off = m->mh_off;
     memset(off, 0, ((size_t) W + 1) * sizeof(int));
     for (int t = 0; t < N; t++) off[word[t] + 1]++;
@@ -67,6 +72,29 @@ void mcx_lda_mh_init(mcx_lda *m, int steps)
         int s = fill[word[t]]++;
         m->mh_slot[t] = s;
         m->mh_z[s] = m->z[t];
+    }
+}
+
+/* The slot in the word-ordered topics standing for draw u < wn of the
+ * other occurrences of a word (its occurrences at wo .. wo + wn, the
+ * token's own slot taken by the last one). */
+static inline int other_slot(double u, int wo, int wn, int own)
+{
+    int j = wo + (int) u;
+    j = j < wo + wn ? j : wo + wn;
+    return j == own ? wo + wn : j;
+}
+
+/* Draw the `steps` word-proposal uniforms of token t, scaled to
+ * (0, n_w + K beta), into u[], prefetching the topics they will read. */
+static inline void draw_word_proposals(const mcx_lda *m, mcx_stream *rng, int t,
+                                       double *u)
+{
+    const int w = m->word[t], wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1;
+    const double wtot = wn + m->K * m->beta;
+    for (int s = 0; s < m->mh_steps; s++) {
+        u[s] = mcx_stream_unif(rng) * wtot;
+        if (u[s] < wn) MCX_PREFETCH(m->mh_z + other_slot(u[s], wo, wn, m->mh_slot[t]));
     }
 }
 
@@ -86,7 +114,15 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
     const double dtot = dn + K * alpha;
     mcx_stream rng;
     mcx_stream_seed(&rng, master, (uint64_t) d);
+    /* the word-proposal uniforms of token i0 + p are drawn MH_AHEAD tokens
+     * early (a fixed order of draws) into ring slot p % MH_AHEAD: the
+     * topics they read are far apart in memory, and the prefetch hides
+     * the wait */
+    double *ring = m->mh_u;
+    for (int t = i0; t < i1 && t < i0 + MH_AHEAD; t++)
+        draw_word_proposals(m, &rng, t, ring + (size_t) ((t - i0) % MH_AHEAD) * steps);
     for (int t = i0; t < i1; t++) {
+        double *uw = ring + (size_t) ((t - i0) % MH_AHEAD) * steps;
         const int w = word[t];
         int *nw = m->nwk + (size_t) w * K;
         int k = z[t];
@@ -95,40 +131,43 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
         nw[k]--;
         nk[k]--;
         const int wo = off[w], wn = off[w + 1] - wo - 1, slot = slot_of[t];
-        const double wtot = wn + K * beta;
+        if (t + 2 < i1) MCX_PREFETCH(m->nwk + (size_t) word[t + 2] * K);
+        /* the three factors of pi at the current topic, carried along
+         * with it, so that a step waits on its own loads only */
+        double ak = nw[k] + beta, bk = nk[k] + wb, ck = nd[k] + alpha;
         for (int s = 0; s < steps; s++) {
             /* document proposal: slots i0 .. i1 - 2 stand for the other
-             * tokens, the token's own slot taken by the last one */
+             * tokens, the token's own slot taken by the last one; both
+             * candidates are formed and one selected without a branch (the
+             * branches are unpredictable), and a proposal of the current
+             * topic is accepted by the same test (ratio 1) */
             double u = mcx_stream_unif(&rng) * dtot;
-            int c;
-            if (u < dn) {
-                int j = i0 + (int) u;
-                if (j == t) j = i1 - 1;
-                c = z[j];
-            } else {
-                c = (int) ((u - dn) * inv_alpha);
-                if (c >= K) c = K - 1;
-            }
-            if (c != k) {
-                const double num = (nw[c] + beta) * (nk[k] + wb);
-                const double den = (nw[k] + beta) * (nk[c] + wb);
-                if (mcx_stream_unif(&rng) * den < num) k = c;
-            }
+            int j = i0 + (int) u;
+            j = j < i1 - 1 ? j : i1 - 1;
+            j = j == t ? i1 - 1 : j;
+            int cu = (int) ((u - dn) * inv_alpha);
+            cu = cu < K - 1 ? cu : K - 1;
+            int c = u < dn ? z[j] : cu;
+            double ac = nw[c] + beta, bc = nk[c] + wb, cc = nd[c] + alpha;
+            int acc = mcx_stream_unif(&rng) * ak * bc < ac * bk;
+            k = acc ? c : k;
+            ak = acc ? ac : ak;
+            bk = acc ? bc : bk;
+            ck = acc ? cc : ck;
             /* word proposal: the same device over the word's occurrences */
-            u = mcx_stream_unif(&rng) * wtot;
-            if (u < wn) {
-                int j = wo + (int) u;
-                if (j == slot) j = wo + wn;
-                c = wz[j];
-            } else {
-                c = (int) ((u - wn) * inv_beta);
-                if (c >= K) c = K - 1;
-            }
-            if (c != k) {
-                const double num = (nd[c] + alpha) * (nk[k] + wb);
-                const double den = (nd[k] + alpha) * (nk[c] + wb);
-                if (mcx_stream_unif(&rng) * den < num) k = c;
-            }
+            u = uw[s];
+            j = other_slot(u, wo, wn, slot);
+            cu = (int) ((u - wn) * inv_beta);
+            cu = cu < K - 1 ? cu : K - 1;
+            c = u < wn ? wz[j] : cu;
+            ac = nw[c] + beta;
+            bc = nk[c] + wb;
+            cc = nd[c] + alpha;
+            acc = mcx_stream_unif(&rng) * ck * bc < cc * bk;
+            k = acc ? c : k;
+            ak = acc ? ac : ak;
+            bk = acc ? bc : bk;
+            ck = acc ? cc : ck;
         }
         /* put it back in topic k */
         nd[k]++;
@@ -136,6 +175,7 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
         nk[k]++;
         z[t] = k;
         wz[slot] = k;
+        if (t + MH_AHEAD < i1) draw_word_proposals(m, &rng, t + MH_AHEAD, uw);
     }
 }
 

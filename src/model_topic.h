@@ -50,6 +50,7 @@ typedef struct mcx_lda {
     int *mh_off;              /* W + 1 offsets of each word's occurrences */
     int *mh_slot;             /* N: slot of token t in word order */
     int *mh_z;                /* N: topics in word order (a copy of z) */
+    double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
