@@ -48,8 +48,8 @@
 #include "model_topic.h"
 #include "rng_stream.h"
 
-/* Tokens ahead whose word proposals are drawn (and their slots in the
- * word-ordered topics prefetched) before they are updated. */
+/* Tokens ahead whose uniforms are drawn (and the memory they will read
+ * prefetched) before they are updated (see mh_draw()). */
 #define MH_AHEAD 8
 
 void mcx_lda_mh_init(mcx_lda *m, int steps)
@@ -60,7 +60,7 @@ void mcx_lda_mh_init(mcx_lda *m, int steps)
     m->mh_off = mcx_alloc((size_t) W + 1, sizeof(int));
     m->mh_slot = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
     m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
-    m->mh_u = mcx_alloc((size_t) MH_AHEAD * m->mh_steps, sizeof(double));
+    m->mh_u = mcx_alloc((size_t) MH_AHEAD * 4 * m->mh_steps, sizeof(double));
     int *off = m->mh_off;
     memset(off, 0, ((size_t) W + 1) * sizeof(int));
     for (int t = 0; t < N; t++) off[word[t] + 1]++;
@@ -85,17 +85,68 @@ static inline int other_slot(double u, int wo, int wn, int own)
     return j == own ? wo + wn : j;
 }
 
-/* Draw the `steps` word-proposal uniforms of token t, scaled to
- * (0, n_w + K beta), into u[], prefetching the topics they will read. */
-static inline void draw_word_proposals(const mcx_lda *m, mcx_stream *rng, int t,
-                                       double *u)
+/* The same for the document's other tokens (at i0 .. i0 + dn, token t's
+ * own position taken by the last one). */
+static inline int other_token(double u, int i0, int dn, int t)
 {
-    const int w = m->word[t], wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1;
-    const double wtot = wn + m->K * m->beta;
+    int j = i0 + (int) u;
+    j = j < i0 + dn ? j : i0 + dn;
+    return j == t ? i0 + dn : j;
+}
+
+/* The topic of draw x in (0, K a) of the uniform part (scale 1 / a). */
+static inline int uniform_topic(double x, double inv_a, int K)
+{
+    int c = (int) (x * inv_a);
+    return c < K - 1 ? c : K - 1;
+}
+
+/*
+ * The uniforms of a token are drawn MH_AHEAD tokens before it is updated,
+ * four per step in a fixed order -- document proposal, its acceptance,
+ * word proposal, its acceptance -- the proposals scaled to (0, n_d + K
+ * alpha) and (0, n_w + K beta).  Nothing of them depends on the accept
+ * decisions, so the memory a token will read is known early: at drawing
+ * time its word's topic slots and its count row at its current topic are
+ * prefetched, and MH_AHEAD / 2 tokens before the update (the slots have
+ * arrived) the counts of the proposed topics; the waits for the
+ * scattered word-ordered topics and for the topic-word counts (K W of
+ * them, megabytes at large K) then overlap the updates of the tokens
+ * in between.
+ */
+typedef struct mh_doc {
+    int i0, dn;               /* first token, number of other tokens */
+    double dtot;              /* n_d + K alpha, n_d the other tokens */
+} mh_doc;
+
+static inline void mh_draw(const mcx_lda *m, const mh_doc *dc, mcx_stream *rng,
+                           int t, double *u)
+{
+    const int K = m->K, w = m->word[t];
+    const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
+    const double wtot = wn + K * m->beta;
+    const int *row = m->nwk + (size_t) w * K;
+    MCX_PREFETCH(row + m->z[t]);
     for (int s = 0; s < m->mh_steps; s++) {
-        u[s] = mcx_stream_unif(rng) * wtot;
-        if (u[s] < wn) MCX_PREFETCH(m->mh_z + other_slot(u[s], wo, wn, m->mh_slot[t]));
+        double *v = u + 4 * s;
+        v[0] = mcx_stream_unif(rng) * dc->dtot;
+        v[1] = mcx_stream_unif(rng);
+        v[2] = mcx_stream_unif(rng) * wtot;
+        v[3] = mcx_stream_unif(rng);
+        if (v[0] < dc->dn) MCX_PREFETCH(row + m->z[other_token(v[0], dc->i0, dc->dn, t)]);
+        else MCX_PREFETCH(row + uniform_topic(v[0] - dc->dn, 1.0 / m->alpha, K));
+        if (v[2] < wn) MCX_PREFETCH(m->mh_z + other_slot(v[2], wo, wn, own));
+        else MCX_PREFETCH(row + uniform_topic(v[2] - wn, 1.0 / m->beta, K));
     }
+}
+
+static inline void mh_prefetch_word_topics(const mcx_lda *m, int t, const double *u)
+{
+    const int K = m->K, w = m->word[t];
+    const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
+    const int *row = m->nwk + (size_t) w * K;
+    for (int s = 0; s < m->mh_steps; s++)
+        if (u[4 * s + 2] < wn) MCX_PREFETCH(row + m->mh_z[other_slot(u[4 * s + 2], wo, wn, own)]);
 }
 
 /* The tokens of document d in order, drawing from the stream (master, d). */
@@ -109,20 +160,20 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
     const int *word = m->word, *off = m->mh_off, *slot_of = m->mh_slot;
     int *z = m->z, *wz = m->mh_z, *nk = m->nk;
     int *nd = m->ndk + (size_t) d * K;
-    /* the other tokens of the document and their share of q_d */
-    const int dn = i1 - i0 - 1;
-    const double dtot = dn + K * alpha;
+    const mh_doc dc = { i0, i1 - i0 - 1, i1 - i0 - 1 + K * alpha };
+    const int dn = dc.dn;
     mcx_stream rng;
     mcx_stream_seed(&rng, master, (uint64_t) d);
-    /* the word-proposal uniforms of token i0 + p are drawn MH_AHEAD tokens
-     * early (a fixed order of draws) into ring slot p % MH_AHEAD: the
-     * topics they read are far apart in memory, and the prefetch hides
-     * the wait */
+    /* token i0 + p's uniforms in ring slot p % MH_AHEAD */
     double *ring = m->mh_u;
+    const size_t width = 4 * (size_t) steps;
     for (int t = i0; t < i1 && t < i0 + MH_AHEAD; t++)
-        draw_word_proposals(m, &rng, t, ring + (size_t) ((t - i0) % MH_AHEAD) * steps);
+        mh_draw(m, &dc, &rng, t, ring + (size_t) ((t - i0) % MH_AHEAD) * width);
     for (int t = i0; t < i1; t++) {
-        double *uw = ring + (size_t) ((t - i0) % MH_AHEAD) * steps;
+        double *u = ring + (size_t) ((t - i0) % MH_AHEAD) * width;
+        const int th = t + MH_AHEAD / 2;
+        if (th < i1)
+            mh_prefetch_word_topics(m, th, ring + (size_t) ((th - i0) % MH_AHEAD) * width);
         const int w = word[t];
         int *nw = m->nwk + (size_t) w * K;
         int k = z[t];
@@ -131,39 +182,30 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
         nw[k]--;
         nk[k]--;
         const int wo = off[w], wn = off[w + 1] - wo - 1, slot = slot_of[t];
-        if (t + 2 < i1) MCX_PREFETCH(m->nwk + (size_t) word[t + 2] * K);
         /* the three factors of pi at the current topic, carried along
          * with it, so that a step waits on its own loads only */
         double ak = nw[k] + beta, bk = nk[k] + wb, ck = nd[k] + alpha;
         for (int s = 0; s < steps; s++) {
-            /* document proposal: slots i0 .. i1 - 2 stand for the other
-             * tokens, the token's own slot taken by the last one; both
-             * candidates are formed and one selected without a branch (the
-             * branches are unpredictable), and a proposal of the current
-             * topic is accepted by the same test (ratio 1) */
-            double u = mcx_stream_unif(&rng) * dtot;
-            int j = i0 + (int) u;
-            j = j < i1 - 1 ? j : i1 - 1;
-            j = j == t ? i1 - 1 : j;
-            int cu = (int) ((u - dn) * inv_alpha);
-            cu = cu < K - 1 ? cu : K - 1;
-            int c = u < dn ? z[j] : cu;
+            const double *v = u + 4 * s;
+            /* document proposal: both candidates are formed and one
+             * selected without a branch (the branches are unpredictable),
+             * and a proposal of the current topic is accepted by the same
+             * test (ratio 1) */
+            int c = v[0] < dn ? z[other_token(v[0], i0, dn, t)]
+                              : uniform_topic(v[0] - dn, inv_alpha, K);
             double ac = nw[c] + beta, bc = nk[c] + wb, cc = nd[c] + alpha;
-            int acc = mcx_stream_unif(&rng) * ak * bc < ac * bk;
+            int acc = v[1] * ak * bc < ac * bk;
             k = acc ? c : k;
             ak = acc ? ac : ak;
             bk = acc ? bc : bk;
             ck = acc ? cc : ck;
             /* word proposal: the same device over the word's occurrences */
-            u = uw[s];
-            j = other_slot(u, wo, wn, slot);
-            cu = (int) ((u - wn) * inv_beta);
-            cu = cu < K - 1 ? cu : K - 1;
-            c = u < wn ? wz[j] : cu;
+            c = v[2] < wn ? wz[other_slot(v[2], wo, wn, slot)]
+                          : uniform_topic(v[2] - wn, inv_beta, K);
             ac = nw[c] + beta;
             bc = nk[c] + wb;
             cc = nd[c] + alpha;
-            acc = mcx_stream_unif(&rng) * ck * bc < cc * bk;
+            acc = v[3] * ck * bc < cc * bk;
             k = acc ? c : k;
             ak = acc ? ac : ak;
             bk = acc ? bc : bk;
@@ -175,7 +217,7 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
         nk[k]++;
         z[t] = k;
         wz[slot] = k;
-        if (t + MH_AHEAD < i1) draw_word_proposals(m, &rng, t + MH_AHEAD, uw);
+        if (t + MH_AHEAD < i1) mh_draw(m, &dc, &rng, t + MH_AHEAD, u);
     }
 }
 
