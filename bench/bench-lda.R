@@ -351,7 +351,7 @@ if (append) {
       tr$vs_mcmix[i] <- tr$cpu_s[i] / tr$cpu_s[i & tr$system == "mcmix_sparse"]
     }
     md <- c(md, "",
-      sprintf("CPU time to a fixed held-out perplexity, corpus B (%d documents x 300 tokens, W = 1000): the target is mcmix's perplexity after the sweeps of the table above; WarpLDA rerun from scratch for growing iterations, the first run at or below the target counts:", if (quick) 400L else 3400L),
+      sprintf("CPU time to a fixed held-out perplexity, corpus B (%d documents x 300 tokens, W = 1000): the target is mcmix's perplexity after the sweeps of the table above; WarpLDA rerun from scratch for growing iterations, the first run at or below the target counts; mcmix \"mh\" (2 cycles per token) continued from the same start as \"sparse\" and scored at 0.5, 1, 1.5, 2, 3, 4, 6, 8 times the sparse sweeps until at or below the target (both mcmix samplers timed in the chunk function, scored with the topics of their last sweep):", if (quick) 400L else 3400L),
       "",
       "| K | target perplexity | system | sweeps / iterations | CPU s to target | perplexity at that point | log p(w, z) at that point | CPU time vs mcmix |",
       "|---|---|---|---|---|---|---|---|",
