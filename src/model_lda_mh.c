@@ -1,9 +1,10 @@
 /*
  * model_lda_mh.c -- the collapsed LDA sampler by cycles of Metropolis-
  * Hastings proposals (Yuan et al. 2015, "LightLDA: big topic models on
- * modest computer clusters", WWW, section 3; the proposals drawn without
- * alias tables, from the current topics of the other tokens, as in Yu et
- * al. 2017, "WarpLDA", section 3.2).
+ * modest computer clusters", WWW: the cycle of document and word
+ * proposals), both proposals drawn without alias tables, as the topic of
+ * a randomly chosen other token (Chen, Li, Zhu and Chen 2016, "WarpLDA: a
+ * cache efficient O(1) algorithm for latent Dirichlet allocation", PVLDB).
  *
  * Target: the full conditional of one token i (word w, document d) given
  * all other topics z_{-i} (Griffiths and Steyvers 2004; Rogers and
