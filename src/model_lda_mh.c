@@ -16,7 +16,10 @@
  *   document proposal q_d(t) propto n_dt + alpha: with probability
  *     n_d / (n_d + K alpha) (n_d the OTHER tokens of document d) the topic
  *     of one of them chosen uniformly, else a topic uniform on 1..K
- *     (alpha is symmetric); from topic k, t is accepted with probability
+ *     (lda_model() takes a symmetric alpha; an asymmetric one would draw
+ *     this part from alpha_t / sum(alpha) with probability sum(alpha) /
+ *     (n_d + sum(alpha)), the ratios below unchanged but for alpha_t and
+ *     alpha_k in the word step); from topic k, t is accepted with probability
  *       min(1, [(n_wt + beta)(n_k + W beta)] / [(n_wk + beta)(n_t + W beta)]),
  *     the document factor of pi cancelling against q_d;
  *   word proposal q_w(t) propto n_wt + beta: with probability
