@@ -12,6 +12,11 @@
 ##               one), interleaved sweep by sweep in one process, on the same
 ##               corpus (run it on an idle machine for the speed-up).
 ##   --no-target skip the time-to-perplexity table.
+##   --interleaved only CPU ns per token of the lda package (3 sweeps from
+##               its random start) and of mcmix's "sparse" and "mh" (1 and
+##               2 cycles; 10 sweeps each from the state after 10 sparse
+##               sweeps), the systems alternated twice in one process, at
+##               K = 50 and 500 (printed, not appended).
 ##   --target-only only the time-to-perplexity table.
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
@@ -47,6 +52,7 @@ args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
 append <- !"--no-append" %in% args
 threads_mode <- "--threads" %in% args
+interleaved <- "--interleaved" %in% args
 do_target <- !"--no-target" %in% args
 target_only <- "--target-only" %in% args
 have_lda <- requireNamespace("lda", quietly = TRUE)
@@ -178,6 +184,41 @@ if (threads_mode) {
     cat(md, file = file.path("bench", "RESULTS.md"), sep = "\n", append = TRUE)
     cat("appended to bench/RESULTS.md\n")
   }
+  quit(save = "no")
+}
+
+## --interleaved: the systems alternated in one process (see the header)
+if (interleaved) {
+  ct <- function(f) {
+    t0 <- proc.time(); f(); t <- proc.time() - t0
+    t[["user.self"]] + t[["sys.self"]]
+  }
+  for (K in c(50L, 500L)) {
+    m <- lda_model(K, alpha = alpha, beta = beta)
+    corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
+    peer <- lapply(seq_len(corpus$D), function(d) {
+      w <- corpus$word[seq.int(corpus$doc_start[d] + 1L, corpus$doc_start[d + 1L])]
+      rbind(w, rep(1L, length(w)))
+    })
+    set.seed(1)
+    st0 <- list(z = sample.int(K, N, replace = TRUE) - 1L, phi_sum = matrix(0, K, W),
+                theta_sum = matrix(0, D, K), n_draws = 0)
+    st0 <- mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 0L, TRUE, "sparse")
+    out <- NULL
+    for (r in 1:2) {
+      out <- rbind(out, data.frame(K = K, round = r, system = "lda", ns_per_token = 1e9 *
+        ct(function() lda::lda.collapsed.gibbs.sampler(peer, K, vocab, 3L, alpha, beta)) / (3 * N)))
+      for (a in list(c("sparse", 1L), c("mh", 1L), c("mh", 2L))) {
+        ns <- 1e9 * ct(function() mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 10L, TRUE, a[1],
+                                                     mh_steps = as.integer(a[2]))) / (10 * N)
+        out <- rbind(out, data.frame(K = K, round = r, system = paste0(a[1], "_", a[2]),
+                                     ns_per_token = ns))
+      }
+    }
+    out$vs_lda <- ave(out$ns_per_token, out$round, FUN = function(x) x[1] / x)
+    print(out, row.names = FALSE, digits = 4)
+  }
+  cat("load before:", load_before, " after:", load_now(), "\n")
   quit(save = "no")
 }
 
