@@ -97,10 +97,10 @@ print.mcmix_lda <- function(x, ...) {
 #' Metropolis-within-Gibbs sampler, not an approximation). A token costs
 #' the same whatever `K` (four uniforms and a few counts per cycle, no
 #' loop over topics), but a sweep moves the topics less than a Gibbs sweep:
-#' the fit needs more sweeps, and in the package's benchmarks
-#' (`bench/RESULTS.md`) `"sparse"` reached a given held-out perplexity in
-#' less CPU time at `K = 50` and `K = 500`, which is why it stays the
-#' default. `"mh"` keeps a copy of the topics in word order (8 more bytes
+#' the fit needs two to three times the sweeps. In the package's
+#' benchmarks (1e6 tokens) `"sparse"` reached a given held-out perplexity
+#' in less than half the CPU time of `"mh"` at `K = 50` and in about the
+#' same time at `K = 500`, which is why it stays the default. `"mh"` keeps a copy of the topics in word order (8 more bytes
 #' per token).
 #'
 #' Which sampler: `"sparse"` for most corpora (cost per token grows with
@@ -170,9 +170,9 @@ print.mcmix_lda <- function(x, ...) {
 #'   draws are identical for any number of threads.
 #' @param mh_steps Cycles of (document, word) proposals per token and
 #'   sweep of `algorithm = "mh"` (a whole number from 1 to 1000; ignored
-#'   by the other samplers). The default 2 reached a given log
-#'   \eqn{p(w, z)} in the least CPU time among 1, 2 and 4 in the package's
-#'   benchmarks.
+#'   by the other samplers). With 2 (the default) and 4 a given log
+#'   \eqn{p(w, z)} was reached in about the same CPU time in the package's
+#'   benchmarks, with 1 in more.
 #' @param iter Number of kept-phase iterations per chain.
 #' @param burnin Number of burn-in iterations per chain, run before the kept ones
 #'   and not kept (default `floor(iter / 2)`; see [mcmix-run-settings]).
