@@ -1,7 +1,9 @@
 #!/usr/bin/env Rscript
-## LDA collapsed Gibbs sampling: mcmix (SparseLDA buckets, the default, and
-## the dense loop) against lda::lda.collapsed.gibbs.sampler (Chang's lda
-## package) on one synthetic corpus of 1e6 tokens, at K = 50 and K = 500.
+## LDA collapsed Gibbs sampling: mcmix (SparseLDA buckets, the default, the
+## dense loop, and the Metropolis-Hastings cycles of algorithm = "mh" with
+## 2 and 1 cycles per token) against lda::lda.collapsed.gibbs.sampler
+## (Chang's lda package) on one synthetic corpus of 1e6 tokens, at K = 50
+## and K = 500.
 ##
 ## Usage: Rscript bench/bench-lda.R [--quick] [--no-append] [--threads] [--no-target]
 ##   Appends dated tables to bench/RESULTS.md unless --no-append.
@@ -10,6 +12,11 @@
 ##               one), interleaved sweep by sweep in one process, on the same
 ##               corpus (run it on an idle machine for the speed-up).
 ##   --no-target skip the time-to-perplexity table.
+##   --interleaved only CPU ns per token of the lda package (3 sweeps from
+##               its random start) and of mcmix's "sparse" and "mh" (1 and
+##               2 cycles; 10 sweeps each from the state after 10 sparse
+##               sweeps), the systems alternated twice in one process, at
+##               K = 50 and 500 (printed, not appended).
 ##   --target-only only the time-to-perplexity table.
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
@@ -34,12 +41,18 @@
 ## growing number of iterations (0.2 to 4 times mcmix's sweeps), each run
 ## timed and scored, and its time is the CPU time of the first run at or
 ## below the target (or of its longest run, marked "not reached").
+## mcmix's "mh" sampler (2 cycles per token) is continued from the same
+## random start and scored (the scoring not timed) after 0.5, 1, 1.5, 2,
+## 3, 4, 6 and 8 times the sparse sweeps, until it reaches the target. In this table both mcmix samplers are timed in the chunk
+## function (the sampler state in and out, no corpus conversion) and
+## scored with the topics of their last sweep.
 
 suppressMessages(library(mcmix))
 args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
 append <- !"--no-append" %in% args
 threads_mode <- "--threads" %in% args
+interleaved <- "--interleaved" %in% args
 do_target <- !"--no-target" %in% args
 target_only <- "--target-only" %in% args
 have_lda <- requireNamespace("lda", quietly = TRUE)
@@ -77,6 +90,15 @@ perplexity_of <- function(template, phi, held) {
   template$chains[[1L]]$state$phi_sum <- phi
   template$chains[[1L]]$state$n_draws <- 1
   as.numeric(perplexity(template, held))
+}
+
+## text2vec's topics smoothed as every other system's, (n_wk + beta) /
+## (n_k + W beta) from its topic-word counts: its topic_word_distribution
+## is the unsmoothed n_wk / n_k, whose zeros make a held-out word that no
+## topic holds impossible (an infinite perplexity)
+t2v_phi <- function(mod) {
+  tp <- as.matrix(mod$components) + beta
+  tp / rowSums(tp)
 }
 
 load_now <- function() {
@@ -165,15 +187,50 @@ if (threads_mode) {
   quit(save = "no")
 }
 
+## --interleaved: the systems alternated in one process (see the header)
+if (interleaved) {
+  ct <- function(f) {
+    t0 <- proc.time(); f(); t <- proc.time() - t0
+    t[["user.self"]] + t[["sys.self"]]
+  }
+  for (K in c(50L, 500L)) {
+    m <- lda_model(K, alpha = alpha, beta = beta)
+    corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
+    peer <- lapply(seq_len(corpus$D), function(d) {
+      w <- corpus$word[seq.int(corpus$doc_start[d] + 1L, corpus$doc_start[d + 1L])]
+      rbind(w, rep(1L, length(w)))
+    })
+    set.seed(1)
+    st0 <- list(z = sample.int(K, N, replace = TRUE) - 1L, phi_sum = matrix(0, K, W),
+                theta_sum = matrix(0, D, K), n_draws = 0)
+    st0 <- mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 0L, TRUE, "sparse")
+    out <- NULL
+    for (r in 1:2) {
+      out <- rbind(out, data.frame(K = K, round = r, system = "lda", ns_per_token = 1e9 *
+        ct(function() lda::lda.collapsed.gibbs.sampler(peer, K, vocab, 3L, alpha, beta)) / (3 * N)))
+      for (a in list(c("sparse", 1L), c("mh", 1L), c("mh", 2L))) {
+        ns <- 1e9 * ct(function() mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 10L, TRUE, a[1],
+                                                     mh_steps = as.integer(a[2]))) / (10 * N)
+        out <- rbind(out, data.frame(K = K, round = r, system = paste0(a[1], "_", a[2]),
+                                     ns_per_token = ns))
+      }
+    }
+    out$vs_lda <- ave(out$ns_per_token, out$round, FUN = function(x) x[1] / x)
+    print(out, row.names = FALSE, digits = 4)
+  }
+  cat("load before:", load_before, " after:", load_now(), "\n")
+  quit(save = "no")
+}
+
 rows <- list()
 target_rows <- list()
 for (s in if (target_only) list() else settings) {
   K <- s$K; S <- s$sweeps
   m <- lda_model(K, alpha = alpha, beta = beta)
-  run_mcmix <- function(alg) cpu(function() {
+  run_mcmix <- function(alg, ...) cpu(function() {
     set.seed(7)
     sample_posterior(m, docs, vocab = vocab, iter = S, burnin = 0, thin = S,
-                     progress = FALSE, algorithm = alg)
+                     progress = FALSE, algorithm = alg, ...)
   })
   res <- list()
   res$mcmix_sparse <- run_mcmix("sparse")
@@ -186,6 +243,8 @@ for (s in if (target_only) list() else settings) {
     })
   }
   res$mcmix_dense <- run_mcmix("dense")
+  res$mcmix_mh <- run_mcmix("mh", mh_steps = 2L)
+  res$mcmix_mh1 <- run_mcmix("mh", mh_steps = 1L)
   if (have_t2v) {
     res$text2vec <- cpu(function() {
       set.seed(7)
@@ -204,13 +263,22 @@ for (s in if (target_only) list() else settings) {
     r <- res[[nm]]
     phi <- switch(nm,
       lda = { tp <- r$value$topics + beta; tp / rowSums(tp) },
-      text2vec = r$value$topic_word_distribution,
+      text2vec = t2v_phi(r$value),
       topic_word(r$value))
-    px[[nm]] <- perplexity_of(template, unname(phi), held)
+    px[[nm]] <- if (all(is.finite(phi))) perplexity_of(template, unname(phi), held) else {
+      message(nm, ": topics with non-finite entries (not scored)")
+      NA_real_
+    }
     rows[[length(rows) + 1L]] <- data.frame(
       K = K, sweeps = S, system = nm, cpu_s = r$cpu,
       tokens_per_cpu_s = N * S / r$cpu, perplexity = px[[nm]])
   }
+}
+
+## topics (n_wk + beta) / (n_k + W beta) of topic assignments z (0-based)
+phi_of_z <- function(z, corpus, K, beta) {
+  n <- matrix(tabulate(z * corpus$W + corpus$word + 1L, K * corpus$W), corpus$W, K)
+  t((n + beta) / rep(colSums(n) + corpus$W * beta, each = corpus$W))
 }
 
 ## time to a fixed held-out perplexity (see the header), on corpus B
@@ -226,16 +294,31 @@ if (do_target && have_t2v) {
   for (s in settings) {
     K <- s$K; S <- s$sweeps
     m <- lda_model(K, alpha = alpha, beta = beta)
-    r <- cpu(function() {
+    templateB <- sample_posterior(m, docsB[1:2], vocab = vocabB, iter = 1, burnin = 0,
+                                  progress = FALSE)
+    corpusB <- mcmix:::lda_corpus(docsB, vocabB, K = K)
+    start <- function() {
       set.seed(7)
-      sample_posterior(m, docsB, vocab = vocabB, iter = S, burnin = 0, thin = S,
-                       progress = FALSE)
-    })
-    templateB <- r$value
-    target <- perplexity_of(templateB, unname(topic_word(r$value)), heldB)
+      list(z = sample.int(K, NB, replace = TRUE) - 1L, phi_sum = matrix(0, K, WB),
+           theta_sum = matrix(0, DB, K), n_draws = 0)
+    }
+    r <- cpu(function() mcmix:::lda_step_c(m, corpusB, start(), S, 1L, 0L, TRUE, "sparse"))
+    target <- perplexity_of(templateB, phi_of_z(r$value$z, corpusB, K, beta), heldB)
     target_rows[[length(target_rows) + 1L]] <- data.frame(
       K = K, target = target, system = "mcmix_sparse", sweeps = S, cpu_s = r$cpu,
-      perplexity = target)
+      perplexity = target, log_joint = mcmix:::lda_log_joint(m, corpusB, r$value$z))
+    ## mcmix "mh", continued in chunks until it reaches the target
+    st <- start(); done <- 0L; mh_cpu <- 0
+    for (upto in unique(as.integer(round(S * c(0.5, 1, 1.5, 2, 3, 4, 6, 8))))) {
+      rm <- cpu(function() mcmix:::lda_step_c(m, corpusB, st, upto - done, 1L, done, TRUE,
+                                              "mh", mh_steps = 2L))
+      st <- rm$value; mh_cpu <- mh_cpu + rm$cpu; done <- upto
+      mh_px <- perplexity_of(templateB, phi_of_z(st$z, corpusB, K, beta), heldB)
+      if (mh_px <= target) break
+    }
+    target_rows[[length(target_rows) + 1L]] <- data.frame(
+      K = K, target = target, system = "mcmix_mh", sweeps = if (mh_px <= target) done else NA,
+      cpu_s = mh_cpu, perplexity = mh_px, log_joint = mcmix:::lda_log_joint(m, corpusB, st$z))
     hit <- NA_real_; hit_it <- NA_integer_; last_px <- NA_real_; last_cpu <- NA_real_
     for (n_it in unique(as.integer(round(S * c(0.2, 0.4, 0.6, 0.8, 1, 1.5, 2, 3, 4))))) {
       rt <- cpu(function() {
@@ -246,13 +329,13 @@ if (do_target && have_t2v) {
                                     progress = FALSE))
         mod
       })
-      last_px <- perplexity_of(templateB, unname(rt$value$topic_word_distribution), heldB)
+      last_px <- perplexity_of(templateB, unname(t2v_phi(rt$value)), heldB)
       last_cpu <- rt$cpu
       if (last_px <= target) { hit <- rt$cpu; hit_it <- n_it; break }
     }
     target_rows[[length(target_rows) + 1L]] <- data.frame(
       K = K, target = target, system = "text2vec", sweeps = hit_it,
-      cpu_s = if (is.na(hit)) last_cpu else hit, perplexity = last_px)
+      cpu_s = if (is.na(hit)) last_cpu else hit, perplexity = last_px, log_joint = NA_real_)
   }
 }
 res <- if (length(rows)) do.call(rbind, rows) else
@@ -309,14 +392,15 @@ if (append) {
       tr$vs_mcmix[i] <- tr$cpu_s[i] / tr$cpu_s[i & tr$system == "mcmix_sparse"]
     }
     md <- c(md, "",
-      sprintf("CPU time to a fixed held-out perplexity, corpus B (%d documents x 300 tokens, W = 1000): the target is mcmix's perplexity after the sweeps of the table above; WarpLDA rerun from scratch for growing iterations, the first run at or below the target counts:", if (quick) 400L else 3400L),
+      sprintf("CPU time to a fixed held-out perplexity, corpus B (%d documents x 300 tokens, W = 1000): the target is mcmix's perplexity after the sweeps of the table above; WarpLDA rerun from scratch for growing iterations, the first run at or below the target counts; mcmix \"mh\" (2 cycles per token) continued from the same start as \"sparse\" and scored at 0.5, 1, 1.5, 2, 3, 4, 6, 8 times the sparse sweeps until at or below the target (both mcmix samplers timed in the chunk function, scored with the topics of their last sweep):", if (quick) 400L else 3400L),
       "",
-      "| K | target perplexity | system | sweeps / iterations | CPU s to target | perplexity at that point | CPU time vs mcmix |",
-      "|---|---|---|---|---|---|---|",
-      sprintf("| %d | %s | %s | %s | %s | %s | %s |", tr$K, fmt(tr$target, 1), tr$system,
+      "| K | target perplexity | system | sweeps / iterations | CPU s to target | perplexity at that point | log p(w, z) at that point | CPU time vs mcmix |",
+      "|---|---|---|---|---|---|---|---|",
+      sprintf("| %d | %s | %s | %s | %s | %s | %s | %s |", tr$K, fmt(tr$target, 1), tr$system,
               ifelse(is.na(tr$sweeps), "not reached", tr$sweeps),
               paste0(ifelse(is.na(tr$sweeps), "> ", ""), fmt(tr$cpu_s, 1)),
-              fmt(tr$perplexity, 1), ifelse(is.na(tr$vs_mcmix), "n/a", paste0(fmt(tr$vs_mcmix, 1), "x"))))
+              fmt(tr$perplexity, 1), fmt(tr$log_joint, 0),
+              ifelse(is.na(tr$vs_mcmix), "n/a", paste0(fmt(tr$vs_mcmix, 1), "x"))))
   }
   path <- file.path("bench", "RESULTS.md")
   cat(md, file = path, sep = "\n", append = TRUE)

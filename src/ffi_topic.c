@@ -45,10 +45,11 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  *   z          integer, N topics (0-based): the state
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks):
+ *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks, mh_steps):
  *              algorithm 0 the dense loop, 1 the SparseLDA buckets
  *              (model_lda_sparse.c), 2 partitioned SparseLDA on `threads`
- *              threads over blocks x blocks cells of the corpus
+ *              threads over blocks x blocks cells of the corpus, 3
+ *              Metropolis-Hastings cycles (model_lda_mh.c), mh_steps per token
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
  * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
  * of the kept draws of the chunk.
@@ -57,11 +58,13 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 7, "settings");
+    check_real(settings, 8, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
     int algorithm = (int) s[4], threads = (int) s[5], blocks = (int) s[6];
-    if (algorithm < 0 || algorithm > 2 || threads < 1 || blocks < 1 || blocks > 4096)
+    int mh_steps = (int) s[7];
+    if (algorithm < 0 || algorithm > 3 || threads < 1 || blocks < 1 || blocks > 4096 ||
+        mh_steps < 1 || mh_steps > 1000)
         MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
@@ -90,7 +93,8 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     mcx_lda m;
     mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
                   INTEGER(z_new));
-    if (algorithm >= 1) mcx_lda_sparse_init(&m);
+    if (algorithm == 1 || algorithm == 2) mcx_lda_sparse_init(&m);
+    if (algorithm == 3) mcx_lda_mh_init(&m, mh_steps);
     if (algorithm == 2) mcx_lda_blocked_init(&m, threads, blocks);
     GetRNGstate();
     mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));

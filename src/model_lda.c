@@ -138,8 +138,9 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
     const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup;
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
-        mcx_interrupt_point((double) m->N * m->K);
+        mcx_interrupt_point((double) m->N * (m->mh_z ? 8 * m->mh_steps : m->K));
         if (m->n_blocks > 0) mcx_lda_sweep_blocked(m);
+        else if (m->mh_z) mcx_lda_sweep_mh(m);
         else if (m->wtk) mcx_lda_sweep_sparse(m);
         else mcx_lda_sweep(m);
         int g = offset + it;

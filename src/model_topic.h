@@ -45,6 +45,12 @@ typedef struct mcx_lda {
     int *cell_word, *cell_z;  /* N: words and topics in cell order */
     int *nk_sum;              /* K: scratch for the merged topic totals */
     void *views;              /* B copies of the topic totals and scratch */
+    /* Metropolis-Hastings cycles (model_lda_mh.c; mh_z NULL otherwise) */
+    int mh_steps;             /* cycles of (document, word) proposals per token */
+    int *mh_off;              /* W + 1 offsets of each word's occurrences */
+    int *mh_slot;             /* N: slot of token t in word order */
+    int *mh_z;                /* N: topics in word order (a copy of z) */
+    double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
 } mcx_lda;
 
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
@@ -73,6 +79,11 @@ void   mcx_lda_blocked_init(mcx_lda *m, int threads, int blocks);
 void   mcx_lda_sweep_blocked(mcx_lda *m);
 /* z from the partitioned sweep's copy (at the end of a run). */
 void   mcx_lda_blocked_finish(mcx_lda *m);
+/* Metropolis-Hastings cycles of document and word proposals (LightLDA
+ * without alias tables): an exact sampler of p(z | w) at O(1) per token;
+ * `steps` cycles per token per sweep.  Uses the dense counts. */
+void   mcx_lda_mh_init(mcx_lda *m, int steps);
+void   mcx_lda_sweep_mh(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * from a uniform start; theta (D x K, column-major) receives the average
