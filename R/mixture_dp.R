@@ -337,6 +337,7 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
            else function(chain) unbound_step(),
     init_on = init_on,
     init_label = warm$label,
+    init_deferred = !is.null(warm),   # a chain an interrupt never reached: R/chains.R
     step_on = function(xe, xe_rows) function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
       sp$x_rows <- xe_rows

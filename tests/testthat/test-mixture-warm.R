@@ -118,3 +118,42 @@ test_that("init = \"subsample\" is a valid start for the other DP algorithms", {
   expect_true(all(warm_shares(z, d$z) >= 0.995))
   expect_match(f$settings$init, "300 of 1200", fixed = TRUE)
 })
+
+test_that("an interrupt in the warm start gives a partial fit that extend() completes exactly", {
+  skip_on_os("windows")
+  warm_opts()
+  d <- warm_line(1500)
+  set.seed(5)
+  full <- sample_posterior(dp_mixture(gaussian_niw()), d$x, iter = 3, burnin = 1, chains = 2,
+                           algorithm = "subcluster", progress = FALSE)
+  # the same kernel, with a Ctrl-C as chain 1 starts its warm start
+  k <- full$kernel
+  bind <- k$bind
+  flag <- tempfile("mcmix-warm-")
+  withr::defer(unlink(flag))
+  k$bind <- function(data) {
+    f <- bind(data)
+    init <- f$init
+    f$init <- function(chain) {
+      if (!file.exists(flag)) {
+        file.create(flag)
+        tools::pskill(Sys.getpid(), tools::SIGINT)
+        Sys.sleep(0.05)   # the interrupt is served here
+      }
+      init(chain)
+    }
+    f
+  }
+  set.seed(5)
+  expect_warning(part <- run_kernel(k, iter = 3, burnin = 1, chains = 2, data = full$data,
+                                    progress = FALSE),
+                 "sampling interrupted")
+  expect_true(part$interrupted)
+  # the chains never started hold no state (no second warm start after the interrupt)
+  expect_true(all(vapply(part$chains, function(ch) is.null(ch$state), logical(1))))
+  done <- extend(part, iter = 0)
+  for (i in 1:2) {
+    expect_identical(done$chains[[i]]$traces, full$chains[[i]]$traces)
+    expect_identical(done$chains[[i]]$labels, full$chains[[i]]$labels)
+  }
+})
