@@ -34,7 +34,7 @@ warm_start_settings <- function(N) {
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v != floor(v) || v < min ||
         v > .Machine$integer.max)
       stop_input(sprintf("option `%s` must be a whole number >= %d, not %s.",
-                         name, min, describe_value(v)), "init")
+                         name, min, describe_value(v)), name)
     as.integer(v)
   }
   m <- min(N, opt("mcmix.warm_start_m", 20000L, 2L))
@@ -53,7 +53,7 @@ warm_start_default <- function(N) {
   n0 <- getOption("mcmix.warm_start_n", 5e4)
   if (!is.numeric(n0) || length(n0) != 1L || is.na(n0) || n0 < 0)
     stop_input(sprintf("option `mcmix.warm_start_n` must be a number >= 0, not %s.",
-                       describe_value(n0)), "init")
+                       describe_value(n0)), "mcmix.warm_start_n")
   is.numeric(N) && length(N) == 1L && N >= n0
 }
 

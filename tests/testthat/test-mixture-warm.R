@@ -100,12 +100,16 @@ test_that("init = \"subsample\" is refused where it does not apply, naming `init
     e <- expect_error(eval(cl), class = "mcmix_error_input")
     expect_identical(e$arg, "init")
   }
-  # bad settings name the option (and `init`)
-  withr::local_options(mcmix.warm_start_m = 1.5)
-  e <- expect_error(sample_posterior(dp_mixture(gaussian_niw()), d$x, init = "subsample",
-                                     iter = 2, progress = FALSE), class = "mcmix_error_input")
-  expect_identical(e$arg, "init")
-  expect_match(conditionMessage(e), "mcmix.warm_start_m", fixed = TRUE)
+  # bad settings name the option
+  big <- warm_line(1200)$x
+  for (o in list(list(mcmix.warm_start_m = 1.5), list(mcmix.warm_start_sweeps = 0),
+                 list(mcmix.warm_start_n = "a"))) {
+    e <- withr::with_options(o, expect_error(
+      sample_posterior(dp_mixture(gaussian_niw()), big, iter = 2, algorithm = "subcluster",
+                       progress = FALSE),
+      class = "mcmix_error_input"))
+    expect_identical(e$arg, names(o))
+  }
 })
 
 test_that("init = \"subsample\" is a valid start for the other DP algorithms", {
