@@ -99,15 +99,15 @@ warm_start_init_on <- function(spec, state0, sm_control, warm) {
       keep <- (lab + 1L) %in% big
       sub <- as.integer(idx[keep] - 1L)
       lab <- match(lab[keep] + 1L, big) - 1L
-      z <- integer(N)
       spec$x_rows <- rows
       # no OpenMP threads in a forked process (see in_forked_child())
       if (isTRUE(spec$control$threads > 1) && in_forked_child()) spec$control$threads <- 1
+      # the labels, written in place by ranges (an interrupt is served
+      # between them): a fresh vector that nothing else refers to
+      z <- vector("integer", N)
       step <- 1e6
-      for (lo in seq(0, N - 1, by = step)) {
-        hi <- min(N, lo + step)
-        z[(lo + 1):hi] <- .Call(C_ffi_dp_warm_allocate, spec, x, sub, lab, c(lo, hi))
-      }
+      for (lo in seq(0, N - 1, by = step))
+        .Call(C_ffi_dp_warm_allocate, spec, x, sub, lab, c(lo, min(N, lo + step)), z)
       state0(z)
     }
   }

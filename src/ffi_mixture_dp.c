@@ -239,16 +239,18 @@ SEXP ffi_dp_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
 }
 
 /*
- * ffi_dp_warm_allocate(spec, x, sub, lab, range): observations range[0]
- * .. range[1] - 1 (0-based) allocated to the clusters of the subsample's
- * partition (mixture_warm.h): sub the 0-based observations of the
- * subsample, lab their 0-based labels (every value in 0 .. K-1 used); x
- * and spec (family, dim, hyper, x_rows, control$threads) as for
- * ffi_dp_step().  Returns the integer labels of the range.  The R caller
- * (R/mixture_warm.R) cuts the observations into ranges, so that an
- * interrupt is served between them.
+ * ffi_dp_warm_allocate(spec, x, sub, lab, range, out): observations
+ * range[0] .. range[1] - 1 (0-based) allocated to the clusters of the
+ * subsample's partition (mixture_warm.h): sub the 0-based observations of
+ * the subsample, lab their 0-based labels (every value in 0 .. K-1 used);
+ * x and spec (family, dim, hyper, x_rows, control$threads) as for
+ * ffi_dp_step().  The labels of the range are written into the integer
+ * vector `out` (N) in place: the R caller (R/mixture_warm.R) allocates it
+ * fresh and unshared for this purpose and cuts the observations into
+ * ranges, so that an interrupt is served between them without N integers
+ * of garbage per range.  Returns NULL.
  */
-SEXP ffi_dp_warm_allocate(SEXP spec, SEXP x, SEXP sub, SEXP lab, SEXP range)
+SEXP ffi_dp_warm_allocate(SEXP spec, SEXP x, SEXP sub, SEXP lab, SEXP range, SEXP out)
 {
     int nprot = 0, dim = mcx_list_count(spec, "dim");
     int N = ffi_mix_n(x, dim);
@@ -279,9 +281,9 @@ SEXP ffi_dp_warm_allocate(SEXP spec, SEXP x, SEXP sub, SEXP lab, SEXP range)
     double *tscr = mcx_alloc((size_t) threads * tstride, sizeof(double));
     mcx_warm_stats(fam, hyper, &d, INTEGER(sub), INTEGER(lab), m, K, stats, stride, size,
                    tscr, tscr + dim);
-    SEXP out = PROTECT(Rf_allocVector(INTSXP, hi - lo)); nprot++;
+    if (TYPEOF(out) != INTSXP || XLENGTH(out) != N) MCX_INTERNAL("bad warm start labels");
     mcx_warm_allocate(fam, hyper, &d, stats, stride, size, K, lo, hi, threads, tscr, tstride,
-                      logn, INTEGER(out));
+                      logn, INTEGER(out) + lo);
     UNPROTECT(nprot);
-    return out;
+    return R_NilValue;
 }
