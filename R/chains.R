@@ -148,7 +148,14 @@ with_stream <- function(seed, f) {
 # iter_done, the draws collected so far (traces, labels, labels_subset: the
 # labels of a subsample of the observations, R/mixture_online.R; extra) and
 # the online co-clustering counts (psm, psm_n).
-chain_new <- function(kernel, chain_id, seed) {
+# A kernel whose init is costly (field `init_deferred`, e.g. the warm start
+# of R/mixture_warm.R) gives a chain never reached by an interrupted run
+# (`deferred`) no state: its first run makes it from the same stream.
+chain_new <- function(kernel, chain_id, seed, deferred = FALSE) {
+  if (deferred && isTRUE(kernel$init_deferred))
+    return(list(id = chain_id, state = NULL, seed = seed, warmup_done = 0L, iter_done = 0L,
+                traces = NULL, labels = NULL, labels_subset = NULL, extra = NULL, psm = NULL,
+                psm_n = 0L))
   r <- with_stream(seed, function() kernel$init(chain_id))
   list(id = chain_id, state = r$value, seed = r$seed,
        warmup_done = 0L, iter_done = 0L,
@@ -295,7 +302,8 @@ chain_run_safe <- function(fit, i, new, tick = function(n) NULL,
     if (!is.null(ch) && identical(ch$id, i)) ch else if (!new) fit$chains[[i]]
   }
   tryCatch({
-    ch <- if (new || is.null(fit$chains[[i]])) chain_new(kernel, i, fit$streams[[i]])
+    ch <- if (new || is.null(fit$chains[[i]]) || is.null(fit$chains[[i]]$state))
+            chain_new(kernel, i, fit$streams[[i]])
           else fit$chains[[i]]
     ch <- chain_run(kernel, ch, s$burnin, s$iter, s$thin, s$labels, s$psm, tick,
                     stop_requested = stop_requested, checkpoint = checkpoint)
@@ -570,7 +578,8 @@ fit_collect <- function(fit, idx, new, res) {
     if (!is.null(r$chain)) fit$chains[[idx[k]]] <- r$chain
   }
   for (i in idx)
-    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit_kernel(fit), i, fit$streams[[i]])
+    if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit_kernel(fit), i, fit$streams[[i]],
+                                                               deferred = TRUE)
   bad <- which(status %in% c("error", "died"))
   s <- fit$settings
   fit$interrupted <- !all(vapply(fit$chains, function(ch)

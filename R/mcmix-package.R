@@ -97,8 +97,10 @@
 #'
 #' @section Options:
 #' `mcmix.cores`, `mcmix.threads`, `mcmix.backend`, `mcmix.memory_budget`,
-#' `mcmix.work_budget`, `mcmix.checkpoint_interval` and
-#' `mcmix.subcluster_min_n`; see [mcmix-run-settings] and
+#' `mcmix.work_budget`, `mcmix.checkpoint_interval`,
+#' `mcmix.subcluster_min_n` and the warm start of large data
+#' (`mcmix.warm_start_n`, `mcmix.warm_start_m`, `mcmix.warm_start_sweeps`,
+#' see `init` in [sample_posterior()]); see [mcmix-run-settings] and
 #' [sample_posterior()].
 #'
 #' @keywords internal

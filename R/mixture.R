@@ -224,12 +224,25 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param control For Dirichlet process mixtures, settings of the
 #'   algorithm from [dp_control()].
 #' @param init Initial clustering: `"prior"` (a draw from the prior over
-#'   partitions; the default, except for `algorithm = "subcluster"`, which
-#'   starts from `"one"` and grows clusters by splits), `"one"` (every
-#'   observation in one cluster), an integer
-#'   vector of labels (one per observation; for a finite mixture values in
-#'   `1..K` are used as the components), or a `function(chain)` returning
-#'   such a vector.
+#'   partitions; the default, except for `algorithm = "subcluster"`, see
+#'   below), `"one"` (every observation in one cluster), `"subsample"`
+#'   (Dirichlet process mixtures of a conjugate family: the partition that
+#'   `algorithm = "split_merge"` reaches in
+#'   `getOption("mcmix.warm_start_sweeps", 100)` sweeps from one cluster on
+#'   an evenly spaced subsample of `getOption("mcmix.warm_start_m", 20000)`
+#'   observations, its clusters of at least 5 members (and 0.1% of the
+#'   subsample) kept, and every observation allocated to the cluster of
+#'   largest size times posterior predictive density; drawn from each
+#'   chain's own random stream, so the same for any number of threads or
+#'   cores, and recorded in `fit$settings$init`), an integer vector of
+#'   labels (one per observation; for a finite mixture values in `1..K`
+#'   are used as the components), or a `function(chain)` returning such a
+#'   vector. `algorithm = "subcluster"` grows clusters by splits and starts
+#'   by default from `"one"`, or from `"subsample"` with at least
+#'   `getOption("mcmix.warm_start_n", 50000)` observations: from one
+#'   cluster its first splits cut true clusters that lie between others,
+#'   and on large data the pieces can stay apart for hundreds of sweeps.
+#'   Only the starting state differs; the sampler is the same.
 #' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
 #'   [partition_draws()], `predict()`, [cluster_profiles()]; with `FALSE`
@@ -320,7 +333,10 @@ sample_posterior.mcmix_dp_mixture <- function(
   control$threads <- threads_available(check_threads(threads))   # R/mixture_dp.R
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
-  if (missing(init) && algorithm == "subcluster") init <- "one"
+  # cluster (Chang and Fisher 2013) unless told otherwise; on large data
+  # from the clusters found on a subsample (R/mixture_warm.R)
+  if (missing(init) && algorithm == "subcluster")
+    init <- if (warm_start_default(NROW(data))) warm_start_mark("subsample") else "one"
   # labels kept by default only within the memory budget, else those of a
   # subsample and an online estimate (R/chains_budget.R, R/mixture_online.R)
   labels <- labels_default(labels, !missing(labels), psm, chains, iter, thin, NROW(data))
@@ -340,6 +356,7 @@ sample_posterior.mcmix_dp_mixture <- function(
   fit <- mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
                      labels, psm, cores, call = match.call(), control = control, ...)
   if (online) fit$settings$label_subset <- control$online$subset
+  if (!is.null(fit$kernel$init_label)) fit$settings$init <- fit$kernel$init_label
   fit
 }
 
@@ -354,11 +371,12 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
     stop("mcmix internal error: family_prepare() must return a matrix with >= 2 rows.",
          call. = FALSE)
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)  # before sampling
+  blocks <- impute_blocks(prepared)                    # R/impute.R
+  init <- warm_start_check(init, model, length(blocks) > 0L)   # R/mixture_warm.R
   kernel <- if (inherits(model, "mcmix_dp_mixture"))
     dp_kernel(model, prepared, algorithm, init, control)   # R/mixture_dp.R
   else finite_kernel(model, prepared, algorithm, init,
                      store_labels = !isFALSE(labels) || isTRUE(psm))
-  blocks <- impute_blocks(prepared)                    # R/impute.R
   if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
@@ -378,7 +396,7 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
 # of mixture_engine_data()); the field `bind(data)` gives the step on
 # `data` (the fit's, see fit_kernel() in R/chains.R). `...`: the other
 # fields.
-mixture_kernel <- function(name, init, step_on, ...) {
+mixture_kernel <- function(name, init, step_on, ..., init_on = NULL) {
   new_kernel(name, init = init, step = unbound_step, ..., step_on = step_on,
              bind = function(data) {
                if (!is.matrix(data))
@@ -386,7 +404,9 @@ mixture_kernel <- function(name, init, step_on, ...) {
                                            "(`fit$data`), not %s."), describe_value(data)),
                             "data")
                xe <- mixture_engine_data(data)
-               list(step = step_on(xe$x, xe$rows))
+               # a start made on the data (`init_on(x, rows)`, R/mixture_warm.R)
+               c(list(step = step_on(xe$x, xe$rows)),
+                 if (!is.null(init_on)) list(init = init_on(xe$x, xe$rows)))
              })
 }
 
@@ -461,8 +481,9 @@ mixture_init <- function(model, N, init) {
     return(function(chain, alpha0) z)
   }
   if (!is.character(init) || length(init) != 1L || !init %in% c("prior", "one"))
-    stop(sprintf("`init` must be \"prior\", \"one\", a label vector or a function, not %s.",
-                 describe_value(init)), call. = FALSE)
+    stop_input(sprintf("`init` must be %s, a label vector or a function, not %s.",
+                       if (is_dp) "\"prior\", \"one\", \"subsample\"" else "\"prior\", \"one\"",
+                       describe_value(init)), "init")
   if (init == "one") return(function(chain, alpha0) integer(N))
   if (is_dp)
     function(chain, alpha0) rcrp(N, alpha0, discount = model$discount) - 1L

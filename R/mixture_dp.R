@@ -319,15 +319,25 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
         else model$discount
   model0 <- model
   model0$discount <- d0
-  init_fun <- mixture_init(model0, N, init)
+  state0 <- function(labels)
+    list(labels = labels, alpha = alpha0, discount = d0,
+         params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0, online = NULL)
+  # init = "subsample": the start is made on the data (R/mixture_warm.R)
+  warm <- if (is_warm_start(init)) warm_start_settings(N)
+  init_on <- if (!is.null(warm))
+    warm_start_init_on(spec, state0,
+                       as.list(vapply(dp_algorithms$split_merge$control(control, model, warm$m),
+                                      as.double, 0)), warm)
+  init_fun <- if (is.null(warm)) mixture_init(model0, N, init)
   trace_names <- c("n_clusters", if (random_alpha) "alpha", if (random_d) "discount",
                    "log_lik")
   mixture_kernel(
     name = paste0("dp_", algorithm),
-    init = function(chain) {
-      list(labels = init_fun(chain, alpha0), alpha = alpha0, discount = d0,
-           params = NULL, aux = NULL, stats = NULL, n_accept = 0, n_prop = 0, online = NULL)
-    },
+    init = if (is.null(warm)) function(chain) state0(init_fun(chain, alpha0))
+           else function(chain) unbound_step(),
+    init_on = init_on,
+    init_label = warm$label,
+    init_deferred = !is.null(warm),   # a chain an interrupt never reached: R/chains.R
     step_on = function(xe, xe_rows) function(state, n, thin, offset, warmup, workspace = NULL) {
       sp <- spec
       sp$x_rows <- xe_rows

@@ -193,6 +193,7 @@ fit_header <- function(fit) {
   lab <- if (inherits(fit, "mcmix_fit")) fit_model_label(fit) else fit$model_label
   if (!is.null(lab)) cat("Model:     ", lab, "\n", sep = "")
   if (!is.null(fit$N)) cat("Data:      ", fit$N, " observations\n", sep = "")
+  if (is.character(s$init)) cat("Start:     ", s$init, "\n", sep = "")   # R/mixture_warm.R
   cat("Chains:    ", s$chains, "\n", sep = "")
   cat("Iterations:", " burn-in ", s$burnin, ", sampling ", s$iter, ", thin ", s$thin,
       "\n", sep = "")

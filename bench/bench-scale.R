@@ -14,7 +14,9 @@
 ##          iterations, CPU and wall s, extra peak memory of the fit (VmHWM
 ##          reset before it, minus the RSS then), the load average;
 ##          defaults: N = 1e5 with 100 iterations on seeds 1-3 and N = 1e6
-##          with 40 on seeds 1-5, threads = 1)
+##          with 40 on seeds 1-5, threads = 1; a sixth argument "default"
+##          runs sample_posterior()'s default burn-in of floor(iter / 2)
+##          sweeps before the iterations instead of none)
 ##        Rscript bench/bench-scale.R --loaded-threads [N sweeps]  (wall time
 ##          of threads = 1 and 2, with and without the run-time choice of
 ##          the thread count, while a busy loop holds one core)
@@ -88,11 +90,13 @@ if (length(args) && args[[1L]] == "--mixing") {
               seeds = as.integer(strsplit(args[[4L]], ",")[[1L]])))
   else list(list(N = 1e5, iter = 100L, seeds = 1:3), list(N = 1e6, iter = 40L, seeds = 1:5))
   threads <- if (length(args) >= 5L) as.integer(args[[5L]]) else 1L
+  # burn-in: 0 (the default here), or "default" for sample_posterior()'s floor(iter / 2)
+  burn <- if (length(args) >= 6L) args[[6L]] else "0"
   options(mcmix.threads_adapt = FALSE)
   rss <- function(f) as.numeric(gsub("[^0-9]", "",
     grep(paste0("^", f), readLines("/proc/self/status"), value = TRUE))) / 1024
   load1 <- function() strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L]
-  cat("N iter seed threads cpu_s wall_s big exact meanK_last20 extra_peak_MB data_MB load1 sizes\n")
+  cat("N iter burnin seed threads cpu_s wall_s big exact meanK_last20 extra_peak_MB data_MB load1 sizes start\n")
   for (cs in cases) {
     set.seed(42)
     N <- cs$N
@@ -106,8 +110,9 @@ if (length(args) && args[[1L]] == "--mixing") {
       invisible(tryCatch(cat("5", file = "/proc/self/clear_refs"), error = function(e) NULL))
       base <- rss("VmRSS")
       set.seed(seed)
+      burnin <- if (burn == "default") floor(cs$iter / 2) else as.integer(burn)
       t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = cs$iter,
-                                       burnin = 0, labels = FALSE, progress = FALSE,
+                                       burnin = burnin, labels = FALSE, progress = FALSE,
                                        threads = threads))
       peak <- rss("VmHWM") - base
       z <- fit$chains[[1]]$state$labels
@@ -117,9 +122,10 @@ if (length(args) && args[[1L]] == "--mixing") {
       exact <- length(big) == 5L && all(apply(tab, 1L, max) >= 0.995 * rowSums(tab)) &&
         sum(sizes > 0.001 * N) == 5L
       K <- fit$chains[[1]]$traces[, "n_clusters"]
-      cat(N, cs$iter, seed, threads, round(t[["cpu"]], 1), round(t[["wall"]], 1), length(big),
-          exact, mean(utils::tail(K, 20)), round(peak), round(8 * length(x) / 2^20), load1(),
-          paste(utils::head(sizes, 8), collapse = ","), "\n")
+      cat(N, cs$iter, burnin, seed, threads, round(t[["cpu"]], 1), round(t[["wall"]], 1),
+          length(big), exact, mean(utils::tail(K, 20)), round(peak), round(8 * length(x) / 2^20),
+          load1(), paste(utils::head(sizes, 8), collapse = ","),
+          if (is.null(fit$settings$init)) "one" else "subsample", "\n")
     }
   }
   quit(save = "no")

@@ -36,6 +36,7 @@ SEXP ffi_finite_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
 SEXP ffi_rcrp(SEXP n, SEXP alpha, SEXP discount);
 /* ffi_mixture_dp.c: every DP / Pitman-Yor algorithm (mixture_dp.h) */
 SEXP ffi_dp_step(SEXP spec, SEXP xt, SEXP state, SEXP chunk);
+SEXP ffi_dp_warm_allocate(SEXP spec, SEXP x, SEXP sub, SEXP lab, SEXP range, SEXP out);
 /* ffi_mixture_predict.c */
 SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels,
                          SEXP weights, SEXP newx, SEXP est);

@@ -40,6 +40,8 @@
 #include "ffi_list.h"
 #include "ffi.h"
 #include "ffi_mixture_online.h"
+#include "mixture_warm.h"
+#include "registry.h"
 
 #define DP_STATE(X) \
     X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop) \
@@ -234,4 +236,54 @@ static SEXP dp_step(void *data)
 SEXP ffi_dp_step(SEXP spec, SEXP x, SEXP state, SEXP chunk)
 {
     return ffi_mix_step_run(dp_step, spec, x, state, chunk);
+}
+
+/*
+ * ffi_dp_warm_allocate(spec, x, sub, lab, range, out): observations
+ * range[0] .. range[1] - 1 (0-based) allocated to the clusters of the
+ * subsample's partition (mixture_warm.h): sub the 0-based observations of
+ * the subsample, lab their 0-based labels (every value in 0 .. K-1 used);
+ * x and spec (family, dim, hyper, x_rows, control$threads) as for
+ * ffi_dp_step().  The labels of the range are written into the integer
+ * vector `out` (N) in place: the R caller (R/mixture_warm.R) allocates it
+ * fresh and unshared for this purpose and cuts the observations into
+ * ranges, so that an interrupt is served between them without N integers
+ * of garbage per range.  Returns NULL.
+ */
+SEXP ffi_dp_warm_allocate(SEXP spec, SEXP x, SEXP sub, SEXP lab, SEXP range, SEXP out)
+{
+    int nprot = 0, dim = mcx_list_count(spec, "dim");
+    int N = ffi_mix_n(x, dim);
+    if (TYPEOF(sub) != INTSXP || TYPEOF(lab) != INTSXP || XLENGTH(sub) != XLENGTH(lab) ||
+        XLENGTH(sub) < 1 || TYPEOF(range) != REALSXP || XLENGTH(range) != 2)
+        MCX_INTERNAL("bad warm start arguments");
+    long lo = (long) REAL(range)[0], hi = (long) REAL(range)[1];
+    if (lo < 0 || hi < lo || hi > N) MCX_INTERNAL("bad warm start range");
+    const void *hyper;
+    const mcx_family *fam = ffi_family_open(spec, dim, &hyper, &nprot);
+    if (!mcx_family_conjugate(fam))
+        MCX_INTERNAL("the warm start needs a conjugate family");
+    SEXP ctl = mcx_list_get(spec, "control");
+    int threads = 1;
+    if (ctl != R_NilValue && XLENGTH(ctl) > 0 && mcx_list_get(ctl, "threads") != R_NilValue)
+        threads = (int) mcx_list_num(ctl, "threads");
+    if (threads < 1 || !mcx_family_thread_safe(fam)) threads = 1;
+    int m = (int) XLENGTH(sub), K = 0;
+    for (int r = 0; r < m; r++)
+        if (INTEGER(lab)[r] + 1 > K) K = INTEGER(lab)[r] + 1;
+    mcx_warm_data d = {REAL(x), N, dim, Rf_asLogical(mcx_list_get(spec, "x_rows")) == TRUE};
+    size_t stride = fam->stats_size(hyper), wsz = fam->work_size(hyper);
+    if (wsz < 1) wsz = 1;
+    size_t tstride = (((size_t) dim + wsz + 7) / 8) * 8 + 8;  /* whole cache lines apart */
+    double *stats = mcx_alloc((size_t) K * stride, sizeof(double));
+    int *size = mcx_alloc((size_t) K, sizeof(int));
+    double *logn = mcx_alloc((size_t) K, sizeof(double));
+    double *tscr = mcx_alloc((size_t) threads * tstride, sizeof(double));
+    mcx_warm_stats(fam, hyper, &d, INTEGER(sub), INTEGER(lab), m, K, stats, stride, size,
+                   tscr, tscr + dim);
+    if (TYPEOF(out) != INTSXP || XLENGTH(out) != N) MCX_INTERNAL("bad warm start labels");
+    mcx_warm_allocate(fam, hyper, &d, stats, stride, size, K, lo, hi, threads, tscr, tstride,
+                      logn, INTEGER(out) + lo);
+    UNPROTECT(nprot);
+    return R_NilValue;
 }

@@ -36,6 +36,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_finite_step, 4),
     CALLDEF(ffi_rcrp, 3),
     CALLDEF(ffi_dp_step, 4),
+    CALLDEF(ffi_dp_warm_allocate, 6),
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
     CALLDEF(ffi_mixture_predict, 8),

@@ -5,6 +5,7 @@
  * mixture_subcluster_split.c).
  */
 #include <string.h>
+#include <stdint.h>
 #include "mixture_subcluster.h"
 
 /* Singleton split / merge proposals per split / merge proposal. */
@@ -62,6 +63,53 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     mcx_sc_block_setup(m, s);
 }
 
+/* An upper bound on exp(y) for y <= 0: 2^ceil(y log2 e) from the bits of
+ * a double (no call into libm); 2^-1022 below that. */
+static inline double exp_bound(double y)
+{
+    double e = ceil(y * M_LOG2E);
+    union { double d; uint64_t u; } v;
+    v.u = (uint64_t) (e < -1022.0 ? 1 : (int64_t) e + 1023) << 52;
+    return v.d;
+}
+
+/* Index in 0..K-1 with probabilities proportional to exp(logw[k]), by the
+ * inverse distribution function of one uniform u with the largest weight
+ * first and the others in index order.  Exact, and most draws need no
+ * exp(): with k* the largest, p(k*) = 1 / (1 + S), S = sum over the others
+ * of exp(logw[k] - logw[k*]) <= Sb (exp_bound()), so u (1 + Sb) < 1
+ * implies u < p(k*) and the draw is k*; only otherwise are the weights
+ * computed.  One uniform either way (the stream's use is fixed). */
+static int rcat_log_max_first(mcx_stream *st, double *logw, int K)
+{
+    int kx = 0;
+    double mx = logw[0];
+    for (int k = 1; k < K; k++)
+        if (logw[k] > mx) { mx = logw[k]; kx = k; }
+    double sb = 0.0;
+    for (int k = 0; k < K; k++)
+        if (k != kx) sb += exp_bound(logw[k] - mx);
+    double u = mcx_stream_unif(st);
+    if (u * (1.0 + sb) < 1.0) return kx;
+    double total = 1.0;
+    for (int k = 0; k < K; k++) {
+        if (k == kx) continue;
+        logw[k] = exp(logw[k] - mx);
+        total += logw[k];
+    }
+    double v = u * total;
+    if (v < 1.0) return kx;
+    v -= 1.0;
+    int last = kx;
+    for (int k = 0; k < K; k++) {
+        if (k == kx || logw[k] <= 0.0) continue;
+        last = k;
+        if (v < logw[k]) return k;
+        v -= logw[k];
+    }
+    return last;        /* rounding in the running sum */
+}
+
 /* Labels proposed for the observations of block b (any thread). */
 static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t master,
                           long b)
@@ -79,7 +127,7 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
         for (int k = 0; k < K; k++)
             logw[k] = s->logpi[k] +
                 f->log_lik(m->hyper, s->theta + (size_t) k * s->psize, xi, work);
-        s->znew[i] = K == 1 ? 0 : mcx_stream_rcat_log(&st, logw, K);
+        s->znew[i] = K == 1 ? 0 : rcat_log_max_first(&st, logw, K);
     }
 }
 

@@ -94,6 +94,7 @@ typedef struct {
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     double counts[2];      /* split / merge proposals accepted, made */
+    int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
     int record;            /* setting sc_record: keep the last sequential split and merge */
     double *rec;           /* 2 (SC_REC_HEAD + 3 n): see mixture_subcluster_sams.c */
 } mcx_subcluster;

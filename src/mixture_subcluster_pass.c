@@ -26,13 +26,18 @@
  * ran to 20 steps (mean 11.3 at N = 1e5) without a better proposal */
 #define LLOYD_STEPS 8
 #define MAX_LOGIT 40.0
+/* Members to which the sub-clusters are fitted at most (every stride-th
+ * of a larger set): the 2-means of 16,384 points of a cluster is as good
+ * a proposal as that of all of them, and the up to 11 fitting passes over
+ * a cluster of 2e6 members cost more than the rest of the sweep. */
+#define SC_FIT_MAX 16384
 
 /* One block of a pass: member j (lo <= j < hi) has coordinate t at
  * x + mem[j] * istep + t * tstep (mcx_mix_xs()); centres in s->cen. */
 typedef struct {
     const double *x;
     const int *mem;
-    size_t istep, tstep;
+    size_t istep, tstep, stride;
     long lo, hi;
     int d;
     const double *mu, *v, *c0, *c1;
@@ -40,7 +45,7 @@ typedef struct {
 
 static inline const double *member(const pass_ctx *c, long j)
 {
-    return c->x + (size_t) c->mem[j] * c->istep;
+    return c->x + (size_t) c->mem[(size_t) j * c->stride] * c->istep;
 }
 
 static void sums_mean(const pass_ctx *c, double *restrict acc)
@@ -149,7 +154,10 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
     memset(acc, 0, ps * sizeof(double));
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < nmem ? lo + MCX_BLOCK : nmem;
     const double *cen = s->cen;
-    pass_ctx c = {mcx_mix_xs(m, 0), s->mem, mcx_mix_istep(m), mcx_mix_xstep(m),
+    /* the fitting passes read every fit_stride-th member (SC_FIT_MAX);
+     * the sides are drawn for all */
+    size_t stride = kind != MCX_PASS_SIDES && s->fit_stride > 1 ? (size_t) s->fit_stride : 1;
+    pass_ctx c = {mcx_mix_xs(m, 0), s->mem, mcx_mix_istep(m), mcx_mix_xstep(m), stride,
                   lo, hi, d, cen, cen + d, cen + 2 * d, cen + 3 * d};
     if (kind == MCX_PASS_MEAN) sums_mean(&c, acc);
     else if (kind == MCX_PASS_AXIS) sums_axis(&c, acc);
@@ -172,9 +180,16 @@ void mcx_sc_pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64
         for (size_t t = 0; t < ps; t++) out[t] += s->part[(size_t) b * ps + t];
 }
 
-void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum)
+void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *sum)
 {
     int d = m->dim;
+    /* the sub-clusters of a large member set are fitted to every stride-th
+     * member (in index order: a function of the set alone, the same in both
+     * directions of a move, so the proposal stays exact); its sides are
+     * still drawn for every member */
+    int stride = nall > SC_FIT_MAX ? (nall + SC_FIT_MAX - 1) / SC_FIT_MAX : 1;
+    int nmem = (nall + stride - 1) / stride;
+    s->fit_stride = stride;
     double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
     mcx_sc_pass(m, s, MCX_PASS_MEAN, nmem, 0, sum);
     for (int t = 0; t < d; t++) {
@@ -213,4 +228,5 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
     double w = within / ((double) nmem * d);
     double floor_w = 1e-12 * (1.0 + scale / d);
     s->cen[4 * d] = 1.0 / (w > floor_w ? w : floor_w);
+    s->fit_stride = 1;
 }

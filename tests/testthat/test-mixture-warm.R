@@ -1,0 +1,163 @@
+# The warm start of the sub-cluster sampler (init = "subsample",
+# R/mixture_warm.R, src/mixture_warm.c), with its options lowered so that
+# small data take it: the default start of large data.
+withr::local_options(mcmix.threads_adapt = FALSE, .local_envir = teardown_env())
+
+warm_opts <- function(env = parent.frame())
+  withr::local_options(mcmix.warm_start_n = 1000, mcmix.warm_start_m = 300,
+                       .local_envir = env)
+
+# Three clusters on a line: the first 2-means split of one cluster cuts
+# the middle one in two.
+warm_line <- function(N = 3000) {
+  set.seed(1)
+  z <- sample.int(3L, N, replace = TRUE)
+  list(x = cbind(c(-8, 0, 8), 0)[z, ] + matrix(stats::rnorm(2 * N), N, 2), z = z)
+}
+
+# The share of each true cluster in its largest cluster of the partition z
+# (among the clusters of at least 1% of the points).
+warm_shares <- function(z, truth) {
+  big <- which(tabulate(z + 1L) >= 0.01 * length(z)) - 1L
+  tab <- table(truth, factor(z, levels = big))
+  apply(tab, 1L, max) / rowSums(tab)
+}
+
+test_that("the default start of large data does not cut the cluster that one cluster's first split cuts", {
+  warm_opts()
+  d <- warm_line()
+  m <- dp_mixture(gaussian_niw())
+  for (seed in 1:4) {
+    set.seed(seed)
+    warm <- sample_posterior(m, d$x, iter = 2, burnin = 0, algorithm = "subcluster",
+                             progress = FALSE, labels = FALSE)
+    set.seed(seed)
+    one <- sample_posterior(m, d$x, iter = 2, burnin = 0, algorithm = "subcluster",
+                            init = "one", progress = FALSE, labels = FALSE)
+    # exactly the three true clusters, each whole (>= 99.5% in one cluster
+    # of at least 1% of the points), and no other of 1%
+    exact <- function(z)
+      sum(tabulate(z + 1L) >= 30) == 3L && all(warm_shares(z, d$z) >= 0.995)
+    expect_true(exact(warm$chains[[1]]$state$labels))
+    # not so from one cluster after two sweeps
+    expect_false(exact(one$chains[[1]]$state$labels))
+  }
+  expect_match(warm$settings$init, "subsample (300 of 3000 observations, 100 sweeps",
+               fixed = TRUE)
+  expect_null(one$settings$init)
+  expect_output(print(warm), "Start:     subsample (300 of 3000", fixed = TRUE)
+  # below the threshold: one cluster, as before
+  withr::local_options(mcmix.warm_start_n = 5000)
+  set.seed(1)
+  f <- sample_posterior(m, d$x, iter = 1, burnin = 0, algorithm = "subcluster",
+                        progress = FALSE, labels = FALSE)
+  expect_null(f$settings$init)
+})
+
+test_that("the warm start is the same for any thread count, cores and extend()", {
+  warm_opts()
+  set.seed(60)
+  mu <- rbind(c(-5, 0), c(5, 0), c(0, 6))
+  z <- rep(1:3, length.out = 9000)
+  x <- mu[z, ] + matrix(stats::rnorm(18000), 9000)
+  m <- dp_mixture(gaussian_niw(), alpha = gamma_prior(1, 1))
+  run <- function(threads, iter = 6, ...) {
+    set.seed(61)
+    sample_posterior(m, x, iter = iter, burnin = 2, chains = 2, algorithm = "subcluster",
+                     progress = FALSE, threads = threads, ...)
+  }
+  f1 <- run(1)
+  expect_match(f1$settings$init, "subsample", fixed = TRUE)
+  same <- function(a, b) {
+    for (i in 1:2) {
+      expect_identical(a$chains[[i]]$traces, b$chains[[i]]$traces)
+      expect_identical(a$chains[[i]]$labels, b$chains[[i]]$labels)
+      expect_identical(a$chains[[i]]$state$labels, b$chains[[i]]$state$labels)
+    }
+  }
+  same(f1, run(2))
+  same(f1, run(3))
+  if (.Platform$OS.type == "unix") same(f1, run(2, cores = 2))
+  # extend() continues the chains exactly, also after saveRDS()
+  short <- run(2, iter = 3)
+  same(f1, extend(short, iter = 3))
+  path <- tempfile(fileext = ".rds")
+  withr::defer(unlink(path))
+  saveRDS(short, path)
+  same(f1, extend(readRDS(path), iter = 3))
+})
+
+test_that("init = \"subsample\" is refused where it does not apply, naming `init`", {
+  warm_opts()
+  d <- warm_line(600)
+  bad <- list(
+    quote(sample_posterior(dp_mixture(gaussian_niw()), d$x, init = "subsampel")),
+    quote(sample_posterior(dp_mixture(gaussian_niw()), d$x, init = c("subsample", "one"))),
+    quote(sample_posterior(finite_mixture(gaussian_niw(), K = 2), d$x, init = "subsample")),
+    quote(sample_posterior(dp_mixture(gaussian_nonconj()), d$x[, 1], init = "subsample",
+                           algorithm = "neal8")))
+  for (cl in bad) {
+    e <- expect_error(eval(cl), class = "mcmix_error_input")
+    expect_identical(e$arg, "init")
+  }
+  # bad settings name the option
+  big <- warm_line(1200)$x
+  for (o in list(list(mcmix.warm_start_m = 1.5), list(mcmix.warm_start_sweeps = 0),
+                 list(mcmix.warm_start_n = "a"))) {
+    e <- withr::with_options(o, expect_error(
+      sample_posterior(dp_mixture(gaussian_niw()), big, iter = 2, algorithm = "subcluster",
+                       progress = FALSE),
+      class = "mcmix_error_input"))
+    expect_identical(e$arg, names(o))
+  }
+})
+
+test_that("init = \"subsample\" is a valid start for the other DP algorithms", {
+  warm_opts()
+  d <- warm_line(1200)
+  set.seed(3)
+  f <- sample_posterior(dp_mixture(gaussian_niw()), d$x, iter = 2, burnin = 0,
+                        algorithm = "collapsed", init = "subsample", progress = FALSE)
+  z <- f$chains[[1]]$state$labels
+  expect_true(all(warm_shares(z, d$z) >= 0.995))
+  expect_match(f$settings$init, "300 of 1200", fixed = TRUE)
+})
+
+test_that("an interrupt in the warm start gives a partial fit that extend() completes exactly", {
+  skip_on_os("windows")
+  warm_opts()
+  d <- warm_line(1500)
+  set.seed(5)
+  full <- sample_posterior(dp_mixture(gaussian_niw()), d$x, iter = 3, burnin = 1, chains = 2,
+                           algorithm = "subcluster", progress = FALSE)
+  # the same kernel, with a Ctrl-C as chain 1 starts its warm start
+  k <- full$kernel
+  bind <- k$bind
+  flag <- tempfile("mcmix-warm-")
+  withr::defer(unlink(flag))
+  k$bind <- function(data) {
+    f <- bind(data)
+    init <- f$init
+    f$init <- function(chain) {
+      if (!file.exists(flag)) {
+        file.create(flag)
+        tools::pskill(Sys.getpid(), tools::SIGINT)
+        Sys.sleep(0.05)   # the interrupt is served here
+      }
+      init(chain)
+    }
+    f
+  }
+  set.seed(5)
+  expect_warning(part <- run_kernel(k, iter = 3, burnin = 1, chains = 2, data = full$data,
+                                    progress = FALSE),
+                 "sampling interrupted")
+  expect_true(part$interrupted)
+  # the chains never started hold no state (no second warm start after the interrupt)
+  expect_true(all(vapply(part$chains, function(ch) is.null(ch$state), logical(1))))
+  done <- extend(part, iter = 0)
+  for (i in 1:2) {
+    expect_identical(done$chains[[i]]$traces, full$chains[[i]]$traces)
+    expect_identical(done$chains[[i]]$labels, full$chains[[i]]$labels)
+  }
+})
