@@ -106,15 +106,7 @@ test_that("mh reproduces the exact posterior of z (count matrix, K = 3, two step
 test_that("mh passes a Geweke joint-distribution test", {
   skip_on_cran()
   set.seed(77)
-  K <- 2; W <- 3; alpha <- 0.8; beta <- 0.25
-  len <- c(4L, 3L, 5L)
-  doc <- rep(seq_along(len), len)
-  N <- sum(len)
-  m <- lda_model(K, alpha = alpha, beta = beta)
-  draw_z <- function() unlist(lapply(len, function(n) {
-    th <- stats::rgamma(K, alpha)
-    sample.int(K, n, replace = TRUE, prob = th)
-  }))
+  lda_geweke_corpus()   # helper-lda.R: K, W, alpha, beta, len, doc, N, m, draw_z
   draw_w <- function(z) {                 # words given topics: phi_k ~ Dir(beta)
     phi <- matrix(stats::rgamma(K * W, beta), K, W)
     vapply(z, function(k) sample.int(W, 1L, prob = phi[k, ]), integer(1))
@@ -125,16 +117,8 @@ test_that("mh passes a Geweke joint-distribution test", {
   n_fwd <- 20000
   fwd <- t(replicate(n_fwd, { z <- draw_z(); stats_of(z, draw_w(z)) }))
   thin <- 3; n_keep <- 5000
-  z <- draw_z(); w <- draw_w(z)
-  state <- list(z = z - 1L, phi_sum = matrix(0, K, W), theta_sum = matrix(0, 3, K),
-                n_draws = 0)
-  sc <- matrix(0, n_keep, 4)
-  for (g in seq_len(n_keep * thin)) {
-    corpus <- list(word = w - 1L, doc_start = c(0L, cumsum(len)), W = W, D = 3L)
-    state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE, "mh", mh_steps = 1L)
-    if (g %% thin == 0) sc[g / thin, ] <- stats_of(state$z + 1L, w)
-    w <- draw_w(state$z + 1L)
-  }
+  sc <- lda_geweke_successive(m, K, W, len, draw_z, draw_w, stats_of, n_keep, thin,
+                              "mh", mh_steps = 1L)
   for (j in 1:4) {
     bm <- colMeans(matrix(sc[, j], 100))
     se <- sqrt(stats::var(bm) / length(bm) + stats::var(fwd[, j]) / n_fwd)
@@ -150,15 +134,8 @@ test_that("mh passes a Geweke joint-distribution test", {
 test_that("mh agrees with the dense sampler on the recovery data", {
   skip_on_cran()
   set.seed(2024)
-  W <- 5; K <- 3
-  phi <- rbind(c(0.60, 0.30, 0.05, 0.03, 0.02),
-               c(0.02, 0.08, 0.60, 0.25, 0.05),
-               c(0.05, 0.02, 0.03, 0.30, 0.60))
-  docs <- lapply(1:100, function(d) {
-    th <- stats::rgamma(K, 1); th <- th / sum(th)
-    z <- sample.int(K, 50, replace = TRUE, prob = th)
-    vapply(z, function(k) sample.int(W, 1, prob = phi[k, ]), integer(1))
-  })
+  rd <- lda_recovery_data()   # helper-lda.R
+  W <- rd$W; K <- rd$K; phi <- rd$phi; docs <- rd$docs
   m <- lda_model(K, alpha = 1, beta = 1)
   fits <- lapply(c(dense = "dense", mh = "mh"), function(alg) {
     set.seed(5)

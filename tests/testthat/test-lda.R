@@ -112,15 +112,8 @@ test_that("a document-term matrix gives the same corpus as word-id vectors", {
 test_that("LDA recovers the topics of synthetic data", {
   skip_on_cran()
   set.seed(2024)
-  W <- 5; K <- 3
-  phi <- rbind(c(0.60, 0.30, 0.05, 0.03, 0.02),
-               c(0.02, 0.08, 0.60, 0.25, 0.05),
-               c(0.05, 0.02, 0.03, 0.30, 0.60))
-  docs <- lapply(1:100, function(d) {
-    th <- stats::rgamma(K, 1); th <- th / sum(th)
-    z <- sample.int(K, 50, replace = TRUE, prob = th)
-    vapply(z, function(k) sample.int(W, 1, prob = phi[k, ]), integer(1))
-  })
+  rd <- lda_recovery_data()   # helper-lda.R
+  W <- rd$W; K <- rd$K; phi <- rd$phi; docs <- rd$docs
   fit <- sample_posterior(lda_model(K, alpha = 1, beta = 1), docs,
                           vocab = letters[1:5], iter = 400, burnin = 200,
                           progress = FALSE)
@@ -150,14 +143,7 @@ test_that("LDA recovers the topics of synthetic data", {
 test_that("LDA passes a Geweke joint-distribution test", {
   skip_on_cran()
   set.seed(77)
-  K <- 2; W <- 3; alpha <- 0.8; beta <- 0.25
-  len <- c(4L, 3L, 5L)
-  doc <- rep(seq_along(len), len)
-  N <- sum(len)
-  m <- lda_model(K, alpha = alpha, beta = beta)
-  draw_z <- function() unlist(lapply(len, function(n) {
-    th <- stats::rgamma(K, alpha); sample.int(K, n, replace = TRUE, prob = th)
-  }))
+  lda_geweke_corpus()   # helper-lda.R: K, W, alpha, beta, len, doc, N, m, draw_z
   draw_w <- function(z) {               # sequential Polya urn given z
     cnt <- matrix(0, K, W); w <- integer(N)
     for (t in seq_len(N)) {
@@ -183,16 +169,7 @@ test_that("LDA passes a Geweke joint-distribution test", {
                   lapply(len, bb))
   # successive-conditional chain
   thin <- 5; n_keep <- 3000
-  z <- draw_z(); w <- draw_w(z)
-  state <- list(z = z - 1L, phi_sum = matrix(0, K, W), theta_sum = matrix(0, 3, K),
-                n_draws = 0)
-  sc <- matrix(0, n_keep, 4)
-  for (g in seq_len(n_keep * thin)) {
-    corpus <- list(word = w - 1L, doc_start = c(0L, cumsum(len)), W = W, D = 3L)
-    state <- mcmix:::lda_step_c(m, corpus, state, 1L, 1L, g - 1L, TRUE)
-    if (g %% thin == 0) sc[g / thin, ] <- stats_of(state$z + 1L, w)
-    w <- draw_w(state$z + 1L)
-  }
+  sc <- lda_geweke_successive(m, K, W, len, draw_z, draw_w, stats_of, n_keep, thin)
   # topic-1 counts against the exact law (chi-square, sparse cells pooled)
   obs <- tabulate(sc[, 1] + 1L, N + 1L)
   pool <- function(o, p) {
