@@ -80,6 +80,13 @@ sweep_child <- function(dir, backend, case, trials, seed) {
     file.rename(file.path(dir, paste0(name, ".tmp")), file.path(dir, name))
   }
   kind0 <- RNGkind()   # the session's generator must come out of every trial as it went in
+  # a trial's start marker is written when the package's interrupt guard
+  # is set (a Ctrl-C before it interrupts the caller's own code, as it
+  # would the making of any other call's arguments)
+  trace("interrupt_guard", where = asNamespace("mcmix"), print = FALSE, exit = quote({
+    sweep_start <- get0(".mcmix_sweep_start", envir = globalenv())
+    if (is.character(sweep_start) && !file.exists(sweep_start)) writeLines("", sweep_start)
+  }))
   set.seed(seed)
   ref <- run(args)   # (a first run loads what the workers need)
   set.seed(seed)
@@ -95,7 +102,7 @@ sweep_child <- function(dir, backend, case, trials, seed) {
     fit <- NULL
     late_trial <- FALSE
     set.seed(seed)
-    writeLines("", file.path(dir, sprintf("start-%d", j)))
+    assign(".mcmix_sweep_start", file.path(dir, sprintf("start-%d", j)), envir = globalenv())
     how <- tryCatch(withCallingHandlers({
       fit <- run(args)
       "returned"
