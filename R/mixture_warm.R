@@ -29,14 +29,7 @@
 
 # The settings of a warm start on N observations: list(m, sweeps, label).
 warm_start_settings <- function(N) {
-  opt <- function(name, default, min) {
-    v <- getOption(name, default)
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v != floor(v) || v < min ||
-        v > .Machine$integer.max)
-      stop_input(sprintf("option `%s` must be a whole number >= %d, not %s.",
-                         name, min, describe_value(v)), name)
-    as.integer(v)
-  }
+  opt <- function(name, default, min) check_count(getOption(name, default), name, min)
   m <- min(N, opt("mcmix.warm_start_m", 20000L, 2L))
   sweeps <- opt("mcmix.warm_start_sweeps", 100L, 1L)
   list(m = m, sweeps = sweeps,
