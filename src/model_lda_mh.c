@@ -79,23 +79,15 @@ void mcx_lda_mh_init(mcx_lda *m, int steps)
     }
 }
 
-/* The slot in the word-ordered topics standing for draw u < wn of the
- * other occurrences of a word (its occurrences at wo .. wo + wn, the
- * token's own slot taken by the last one). */
-static inline int other_slot(double u, int wo, int wn, int own)
+/* The position standing for draw u < n of the n others among the n + 1
+ * positions first .. first + n, position `own` taken by the last one:
+ * the other occurrences of a word in the word-ordered topics (own: the
+ * token's slot), or the other tokens of a document (own: the token). */
+static inline int other_position(double u, int first, int n, int own)
 {
-    int j = wo + (int) u;
-    j = j < wo + wn ? j : wo + wn;
-    return j == own ? wo + wn : j;
-}
-
-/* The same for the document's other tokens (at i0 .. i0 + dn, token t's
- * own position taken by the last one). */
-static inline int other_token(double u, int i0, int dn, int t)
-{
-    int j = i0 + (int) u;
-    j = j < i0 + dn ? j : i0 + dn;
-    return j == t ? i0 + dn : j;
+    int j = first + (int) u;
+    j = j < first + n ? j : first + n;
+    return j == own ? first + n : j;
 }
 
 /* The topic of draw x in (0, K a) of the uniform part (scale 1 / a). */
@@ -137,9 +129,9 @@ static inline void mh_draw(const mcx_lda *m, const mh_doc *dc, mcx_stream *rng,
         v[1] = mcx_stream_unif(rng);
         v[2] = mcx_stream_unif(rng) * wtot;
         v[3] = mcx_stream_unif(rng);
-        if (v[0] < dc->dn) MCX_PREFETCH(row + m->z[other_token(v[0], dc->i0, dc->dn, t)]);
+        if (v[0] < dc->dn) MCX_PREFETCH(row + m->z[other_position(v[0], dc->i0, dc->dn, t)]);
         else MCX_PREFETCH(row + uniform_topic(v[0] - dc->dn, 1.0 / m->alpha, K));
-        if (v[2] < wn) MCX_PREFETCH(m->mh_z + other_slot(v[2], wo, wn, own));
+        if (v[2] < wn) MCX_PREFETCH(m->mh_z + other_position(v[2], wo, wn, own));
         else MCX_PREFETCH(row + uniform_topic(v[2] - wn, 1.0 / m->beta, K));
     }
 }
@@ -150,7 +142,8 @@ static inline void mh_prefetch_word_topics(const mcx_lda *m, int t, const double
     const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
     const int *row = m->nwk + (size_t) w * K;
     for (int s = 0; s < m->mh_steps; s++)
-        if (u[4 * s + 2] < wn) MCX_PREFETCH(row + m->mh_z[other_slot(u[4 * s + 2], wo, wn, own)]);
+        if (u[4 * s + 2] < wn)
+            MCX_PREFETCH(row + m->mh_z[other_position(u[4 * s + 2], wo, wn, own)]);
 }
 
 /* The tokens of document d in order, drawing from the stream (master, d). */
@@ -195,7 +188,7 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
              * selected without a branch (the branches are unpredictable),
              * and a proposal of the current topic is accepted by the same
              * test (ratio 1) */
-            int c = v[0] < dn ? z[other_token(v[0], i0, dn, t)]
+            int c = v[0] < dn ? z[other_position(v[0], i0, dn, t)]
                               : uniform_topic(v[0] - dn, inv_alpha, K);
             double ac = nw[c] + beta, bc = nk[c] + wb, cc = nd[c] + alpha;
             int acc = v[1] * ak * bc < ac * bk;
@@ -204,7 +197,7 @@ static void mh_document(mcx_lda *m, int d, uint64_t master)
             bk = acc ? bc : bk;
             ck = acc ? cc : ck;
             /* word proposal: the same device over the word's occurrences */
-            c = v[2] < wn ? wz[other_slot(v[2], wo, wn, slot)]
+            c = v[2] < wn ? wz[other_position(v[2], wo, wn, slot)]
                           : uniform_topic(v[2] - wn, inv_beta, K);
             ac = nw[c] + beta;
             bc = nk[c] + wb;
