@@ -17,6 +17,13 @@
 
 B <- 2e8
 
+# the data of the two binary regressions
+regression_setup <- quote({
+  set.seed(1)
+  X <- matrix(stats::rnorm(60 * 40), 60, 40)
+  y <- stats::rbinom(60, 1, 0.5)
+})
+
 budget_cases <- list(
   sample_mh = list(
     setup = quote(tg <- target(function(x) -sum(x^2) / 2)),
@@ -76,19 +83,11 @@ budget_cases <- list(
     call = quote(sample_posterior(lda_model(K = 16), docs, vocab = vocab, iter = 10,
                                   burnin = 0, chains = 2, progress = FALSE))),
   logit_gibbs = list(
-    setup = quote({
-      set.seed(1)
-      X <- matrix(stats::rnorm(60 * 40), 60, 40)
-      y <- stats::rbinom(60, 1, 0.5)
-    }),
+    setup = regression_setup,
     call = quote(logit_gibbs(X, y, iter = 100000, burnin = 0, chains = 2,
                              progress = FALSE))),
   probit_gibbs = list(
-    setup = quote({
-      set.seed(1)
-      X <- matrix(stats::rnorm(60 * 40), 60, 40)
-      y <- stats::rbinom(60, 1, 0.5)
-    }),
+    setup = regression_setup,
     call = quote(probit_gibbs(X, y, iter = 100000, burnin = 0, chains = 2,
                               progress = FALSE))),
   rpolyagamma = list(
