@@ -199,28 +199,24 @@ int    mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);
 
 /* The pieces of the sequentially allocated moves shared with the HDP
- * (mixture_subcluster_sams.c, model_hdp_sams.c): the launch of a split of
- * the nm members in s->mem (launch points at positions pi, pj; the
- * allocation order of the others; returns how many of them are
- * allocated), the merge gains of cluster x with the others and their log
- * sum (the prior part from p), the log probability w_x(target) of a
- * partner, and the log marginals of all clusters into s->lm. */
+ * (mixture_subcluster_sams.c, model_hdp_sams.c): a split's cluster and
+ * launch points, the share of splits, the proposal probabilities of a
+ * merge and of a split's reverse (the merge partners by their gains under
+ * the partition prior p), a merge's pair, an accepted split, and the
+ * launch of a split of the nm members in s->mem (launch points at
+ * positions pi, pj; the allocation order of the others; returns how many
+ * of them are allocated). */
 int    mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj);
 double mcx_sc_ps_sams(int K);
 double mcx_sc_sams_merge_lq(int K, double lwa, double lwb, int na, int nb, double *lqs);
+double mcx_sc_sams_merge_pick(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                              int *pa, int *pb, double *lqs);
 int    mcx_sc_sams_apply_split(mcx_mix *m, mcx_subcluster *s, int k, int nm, double *st[2],
                                const int *n);
 int    mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2],
                           int *n);
-double mcx_sc_partner_gains(const mcx_mix *m, const mcx_subcluster *s,
-                            const mcx_partition_prior *p, int K, const double *sx, int nx,
-                            double lx, int skip1, int skip2, const double *extra, int nextra,
-                            double lextra);
-double mcx_sc_log_partner(const mcx_subcluster *s, int K, double lse, int target);
-double mcx_sc_log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
-                             const mcx_partition_prior *p, int K, const double *sx, int nx,
-                             double lx, int skip1, int skip2, const double *extra, int nextra,
-                             double lextra, int target);
-void   mcx_sc_log_marginals(const mcx_mix *m, mcx_subcluster *s);
+double mcx_sc_sams_split_reverse_lq(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                                    int k, double *st[2], const int *n, double lA, double lB,
+                                    double *lqs);
 
 #endif

@@ -464,6 +464,22 @@ int mcx_sc_sams_apply_split(mcx_mix *m, mcx_subcluster *s, int k, int nm, double
     return mcx_sc_apply_split(m, s, k, nm, n[0], n[1], st[0], st[1]);
 }
 
+/* For a split of cluster k among the K = m->K into sides st[0], st[1] (n
+ * members, log marginals lA, lB): log q of its reverse, the merge of A
+ * and B among K + 1 clusters (k replaced by them), and into *lqs log q of
+ * the split's own choice and launch (s->lm set to the log marginals of
+ * the K clusters).  Shared with the HDP's split (model_hdp_sams.c). */
+double mcx_sc_sams_split_reverse_lq(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                                    int k, double *st[2], const int *n, double lA, double lB,
+                                    double *lqs)
+{
+    int K = m->K;
+    log_marginals(m, s);
+    double lw = log_partner_of(m, s, p, K + 1, st[0], n[0], lA, k, -1, st[1], n[1], lB, K);
+    double lw2 = log_partner_of(m, s, p, K + 1, st[1], n[1], lB, k, -1, st[0], n[0], lA, K);
+    return mcx_sc_sams_merge_lq(K + 1, lw, lw2, n[0], n[1], lqs);
+}
+
 double mcx_sc_ps_sams(int K)
 {
     return ps_sams(K);
@@ -481,11 +497,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
-    log_marginals(m, s);
-    /* reverse: the merge of A and B among K + 1 clusters (k replaced by A and B) */
-    double lw = log_partner_of(m, s, p, K + 1, st[0], n[0], lA, k, -1, st[1], n[1], lB, m->K);
-    double lw2 = log_partner_of(m, s, p, K + 1, st[1], n[1], lB, k, -1, st[0], n[0], lA, m->K);
-    double lqm = mcx_sc_sams_merge_lq(K + 1, lw, lw2, n[0], n[1], &lqs);
+    double lqm = mcx_sc_sams_split_reverse_lq(m, s, p, k, st, n, lA, lB, &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
     double lr = g + lqm - lqs - lq;
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
@@ -495,15 +507,22 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     s->counts[0] += 1;
 }
 
-static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+/* A merge's pair among the K >= 2 clusters (s->lm set to their log
+ * marginals): *pa uniform, its partner *pb drawn by w_a; returns log q of
+ * the choice and launch (mcx_sc_sams_merge_lq(): either may be drawn
+ * first), into *lqs that of the reverse split.  Shared with the HDP's
+ * merge (model_hdp_sams.c). */
+double mcx_sc_sams_merge_pick(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                              int *pa, int *pb, double *lqs)
 {
     int K = m->K, a = (int) (unif_rand() * K);
     if (a >= K) a = K - 1;
     log_marginals(m, s);
-    const double *sa = mcx_mix_stats(m, a);
     /* the partner b ~ w_a */
     double lse = s->combine != NULL
-        ? partner_gains(m, s, p, K, sa, m->size[a], s->lm[a], a, -1, NULL, 0, 0.0) : 0.0;
+        ? partner_gains(m, s, p, K, mcx_mix_stats(m, a), m->size[a], s->lm[a], a, -1, NULL, 0,
+                        0.0)
+        : 0.0;
     double u = unif_rand(), acc = 0.0;
     int b = -1;
     for (int c = 0; c < K; c++) {
@@ -512,11 +531,20 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
         acc += exp(log_partner(s, K, lse, c));
         if (u < acc) break;
     }
-    int na = m->size[a], nb = m->size[b], nm = na + nb;
-    const double *sb = mcx_mix_stats(m, b);
     double lwa = log_partner(s, K, lse, b);
-    double lwb = log_partner_of(m, s, p, K, sb, nb, s->lm[b], b, -1, NULL, 0, 0.0, a);
-    double lqs, lqm = mcx_sc_sams_merge_lq(K, lwa, lwb, na, nb, &lqs);
+    double lwb = log_partner_of(m, s, p, K, mcx_mix_stats(m, b), m->size[b], s->lm[b], b, -1,
+                                NULL, 0, 0.0, a);
+    *pa = a;
+    *pb = b;
+    return mcx_sc_sams_merge_lq(K, lwa, lwb, m->size[a], m->size[b], lqs);
+}
+
+static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p)
+{
+    int K = m->K, a, b;
+    double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
+    int na = m->size[a], nb = m->size[b], nm = na + nb;
+    const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;
     if (s->combine != NULL) {
@@ -578,30 +606,4 @@ int mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, do
                        int *n)
 {
     return launch(m, s, nm, pi, pj, st, n);
-}
-
-double mcx_sc_partner_gains(const mcx_mix *m, const mcx_subcluster *s,
-                            const mcx_partition_prior *p, int K, const double *sx, int nx,
-                            double lx, int skip1, int skip2, const double *extra, int nextra,
-                            double lextra)
-{
-    return partner_gains(m, s, p, K, sx, nx, lx, skip1, skip2, extra, nextra, lextra);
-}
-
-double mcx_sc_log_partner(const mcx_subcluster *s, int K, double lse, int target)
-{
-    return log_partner(s, K, lse, target);
-}
-
-double mcx_sc_log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
-                             const mcx_partition_prior *p, int K, const double *sx, int nx,
-                             double lx, int skip1, int skip2, const double *extra, int nextra,
-                             double lextra, int target)
-{
-    return log_partner_of(m, s, p, K, sx, nx, lx, skip1, skip2, extra, nextra, lextra, target);
-}
-
-void mcx_sc_log_marginals(const mcx_mix *m, mcx_subcluster *s)
-{
-    log_marginals(m, s);
 }

@@ -62,7 +62,7 @@
  *    probability w_a(b) = 1/2 1/(K-1) + 1/2 softmax_b G(a, b), G a merge
  *    gain that depends on the two clusters' stats and sizes only (the log
  *    marginal likelihood gain and the DP(gamma) partition prior,
- *    mcx_sc_partner_gains()); which of the pair is side A is a fair coin,
+ *    mcx_sc_sams_merge_pick()); which of the pair is side A is a fair coin,
  *    so the unordered pair with its orientation has probability
  *    (1 - ps(K)) (w_a(b) + w_b(a)) / (2 K); launch points i in A, j in B
  *    uniformly; w = beta_A / (beta_A + beta_B); q_S the probability that
@@ -164,13 +164,7 @@ static void sams_split(mcx_hdp *h)
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
     double lB = f->log_marginal(m->hyper, st[1], m->work);
-    mcx_sc_log_marginals(m, s);
-    /* reverse: the merge of A and B among K + 1 clusters (k replaced by them) */
-    double lw = mcx_sc_log_partner_of(m, s, &h->top, K + 1, st[0], n[0], lA, k, -1, st[1],
-                                      n[1], lB, m->K);
-    double lw2 = mcx_sc_log_partner_of(m, s, &h->top, K + 1, st[1], n[1], lB, k, -1, st[0],
-                                       n[0], lA, m->K);
-    double lqs, lqm = mcx_sc_sams_merge_lq(K + 1, lw, lw2, n[0], n[1], &lqs);
+    double lqs, lqm = mcx_sc_sams_split_reverse_lq(m, s, &h->top, k, st, n, lA, lB, &lqs);
     double lr = mcx_hdp_split_terms(h, w, st[0], st[1], mcx_mix_stats(m, k)) +
         mcx_hdp_group_lgamma(h, cA, cB, beta_c, w) + lqm - lqs - lq;
     if (!(log(unif_rand()) < lr)) return;
@@ -185,25 +179,8 @@ static void sams_merge(mcx_hdp *h)
     mcx_subcluster *s = h->sc;
     const int J = h->J, K = m->K;
     if (K < 2) return;
-    int a = (int) (unif_rand() * K);
-    if (a >= K) a = K - 1;
-    mcx_sc_log_marginals(m, s);
-    /* the partner b ~ w_a */
-    double lse = s->combine != NULL
-        ? mcx_sc_partner_gains(m, s, &h->top, K, mcx_mix_stats(m, a), m->size[a], s->lm[a], a,
-                               -1, NULL, 0, 0.0)
-        : 0.0;
-    double u = unif_rand(), acc = 0.0;
-    int b = -1;
-    for (int c = 0; c < K; c++) {
-        if (c == a) continue;
-        b = c;
-        acc += exp(mcx_sc_log_partner(s, K, lse, c));
-        if (u < acc) break;
-    }
-    double lwa = mcx_sc_log_partner(s, K, lse, b);
-    double lwb = mcx_sc_log_partner_of(m, s, &h->top, K, mcx_mix_stats(m, b), m->size[b],
-                                       s->lm[b], b, -1, NULL, 0, 0.0, a);
+    int a, b;
+    double lqs, lqm = mcx_sc_sams_merge_pick(m, s, &h->top, &a, &b, &lqs);
     /* orientation: a fair coin makes b side A */
     if (unif_rand() < 0.5) {
         int t = a;
@@ -211,7 +188,6 @@ static void sams_merge(mcx_hdp *h)
         b = t;
     }
     int na = m->size[a], nb = m->size[b], nm = na + nb;
-    double lqs, lqm = mcx_sc_sams_merge_lq(K, lwa, lwb, na, nb, &lqs);
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;               /* the merged stats */
     memcpy(su, sa, m->sstride * sizeof(double));
