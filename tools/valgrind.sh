@@ -8,6 +8,9 @@
 # whose name's CRC (cksum) is i - 1 modulo n, a split that does not move
 # when files are added (run the parts in turn, or in parallel with one
 # library_dir each; tools/VALGRIND.md keeps the record of the parts run).
+# VALGRIND_ORIGINS=yes tracks where uninitialised values come from (about
+# twice as slow; the default, no, still reports every such use: rerun the
+# file that shows one with yes to find its origin).
 set -e
 if [ -n "$VALGRIND_SHARD" ]; then
   i=${VALGRIND_SHARD%/*}; n=${VALGRIND_SHARD#*/}
@@ -31,7 +34,7 @@ LOG="$LIB/valgrind.log"
 # workers sharing that file's offset made it read past the end)
 cp tools/run-tests.R "$LIB/run-tests.R"
 set +e
-R_LIBS="$LIB" NOT_CRAN=true R --vanilla -d "valgrind --tool=memcheck --leak-check=full --track-origins=yes --log-file=$LOG" \
+R_LIBS="$LIB" NOT_CRAN=true R --vanilla -d "valgrind --tool=memcheck --leak-check=full --track-origins=${VALGRIND_ORIGINS:-no} --log-file=$LOG" \
   -e "source('$LIB/run-tests.R')" > "$LIB/tests.log" 2>&1
 status=$?
 set -e
