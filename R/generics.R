@@ -450,6 +450,11 @@ window.mcmix_fit <- function(x, start = NULL, end = NULL, thin = 1, ...) {
   if (start > end)
     stop_input(sprintf("`start` (%s) must not be after `end` (%s).", format(start),
                        format(end)), "start")
+  if (!n)
+    stop_input(sprintf(paste0("`x` has a chain with no kept draw (%s): extend(x, iter = 0) ",
+                              "completes the run."),
+                       paste(vapply(x$chains, function(ch) NROW(ch$traces), integer(1)),
+                             collapse = ", ")), "x")
   keep <- which(its >= start & its <= end)
   keep <- keep[seq(1L, length(keep), by = thin)[seq_len(ceiling(length(keep) / thin))]]
   if (!length(keep) || anyNA(keep))

@@ -518,12 +518,16 @@ mixture_init <- function(model, N, init) {
 #' @export
 partition_draws <- function(fit) {
   check_fit_arg(fit, "fit")
-  labs <- lapply(fit$chains, `[[`, "labels")
+  # the chains with kept draws (after an interrupt, a chain that never
+  # started holds no labels; fit_usable() says so, or that none has draws)
+  use <- which(vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)) > 0L)
+  if (length(use) < length(fit$chains)) fit_usable(fit)   # R/chains.R
+  labs <- lapply(fit$chains[use], `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||
       isFALSE(fit$settings$labels))
     stop_no_labels(fit, "partition_draws()", "fit")   # R/mixture_online.R
   out <- do.call(rbind, labs)
   storage.mode(out) <- "integer"
-  attr(out, "chain") <- rep(seq_along(labs), vapply(labs, nrow, integer(1)))
+  attr(out, "chain") <- rep(use, vapply(labs, nrow, integer(1)))
   out
 }

@@ -149,7 +149,11 @@ check_clustering_fit <- function(x, arg = "x") {
 }
 
 fit_labels <- function(fit, need = TRUE) {
-  labs <- lapply(fit$chains, `[[`, "labels")
+  # the chains with kept draws (after an interrupt, a chain that never
+  # started holds no labels)
+  n <- vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+  labs <- lapply(fit$chains[n > 0L | !length(n)], `[[`, "labels")
+  if (!length(labs)) labs <- list(NULL)
   if (any(vapply(labs, is.null, logical(1)))) {
     if (need)
       stop("`x` has no stored cluster labels: sample with `labels = TRUE` (the default).",

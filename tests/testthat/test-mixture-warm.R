@@ -161,3 +161,50 @@ test_that("an interrupt in the warm start gives a partial fit that extend() comp
     expect_identical(done$chains[[i]]$labels, full$chains[[i]]$labels)
   }
 })
+
+test_that("a fit interrupted in chain 2's warm start serves its methods from chain 1", {
+  skip_on_os("windows")
+  warm_opts()
+  d <- warm_line(1500)
+  m <- dp_mixture(gaussian_niw())
+  set.seed(5)
+  full <- sample_posterior(m, d$x, iter = 3, burnin = 1, chains = 2,
+                           algorithm = "subcluster", progress = FALSE)
+  # a Ctrl-C in the second chain's warm start (its second call of
+  # warm_start_min_size(), after the subsample's sweeps)
+  calls <- new.env()
+  calls$n <- 0L
+  trace("warm_start_min_size", where = asNamespace("mcmix"), print = FALSE,
+        tracer = bquote({
+          assign("n", get("n", envir = .(calls)) + 1L, envir = .(calls))
+          if (get("n", envir = .(calls)) == 2L) {
+            tools::pskill(Sys.getpid(), tools::SIGINT)
+            Sys.sleep(0.05)
+          }
+        }))
+  withr::defer(untrace("warm_start_min_size", where = asNamespace("mcmix")))
+  set.seed(5)
+  expect_warning(part <- sample_posterior(m, d$x, iter = 3, burnin = 1, chains = 2,
+                                          algorithm = "subcluster", progress = FALSE),
+                 "sampling interrupted")
+  expect_identical(vapply(part$chains, function(ch) NROW(ch$traces), integer(1)), c(3L, 0L))
+  expect_null(part$chains[[2]]$state)
+  # the methods that read labels use chain 1 (and say the run is incomplete)
+  z <- suppressMessages(partition_draws(part))
+  expect_identical(attr(z, "chain"), rep(1L, 3))
+  expect_identical(unclass(z)[, seq_len(ncol(z)), drop = FALSE],
+                   unclass(partition_draws(full))[1:3, , drop = FALSE])
+  expect_message(partition_draws(part), "chain 1 with its 3 draws")
+  pr <- suppressMessages(predict(part, d$x[1:5, ]))
+  expect_identical(NROW(pr), 5L)
+  expect_s3_class(suppressMessages(cluster_profiles(part)), "data.frame")
+  cb <- suppressMessages(credible_ball(part))
+  expect_true(is.list(cb))
+  e <- expect_error(window(part, start = 2), class = "mcmix_error_input")
+  expect_identical(e$arg, "x")
+  done <- extend(part, iter = 0)
+  for (i in 1:2) {
+    expect_identical(done$chains[[i]]$traces, full$chains[[i]]$traces)
+    expect_identical(done$chains[[i]]$labels, full$chains[[i]]$labels)
+  }
+})
