@@ -75,9 +75,11 @@ user_functions <- function(x) {
   found
 }
 
-# On the worker: the user's global variables into the global environment.
+# On the worker (a process of its own, never the user's session): the
+# user's global variables into its global environment, where the
+# functions written at the console look them up, as future does for the
+# globals of its own futures.
 globals_install <- function(globals) {
-  if (length(globals)) for (nm in names(globals))
-    assign(nm, globals[[nm]], envir = globalenv())
+  if (length(globals)) list2env(globals, envir = globalenv())
   invisible(NULL)
 }
