@@ -242,21 +242,21 @@ lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1
     for (it in seq_len(iter_max)) {
       w <- colSums(r) / N
       lp <- matrix(log(pmax(w, 1e-300)), N, K, byrow = TRUE)
-      th <- lapply(blocks, function(b) {
-        cnt <- t(b$x) %*% r + b$a                       # L x K
-        cnt <- pmax(cnt, 0)
-        t(sweep(cnt, 2L, pmax(colSums(cnt), 1e-300), "/"))  # K x L
-      })
       lpri <- 0
+      th <- list()
       for (j in names(blocks)) {
+        b <- blocks[[j]]
+        cnt <- pmax(crossprod(b$x, r) + b$a, 0)           # L x K expected counts + prior
+        th[[j]] <- t(cnt) / pmax(colSums(cnt), 1e-300)     # K x L, rows sum to 1
         lt <- log(pmax(th[[j]], 1e-300))
-        lp <- lp + blocks[[j]]$x %*% t(lt)
-        lpri <- lpri + sum(blocks[[j]]$a * t(lt))
+        lp <- lp + tcrossprod(b$x, lt)
+        lpri <- lpri + sum(lt %*% b$a)
       }
-      mx <- apply(lp, 1L, max)
-      ll <- sum(mx + log(rowSums(exp(lp - mx))))
+      mx <- lp[cbind(seq_len(N), max.col(lp, ties.method = "first"))]
       r <- exp(lp - mx)
-      r <- r / rowSums(r)
+      rs <- rowSums(r)
+      ll <- sum(mx + log(rs))
+      r <- r / rs
       if (abs(ll + lpri - last) < tol * (1 + abs(last))) break
       last <- ll + lpri
     }
