@@ -30,16 +30,19 @@ pkgs <- list(
             "loo", "generics", "rstantools", "tibble"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   site  = c("pkgdown", "xml2"),
-  bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "text2vec", "bench")
+  bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "text2vec", "topicmodels",
+            "bench")
 )
 want <- unique(unlist(pkgs[parts]))
 ## command-line tools, named by the Debian package that provides them
 system_deps <- c(if ("check" %in% parts) c(pandoc = "pandoc", qpdf = "qpdf"),
-                 if ("site" %in% parts) c(chromium = "chromium"))
+                 if ("site" %in% parts) c(chromium = "chromium"),
+                 # topicmodels (from CRAN source: Debian has no r-cran-topicmodels) needs GSL
+                 if ("bench" %in% parts) c("gsl-config" = "libgsl-dev"))
 
 have <- function(p) nzchar(system.file(package = p))
 missing <- want[!vapply(want, have, logical(1))]
-missing_tools <- system_deps[!nzchar(Sys.which(system_deps))]
+missing_tools <- system_deps[!nzchar(Sys.which(names(system_deps)))]
 need_tools <- length(missing_tools) > 0L
 
 is_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
@@ -85,8 +88,9 @@ if (length(missing)) {
   if (length(still)) message("not installed: ", paste(still, collapse = " "))
   if (length(required)) quit(status = 1L)
 }
-still_tools <- system_deps[!nzchar(Sys.which(system_deps))]
+still_tools <- system_deps[!nzchar(Sys.which(names(system_deps)))]
 if (length(still_tools))
   message("not available: ", paste(still_tools, collapse = " "),
-          " (pandoc builds the vignettes; qpdf checks PDF sizes; chromium checks the site)")
+          " (pandoc builds the vignettes; qpdf checks PDF sizes; chromium checks the site;",
+          " libgsl-dev builds the bench peer topicmodels)")
 invisible(TRUE)
