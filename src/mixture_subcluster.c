@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdint.h>
 #include "mixture_subcluster.h"
+#include "mixture_subcluster_profile.h"
 
 /* Singleton split / merge proposals per split / merge proposal. */
 #define SC_SINGLES_PER_MOVE 4
@@ -40,6 +41,7 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->moves = moves;
     s->singles = SC_SINGLES_PER_MOVE * moves;
     s->combine = mcx_family_combiner(m->fam, m->hyper);
+    s->moments = s->combine != NULL ? mcx_family_stats_moments(m->fam) : NULL;
     s->psize = m->fam->param_size(m->hyper);
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
@@ -193,6 +195,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
 {
     int K = m->K;
     if (K < 1) return;
+    SCP_START;
     mcx_sc_reserve(s, K);
     for (int k = 0; k < K; k++) {
         s->logpi[k] = mcx_rlog_gamma(m->size[k] - p->discount);
@@ -202,23 +205,33 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
     }
     uint64_t master = mcx_stream_master();
     long nb = mcx_sc_blocks(m->n);
+    SCP_MARK(SCP_PARAMS);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
         propose_block(m, s, master, b);
+    SCP_MARK(SCP_PROPOSE);
     apply_labels(m, s, accept_sites(m, s));
+    SCP_MARK(SCP_APPLY);
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
     mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
+    SCP_START;
     mcx_subcluster_moves(m, s, p);
+    SCP_MARK(SCP_MOVES);
     mcx_subcluster_sams(m, s, p);
+    SCP_MARK(SCP_SAMS);
     mcx_subcluster_singles(m, s, p);
+    SCP_MARK(SCP_SINGLES);
     mcx_partition_prior_update(p, m);
-    return mcx_mix_log_marginal(m);
+    double lm = mcx_mix_log_marginal(m);
+    SCP_MARK(SCP_REST);
+    SCP_DONE(m->n);
+    return lm;
 }
 
 static double *counters(void *st)

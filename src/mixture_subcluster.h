@@ -56,6 +56,7 @@
 
 #include "mixture_dp.h"
 #include "rng_stream.h"
+#include "stats_moments.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -93,6 +94,7 @@ typedef struct {
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
+    mcx_stats_moments_fn moments;   /* non-NULL: group stats from raw moments (stats_moments.h) */
     double counts[2];      /* split / merge proposals accepted, made */
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
     int record;            /* setting sc_record: keep the last sequential split and merge */
@@ -144,7 +146,10 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
 /* Sufficient statistics of groups: item j (0 <= j < nitems) is observation
  * obs[j] (obs NULL: j) in group gi[j] (or gc[j] when gi is NULL), in
  * 0 .. ng-1; its statistics are added to out + g * sstride (ng blocks the
- * caller has set).  With the family's stats_combine, each block of
+ * caller has set).  With the family's raw-moment hook (registry.h), each
+ * block's moments per group are summed in a plain loop (in parallel), the
+ * blocks pooled in block order and each group turned into statistics once;
+ * else with the family's stats_combine, each block of
  * MCX_BLOCK items is summed into its own stats (in parallel) and the
  * blocks are combined into out in block order; without it the items are
  * added one by one in order.  Either way the result does not depend on
