@@ -534,4 +534,32 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
 }
 
+/* out[k] = add[k] + log_lik(theta_k, x) for the K parameter vectors
+ * theta + k psize, x's coordinate t at x[t * xstep]: the label pass of the
+ * sub-cluster sampler (registry.h, mcx_family_log_lik_all()), log_lik()'s
+ * operations in the same order (the same values, bit for bit) without a
+ * call and a copy of x per cluster. */
+void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int K,
+                         const double *x, size_t xstep, const double *add, double *out,
+                         double *work)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    if (d == 2) {
+        double x0 = x[0], x1 = x[xstep];
+        for (int k = 0; k < K; k++) {
+            const double *th = theta + (size_t) k * psize, *L = th + 6;
+            double z0 = (x0 - th[0]) / L[0], z1 = ((x1 - th[1]) - L[1] * z0) / L[3];
+            out[k] = add[k] + (th[10] - 0.5 * (z0 * z0 + z1 * z1));
+        }
+        return;
+    }
+    for (int k = 0; k < K; k++) {
+        const double *th = theta + (size_t) k * psize;
+        for (int i = 0; i < d; i++) work[i] = x[i * xstep] - th[i];
+        out[k] = add[k] + (th[d + 2 * dd] - 0.5 * mcx_tri_quad(th + d + dd, work, work, d));
+    }
+}
+
 MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, log_predictive_loo);

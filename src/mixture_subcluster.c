@@ -42,6 +42,7 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->singles = SC_SINGLES_PER_MOVE * moves;
     s->combine = mcx_family_combiner(m->fam, m->hyper);
     s->moments = s->combine != NULL ? mcx_family_stats_moments(m->fam) : NULL;
+    s->lik_all = mcx_family_log_lik_all(m->fam);
     s->psize = m->fam->param_size(m->hyper);
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
@@ -122,6 +123,16 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
     mcx_stream st;
     mcx_stream_seed(&st, master, (uint64_t) b);
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < m->n ? lo + MCX_BLOCK : m->n;
+    if (s->lik_all != NULL) {       /* the data read in place (mcx_mix_xs()) */
+        size_t is = mcx_mix_istep(m), ts = mcx_mix_xstep(m);
+        const double *x0 = mcx_mix_xs(m, 0);
+        for (long i = lo; i < hi; i++) {
+            s->lik_all(m->hyper, s->theta, s->psize, K, x0 + (size_t) i * is, ts, s->logpi,
+                       logw, work);
+            s->znew[i] = K == 1 ? 0 : rcat_log_max_first(&st, logw, K);
+        }
+        return;
+    }
     mcx_xblock xb;
     mcx_mix_block(m, NULL, lo, hi, mcx_sc_block_area(s) + s->tacc, &xb);
     for (long i = lo; i < hi; i++) {

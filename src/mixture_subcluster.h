@@ -95,6 +95,7 @@ typedef struct {
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
     mcx_stats_moments_fn moments;   /* non-NULL: group stats from raw moments (stats_moments.h) */
+    mcx_log_lik_all_fn lik_all;     /* non-NULL: the label pass's log-likelihoods in one call */
     double counts[2];      /* split / merge proposals accepted, made */
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
     int record;            /* setting sc_record: keep the last sequential split and merge */

@@ -44,6 +44,18 @@ double mcx_niw_log_predictive_bound(const void *hyper, const void *stats, const 
  * (mixture_subcluster_stats.c). */
 typedef void (*mcx_stats_moments_fn)(const void *hyper, double *stats, const double *mo);
 void mcx_niw_stats_moments(const void *hyper, double *stats, const double *mo);
+/* out[k] = add[k] + log_lik(theta_k, x) for K parameter vectors theta +
+ * k psize and x's coordinate t at x[t * xstep], equal bit for bit to the
+ * log_lik slot, for the built-in families that have it (gaussian_niw:
+ * mcx_niw_log_lik_all()); NULL for the others.  Not a plugin slot: the
+ * label pass of the sub-cluster sampler reads the data in place with it
+ * (mixture_subcluster.c). */
+typedef void (*mcx_log_lik_all_fn)(const void *hyper, const double *theta, size_t psize, int K,
+                                   const double *x, size_t xstep, const double *add,
+                                   double *out, double *work);
+void mcx_niw_log_lik_all(const void *hyper, const double *theta, size_t psize, int K,
+                         const double *x, size_t xstep, const double *add, double *out,
+                         double *work);
 /* 1 for a built-in family that is pure C (safe to call from several
  * threads at once with separate `work`); 0 for plugins and for the product
  * family, whose components may be plugins. */
@@ -99,6 +111,10 @@ static inline mcx_predictive_bound_fn mcx_family_predictive_bound(const mcx_fami
 static inline mcx_stats_moments_fn mcx_family_stats_moments(const mcx_family *f)
 {
     return f == &mcx_family_gaussian_niw ? mcx_niw_stats_moments : NULL;
+}
+static inline mcx_log_lik_all_fn mcx_family_log_lik_all(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_log_lik_all : NULL;
 }
 /* Conjugate: the collapsed predictive and marginal likelihood exist. */
 static inline int mcx_family_conjugate(const mcx_family *f)
