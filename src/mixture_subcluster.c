@@ -67,12 +67,14 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
 }
 
 /* An upper bound on exp(y) for y <= 0: 2^ceil(y log2 e) from the bits of
- * a double (no call into libm); 2^-1022 below that. */
+ * a double (no call into libm); 2^-1022 below that.  For t = y log2 e <= 0
+ * the conversion to an integer (truncation toward zero) is ceil(t), which
+ * the baseline x86-64 instruction set has no instruction for. */
 static inline double exp_bound(double y)
 {
-    double e = ceil(y * M_LOG2E);
+    double t = y * M_LOG2E;
     union { double d; uint64_t u; } v;
-    v.u = (uint64_t) (e < -1022.0 ? 1 : (int64_t) e + 1023) << 52;
+    v.u = (uint64_t) (t < -1022.0 ? 1 : (int64_t) t + 1023) << 52;
     return v.d;
 }
 
