@@ -137,27 +137,6 @@ static inline long mcx_sc_blocks(long n)
     return (n + MCX_BLOCK - 1) / MCX_BLOCK;
 }
 
-/* Members this far ahead in a sequential pass in random order are
- * prefetched (mcx_sc_prefetch()): a pass over two million members of a
- * cluster in random order waited on two memory loads per member (the
- * coordinates of an n x dim matrix lie n doubles apart), which cost
- * several times the arithmetic. */
-#define MCX_SC_PREFETCH 16
-/* A hint to load the coordinates and the label of observation i into the
- * cache (no effect on any result; none without the GNU C builtin). */
-static inline void mcx_sc_prefetch(const mcx_mix *m, int i)
-{
-#if defined(__GNUC__)
-    const double *p = mcx_mix_xs(m, i);
-    size_t ts = mcx_mix_xstep(m);
-    int d = m->dim < 4 ? m->dim : 4;
-    for (int t = 0; t < d; t++) __builtin_prefetch(p + t * ts);
-    __builtin_prefetch(m->z + i);
-#else
-    (void) m; (void) i;
-#endif
-}
-
 /* mixture_subcluster_stats.c: the data-parallel helpers. */
 /* Per-cluster arrays for at least `K` clusters (amortised doubling). */
 void mcx_sc_reserve(mcx_subcluster *s, int K);

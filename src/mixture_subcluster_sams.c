@@ -186,7 +186,6 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     for (int r = nfix; r < nS; r++) {
         int k = s->mem[r];
-        if (r + MCX_SC_PREFETCH < nS) mcx_sc_prefetch(m, s->mem[r + MCX_SC_PREFETCH]);
         const double *x = mcx_mix_x(m, k);
         double l0 = f->log_predictive(h, st[0], x, m->work);
         double l1 = f->log_predictive(h, st[1], x, m->work);
