@@ -90,6 +90,8 @@ typedef struct {
     double *ss;            /* 3 stats blocks: sides and union of a sequential allocation */
     double *lm, *lg;       /* kcap, kcap + 1: log marginals, merge gains (sequential moves) */
     double *hq;            /* MCX_SC_LOCAL_MAX: heap of the local order (sequential moves) */
+    double *xg;            /* MCX_SC_GATHER dim: members gathered for the allocation pass */
+    int *zg;               /* MCX_SC_GATHER: their labels */
     int *hi;               /* MCX_SC_LOCAL_MAX: its members */
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
@@ -179,6 +181,8 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 /* Step 2b: sequentially allocated split / merge proposals, merge partners
  * chosen by their merge gain (mixture_subcluster_sams.c). */
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Members gathered at a time for the allocation pass (mixture_subcluster_sams.c). */
+#define MCX_SC_GATHER 2048
 /* Largest neighbourhood of the local order (mixture_subcluster_sams.c). */
 #define MCX_SC_LOCAL_MAX 1024
 /* Doubles of the record before its two lists (mixture_subcluster_sams.c). */
