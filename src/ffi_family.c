@@ -243,7 +243,8 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
         MCX_INTERNAL("`arg` must hold whole parameter vectors");
     int K = (int) (XLENGTH(arg) / p);
     const double *theta = REAL(arg);
-    double *add = mcx_alloc((size_t) K, sizeof(double)), *lw = mcx_alloc((size_t) K, sizeof(double));
+    double *add = mcx_alloc((size_t) K, sizeof(double));
+    double *lw = mcx_alloc((size_t) K, sizeof(double));
     for (int k = 0; k < K; k++) add[k] = 0.25 * k - 1.0;
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 2 * K));
     double *po = REAL(out);

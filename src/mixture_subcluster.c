@@ -64,6 +64,8 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->hi = mcx_alloc(MCX_SC_LOCAL_MAX, sizeof(int));
     s->xg = mcx_alloc((size_t) MCX_SC_GATHER * (size_t) d, sizeof(double));
     s->zg = mcx_alloc(MCX_SC_GATHER, sizeof(int));
+    if (d <= SC_FIT_GATHER_DIM)
+        s->fitx = mcx_alloc((size_t) SC_FIT_MAX * (size_t) d, sizeof(double));
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }

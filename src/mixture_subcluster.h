@@ -100,6 +100,8 @@ typedef struct {
     mcx_log_lik_all_fn lik_all;     /* non-NULL: the label pass's log-likelihoods in one call */
     double counts[2];      /* split / merge proposals accepted, made */
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
+    int fit_gathered;      /* 1: the fitting passes read the rows of fitx */
+    double *fitx;          /* SC_FIT_MAX dim (NULL above SC_FIT_GATHER_DIM): fitted members */
     int record;            /* setting sc_record: keep the last sequential split and merge */
     double *rec;           /* 2 (SC_REC_HEAD + 3 n): see mixture_subcluster_sams.c */
 } mcx_subcluster;
@@ -181,6 +183,14 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 /* Step 2b: sequentially allocated split / merge proposals, merge partners
  * chosen by their merge gain (mixture_subcluster_sams.c). */
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Members to which the sub-clusters are fitted at most (every stride-th
+ * of a larger set; mixture_subcluster_pass.c): the 2-means of 16,384
+ * points of a cluster is as good a proposal as that of all of them, and
+ * the up to 11 fitting passes over a cluster of 2e6 members cost more than
+ * the rest of the sweep.  Up to dimension SC_FIT_GATHER_DIM they are
+ * copied into contiguous rows first (at most 2 MB). */
+#define SC_FIT_MAX 16384
+#define SC_FIT_GATHER_DIM 16
 /* Members gathered at a time for the allocation pass (mixture_subcluster_sams.c). */
 #define MCX_SC_GATHER 2048
 /* Largest neighbourhood of the local order (mixture_subcluster_sams.c). */

@@ -130,7 +130,8 @@ static void group_moments(const mcx_mix *m, mcx_subcluster *s, long nitems, cons
     for (long r0 = 0; r0 < nb; r0 += round) {
         long r1 = r0 + round < nb ? r0 + round : nb;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (mcx_sc_parallel(s, r1 - r0, 2))
+#pragma omp parallel for num_threads(s->threads) schedule(static) \
+    if (mcx_sc_parallel(s, r1 - r0, 2))
 #endif
         for (long blk = r0; blk < r1; blk++)
             block_moments(m, blk, nitems, obs, gi, gc, ng, part + (size_t) (blk - r0) * per);
