@@ -243,11 +243,12 @@ family_param_unpack <- function(prepared, theta) {
     x <- if (is.null(data)) prep$x else fam_convert_with(prep, data, min_rows = 0L)
   }
   op <- match.arg(op, c("log_marginal", "log_predictive", "add_remove",
-                        "param_draw", "log_lik", "info", "combine", "loo", "bound"))
+                        "param_draw", "log_lik", "info", "combine", "loo", "bound",
+                        "moments", "log_lik_all"))
   arg <- switch(op,
     log_predictive = , bound = fam_convert_with(prep, arg, min_rows = 1L),
     add_remove = , param_draw = , combine = as.double(arg),
-    log_lik = as.double(arg),
+    log_lik = , moments = , log_lik_all = as.double(arg),
     NULL)
   out <- with_c_errors(.Call(C_ffi_family_eval, prep$name, as.double(prep$hyper), x, op, arg))
   if (op == "param_draw") {

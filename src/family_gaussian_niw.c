@@ -33,7 +33,8 @@
  * one triangular solve with the cached Cholesky factor of Psi_n (O(d^2),
  * no lgamma).  The factor follows (A)/(B) by rank-one update/downdate; if a
  * downdate fails numerically it is recomputed from the stored Psi_n (see
- * refactor()).
+ * refactor()).  For d <= NIW_SMALL_DIM it is recomputed from Psi_n at
+ * every step (cheaper there than the rotations' hypot calls).
  *
  * Marginal likelihood (Murphy 2007, NIW section):
  *   log p(X) = -n d/2 log(pi) + log Gamma_d(nu_n/2) - log Gamma_d(nu0/2)
@@ -193,12 +194,38 @@ static size_t stats_size(const void *hp)
     return S_HEAD + h->d + 2 * (size_t) h->d * h->d;
 }
 
+/* Dimensions up to which a point added or removed refactors Psi_n (d
+ * square roots, O(d^3) = a few flops) instead of updating its factor by
+ * rotations (d hypot calls), and log|Psi_n| is one log of the product of
+ * the factor's diagonal instead of d logs. */
+#define NIW_SMALL_DIM 3
+
+/* log|Psi_n| from its factor L. */
+static double logdet_of(const double *L, int d)
+{
+    if (d <= NIW_SMALL_DIM) {
+        double p = 1.0;
+        for (int i = 0; i < d; i++) p *= L[i + (size_t) i * d];
+        if (p > 0.0 && p < HUGE_VAL) return 2.0 * log(p);
+    }
+    return mcx_chol_logdet(L, d);
+}
+
+/* L := the factor of psi (small d), else the fallback refactor(). */
+static void refactor(const niw_hyper *h, double *psi, double *L);
+static void factor_small(const niw_hyper *h, double *psi, double *L)
+{
+    int d = h->d;
+    memcpy(L, psi, (size_t) d * d * sizeof(double));
+    if (mcx_chol(L, d) != 0) refactor(h, psi, L);
+}
+
 /* Recompute the cached predictive constants from kappa_n, nu_n, L. */
 static void refresh(const niw_hyper *h, double *s)
 {
     int d = h->d;
     double k = s[S_KAPPA], nu = s[S_NU];
-    s[S_LOGDET] = mcx_chol_logdet(S_L(s, d), d);
+    s[S_LOGDET] = logdet_of(S_L(s, d), d);
     s[S_CONST] = s[S_LA0] - s[S_LB0]
         - 0.5 * d * MCX_LOG_PI - 0.5 * d * log((k + 1) / k) - 0.5 * s[S_LOGDET];
     s[S_RSCALE] = k / (k + 1);
@@ -243,7 +270,8 @@ static void stats_add(const void *hp, void *sp, const double *x, double *work)
             u[i] = sc * w[i];
         }
         mcx_syr_full(psi, c, w, d);                       /* (A) */
-        mcx_chol_update(L, u, d);
+        if (d <= NIW_SMALL_DIM) factor_small(h, psi, L);
+        else mcx_chol_update(L, u, d);
         for (int i = 0; i < d; i++) mu[i] += w[i] / (k + 1);
     }
     s[S_N] += 1;
@@ -301,7 +329,8 @@ static void stats_remove(const void *hp, void *sp, const double *x, double *work
             u[i] = sc * w[i];
         }
         mcx_syr_full(psi, -c, w, d);                      /* (B) */
-        if (mcx_chol_downdate(L, u, d) != 0) refactor(h, psi, L);
+        if (d <= NIW_SMALL_DIM) factor_small(h, psi, L);
+        else if (mcx_chol_downdate(L, u, d) != 0) refactor(h, psi, L);
         for (int i = 0; i < d; i++) mu[i] -= w[i] / (k - 1);
     }
     s[S_N] -= 1;
@@ -347,6 +376,38 @@ static void stats_combine(const void *hp, void *sp, const void *op, double *work
     s[S_N] += o[S_N];
     s[S_KAPPA] = ku;
     s[S_NU] += o[S_N];
+    lg_direct(s + S_LA0, s[S_NU], d);
+    refresh(h, s);
+}
+
+/* The statistics of a group from its raw moments (stats_moments.h: count
+ * n, mean xbar, scatter W about the mean), by the batch form of (A): with
+ * a = xbar - m0,
+ *   kappa_n = kappa0 + n,  mu_n - m0 = n a / kappa_n,
+ *   Psi_n = Psi0 + W + kappa0 n / kappa_n a a'
+ * (Murphy 2007, NIW section; equal to (A) applied member by member, since
+ * sum (x - m0)(x - m0)' = W + n a a'), factored once. */
+void mcx_niw_stats_moments(const void *hp, double *s, const double *mo)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    double n = mo[0];
+    stats_reset(hp, s);
+    if (n == 0.0) return;
+    const double *xbar = mo + 1, *W = mo + 1 + 2 * (size_t) d, *m0 = H_M0(h);
+    double ku = h->kappa0 + n, c = h->kappa0 * n / ku;
+    double *mu = S_MU(s, d), *psi = S_PSI(s, d), *L = S_L(s, d);
+    for (int i = 0; i < d; i++) mu[i] = xbar[i] - m0[i];
+    for (int j = 0; j < d; j++)
+        for (int i = 0; i < d; i++)
+            psi[i + (size_t) j * d] += W[i + (size_t) j * d] + c * mu[i] * mu[j];
+    for (int i = 0; i < d; i++) mu[i] *= n / ku;
+    memcpy(L, psi, dd * sizeof(double));
+    if (mcx_chol(L, d) != 0) refactor(h, psi, L);
+    s[S_N] = n;
+    s[S_KAPPA] = ku;
+    s[S_NU] = h->nu0 + n;
     lg_direct(s + S_LA0, s[S_NU], d);
     refresh(h, s);
 }
@@ -471,6 +532,34 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
     size_t dd = (size_t) d * d;
     for (int i = 0; i < d; i++) work[i] = x[i] - theta[i];
     return theta[d + 2 * dd] - 0.5 * mcx_tri_quad(theta + d + dd, work, work, d);
+}
+
+/* out[k] = add[k] + log_lik(theta_k, x) for the K parameter vectors
+ * theta + k psize, x's coordinate t at x[t * xstep]: the label pass of the
+ * sub-cluster sampler (registry.h, mcx_family_log_lik_all()), log_lik()'s
+ * operations in the same order (the same values, bit for bit) without a
+ * call and a copy of x per cluster. */
+void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int K,
+                         const double *x, size_t xstep, const double *add, double *out,
+                         double *work)
+{
+    const niw_hyper *h = hp;
+    int d = h->d;
+    size_t dd = (size_t) d * d;
+    if (d == 2) {
+        double x0 = x[0], x1 = x[xstep];
+        for (int k = 0; k < K; k++) {
+            const double *th = theta + (size_t) k * psize, *L = th + 6;
+            double z0 = (x0 - th[0]) / L[0], z1 = ((x1 - th[1]) - L[1] * z0) / L[3];
+            out[k] = add[k] + (th[10] - 0.5 * (z0 * z0 + z1 * z1));
+        }
+        return;
+    }
+    for (int k = 0; k < K; k++) {
+        const double *th = theta + (size_t) k * psize;
+        for (int i = 0; i < d; i++) work[i] = x[i * xstep] - th[i];
+        out[k] = add[k] + (th[d + 2 * dd] - 0.5 * mcx_tri_quad(th + d + dd, work, work, d));
+    }
 }
 
 MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, log_predictive_loo);

@@ -11,6 +11,7 @@
 #include "mixture_state.h"
 #include "ffi_list.h"
 #include "ffi.h"
+#include "stats_moments.h"
 
 /* Families whose hyper block holds R objects (their `hyper` arrives as a
  * list, not as numbers): descriptor and builder, one row each. */
@@ -198,6 +199,68 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
     return out;
 }
 
+/* The "moments" operation of ffi_family_eval. */
+static SEXP from_moments(const bound_family *b, const double *rows, int n, SEXP arg)
+{
+    const mcx_family *f = b->f;
+    mcx_stats_moments_fn mom = mcx_family_stats_moments(f);
+    if (mom == NULL) mcx_error("family '%s' has no statistics from raw moments", f->name);
+    if (!Rf_isReal(arg) || XLENGTH(arg) != 1 || !(REAL(arg)[0] >= 1))
+        MCX_INTERNAL("`arg` must be a block size");
+    int d = b->dim, blk = (int) REAL(arg)[0];
+    size_t ms = mcx_moments_size(d), len = mcx_family_stats_doubles(f, b->hyper);
+    double *tot = mcx_alloc(ms, sizeof(double)), *part = mcx_alloc(ms, sizeof(double));
+    double *one = new_stats(b), *sm = new_stats(b);
+    add_rows(b, one, rows, n);
+    mcx_moments_clear(tot, d);
+    for (int lo = 0; lo < n; lo += blk) {
+        mcx_moments_clear(part, d);
+        for (int i = lo; i < n && i < lo + blk; i++)
+            mcx_moments_add(part, rows + (size_t) i * d, 1, d);
+        mcx_moments_finish(part, d);
+        mcx_moments_pool(tot, part, d);
+    }
+    mom(b->hyper, sm, tot);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, 2, (int) len + 2));
+    double *po = REAL(out), *sets[2] = { one, sm };
+    for (int r = 0; r < 2; r++) {
+        po[r] = f->log_marginal(b->hyper, sets[r], b->work);
+        po[r + 2] = n > 0 ? f->log_predictive(b->hyper, sets[r], rows, b->work) : 0.0;
+        for (size_t j = 0; j < len; j++) po[r + 2 * (j + 2)] = sets[r][j];
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* The "log_lik_all" operation of ffi_family_eval. */
+static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP arg)
+{
+    const mcx_family *f = b->f;
+    mcx_log_lik_all_fn all = mcx_family_log_lik_all(f);
+    if (all == NULL) mcx_error("family '%s' has no batched log-likelihood", f->name);
+    size_t p = f->param_size(b->hyper);
+    if (!Rf_isReal(arg) || XLENGTH(arg) % p != 0 || XLENGTH(arg) == 0)
+        MCX_INTERNAL("`arg` must hold whole parameter vectors");
+    int K = (int) (XLENGTH(arg) / p);
+    const double *theta = REAL(arg);
+    double *add = mcx_alloc((size_t) K, sizeof(double));
+    double *lw = mcx_alloc((size_t) K, sizeof(double));
+    for (int k = 0; k < K; k++) add[k] = 0.25 * k - 1.0;
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 2 * K));
+    double *po = REAL(out);
+    for (int i = 0; i < n; i++) {
+        const double *xi = rows + (size_t) i * b->dim;
+        all(b->hyper, theta, p, K, xi, 1, add, lw, b->work);
+        for (int k = 0; k < K; k++) {
+            po[i + (size_t) k * n] = add[k] + f->log_lik(b->hyper, theta + (size_t) k * p, xi,
+                                                         b->work);
+            po[i + (size_t) (K + k) * n] = lw[k];
+        }
+    }
+    UNPROTECT(1);
+    return out;
+}
+
 /*
  * ffi_family_eval(name, hyper, x, op, arg): evaluate family `name` with
  * hyperparameter vector `hyper` on the data matrix `x` (n x dim, double).
@@ -226,6 +289,15 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
  *                    stats of all rows (NA when the family has none),
  *                    column 2 by copying those stats, removing row i and
  *                    calling log_predictive                  -> n x 2
+ *   "moments"        `arg` = a block size: the statistics from raw moments
+ *                    (registry.h: the rows' moments summed per block of
+ *                    `arg` rows, blocks pooled in order) against all rows
+ *                    added one by one; a 2-row matrix as for "combine"
+ *                    (built-in families with the hook only)
+ *   "log_lik_all"    `arg` = K parameter vectors (concatenated): add[k] +
+ *                    log p(row | theta_k), add[k] = k / 4 - 1 (0-based k),
+ *                    by the log_lik slot (columns 1..K) and by the batched
+ *                    hook (columns K+1..2K; built-in families with it)
  *   "bound"          for each row of the matrix `arg` (m x dim), the
  *                    family's cheap upper bound on log p(row | all rows of
  *                    x) and log_predictive itself (built-in families with a
@@ -330,6 +402,10 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
             REAL(out)[i] = f->log_lik(b.hyper, REAL(arg), rows + (size_t) i * d, b.work);
     } else if (strcmp(what, "loo") == 0) {
         out = PROTECT(leave_one_out(&b, rows, n));
+    } else if (strcmp(what, "moments") == 0) {
+        out = PROTECT(from_moments(&b, rows, n, arg));
+    } else if (strcmp(what, "log_lik_all") == 0) {
+        out = PROTECT(log_lik_all(&b, rows, n, arg));
     } else {
         mcx_error("mcmix internal error: unknown family operation '%s'", what);
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdint.h>
 #include "mixture_subcluster.h"
+#include "mixture_subcluster_profile.h"
 
 /* Singleton split / merge proposals per split / merge proposal. */
 #define SC_SINGLES_PER_MOVE 4
@@ -40,6 +41,8 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->moves = moves;
     s->singles = SC_SINGLES_PER_MOVE * moves;
     s->combine = mcx_family_combiner(m->fam, m->hyper);
+    s->moments = s->combine != NULL ? mcx_family_stats_moments(m->fam) : NULL;
+    s->lik_all = mcx_family_log_lik_all(m->fam);
     s->psize = m->fam->param_size(m->hyper);
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
@@ -59,17 +62,23 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->ss = mcx_alloc(3 * m->sstride, sizeof(double));
     s->hq = mcx_alloc(MCX_SC_LOCAL_MAX, sizeof(double));
     s->hi = mcx_alloc(MCX_SC_LOCAL_MAX, sizeof(int));
+    s->xg = mcx_alloc((size_t) MCX_SC_GATHER * (size_t) d, sizeof(double));
+    s->zg = mcx_alloc(MCX_SC_GATHER, sizeof(int));
+    if (d <= SC_FIT_GATHER_DIM)
+        s->fitx = mcx_alloc((size_t) SC_FIT_MAX * (size_t) d, sizeof(double));
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }
 
 /* An upper bound on exp(y) for y <= 0: 2^ceil(y log2 e) from the bits of
- * a double (no call into libm); 2^-1022 below that. */
+ * a double (no call into libm); 2^-1022 below that.  For t = y log2 e <= 0
+ * the conversion to an integer (truncation toward zero) is ceil(t), which
+ * the baseline x86-64 instruction set has no instruction for. */
 static inline double exp_bound(double y)
 {
-    double e = ceil(y * M_LOG2E);
+    double t = y * M_LOG2E;
     union { double d; uint64_t u; } v;
-    v.u = (uint64_t) (e < -1022.0 ? 1 : (int64_t) e + 1023) << 52;
+    v.u = (uint64_t) (t < -1022.0 ? 1 : (int64_t) t + 1023) << 52;
     return v.d;
 }
 
@@ -120,6 +129,16 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
     mcx_stream st;
     mcx_stream_seed(&st, master, (uint64_t) b);
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < m->n ? lo + MCX_BLOCK : m->n;
+    if (s->lik_all != NULL) {       /* the data read in place (mcx_mix_xs()) */
+        size_t is = mcx_mix_istep(m), ts = mcx_mix_xstep(m);
+        const double *x0 = mcx_mix_xs(m, 0);
+        for (long i = lo; i < hi; i++) {
+            s->lik_all(m->hyper, s->theta, s->psize, K, x0 + (size_t) i * is, ts, s->logpi,
+                       logw, work);
+            s->znew[i] = K == 1 ? 0 : rcat_log_max_first(&st, logw, K);
+        }
+        return;
+    }
     mcx_xblock xb;
     mcx_mix_block(m, NULL, lo, hi, mcx_sc_block_area(s) + s->tacc, &xb);
     for (long i = lo; i < hi; i++) {
@@ -193,6 +212,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
 {
     int K = m->K;
     if (K < 1) return;
+    SCP_START;
     mcx_sc_reserve(s, K);
     for (int k = 0; k < K; k++) {
         s->logpi[k] = mcx_rlog_gamma(m->size[k] - p->discount);
@@ -202,23 +222,33 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
     }
     uint64_t master = mcx_stream_master();
     long nb = mcx_sc_blocks(m->n);
+    SCP_MARK(SCP_PARAMS);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
         propose_block(m, s, master, b);
+    SCP_MARK(SCP_PROPOSE);
     apply_labels(m, s, accept_sites(m, s));
+    SCP_MARK(SCP_APPLY);
 }
 
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
     mcx_subcluster *s = st;
     restricted_gibbs(m, s, p);
+    SCP_START;
     mcx_subcluster_moves(m, s, p);
+    SCP_MARK(SCP_MOVES);
     mcx_subcluster_sams(m, s, p);
+    SCP_MARK(SCP_SAMS);
     mcx_subcluster_singles(m, s, p);
+    SCP_MARK(SCP_SINGLES);
     mcx_partition_prior_update(p, m);
-    return mcx_mix_log_marginal(m);
+    double lm = mcx_mix_log_marginal(m);
+    SCP_MARK(SCP_REST);
+    SCP_DONE(m->n);
+    return lm;
 }
 
 static double *counters(void *st)

@@ -56,6 +56,7 @@
 
 #include "mixture_dp.h"
 #include "rng_stream.h"
+#include "stats_moments.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -89,12 +90,18 @@ typedef struct {
     double *ss;            /* 3 stats blocks: sides and union of a sequential allocation */
     double *lm, *lg;       /* kcap, kcap + 1: log marginals, merge gains (sequential moves) */
     double *hq;            /* MCX_SC_LOCAL_MAX: heap of the local order (sequential moves) */
+    double *xg;            /* MCX_SC_GATHER dim: members gathered for the allocation pass */
+    int *zg;               /* MCX_SC_GATHER: their labels */
     int *hi;               /* MCX_SC_LOCAL_MAX: its members */
     double *gpart;         /* per-block stats of groups (mcx_sc_group_stats) */
     size_t gcap;           /* its capacity in doubles */
     mcx_stats_combine_fn combine;   /* NULL: partial statistics cannot be combined */
+    mcx_stats_moments_fn moments;   /* non-NULL: group stats from raw moments (stats_moments.h) */
+    mcx_log_lik_all_fn lik_all;     /* non-NULL: the label pass's log-likelihoods in one call */
     double counts[2];      /* split / merge proposals accepted, made */
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
+    int fit_gathered;      /* 1: the fitting passes read the rows of fitx */
+    double *fitx;          /* SC_FIT_MAX dim (NULL above SC_FIT_GATHER_DIM): fitted members */
     int record;            /* setting sc_record: keep the last sequential split and merge */
     double *rec;           /* 2 (SC_REC_HEAD + 3 n): see mixture_subcluster_sams.c */
 } mcx_subcluster;
@@ -144,7 +151,10 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
 /* Sufficient statistics of groups: item j (0 <= j < nitems) is observation
  * obs[j] (obs NULL: j) in group gi[j] (or gc[j] when gi is NULL), in
  * 0 .. ng-1; its statistics are added to out + g * sstride (ng blocks the
- * caller has set).  With the family's stats_combine, each block of
+ * caller has set).  With the family's raw-moment hook (registry.h), each
+ * block's moments per group are summed in a plain loop (in parallel), the
+ * blocks pooled in block order and each group turned into statistics once;
+ * else with the family's stats_combine, each block of
  * MCX_BLOCK items is summed into its own stats (in parallel) and the
  * blocks are combined into out in block order; without it the items are
  * added one by one in order.  Either way the result does not depend on
@@ -173,6 +183,16 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
 /* Step 2b: sequentially allocated split / merge proposals, merge partners
  * chosen by their merge gain (mixture_subcluster_sams.c). */
 void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p);
+/* Members to which the sub-clusters are fitted at most (every stride-th
+ * of a larger set; mixture_subcluster_pass.c): the 2-means of 16,384
+ * points of a cluster is as good a proposal as that of all of them, and
+ * the up to 11 fitting passes over a cluster of 2e6 members cost more than
+ * the rest of the sweep.  Up to dimension SC_FIT_GATHER_DIM they are
+ * copied into contiguous rows first (at most 2 MB). */
+#define SC_FIT_MAX 16384
+#define SC_FIT_GATHER_DIM 16
+/* Members gathered at a time for the allocation pass (mixture_subcluster_sams.c). */
+#define MCX_SC_GATHER 2048
 /* Largest neighbourhood of the local order (mixture_subcluster_sams.c). */
 #define MCX_SC_LOCAL_MAX 1024
 /* Doubles of the record before its two lists (mixture_subcluster_sams.c). */

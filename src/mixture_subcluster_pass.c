@@ -26,11 +26,6 @@
  * ran to 20 steps (mean 11.3 at N = 1e5) without a better proposal */
 #define LLOYD_STEPS 8
 #define MAX_LOGIT 40.0
-/* Members to which the sub-clusters are fitted at most (every stride-th
- * of a larger set): the 2-means of 16,384 points of a cluster is as good
- * a proposal as that of all of them, and the up to 11 fitting passes over
- * a cluster of 2e6 members cost more than the rest of the sweep. */
-#define SC_FIT_MAX 16384
 
 /* One block of a pass: member j (lo <= j < hi) has coordinate t at
  * x + mem[j] * istep + t * tstep (mcx_mix_xs()); centres in s->cen. */
@@ -45,6 +40,7 @@ typedef struct {
 
 static inline const double *member(const pass_ctx *c, long j)
 {
+    if (c->mem == NULL) return c->x + (size_t) j * c->istep;    /* gathered rows */
     return c->x + (size_t) c->mem[(size_t) j * c->stride] * c->istep;
 }
 
@@ -159,6 +155,12 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
     size_t stride = kind != MCX_PASS_SIDES && s->fit_stride > 1 ? (size_t) s->fit_stride : 1;
     pass_ctx c = {mcx_mix_xs(m, 0), s->mem, mcx_mix_istep(m), mcx_mix_xstep(m), stride,
                   lo, hi, d, cen, cen + d, cen + 2 * d, cen + 3 * d};
+    if (kind != MCX_PASS_SIDES && s->fit_gathered) {    /* the rows of s->fitx */
+        c.x = s->fitx;
+        c.mem = NULL;
+        c.istep = (size_t) d;
+        c.tstep = 1;
+    }
     if (kind == MCX_PASS_MEAN) sums_mean(&c, acc);
     else if (kind == MCX_PASS_AXIS) sums_axis(&c, acc);
     else if (kind == MCX_PASS_LLOYD) sums_lloyd(&c, acc);
@@ -190,6 +192,18 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *s
     int stride = nall > SC_FIT_MAX ? (nall + SC_FIT_MAX - 1) / SC_FIT_MAX : 1;
     int nmem = (nall + stride - 1) / stride;
     s->fit_stride = stride;
+    /* the up to 11 fitting passes read the same members: copied once into
+     * contiguous rows (independent loads), they cost no memory waits (the
+     * every stride-th member of a cluster lie far apart in the data); the
+     * same values in the same order, so the same sums bit for bit */
+    if (s->fitx != NULL && stride > 1) {
+        size_t ts = mcx_mix_xstep(m);
+        for (int j = 0; j < nmem; j++) {
+            const double *x = mcx_mix_xs(m, s->mem[(size_t) j * stride]);
+            for (int t = 0; t < d; t++) s->fitx[(size_t) j * d + t] = x[t * ts];
+        }
+        s->fit_gathered = 1;
+    }
     double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
     mcx_sc_pass(m, s, MCX_PASS_MEAN, nmem, 0, sum);
     for (int t = 0; t < d; t++) {
@@ -229,4 +243,5 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *s
     double floor_w = 1e-12 * (1.0 + scale / d);
     s->cen[4 * d] = 1.0 / (w > floor_w ? w : floor_w);
     s->fit_stride = 1;
+    s->fit_gathered = 0;
 }

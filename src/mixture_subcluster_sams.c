@@ -152,6 +152,24 @@ static double log_partner_of(const mcx_mix *m, const mcx_subcluster *s,
     return log_partner(s, K, lse, target);
 }
 
+/* The coordinates and labels of the len members s->mem[r0 ..] into s->xg
+ * and s->zg, in a loop of independent loads: the allocation below visits
+ * the members of a cluster in random order and, reading each member as it
+ * went, waited on memory for most of its time (its long dependent chain
+ * of arithmetic keeps the processor from overlapping the loads). */
+static void gather(const mcx_mix *m, mcx_subcluster *s, int r0, int len)
+{
+    int d = m->dim;
+    size_t ts = mcx_mix_xstep(m);
+    const int *mem = s->mem + r0;
+    for (int c = 0; c < len; c++) {
+        const double *x = mcx_mix_xs(m, mem[c]);
+        double *to = s->xg + (size_t) c * d;
+        for (int t = 0; t < d; t++) to[t] = x[t * ts];
+        s->zg[c] = m->z[mem[c]];
+    }
+}
+
 /* The allocation pass over the members s->mem[0 .. nS-1] (in that order),
  * sides A (stats st[0], launch member i) and B (st[1], j) already holding
  * their launch points.  force < 0: draw each side into s->side[r]; else
@@ -184,14 +202,16 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
         if (force < 0) memset(s->side, 0, (size_t) nfix);
         n[0] += nfix;
     }
+    int dim = m->dim;
     for (int r = nfix; r < nS; r++) {
-        int k = s->mem[r];
-        const double *x = mcx_mix_x(m, k);
+        int c = (r - nfix) % MCX_SC_GATHER;
+        if (c == 0) gather(m, s, r, nS - r < MCX_SC_GATHER ? nS - r : MCX_SC_GATHER);
+        const double *x = s->xg + (size_t) c * dim;
         double l0 = f->log_predictive(h, st[0], x, m->work);
         double l1 = f->log_predictive(h, st[1], x, m->work);
         double dl = l1 - l0 + log((n[1] - d) / (n[0] - d));    /* log odds of side B */
         int side;
-        if (force >= 0) side = m->z[k] == force;
+        if (force >= 0) side = s->zg[c] == force;
         else {
             side = unif_rand() * (1.0 + exp(-dl)) < 1.0 ? 1 : 0;   /* P(B) = 1 / (1 + e^-dl) */
             s->side[r] = (unsigned char) side;

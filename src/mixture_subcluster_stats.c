@@ -72,6 +72,24 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
     return (int) total;
 }
 
+/* The raw moments of the items of block blk per group into ng moment
+ * blocks at slot (read in place with strides: mcx_mix_xs()). */
+static void block_moments(const mcx_mix *m, long blk, long nitems, const int *obs,
+                          const int *gi, const unsigned char *gc, int ng, double *slot)
+{
+    int d = m->dim;
+    size_t ms = mcx_moments_size(d), is = mcx_mix_istep(m), ts = mcx_mix_xstep(m);
+    const double *x0 = mcx_mix_xs(m, 0);
+    for (int g = 0; g < ng; g++) mcx_moments_clear(slot + (size_t) g * ms, d);
+    long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < nitems ? lo + MCX_BLOCK : nitems;
+    for (long j = lo; j < hi; j++) {
+        int g = gi != NULL ? gi[j] : gc[j];
+        size_t i = obs != NULL ? (size_t) obs[j] : (size_t) j;
+        mcx_moments_add(slot + (size_t) g * ms, x0 + i * is, ts, d);
+    }
+    for (int g = 0; g < ng; g++) mcx_moments_finish(slot + (size_t) g * ms, d);
+}
+
 /* The items of block blk summed into ng stats blocks at slot. */
 static void block_stats(const mcx_mix *m, const mcx_subcluster *s, long blk, long nitems,
                         const int *obs, const int *gi, const unsigned char *gc, int ng,
@@ -90,10 +108,53 @@ static void block_stats(const mcx_mix *m, const mcx_subcluster *s, long blk, lon
     }
 }
 
+/* The moments path of mcx_sc_group_stats(): blocks summed in parallel in
+ * rounds, pooled in block order into per-group totals (gpart's head), each
+ * group's total turned into statistics and combined into out. */
+static void group_moments(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
+                          const int *gi, const unsigned char *gc, int ng, double *out)
+{
+    int d = m->dim;
+    size_t ss = m->sstride, ms = mcx_moments_size(d), per = (size_t) ng * ms;
+    long nb = mcx_sc_blocks(nitems);
+    long round = (long) (SC_GROUP_BUDGET / per);
+    if (round < 1) round = 1;
+    if (round > nb) round = nb;
+    size_t head = per + ss;                    /* the totals, one stats block */
+    if (head + (size_t) round * per > s->gcap) {
+        s->gcap = head + (size_t) round * per;
+        s->gpart = mcx_alloc(s->gcap, sizeof(double));
+    }
+    double *tot = s->gpart, *st = s->gpart + per, *part = s->gpart + head;
+    for (int g = 0; g < ng; g++) mcx_moments_clear(tot + (size_t) g * ms, d);
+    for (long r0 = 0; r0 < nb; r0 += round) {
+        long r1 = r0 + round < nb ? r0 + round : nb;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) \
+    if (mcx_sc_parallel(s, r1 - r0, 2))
+#endif
+        for (long blk = r0; blk < r1; blk++)
+            block_moments(m, blk, nitems, obs, gi, gc, ng, part + (size_t) (blk - r0) * per);
+        for (int g = 0; g < ng; g++)
+            for (long blk = r0; blk < r1; blk++)
+                mcx_moments_pool(tot + (size_t) g * ms, part + (size_t) (blk - r0) * per
+                                 + (size_t) g * ms, d);
+    }
+    for (int g = 0; g < ng; g++) {
+        if (tot[(size_t) g * ms] == 0.0) continue;
+        s->moments(m->hyper, st, tot + (size_t) g * ms);
+        s->combine(m->hyper, out + (size_t) g * ss, st, m->work);
+    }
+}
+
 void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
                         const int *gi, const unsigned char *gc, int ng, double *out)
 {
     size_t ss = m->sstride;
+    if (s->moments != NULL) {
+        group_moments(m, s, nitems, obs, gi, gc, ng, out);
+        return;
+    }
     if (s->combine == NULL) {                 /* one by one, in order */
         for (long j = 0; j < nitems; j++) {
             int g = gi != NULL ? gi[j] : gc[j];

@@ -35,6 +35,27 @@ typedef double (*mcx_predictive_bound_fn)(const void *hyper, const void *stats,
                                           const double *x, double *work);
 double mcx_niw_log_predictive_bound(const void *hyper, const void *stats, const double *x,
                                     double *work);
+/* The statistics of a group from its raw moments (count, mean, scatter:
+ * stats_moments.h, finished), for the built-in families whose statistics
+ * are a function of them (gaussian_niw: mcx_niw_stats_moments() in
+ * family_gaussian_niw.c); NULL for the others, which add the members one
+ * by one.  Not a plugin slot: the sub-cluster sampler sums the moments of
+ * many members in a plain loop and converts them once per group
+ * (mixture_subcluster_stats.c). */
+typedef void (*mcx_stats_moments_fn)(const void *hyper, double *stats, const double *mo);
+void mcx_niw_stats_moments(const void *hyper, double *stats, const double *mo);
+/* out[k] = add[k] + log_lik(theta_k, x) for K parameter vectors theta +
+ * k psize and x's coordinate t at x[t * xstep], equal bit for bit to the
+ * log_lik slot, for the built-in families that have it (gaussian_niw:
+ * mcx_niw_log_lik_all()); NULL for the others.  Not a plugin slot: the
+ * label pass of the sub-cluster sampler reads the data in place with it
+ * (mixture_subcluster.c). */
+typedef void (*mcx_log_lik_all_fn)(const void *hyper, const double *theta, size_t psize, int K,
+                                   const double *x, size_t xstep, const double *add,
+                                   double *out, double *work);
+void mcx_niw_log_lik_all(const void *hyper, const double *theta, size_t psize, int K,
+                         const double *x, size_t xstep, const double *add, double *out,
+                         double *work);
 /* 1 for a built-in family that is pure C (safe to call from several
  * threads at once with separate `work`); 0 for plugins and for the product
  * family, whose components may be plugins. */
@@ -86,6 +107,14 @@ static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *h
 static inline mcx_predictive_bound_fn mcx_family_predictive_bound(const mcx_family *f)
 {
     return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound : NULL;
+}
+static inline mcx_stats_moments_fn mcx_family_stats_moments(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_stats_moments : NULL;
+}
+static inline mcx_log_lik_all_fn mcx_family_log_lik_all(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_log_lik_all : NULL;
 }
 /* Conjugate: the collapsed predictive and marginal likelihood exist. */
 static inline int mcx_family_conjugate(const mcx_family *f)
