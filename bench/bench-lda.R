@@ -2,8 +2,8 @@
 ## LDA collapsed Gibbs sampling: mcmix (SparseLDA buckets, the default, the
 ## dense loop, and the Metropolis-Hastings cycles of algorithm = "mh" with
 ## 2 and 1 cycles per token) against lda::lda.collapsed.gibbs.sampler
-## (Chang's lda package) on one synthetic corpus of 1e6 tokens, at K = 50
-## and K = 500.
+## (Chang's lda package) and topicmodels::LDA(method = "Gibbs") (GibbsLDA++)
+## on one synthetic corpus of 1e6 tokens, at K = 50 and K = 500.
 ##
 ## Usage: Rscript bench/bench-lda.R [--quick] [--no-append] [--threads] [--no-target]
 ##   Appends dated tables to bench/RESULTS.md unless --no-append.
@@ -57,6 +57,7 @@ do_target <- !"--no-target" %in% args
 target_only <- "--target-only" %in% args
 have_lda <- requireNamespace("lda", quietly = TRUE)
 have_t2v <- requireNamespace("text2vec", quietly = TRUE)
+have_tm <- requireNamespace("topicmodels", quietly = TRUE)
 
 ## synthetic corpus from the LDA generative model: sparse topics
 ## (phi_k ~ Dir(0.05)), documents of 100 tokens with theta_d ~ Dir(0.2)
@@ -90,6 +91,16 @@ perplexity_of <- function(template, phi, held) {
   template$chains[[1L]]$state$phi_sum <- phi
   template$chains[[1L]]$state$n_draws <- 1
   as.numeric(perplexity(template, held))
+}
+
+## the corpus as topicmodels takes it: a slam document-term matrix of counts
+tm_dtm <- function(docs, W, vocab) {
+  i <- rep(seq_along(docs), lengths(docs))
+  key <- (i - 1) * W + unlist(docs)
+  u <- sort(unique(key))
+  slam::simple_triplet_matrix(i = (u - 1) %/% W + 1, j = (u - 1) %% W + 1,
+                              v = tabulate(match(key, u)), nrow = length(docs), ncol = W,
+                              dimnames = list(NULL, vocab))
 }
 
 ## text2vec's topics smoothed as every other system's, (n_wk + beta) /
@@ -258,12 +269,20 @@ for (s in if (target_only) list() else settings) {
       mod
     })
   }
+  if (have_tm) {   # GibbsLDA++'s collapsed Gibbs sampler (dense, exact)
+    res$topicmodels <- cpu(function() {
+      topicmodels::LDA(tm_dtm(docs, W, vocab), K, method = "Gibbs",
+                       control = list(alpha = alpha, delta = beta, iter = S, burnin = 0L,
+                                      thin = S, seed = 7L, best = TRUE))
+    })
+  }
   px <- list()
   for (nm in names(res)) {
     r <- res[[nm]]
     phi <- switch(nm,
       lda = { tp <- r$value$topics + beta; tp / rowSums(tp) },
       text2vec = t2v_phi(r$value),
+      topicmodels = exp(r$value@beta),   # (n_wk + beta) / (n_k + W beta)
       topic_word(r$value))
     px[[nm]] <- if (all(is.finite(phi))) perplexity_of(template, unname(phi), held) else {
       message(nm, ": topics with non-finite entries (not scored)")
@@ -365,13 +384,15 @@ if (append && target_only) {
   md <- c("",
     sprintf("## LDA: tokens per CPU second and held-out perplexity (%s)", format(Sys.Date())),
     "",
-    sprintf(paste0("`Rscript bench/bench-lda.R%s` on %s, R %s, lda package %s, text2vec %s. ",
+    sprintf(paste0("`Rscript bench/bench-lda.R%s` on %s, R %s, lda package %s, text2vec %s, ",
+                   "topicmodels %s. ",
                    "%d documents x %d tokens (%s tokens), W = %d, 50 true topics; ",
                    "alpha = %g, beta = %g; same sweeps for every system from a random start. ",
                    "Load average (1, 5, 15 min) before: %s, after: %s, on %d cores%s."),
             if (quick) " --quick" else "", Sys.info()[["machine"]], getRversion(),
             if (have_lda) as.character(utils::packageVersion("lda")) else "NOT INSTALLED",
             if (have_t2v) as.character(utils::packageVersion("text2vec")) else "NOT INSTALLED",
+            if (have_tm) as.character(utils::packageVersion("topicmodels")) else "NOT INSTALLED",
             D, len, format(N, big.mark = ","), W, alpha, beta, load_before, load_after,
             parallel::detectCores(),
             if (as.numeric(strsplit(load_before, " ")[[1L]][1L]) > parallel::detectCores())
