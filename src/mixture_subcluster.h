@@ -65,6 +65,10 @@
 #define MCX_THREAD_ID() 0
 #endif
 
+/* Most segments of a lazily drawn allocation order (the shells of the
+ * shell order; mixture_subcluster_sams.c). */
+#define MCX_SC_ORDER_SEGS 8
+
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
@@ -102,6 +106,8 @@ typedef struct {
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
     int fit_gathered;      /* 1: the fitting passes read the rows of fitx */
     double *fitx;          /* SC_FIT_MAX dim (NULL above SC_FIT_GATHER_DIM): fitted members */
+    int oseg[MCX_SC_ORDER_SEGS + 1];   /* lazy allocation order: segment bounds of mem */
+    int noseg, odone;      /* its segments; positions of mem final so far */
     int record;            /* setting sc_record: keep the last sequential split and merge */
     double *rec;           /* 2 (SC_REC_HEAD + 3 n): see mixture_subcluster_sams.c */
 } mcx_subcluster;

@@ -170,6 +170,27 @@ static void gather(const mcx_mix *m, mcx_subcluster *s, int r0, int len)
     }
 }
 
+/* The lazily drawn allocation order: positions s->odone .. end-1 of
+ * s->mem made final, each by a forward Fisher-Yates step within its
+ * segment (s->oseg: the whole of S for the uniform order, the shells for
+ * the shell order), so that every segment is in uniformly random order
+ * (Knuth 1997, TAOCP vol. 2, sec. 3.4.2, algorithm P) whatever the
+ * position at which the allocation stops.  Why: a merge's pass stops as
+ * soon as it cannot be accepted, often after a few of the union's
+ * members, and drawing the whole order of a union of millions first cost
+ * more than the pass. */
+static void order_upto(mcx_subcluster *s, int end)
+{
+    int *mem = s->mem, g = 0;
+    for (int p = s->odone; p < end; p++) {
+        while (p >= s->oseg[g + 1]) g++;
+        int hi = s->oseg[g + 1];
+        int j = p + (int) R_unif_index((double) (hi - p));
+        int t = mem[p]; mem[p] = mem[j]; mem[j] = t;
+    }
+    if (end > s->odone) s->odone = end;
+}
+
 /* The allocation pass over the members s->mem[0 .. nS-1] (in that order),
  * sides A (stats st[0], launch member i) and B (st[1], j) already holding
  * their launch points.  force < 0: draw each side into s->side[r]; else
@@ -205,7 +226,11 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int dim = m->dim;
     for (int r = nfix; r < nS; r++) {
         int c = (r - nfix) % MCX_SC_GATHER;
-        if (c == 0) gather(m, s, r, nS - r < MCX_SC_GATHER ? nS - r : MCX_SC_GATHER);
+        if (c == 0) {
+            int cnt = nS - r < MCX_SC_GATHER ? nS - r : MCX_SC_GATHER;
+            order_upto(s, r + cnt);
+            gather(m, s, r, cnt);
+        }
         const double *x = s->xg + (size_t) c * dim;
         double l0 = f->log_predictive(h, st[0], x, m->work);
         double l1 = f->log_predictive(h, st[1], x, m->work);
@@ -272,7 +297,8 @@ static double scaled_dist(const mcx_mix *m, const mcx_subcluster *s, const doubl
  * independently of the state.  Why: a cluster in the tail or on the edge
  * of a big one is given back by the allocation only if its points are
  * placed while the big side is still small. */
-static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre)
+static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, const double *centre,
+                        int lazy)
 {
     int *mem = s->mem;
     unsigned char *shell = s->side;
@@ -284,8 +310,11 @@ static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, con
         while (c < N_SHELLS - 1 && q <= SHELL_CUT[c]) c++;
         shell[r] = (unsigned char) (centre != NULL ? N_SHELLS - 1 - c : c);
     }
-    /* shell by shell to the front (in-place partitions), each shuffled */
+    /* shell by shell to the front (in-place partitions), each shuffled
+     * (lazy: each a segment of the order drawn by order_upto()) */
     int lo = 0;
+    s->noseg = 0;
+    s->oseg[0] = 0;
     for (int c = 0; c < N_SHELLS && lo < nS; c++) {
         int start = lo;
         for (int r = lo; r < nS; r++)
@@ -294,7 +323,8 @@ static void shell_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, con
                 unsigned char ts = shell[lo]; shell[lo] = shell[r]; shell[r] = ts;
                 lo++;
             }
-        mcx_rshuffle(mem + start, lo - start);
+        if (lazy) { if (lo > start) s->oseg[++s->noseg] = lo; }
+        else mcx_rshuffle(mem + start, lo - start);
     }
 }
 
@@ -378,7 +408,8 @@ static int nearest_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, co
  * to B, and scored against a side A that holds its launch point alone);
  * returns how many members of S, the first ones, go to side A with
  * probability 1; st[] set to the two launch points. */
-static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n)
+static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2], int *n,
+                  int lazy)
 {
     int *mem = s->mem;
     int i = mem[pi], j = mem[pj];
@@ -390,15 +421,21 @@ static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double 
     mem[nm - 1] = j;
     double u = unif_rand();
     int nfix = 0, nS = nm - 2;
-    if (u < 0.25) mcx_rshuffle(mem, nS);
-    else if (u < 0.5) shell_order(m, s, nS, nm, NULL);
+    s->odone = lazy ? 0 : nS;
+    if (u < 0.25) {
+        if (lazy) { s->noseg = 1; s->oseg[0] = 0; s->oseg[1] = nS; }
+        else mcx_rshuffle(mem, nS);
+    } else if (u < 0.5) shell_order(m, s, nS, nm, NULL, lazy);
     else {
         /* the launch point of B (a copy: mcx_mix_x() may gather into a ring) */
         double *xj = s->cen + 3 * m->dim;
         memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
-        if (u < 0.75) shell_order(m, s, nS, nm, xj);
-        else nfix = nearest_order(m, s, nS, nm, xj,
-                                  SAMS_LOCAL_K[(int) R_unif_index((double) SAMS_N_LOCAL)]);
+        if (u < 0.75) shell_order(m, s, nS, nm, xj, lazy);
+        else {
+            nfix = nearest_order(m, s, nS, nm, xj,
+                                 SAMS_LOCAL_K[(int) R_unif_index((double) SAMS_N_LOCAL)]);
+            s->odone = nS;   /* a function of the union and launch points: final */
+        }
     }
     for (int c = 0; c < 2; c++) {
         memcpy(st[c], m->empty, m->sstride * sizeof(double));
@@ -512,7 +549,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     if (nm < 2) return;
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    int nfix = launch(m, s, nm, pi, pj, st, n);
+    int nfix = launch(m, s, nm, pi, pj, st, n, 1);
     double lq = allocate(m, s, p, nm - 2, nfix, st, n, -1, -INFINITY, mcx_mix_stats(m, k)), lqs;
     const mcx_family *f = m->fam;
     double lA = f->log_marginal(m->hyper, st[0], m->work);
@@ -594,7 +631,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     double *st[2] = {s->ss, s->ss + m->sstride};
     int n[2];
-    int nfix = launch(m, s, nm, pi, pj, st, n);
+    int nfix = launch(m, s, nm, pi, pj, st, n, 1);
     if (s->combine != NULL) combined(m, s, sa, sb, su);
     double lq = allocate(m, s, p, nm - 2, nfix, st, n, second, s->record ? -INFINITY : lu - base,
                          su);
@@ -625,5 +662,5 @@ void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prio
 int mcx_sc_sams_launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double *st[2],
                        int *n)
 {
-    return launch(m, s, nm, pi, pj, st, n);
+    return launch(m, s, nm, pi, pj, st, n, 0);   /* the HDP draws the whole order first */
 }
