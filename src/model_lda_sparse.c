@@ -146,12 +146,33 @@ typedef struct lda_view {
     int *dtop;                /* K */
     double *coef, *qw;        /* K */
     int bad;                  /* a word list out of step (internal error) */
+    double s;                 /* the s bucket, sum_k alpha beta / (n_k + W beta) */
 } lda_view;
+
+/*
+ * Between documents a view holds coef[k] = alpha / (n_k + W beta) (no
+ * document loaded) and the s bucket, both functions of its totals n_k,
+ * computed here from scratch at the start of a run of documents (a sweep,
+ * or a cell of the partitioned sweep) and then kept up to date token by
+ * token, so a document of few topics costs no O(K) pass over doubles.  The
+ * values depend on the corpus order and the draws only, so a chunked run
+ * equals one longer run.
+ */
+static void view_start(lda_view *v, const mcx_lda *m)
+{
+    const double ab = m->alpha * m->beta;
+    double s = 0.0;
+    for (int k = 0; k < m->K; k++) {
+        s += ab * v->inv[k];
+        v->coef[k] = m->alpha * v->inv[k];
+    }
+    v->s = s;
+}
 
 static lda_view chain_view(mcx_lda *m)
 {
     lda_view v = { m->wtk, m->wlen, m->nk, m->inv_den, m->inv_minus,
-                   m->dtop, m->coef, m->cum, 0 };
+                   m->dtop, m->coef, m->cum, 0, 0.0 };
     return v;
 }
 
@@ -177,16 +198,18 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
     {
         int *nd = m->ndk + (size_t) d * K;
         mcx_stream_seed(&rng, master, id);
-        /* s, r, the document list and the q coefficients from scratch */
-        double s = 0.0, r = 0.0;
+        /* the document list, r and the q coefficients of its topics from
+         * scratch (s and the other coefficients are the view's) */
+        double s = v->s, r = 0.0;
         int dlen = 0;
         for (int k = 0; k < K; k++) {
-            s += ab * inv[k];
+            dtop[dlen] = k;
+            dlen += nd[k] > 0;
+        }
+        for (int j = 0; j < dlen; j++) {
+            const int k = dtop[j];
             coef[k] = (nd[k] + alpha) * inv[k];
-            if (nd[k] > 0) {
-                dtop[dlen++] = k;
-                r += nd[k] * beta * inv[k];
-            }
+            r += nd[k] * beta * inv[k];
         }
         for (int i = i0; i < i1; i++) {
             if (i + 2 < i1) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[i + 2]]);
@@ -282,6 +305,9 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
             r += beta * (nd[k] * inv[k] - (nd[k] - 1) * ik);
             coef[k] = (nd[k] + alpha) * inv[k];
         }
+        /* unload the document: the view's between-document state */
+        for (int j = 0; j < dlen; j++) coef[dtop[j]] = alpha * inv[dtop[j]];
+        v->s = s;
     }
 }
 
@@ -297,6 +323,7 @@ void mcx_lda_sweep_sparse(mcx_lda *m)
 {
     const uint64_t master = mcx_stream_master();
     lda_view v = chain_view(m);
+    view_start(&v, m);
     sparse_docs(m, &v, 0, m->D, master);
     if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
 }
@@ -449,6 +476,7 @@ void mcx_lda_sweep_blocked(mcx_lda *m)
             memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
             memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
             memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
+            view_start(v, m);
             v->bad = 0;
             int i0 = off[c];
             for (int sg = soff[c]; sg < soff[c + 1] && !v->bad; sg++) {
