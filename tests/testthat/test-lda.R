@@ -275,3 +275,44 @@ test_that("the blocked sampler gives identical draws for any number of threads",
   expect_error(run(algorithm = "blocked", threads = 0), "`threads`",
                class = "mcmix_error_input")
 })
+
+# More topics than one 64-bit word of a document's topic set (K = 70): the
+# exact posterior of the partition of the tokens into topics.  With
+# symmetric priors p(w, z) depends on z through its partition only, and a
+# partition of b blocks is made by K (K - 1) ... (K - b + 1) labellings,
+# so its probability is that times p(w, z) of any one of them; the trace
+# log p(w, z) is a function of the partition, and its distribution over
+# the kept sweeps is compared with the exact one.  alpha small and beta
+# large make the document bucket carry the joins of different words of a
+# document.  Power (checked by hand): a topic set that misses the topics
+# a token enters (their bit not set) fails with a z-score of 80.
+test_that("sparse and dense samplers reproduce the exact partition law (K = 70)", {
+  skip_on_cran()
+  docs <- list(c(1, 2, 3), c(1, 4))
+  K <- 70; W <- 4; alpha <- 0.05; beta <- 0.5
+  # the set partitions of 5 tokens as restricted growth strings
+  rgs <- list(1L)
+  for (i in 2:5) rgs <- unlist(lapply(rgs, function(a) lapply(seq_len(max(a) + 1L),
+                                                               function(v) c(a, v))),
+                               recursive = FALSE)
+  expect_length(rgs, 52L)
+  lp <- vapply(rgs, function(z) sum(log(K - seq_len(max(z)) + 1)) +
+                 lda_log_joint_r(docs, z, K, W, alpha, beta), numeric(1))
+  ll <- vapply(rgs, function(z) lda_log_joint_r(docs, z, K, W, alpha, beta), numeric(1))
+  key <- round(ll, 6)
+  post <- tapply(exp(lp - max(lp)), key, sum)
+  post <- post / sum(post)
+  n <- 40000
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  for (alg in c("sparse", "dense")) {
+    set.seed(70)
+    fit <- sample_posterior(m, docs, iter = n, burnin = 200, progress = FALSE,
+                            algorithm = alg)
+    seen <- round(fit$chains[[1]]$traces[, "log_lik"], 6)
+    expect_true(all(seen %in% as.numeric(names(post))), label = alg)
+    freq <- table(factor(seen, levels = names(post))) / n
+    # each value of log p(w, z) within 5 standard errors of n / 4 draws
+    se <- sqrt(post * (1 - post) / (n / 4))
+    expect_lt(max(abs(freq - post) / se), 5, label = alg)
+  }
+})
