@@ -19,10 +19,18 @@
  * all K topics only when u falls into it.
  *
  * Reproducibility: the word lists and the document list are kept in
- * increasing topic order and s and r are recomputed at the start of every
- * document, so each draw depends on the counts and u only, never on the
- * history of the lists; a chain run in chunks (counts rebuilt from z) equals
- * one longer run bit for bit.
+ * increasing topic order, r is recomputed at the start of every document
+ * and s at the start of every sweep (of every cell of the partitioned
+ * sweep) and then kept up to date token by token, so each draw depends on
+ * the counts, the corpus order and u only, never on the history of the
+ * lists; a chain run in chunks (counts rebuilt from z) equals one longer
+ * run bit for bit.
+ *
+ * Cost of a document: its topics are kept as a bit set per document (set
+ * and cleared as n_dk leaves and reaches 0), so loading a document (its
+ * topic list, r and its q coefficients) costs its own topics, not an O(K)
+ * pass; this matters for the partitioned sweep, where a document is
+ * loaded once per word group (B times a sweep).
  *
  * Random numbers: each sweep draws one master seed from R's generator and
  * document d runs its own xoshiro256++ stream seeded from (master, d)
