@@ -13,10 +13,12 @@
 ##               corpus (run it on an idle machine for the speed-up).
 ##   --no-target skip the time-to-perplexity table.
 ##   --interleaved only CPU ns per token of the lda package (3 sweeps from
-##               its random start) and of mcmix's "sparse" and "mh" (1 and
-##               2 cycles; 10 sweeps each from the state after 10 sparse
-##               sweeps), the systems alternated twice in one process, at
-##               K = 50 and 500 (printed, not appended).
+##               its random start) and of mcmix's "sparse", "blocked" (one
+##               thread) and "mh" (1 and 2 cycles; 10 sweeps each from the
+##               state after 10 sparse sweeps), the systems alternated
+##               twice in one process, at K = 50 and 500 (printed, not
+##               appended). --seeds=1,2,3 repeats it on the corpora of
+##               those seeds, --k=50 keeps one K.
 ##   --target-only only the time-to-perplexity table.
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
@@ -55,6 +57,12 @@ threads_mode <- "--threads" %in% args
 interleaved <- "--interleaved" %in% args
 do_target <- !"--no-target" %in% args
 target_only <- "--target-only" %in% args
+arg_value <- function(name, default) {
+  a <- grep(paste0("^--", name, "="), args, value = TRUE)
+  if (length(a)) as.integer(strsplit(sub(".*=", "", a[1L]), ",")[[1L]]) else default
+}
+corpus_seeds <- arg_value("seeds", 1L)
+ks <- arg_value("k", c(50L, 500L))
 have_lda <- requireNamespace("lda", quietly = TRUE)
 have_t2v <- requireNamespace("text2vec", quietly = TRUE)
 have_tm <- requireNamespace("topicmodels", quietly = TRUE)
@@ -172,6 +180,7 @@ if (threads_mode) {
                     log_joint = ll)
   tab$ns_cpu_per_token <- 1e6 * tab$cpu_ms / N
   tab$speedup_vs_blocked_1 <- tab$wall_ms[2] / tab$wall_ms
+  tab$speedup_vs_sparse_1 <- tab$wall_ms[1] / tab$wall_ms
   load_after <- load_now()
   print(tab, row.names = FALSE, digits = 4)
   cat("per-sweep wall time (s), sweep by sweep:\n")
@@ -187,11 +196,12 @@ if (threads_mode) {
               if (quick) " --quick" else "", format(N, big.mark = ","), K, B, S,
               min(keep), S, load_before, load_after, parallel::detectCores()),
       "",
-      "| run | wall ms / sweep | CPU ms / sweep | CPU ns / token | wall speed-up vs blocked, 1 thread | log p(w, z) at the end |",
-      "|---|---|---|---|---|---|",
-      sprintf("| %s | %s | %s | %s | %s | %s |", tab$run, fmt(tab$wall_ms, 1),
+      "| run | wall ms / sweep | CPU ms / sweep | CPU ns / token | wall speed-up vs blocked, 1 thread | wall speed-up vs sparse | log p(w, z) at the end |",
+      "|---|---|---|---|---|---|---|",
+      sprintf("| %s | %s | %s | %s | %s | %s | %s |", tab$run, fmt(tab$wall_ms, 1),
               fmt(tab$cpu_ms, 1), fmt(tab$ns_cpu_per_token, 0),
-              paste0(fmt(tab$speedup_vs_blocked_1, 2), "x"), fmt(tab$log_joint, 0)))
+              paste0(fmt(tab$speedup_vs_blocked_1, 2), "x"),
+              paste0(fmt(tab$speedup_vs_sparse_1, 2), "x"), fmt(tab$log_joint, 0)))
     cat(md, file = file.path("bench", "RESULTS.md"), sep = "\n", append = TRUE)
     cat("appended to bench/RESULTS.md\n")
   }
@@ -204,7 +214,12 @@ if (interleaved) {
     t0 <- proc.time(); f(); t <- proc.time() - t0
     t[["user.self"]] + t[["sys.self"]]
   }
-  for (K in c(50L, 500L)) {
+  all_out <- NULL
+  for (cs in corpus_seeds) for (K in ks) {
+    if (cs != 1L) {
+      docs <- make_corpus(D, len, W, 50L, seed = cs)
+      N <- sum(lengths(docs))
+    }
     m <- lda_model(K, alpha = alpha, beta = beta)
     corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
     peer <- lapply(seq_len(corpus$D), function(d) {
@@ -219,7 +234,7 @@ if (interleaved) {
     for (r in 1:2) {
       out <- rbind(out, data.frame(K = K, round = r, system = "lda", ns_per_token = 1e9 *
         ct(function() lda::lda.collapsed.gibbs.sampler(peer, K, vocab, 3L, alpha, beta)) / (3 * N)))
-      for (a in list(c("sparse", 1L), c("mh", 1L), c("mh", 2L))) {
+      for (a in list(c("sparse", 1L), c("blocked", 1L), c("mh", 1L), c("mh", 2L))) {
         ns <- 1e9 * ct(function() mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 10L, TRUE, a[1],
                                                      mh_steps = as.integer(a[2]))) / (10 * N)
         out <- rbind(out, data.frame(K = K, round = r, system = paste0(a[1], "_", a[2]),
@@ -227,7 +242,13 @@ if (interleaved) {
       }
     }
     out$vs_lda <- ave(out$ns_per_token, out$round, FUN = function(x) x[1] / x)
+    out$corpus_seed <- cs
     print(out, row.names = FALSE, digits = 4)
+    all_out <- rbind(all_out, out)
+  }
+  if (length(corpus_seeds) > 1L) {
+    cat("median over corpora and rounds of the ratio to lda's ns per token:\n")
+    print(stats::aggregate(vs_lda ~ K + system, all_out, stats::median), digits = 3)
   }
   cat("load before:", load_before, " after:", load_now(), "\n")
   quit(save = "no")

@@ -19,10 +19,18 @@
  * all K topics only when u falls into it.
  *
  * Reproducibility: the word lists and the document list are kept in
- * increasing topic order and s and r are recomputed at the start of every
- * document, so each draw depends on the counts and u only, never on the
- * history of the lists; a chain run in chunks (counts rebuilt from z) equals
- * one longer run bit for bit.
+ * increasing topic order, r is recomputed at the start of every document
+ * and s at the start of every sweep (of every cell of the partitioned
+ * sweep) and then kept up to date token by token, so each draw depends on
+ * the counts, the corpus order and u only, never on the history of the
+ * lists; a chain run in chunks (counts rebuilt from z) equals one longer
+ * run bit for bit.
+ *
+ * Cost of a document: its topics are kept as a bit set per document (set
+ * and cleared as n_dk leaves and reaches 0), so loading a document (its
+ * topic list, r and its q coefficients) costs its own topics, not an O(K)
+ * pass; this matters for the partitioned sweep, where a document is
+ * loaded once per word group (B times a sweep).
  *
  * Random numbers: each sweep draws one master seed from R's generator and
  * document d runs its own xoshiro256++ stream seeded from (master, d)
@@ -41,6 +49,21 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+/* Index of the lowest set bit of x != 0. */
+static inline int lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -116,6 +139,17 @@ void mcx_lda_sparse_init(mcx_lda *m)
             }
         m->wlen[w] = n;
     }
+    /* the topics of each document as a bit set (its topic list in
+     * O(topics) at the start of a document or a segment) */
+    const int mw = (K + 63) / 64;
+    m->mask_words = mw;
+    m->dmask = mcx_alloc((size_t) m->D * mw > 0 ? (size_t) m->D * mw : 1, sizeof(uint64_t));
+    memset(m->dmask, 0, (size_t) m->D * mw * sizeof(uint64_t));
+    for (int d = 0; d < m->D; d++) {
+        const int *nd = m->ndk + (size_t) d * K;
+        for (int k = 0; k < K; k++)
+            if (nd[k] > 0) m->dmask[(size_t) d * mw + k / 64] |= (uint64_t) 1 << (k % 64);
+    }
     m->dtop = mcx_alloc((size_t) K, sizeof(int));
     m->coef = mcx_alloc((size_t) K, sizeof(double));
     m->inv_minus = mcx_alloc((size_t) K, sizeof(double));
@@ -146,25 +180,49 @@ typedef struct lda_view {
     int *dtop;                /* K */
     double *coef, *qw;        /* K */
     int bad;                  /* a word list out of step (internal error) */
+    double s;                 /* the s bucket, sum_k alpha beta / (n_k + W beta) */
 } lda_view;
+
+/*
+ * Between documents a view holds coef[k] = alpha / (n_k + W beta) (no
+ * document loaded) and the s bucket, both functions of its totals n_k,
+ * computed here from scratch at the start of a run of documents (a sweep,
+ * or a cell of the partitioned sweep) and then kept up to date token by
+ * token, so a document of few topics costs no O(K) pass over doubles.  The
+ * values depend on the corpus order and the draws only, so a chunked run
+ * equals one longer run.
+ */
+static void view_start(lda_view *v, const mcx_lda *m)
+{
+    const double ab = m->alpha * m->beta;
+    double s = 0.0;
+    for (int k = 0; k < m->K; k++) {
+        s += ab * v->inv[k];
+        v->coef[k] = m->alpha * v->inv[k];
+    }
+    v->s = s;
+}
 
 static lda_view chain_view(mcx_lda *m)
 {
     lda_view v = { m->wtk, m->wlen, m->nk, m->inv_den, m->inv_minus,
-                   m->dtop, m->coef, m->cum, 0 };
+                   m->dtop, m->coef, m->cum, 0, 0.0 };
     return v;
 }
 
 /*
  * The tokens i0 .. i1 - 1 of document d (words word[i], topics z[i]: the
  * chain's arrays, or their copies in cell order) in order, drawing from
- * the stream (master, id).  Counts of topic k change only when a token changes topic,
+ * the stream (master, id).  The run of segments goes on with tokens i1 ..
+ * lim - 1 and document next_d (-1: none), whose word lists, counts and
+ * topic set are prefetched (a segment of the partitioned sweep is a few
+ * tokens, and its document's counts were last read an epoch ago).  Counts of topic k change only when a token changes topic,
  * so the two reciprocals 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta) are
  * kept per topic (each a function of n_k alone) and a token that keeps its
  * topic costs no division.  No R API (runs inside OpenMP regions).
  */
 static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int *z,
-                           int i0, int i1, uint64_t master, uint64_t id)
+                           int i0, int i1, int lim, int next_d, uint64_t master, uint64_t id)
 {
     const int K = m->K;
     const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
@@ -174,22 +232,28 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
     double *inv = v->inv, *invm = v->invm, *coef = v->coef, *qw = v->qw;
     mcx_stream rng;
     if (i1 <= i0) return;
+    if (next_d >= 0) {
+        const char *nx = (const char *) (m->ndk + (size_t) next_d * K);
+        for (size_t b = 0; b < (size_t) K * sizeof(int); b += 64) MCX_PREFETCH(nx + b);
+        MCX_PREFETCH(m->dmask + (size_t) next_d * m->mask_words);
+    }
     {
         int *nd = m->ndk + (size_t) d * K;
         mcx_stream_seed(&rng, master, id);
-        /* s, r, the document list and the q coefficients from scratch */
-        double s = 0.0, r = 0.0;
+        /* the document list, r and the q coefficients of its topics from
+         * scratch (s and the other coefficients are the view's) */
+        double s = v->s, r = 0.0;
+        uint64_t *dm = m->dmask + (size_t) d * m->mask_words;
         int dlen = 0;
-        for (int k = 0; k < K; k++) {
-            s += ab * inv[k];
+        for (int b = 0; b < m->mask_words; b++)
+            for (uint64_t x = dm[b]; x; x &= x - 1) dtop[dlen++] = 64 * b + lowest_bit(x);
+        for (int j = 0; j < dlen; j++) {
+            const int k = dtop[j];
             coef[k] = (nd[k] + alpha) * inv[k];
-            if (nd[k] > 0) {
-                dtop[dlen++] = k;
-                r += nd[k] * beta * inv[k];
-            }
+            r += nd[k] * beta * inv[k];
         }
         for (int i = i0; i < i1; i++) {
-            if (i + 2 < i1) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[i + 2]]);
+            if (i + 2 < lim) MCX_PREFETCH(wtk + 2 * (size_t) woff[word[i + 2]]);
             const int t = i;
             const int w = word[t];
             int *p = wtk + 2 * (size_t) woff[w];
@@ -213,7 +277,10 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
                         (size_t) (wlen[w] - i0 - 1) * 2 * sizeof(int));
                 wlen[w]--;
             }
-            if (nd[k0] == 0) list_remove(dtop, &dlen, k0);
+            if (nd[k0] == 0) {
+                list_remove(dtop, &dlen, k0);
+                dm[k0 / 64] &= ~((uint64_t) 1 << (k0 % 64));
+            }
             /* q bucket over the topics of word w */
             const int wn = wlen[w];
             /* two partial sums and a walk four terms at a time: the loops
@@ -265,7 +332,10 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
             z[t] = k;
             if (iq >= 0) p[2 * iq + 1]++;
             else pair_add(p, wlen + w, k);
-            if (nd[k]++ == 0) list_insert(dtop, &dlen, k);
+            if (nd[k]++ == 0) {
+                list_insert(dtop, &dlen, k);
+                dm[k / 64] |= (uint64_t) 1 << (k % 64);
+            }
             nk[k]++;
             if (k == k0) {                       /* back where it was */
                 s = s0;
@@ -282,6 +352,9 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
             r += beta * (nd[k] * inv[k] - (nd[k] - 1) * ik);
             coef[k] = (nd[k] + alpha) * inv[k];
         }
+        /* unload the document: the view's between-document state */
+        for (int j = 0; j < dlen; j++) coef[dtop[j]] = alpha * inv[dtop[j]];
+        v->s = s;
     }
 }
 
@@ -290,13 +363,15 @@ static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master
 {
     const int *start = m->doc_start;
     for (int d = d0; d < d1 && !v->bad; d++)
-        sparse_segment(m, v, d, m->word, m->z, start[d], start[d + 1], master, (uint64_t) d);
+        sparse_segment(m, v, d, m->word, m->z, start[d], start[d + 1], start[d1],
+                       d + 1 < d1 ? d + 1 : -1, master, (uint64_t) d);
 }
 
 void mcx_lda_sweep_sparse(mcx_lda *m)
 {
     const uint64_t master = mcx_stream_master();
     lda_view v = chain_view(m);
+    view_start(&v, m);
     sparse_docs(m, &v, 0, m->D, master);
     if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
 }
@@ -449,11 +524,13 @@ void mcx_lda_sweep_blocked(mcx_lda *m)
             memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
             memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
             memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
+            view_start(v, m);
             v->bad = 0;
             int i0 = off[c];
             for (int sg = soff[c]; sg < soff[c + 1] && !v->bad; sg++) {
                 const int d = sdoc[sg];
-                sparse_segment(m, v, d, cw, cz, i0, send[sg], master,
+                sparse_segment(m, v, d, cw, cz, i0, send[sg], off[c + 1],
+                               sg + 1 < soff[c + 1] ? sdoc[sg + 1] : -1, master,
                                (uint64_t) d * (uint64_t) B + (uint64_t) j);
                 i0 = send[sg];
             }

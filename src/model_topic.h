@@ -11,6 +11,7 @@
 #ifndef MCMIX_MODEL_TOPIC_H
 #define MCMIX_MODEL_TOPIC_H
 
+#include <stdint.h>
 #include "mcmix_engine.h"
 #include "mixture_state.h"
 
@@ -35,6 +36,8 @@ typedef struct mcx_lda {
     int *dtop;                /* K: topics with n_dk > 0 of the current document */
     double *coef;             /* K: (n_dk + alpha) / (n_k + W beta), current document */
     double *inv_minus;        /* K: 1 / (n_k - 1 + W beta) where n_k > 0 */
+    uint64_t *dmask;          /* D x mask_words: bit k of document d set when n_dk > 0 */
+    int mask_words;           /* (K + 63) / 64 */
     /* partitioned sweep (mcx_lda_blocked_init(); n_blocks 0 otherwise):
      * B = n_blocks document groups x B word groups, cell c = i B + j */
     int n_blocks, threads;

@@ -275,3 +275,61 @@ test_that("the blocked sampler gives identical draws for any number of threads",
   expect_error(run(algorithm = "blocked", threads = 0), "`threads`",
                class = "mcmix_error_input")
 })
+
+# More topics than one 64-bit word of a document's topic set (K = 70): the
+# exact posterior of the partition of the tokens into topics.  With
+# symmetric priors p(w, z) depends on z through its partition only, and a
+# partition of b blocks is made by K (K - 1) ... (K - b + 1) labellings,
+# so its probability is that times p(w, z) of any one of them; the trace
+# log p(w, z) is a function of the partition, and its distribution over
+# the kept sweeps is compared with the exact one.  alpha small and beta
+# large make the document bucket carry the joins of different words of a
+# document.  Power: see the next test.
+lda_partition_law_check <- function(docs, K, W, alpha, beta, algs, n = 40000) {
+  # the set partitions of the tokens as restricted growth strings
+  N <- length(unlist(docs))
+  rgs <- list(1L)
+  for (i in seq_len(N - 1L)) rgs <- unlist(lapply(rgs, function(a)
+    lapply(seq_len(max(a) + 1L), function(v) c(a, v))), recursive = FALSE)
+  expect_length(rgs, 52L)
+  lp <- vapply(rgs, function(z) sum(log(K - seq_len(max(z)) + 1)) +
+                 lda_log_joint_r(docs, z, K, W, alpha, beta), numeric(1))
+  ll <- vapply(rgs, function(z) lda_log_joint_r(docs, z, K, W, alpha, beta), numeric(1))
+  post <- tapply(exp(lp - max(lp)), round(ll, 6), sum)
+  post <- post / sum(post)
+  m <- lda_model(K, alpha = alpha, beta = beta)
+  for (alg in algs) {
+    set.seed(70)
+    fit <- sample_posterior(m, docs, iter = n, burnin = 200, progress = FALSE,
+                            algorithm = alg)
+    seen <- round(fit$chains[[1]]$traces[, "log_lik"], 6)
+    expect_true(all(seen %in% as.numeric(names(post))), label = alg)
+    freq <- table(factor(seen, levels = names(post))) / n
+    # each value of log p(w, z) within 5 standard errors of n / 4 draws
+    se <- sqrt(post * (1 - post) / (n / 4))
+    expect_lt(max(abs(freq - post) / se), 5, label = alg)
+  }
+}
+
+test_that("sparse and dense samplers reproduce the exact partition law (K = 70)", {
+  skip_on_cran()
+  lda_partition_law_check(list(c(1, 2, 3), c(1, 4)), K = 70, W = 4, alpha = 0.05,
+                          beta = 0.5, algs = c("sparse", "dense"))
+})
+
+# The partitioned sampler on 2 x 2 cells (each document loaded once per
+# word group, its topic set carried between its segments): it differs
+# from collapsed Gibbs only in n_k lagging by an epoch, a relative change
+# of at most 1 / (n_k + W beta) < 1e-4 in a conditional with W beta =
+# 1e4, far below the Monte Carlo error; the large beta leaves the joins
+# of a document's tokens to the document bucket.  Power (checked by
+# hand): the topic set not updated when a token enters a topic fails with
+# a z-score of 100 (80 for "sparse" in the test above).
+test_that("the partitioned sampler reproduces the partition law when n_k's lag is negligible", {
+  skip_on_cran()
+  withr::local_options(mcmix.lda_block_tokens = 1)
+  docs <- list(c(1, 2, 3), c(1, 4))
+  expect_equal(mcmix:::lda_blocks(5, 1), 2L)
+  lda_partition_law_check(docs, K = 70, W = 4, alpha = 0.05, beta = 2500,
+                          algs = "blocked")
+})
