@@ -225,9 +225,12 @@ test_that("a saved fit stores its data once and continues bit for bit after read
     fits[[nm]] <- fit
     backs[[nm]] <- back
   }
-  # the methods that read the data work on the read fit
-  expect_identical(predict(backs$subcluster, x[1:5, ], type = "membership"),
-                   predict(fits$subcluster, x[1:5, ], type = "membership"))
+  # the methods that read the data work on the read fit (the point
+  # estimate inside predict() draws its search's random starts)
+  set.seed(3)
+  pb <- predict(backs$subcluster, x[1:5, ], type = "membership")
+  set.seed(3)
+  expect_identical(pb, predict(fits$subcluster, x[1:5, ], type = "membership"))
   expect_identical(partition_draws(backs$subcluster), partition_draws(fits$subcluster))
   expect_identical(imputed_draws(backs$imputed), imputed_draws(fits$imputed))
 })
