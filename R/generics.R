@@ -440,7 +440,7 @@ logLik.mcmix_fit <- function(object, ...) {
 window.mcmix_fit <- function(x, start = NULL, end = NULL, thin = 1, ...) {
   check_no_dots(...)
   s <- x$settings
-  n <- min(vapply(x$chains, function(ch) NROW(ch$traces), integer(1)))
+  n <- min(fit_draw_counts(x))   # R/summary.R
   its <- fit_iterations(x, n)   # R/convert.R
   first <- if (n) its[1L] else s$burnin + s$thin
   last <- if (n) its[n] else first
@@ -453,8 +453,7 @@ window.mcmix_fit <- function(x, start = NULL, end = NULL, thin = 1, ...) {
   if (!n)
     stop_input(sprintf(paste0("`x` has a chain with no kept draw (%s): extend(x, iter = 0) ",
                               "completes the run."),
-                       paste(vapply(x$chains, function(ch) NROW(ch$traces), integer(1)),
-                             collapse = ", ")), "x")
+                       paste(fit_draw_counts(x), collapse = ", ")), "x")
   keep <- which(its >= start & its <= end)
   keep <- keep[seq(1L, length(keep), by = thin)[seq_len(ceiling(length(keep) / thin))]]
   if (!length(keep) || anyNA(keep))

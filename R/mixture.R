@@ -520,7 +520,7 @@ partition_draws <- function(fit) {
   check_fit_arg(fit, "fit")
   # the chains with kept draws (after an interrupt, a chain that never
   # started holds no labels; fit_usable() says so, or that none has draws)
-  use <- which(vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)) > 0L)
+  use <- which(fit_draw_counts(fit) > 0L)   # R/summary.R
   if (length(use) < length(fit$chains)) fit_usable(fit)   # R/chains.R
   labs <- lapply(fit$chains[use], `[[`, "labels")
   if (any(vapply(labs, is.null, logical(1))) ||

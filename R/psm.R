@@ -151,7 +151,7 @@ check_clustering_fit <- function(x, arg = "x") {
 fit_labels <- function(fit, need = TRUE) {
   # the chains with kept draws (after an interrupt, a chain that never
   # started holds no labels)
-  n <- vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+  n <- fit_draw_counts(fit)   # R/summary.R
   labs <- lapply(fit$chains[n > 0L | !length(n)], `[[`, "labels")
   if (!length(labs)) labs <- list(NULL)
   if (any(vapply(labs, is.null, logical(1)))) {
