@@ -59,7 +59,10 @@ dp_algorithms <- list(
                               c(sc_moves = if (is.null(ctl$sc_moves)) 4 else ctl$sc_moves,
                                 threads = if (is.null(ctl$threads)) 1 else ctl$threads,
                                 # tests only: the last sequentially allocated move in state$params
-                                sc_record = if (isTRUE(ctl$sc_record)) 1 else 0),
+                                sc_record = if (isTRUE(ctl$sc_record)) 1 else 0,
+                                # tests only: union size above which the sequentially
+                                # allocated moves are thinned (< 0: the default)
+                                sc_thin = if (is.null(ctl$sc_thin)) -1 else ctl$sc_thin),
                             counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)
@@ -178,7 +181,13 @@ check_discount <- function(discount, alpha) {
 #'   and 1000. Each comes with four singleton split / merge proposals (one
 #'   point split off as a new cluster, or a one-point cluster merged into
 #'   another; O(K) each), which let clusters that the restricted Gibbs pass
-#'   has reduced to one point dissolve.
+#'   has reduced to one point dissolve. The sequentially allocated split /
+#'   merge proposals among them visit the members one by one in random
+#'   order; one whose clusters hold \eqn{n > 32768} observations together
+#'   is made with probability \eqn{32768 / n} and otherwise skipped (the
+#'   factor is the same for a split and its reverse merge, so it cancels
+#'   from the acceptance ratio and the sampler stays exact), which keeps
+#'   their cost per sweep bounded at any N.
 #' @return An object of class `mcmix_dp_control`.
 #' @references
 #' Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte Carlo

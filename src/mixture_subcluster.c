@@ -13,6 +13,10 @@
 #define SC_SINGLES_PER_MOVE 4
 /* Recompute all statistics when more than n / SC_REBUILD_SHARE observations move. */
 #define SC_REBUILD_SHARE 4
+/* The union size above which a sequentially allocated move is made with
+ * probability SC_SAMS_THIN / n (mixture_subcluster_sams.c): its expected
+ * cost stays below this many member visits at any N. */
+#define SC_SAMS_THIN 32768
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
@@ -23,6 +27,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     /* sc_record (tests only): the record of the last sequentially
      * allocated move (params() below) */
     s->record = control[2] != 0.0;
+    /* sc_thin (tests only; < 0: the default): the size above which the
+     * sequentially allocated moves are thinned (mixture_subcluster_sams.c) */
+    s->thin = control[3] < 0.0 ? SC_SAMS_THIN : (int) control[3];
     if (s->record) {
         size_t nn = (size_t) (m->n > 0 ? m->n : 1);
         s->rec = mcx_alloc(2 * (SC_REC_HEAD + 3 * nn), sizeof(double));
@@ -270,7 +277,8 @@ static const double *params(const void *st, const mcx_mix *m, int *rows, int *co
     return s->rec;
 }
 
-static const char *const control_names[] = {"sc_moves", "threads", "sc_record", NULL};
+static const char *const control_names[] = {"sc_moves", "threads", "sc_record", "sc_thin",
+                                             NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,

@@ -72,6 +72,7 @@
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
+    int thin;              /* sequential moves on unions of n > thin members made w.p. thin / n (0: all) */
     int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
     int kcap;              /* capacity of the per-cluster arrays */

@@ -44,7 +44,20 @@
  * The order of S is drawn independently of the state given S, and the
  * launch points given the pair, so each (i, j, order) is a
  * Metropolis-Hastings pair of moves and their mixture is reversible
- * (Tierney 1994, sec. 2.3).  With the Pitman-Yor EPPF (Pitman 2006, eq.
+ * (Tierney 1994, sec. 2.3).
+ *
+ * Thinning by the size of the union: a move whose union (the cluster to
+ * split, the pair to merge) has n > t members (t the setting s->thin, 0:
+ * none) is carried out with probability t / n and else skipped (the state
+ * kept).  The union is the same in both directions of a move, so the
+ * factor t / n is in the probability of the split and of its reverse
+ * merge alike and cancels from every ratio below: the thinned kernel is
+ * the mixture (1 - t / n) I + (t / n) P of the identity and the move, each
+ * reversible.  Why: a split of a cluster of millions visits every member
+ * in random order (a cache miss each, serial), about as much CPU as the
+ * rest of the sweep; thinned, the expected members visited per move are
+ * at most t whatever N, while unions below t (all of them up to N of
+ * about 1e5) are proposed as before.  With the Pitman-Yor EPPF (Pitman 2006, eq.
  * 3.6) and L the log marginal likelihood, a split of k (K clusters) into
  * A and B is accepted with probability min(1, r),
  *   log r = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
@@ -479,15 +492,24 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
         s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
 }
 
+/* 1 when a move whose union has n members is skipped by the thinning (see
+ * the top of this file): with probability 1 - t / n for n > t = s->thin. */
+static int thinned_out(const mcx_subcluster *s, int n)
+{
+    return s->thin > 0 && n > s->thin && unif_rand() * n >= s->thin;
+}
+
 /* A split's cluster *k (uniform among the K) and its ordered launch points
  * *pi != *pj (uniform among its nm members, listed in s->mem by
- * mcx_sc_members()); returns nm, below 2 when *k cannot be split (then
- * *pi, *pj are not set).  Shared with the HDP's split (model_hdp_sams.c). */
+ * mcx_sc_members()); returns nm, below 2 when *k cannot be split or the
+ * move is thinned out (then *pi, *pj are not set).  Shared with the HDP's
+ * split (model_hdp_sams.c). */
 int mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj)
 {
     int K = m->K, c = (int) (unif_rand() * K);
     if (c >= K) c = K - 1;
     *k = c;
+    if (thinned_out(s, m->size[c])) return 0;
     int nm = mcx_sc_members(m, s, c, c);
     if (nm < 2) return nm;
     *pi = (int) R_unif_index((double) nm);
@@ -601,6 +623,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int K = m->K, a, b;
     double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
     int na = m->size[a], nb = m->size[b], nm = na + nb;
+    if (thinned_out(s, nm)) return;
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;
