@@ -101,9 +101,19 @@ warm_start_init_on <- function(spec, state0, sm_control, warm) {
       step <- 1e6
       for (lo in seq(0, N - 1, by = step))
         .Call(C_ffi_dp_warm_allocate, spec, x, sub, lab, c(lo, min(N, lo + step)), z)
-      state0(z)
+      state0(drop_empty_labels(z, length(big)))
     }
   }
+}
+
+# Labels 0 .. K-1 with the unused ones removed (renumbered in order): a
+# cluster of the subsample can receive no observation when every point
+# near it is more probable under a larger neighbour; the samplers take no
+# empty cluster. Without an unused label, z itself (no copy).
+drop_empty_labels <- function(z, K) {
+  used <- tabulate(z + 1L, K) > 0L
+  if (all(used)) return(z)
+  (cumsum(used) - 1L)[z + 1L]
 }
 
 # "subsample" chosen by default (marked, so that data the warm start does

@@ -208,3 +208,31 @@ test_that("a fit interrupted in chain 2's warm start serves its methods from cha
     expect_identical(done$chains[[i]]$labels, full$chains[[i]]$labels)
   }
 })
+
+test_that("a subsample cluster that receives no observation is dropped from the start", {
+  expect_identical(mcmix:::drop_empty_labels(c(0L, 2L, 2L, 4L), 5L), c(0L, 1L, 1L, 2L))
+  z <- c(1L, 0L, 1L)
+  expect_identical(mcmix:::drop_empty_labels(z, 2L), z)
+  skip_on_cran()
+  # the data of the large-data benchmark at N = 1e5: with seed 6 one of the
+  # subsample's clusters wins no observation in the allocation of all the
+  # points (every point near it is more probable under a neighbour), which
+  # once stopped the run with an internal error about an empty cluster
+  set.seed(42)
+  N <- 1e5
+  mu <- rbind(c(-6, -6), c(-6, 6), c(6, -6), c(6, 6), c(0, 0))
+  x <- mu[sample.int(5L, N, replace = TRUE), ] + matrix(stats::rnorm(2 * N), N, 2)
+  dropped <- new.env()
+  dropped$n <- 0L
+  suppressMessages(trace("drop_empty_labels", where = asNamespace("mcmix"), print = FALSE,
+                         exit = bquote(if (!identical(returnValue(), z))
+                           assign("n", get("n", .(dropped)) + 1L, envir = .(dropped)))))
+  withr::defer(untrace("drop_empty_labels", where = asNamespace("mcmix")))
+  set.seed(6)
+  fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 1, burnin = 0,
+                          labels = FALSE, progress = FALSE)
+  # (if the subsample's draws change, pick another seed that drops a label)
+  expect_identical(dropped$n, 1L)
+  z <- fit$chains[[1]]$state$labels
+  expect_true(all(tabulate(z + 1L) > 0L))
+})
