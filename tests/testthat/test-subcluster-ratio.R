@@ -117,6 +117,10 @@ test_that("at N = 1e5 the default sampler finds exactly the five true clusters f
     # each true cluster lies (up to 0.5% of its points) in one big cluster
     tab <- table(zt, factor(z, levels = big))
     expect_true(all(apply(tab, 1L, max) >= 0.995 * rowSums(tab)))
-    expect_lte(mean(tail(fit$chains[[1]]$traces[, "n_clusters"], 20)), 5.5)
+    # the other clusters are the posterior's small ones (at 1e5 it puts a
+    # third of its mass on one to three extra clusters of a few points, so
+    # the mean number of clusters over a window is not a check: above 5.5
+    # in 6 of 24 seeds with the thinning off, bench/RESULTS.md)
+    expect_lt(sum(!(z %in% big)), 0.005 * N)
   }
 })
