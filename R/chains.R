@@ -605,8 +605,7 @@ fit_collect <- function(fit, idx, new, res) {
     warning(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
                            "far (%s of %s kept draws per chain). Use extend(fit, iter = 0) ",
                            "to finish the run."),
-                    paste(vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)),
-                          collapse = ", "),
+                    paste(fit_draw_counts(fit), collapse = ", "),
                     format_count(floor(fit$settings$iter / fit$settings$thin))),
             call. = FALSE)
   fit
@@ -627,7 +626,7 @@ interrupt_store <- new.env(parent = emptyenv())
 fit_usable <- function(fit, quiet = FALSE) {
   if (!inherits(fit, "mcmix_fit") || isTRUE(fit$usable_view) || !is.list(fit$chains))
     return(fit)
-  n <- vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+  n <- fit_draw_counts(fit)   # R/summary.R
   keep <- which(n > 0L)
   if (!length(keep))
     stop(paste0("`x` has no kept draws yet (the run was interrupted before any was ",

@@ -15,7 +15,7 @@ diag_codes <- c(rhat = 1L, rhat_classic = 2L, ess_bulk = 3L, ess_tail = 4L,
 # Common number of kept draws over the chains of a fit; a note when the
 # chains differ (an interrupted run).
 fit_common_draws <- function(fit, quiet = FALSE) {
-  n <- vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
+  n <- fit_draw_counts(fit)   # R/summary.R
   if (length(unique(n)) > 1L && !quiet)
     message(sprintf(paste0("Chains have different numbers of draws (%s), ",
                            "e.g. after an interrupt; using the first %d of each. ",

@@ -176,7 +176,7 @@ predict.mcmix_gpclass <- function(object, newdata = NULL, type = c("response", "
   X <- object$data$X
   newdata <- check_matrix(newdata, "newdata", ncol = ncol(X))
   gp_check_budget(nrow(X), nrow(newdata), "newdata",
-                  draws = sum(vapply(object$chains, function(ch) NROW(ch$traces), 0)))
+                  draws = sum(fit_draw_counts(object)))
   if (!nrow(newdata)) return(numeric(0))
   fcols <- paste0("f[", seq_len(nrow(X)), "]")
   if (!all(fcols %in% object$kernel$trace_names))

@@ -144,6 +144,6 @@ ising_mean <- function(fit) {
     stop("`fit` must be a fit from ising_gibbs() or ising_swendsen_wang().",
          call. = FALSE)
   tot <- Reduce(`+`, lapply(fit$chains, function(ch) ch$state$spin_sum))
-  cnt <- sum(vapply(fit$chains, function(ch) NROW(ch$traces), 0L))
+  cnt <- sum(fit_draw_counts(fit))
   matrix(tot / cnt, fit$model$nrow, fit$model$ncol)
 }

@@ -68,7 +68,7 @@ draws_column <- function(fit, name) {
 
 # The chain of each draw of as.matrix(fit).
 draw_chain_id <- function(fit)
-  rep(seq_along(fit$chains), vapply(fit$chains, function(ch) NROW(ch$traces), integer(1)))
+  rep(seq_along(fit$chains), fit_draw_counts(fit))
 
 pointwise_log_lik <- function(fit) UseMethod("pointwise_log_lik")
 
@@ -190,7 +190,7 @@ posterior_predict.mcmix_fit <- function(object, newdata = NULL, ndraws = NULL, .
   if (!is.null(newdata) && !inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit")))
     stop_input("`newdata` is supported for logit_gibbs() and probit_gibbs() fits only.",
                "newdata")
-  S <- sum(vapply(object$chains, function(ch) NROW(ch$traces), integer(1)))
+  S <- sum(fit_draw_counts(object))
   keep <- seq_len(S)
   if (!is.null(ndraws)) {
     ndraws <- check_count(ndraws, "ndraws", 1L)
