@@ -8,6 +8,13 @@ niw_s <- gaussian_niw(prior_mean = 0, kappa = 0.5, df = 3, scale = 1)
 P5s <- mx_partitions(5)
 ll5s <- mx_log_lik_partitions(P5s, xs, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
 
+# seven points: the local order of the sequential moves allocates the 4
+# (or 16, ...) members nearest to the launch point of side B after putting
+# the others on side A, which needs more than 4 other members
+x7 <- c(-2.1, -1.7, -1.5, -1.2, 0.9, 1.3, 3.4)
+P7 <- mx_partitions(7)
+ll7 <- mx_log_lik_partitions(P7, x7, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
+
 test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
   skip_on_cran()
   p <- mx_posterior(P5s, ll5s, apply(P5s, 1L, mx_lprior_dp, alpha = 0.8))
@@ -25,12 +32,6 @@ test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
 
 test_that("subcluster matches the exact posterior at N = 7 (local order with a fixed part)", {
   skip_on_cran()
-  # seven points: the local order of the sequential moves allocates the 4
-  # (or 16, ...) members nearest to the launch point of side B after
-  # putting the others on side A, which needs more than 4 other members
-  x7 <- c(-2.1, -1.7, -1.5, -1.2, 0.9, 1.3, 3.4)
-  P7 <- mx_partitions(7)
-  ll7 <- mx_log_lik_partitions(P7, x7, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
   p <- mx_posterior(P7, ll7, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
   r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = 45000,
                 algorithm = "subcluster", seed = 25, control = dp_control(sc_moves = 8))
@@ -45,9 +46,6 @@ test_that("subcluster matches the exact posterior with its sequential moves thin
   # cancel between a split and its reverse merge (a version that thinned
   # the splits alone gave mean K 13 standard errors below the exact one,
   # and a TV distance within its loose bound)
-  x7 <- c(-2.1, -1.7, -1.5, -1.2, 0.9, 1.3, 3.4)
-  P7 <- mx_partitions(7)
-  ll7 <- mx_log_lik_partitions(P7, x7, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
   p <- mx_posterior(P7, ll7, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
   ctl <- dp_control(sc_moves = 8)
   ctl$sc_thin <- 2
