@@ -6,7 +6,7 @@
 ##        (run from the package root; --sections runs only the numbered
 ##        sections below and prints their tables instead of writing
 ##        bench/RESULTS.md)
-##        Rscript bench/bench-scale.R --mixing [N iter seeds [threads]]  (the answer at
+##        Rscript bench/bench-scale.R --mixing [N iter seeds [threads [burnin [start [thin]]]]]  (the answer at
 ##          scale: five clusters, sample_posterior() defaults from one
 ##          cluster; per seed the clusters holding >= 1% of the points,
 ##          whether they are exactly the true ones (each true cluster with
@@ -92,6 +92,11 @@ if (length(args) && args[[1L]] == "--mixing") {
   threads <- if (length(args) >= 5L) as.integer(args[[5L]]) else 1L
   # burn-in: 0 (the default here), or "default" for sample_posterior()'s floor(iter / 2)
   burn <- if (length(args) >= 6L) args[[6L]] else "0"
+  # start: "default" (the warm start from N = 5e4) or "one"; sc_thin: the
+  # union size above which the sequential moves are thinned ("default",
+  # or 0 for none)
+  start <- if (length(args) >= 7L) args[[7L]] else "default"
+  thin <- if (length(args) >= 8L && args[[8L]] != "default") as.numeric(args[[8L]])
   options(mcmix.threads_adapt = FALSE)
   rss <- function(f) as.numeric(gsub("[^0-9]", "",
     grep(paste0("^", f), readLines("/proc/self/status"), value = TRUE))) / 1024
@@ -111,9 +116,12 @@ if (length(args) && args[[1L]] == "--mixing") {
       base <- rss("VmRSS")
       set.seed(seed)
       burnin <- if (burn == "default") floor(cs$iter / 2) else as.integer(burn)
-      t <- cpu(fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = cs$iter,
-                                       burnin = burnin, labels = FALSE, progress = FALSE,
-                                       threads = threads))
+      ctl <- dp_control()
+      if (!is.null(thin)) ctl$sc_thin <- thin
+      a <- list(dp_mixture(gaussian_niw()), x, iter = cs$iter, burnin = burnin,
+                labels = FALSE, progress = FALSE, threads = threads, control = ctl)
+      if (start == "one") a$init <- "one"
+      t <- cpu(fit <- do.call(sample_posterior, a))
       peak <- rss("VmHWM") - base
       z <- fit$chains[[1]]$state$labels
       sizes <- sort(tabulate(z + 1L), decreasing = TRUE)
