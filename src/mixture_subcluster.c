@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdint.h>
 #include "mixture_subcluster.h"
+#include "stats_moments.h"
 #include "mixture_subcluster_profile.h"
 
 /* Singleton split / merge proposals per split / merge proposal. */
@@ -73,6 +74,7 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->zg = mcx_alloc(MCX_SC_GATHER, sizeof(int));
     if (d <= SC_FIT_GATHER_DIM)
         s->fitx = mcx_alloc((size_t) SC_FIT_MAX * (size_t) d, sizeof(double));
+    s->gmo = mcx_alloc(2 * mcx_moments_size(d), sizeof(double));
     mcx_sc_reserve(s, m->K > 0 ? m->K : 1);
     mcx_sc_block_setup(m, s);
 }

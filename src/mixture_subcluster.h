@@ -72,7 +72,7 @@
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
-    int thin;              /* sequential moves on unions of n > thin members made w.p. thin / n (0: all) */
+    int thin;              /* moves on unions of n > thin members thinned to thin / n (0: none) */
     int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
     int kcap;              /* capacity of the per-cluster arrays */
@@ -107,6 +107,7 @@ typedef struct {
     int fit_stride;        /* members read by the fitting passes: every fit_stride-th (0, 1: all) */
     int fit_gathered;      /* 1: the fitting passes read the rows of fitx */
     double *fitx;          /* SC_FIT_MAX dim (NULL above SC_FIT_GATHER_DIM): fitted members */
+    double *gmo;           /* 2 mcx_moments_size(dim): moments of the 2-means halves (thinning) */
     int oseg[MCX_SC_ORDER_SEGS + 1];   /* lazy allocation order: segment bounds of mem */
     int noseg, odone;      /* its segments; positions of mem final so far */
     int record;            /* setting sc_record: keep the last sequential split and merge */

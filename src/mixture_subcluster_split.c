@@ -23,12 +23,27 @@
  * are formed per block of MCX_BLOCK members, added in block order, so the
  * same set gives the same rho in both directions for any thread count
  * (mixture_subcluster_pass.c).
+ *
+ * Thinning (as the sequentially allocated moves, mixture_subcluster_sams.c):
+ * a move whose union has n > t = s->thin members is made with probability
+ * f = t / n, and else skipped, when the sub-clusters fitted to the union
+ * say that it is one cluster: the hard 2-means halves of the fitted members
+ * (those of the fit, at most SC_FIT_MAX) have a lower partition prior x
+ * marginal likelihood apart than together (subsample_gain() < 0); else f =
+ * 1.  f is a function of the union alone (its members in index order, the
+ * same in both directions of a move), so it is the same for a split and
+ * its reverse merge and cancels from the ratio above; the kernel is the
+ * mixture (1 - f) I + f P of two reversible kernels.  Why: at N = 1e7 the
+ * sides pass over a cluster of 2e6 members cost about 90 ms, twice a
+ * sweep, for splits of single Gaussian clusters that are never accepted;
+ * a union holding several clusters is still proposed every time.
  */
 #include <string.h>
 #include <math.h>
 #include <R_ext/Random.h>
 #include <Rmath.h>
 #include "mixture_subcluster.h"
+#include "stats_moments.h"
 
 /* Share of the uniform component of the split proposal (sides by fair coins). */
 #define UNIFORM_SHARE 0.5
@@ -55,21 +70,90 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
         - lgammafn(nA + nB - d) - lgammafn(1.0 - d);
 }
 
-double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+/* log p(two groups) - log p(one group) (partition prior x marginal
+ * likelihood, without the factor alpha + K d, which differs between the
+ * two directions of a move) of the hard 2-means halves (nearest of the
+ * centres s->cen + 2d, + 3d) of the members the sub-clusters of the n
+ * members in s->mem were fitted to (every stride-th, as
+ * mcx_sc_subclusters(); called right after it).  Their raw moments in one
+ * plain serial pass (at most SC_FIT_MAX members, read from the gathered
+ * rows s->fitx when there are), turned into statistics by the family's
+ * moments hook (s->moments, non-NULL). */
+static double subsample_gain(const mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                             int n)
+{
+    int d = m->dim, stride = n > SC_FIT_MAX ? (n + SC_FIT_MAX - 1) / SC_FIT_MAX : 1;
+    int nmem = (n + stride - 1) / stride, rows = s->fitx != NULL && stride > 1;
+    size_t ms = mcx_moments_size(d), ts = rows ? 1 : mcx_mix_xstep(m);
+    double *mo = s->gmo, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
+    mcx_moments_clear(mo, d);
+    mcx_moments_clear(mo + ms, d);
+    for (int j = 0; j < nmem; j++) {
+        const double *x = rows ? s->fitx + (size_t) j * d
+                               : mcx_mix_xs(m, s->mem[(size_t) j * stride]);
+        double e0 = 0.0, e1 = 0.0;
+        for (int t = 0; t < d; t++) {
+            double a = x[t * ts] - c0[t], b = x[t * ts] - c1[t];
+            e0 += a * a;
+            e1 += b * b;
+        }
+        mcx_moments_add(mo + (e1 < e0 ? ms : 0), x, ts, d);
+    }
+    double n0 = mo[0], n1 = mo[ms];
+    if (n0 == 0.0 || n1 == 0.0) return -INFINITY;        /* one group: no split in sight */
+    mcx_moments_finish(mo, d);
+    mcx_moments_finish(mo + ms, d);
+    double *st = s->ss, lm[3];
+    for (int g = 0; g < 2; g++) {
+        s->moments(m->hyper, st, mo + (size_t) g * ms);
+        lm[g] = m->fam->log_marginal(m->hyper, st, m->work);
+    }
+    mcx_moments_pool(mo, mo + ms, d);                      /* the union */
+    s->moments(m->hyper, st, mo);
+    lm[2] = m->fam->log_marginal(m->hyper, st, m->work);
+    double dd = p->discount;
+    return lgammafn(n0 - dd) + lgammafn(n1 - dd) - lgammafn(n0 + n1 - dd) - lgammafn(1.0 - dd)
+        + lm[0] + lm[1] - lm[2];
+}
+
+/* Fit the sub-clusters of the n members in s->mem; returns 0 when the move
+ * on them is thinned out (see the top of this file; only with s->thin > 0
+ * and the family's moments hook), else 1. */
+static int fit_made(const mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int n)
+{
+    mcx_sc_subclusters(m, s, n, s->sum);
+    if (s->thin <= 0 || n <= s->thin || s->moments == NULL) return 1;
+    if (subsample_gain(m, s, p, n) >= 0.0) return 1;
+    return unif_rand() * n < s->thin;
+}
+
+/* The sides of the n members, their sub-clusters fitted (fitted != 0) or
+ * fitted here. */
+static double split_sides(const mcx_mix *m, mcx_subcluster *s, int n, int fitted)
 {
     double *sum = s->sum;
-    mcx_sc_subclusters(m, s, n, sum);
+    if (!fitted) mcx_sc_subclusters(m, s, n, sum);
     s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
     mcx_sc_pass(m, s, MCX_PASS_SIDES, n, mcx_stream_master() | 1, sum);
     return log_q_sides(sum, n);
 }
 
-double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+static double score_sides(const mcx_mix *m, mcx_subcluster *s, int n, int fitted)
 {
     double *sum = s->sum;
-    mcx_sc_subclusters(m, s, n, sum);
+    if (!fitted) mcx_sc_subclusters(m, s, n, sum);
     mcx_sc_pass(m, s, MCX_PASS_SIDES, n, 0, sum);
     return log_q_sides(sum, n);
+}
+
+double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+{
+    return split_sides(m, s, n, 0);
+}
+
+double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n)
+{
+    return score_sides(m, s, n, 0);
 }
 
 static double ps_split(int K)
@@ -105,8 +189,8 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     int n = mcx_sc_members(m, s, k, k);
     double *sum = s->sum;
     s->counts[1] += 1;
-    if (n < 2) return;
-    double lQ = mcx_sc_split_sides(m, s, n);
+    if (n < 2 || !fit_made(m, s, p, n)) return;
+    double lQ = split_sides(m, s, n, 1);
     int nB = (int) sum[2], nA = n - nB;
     if (nA == 0 || nB == 0) return;
     mcx_sc_side_stats(m, s, n);
@@ -152,7 +236,8 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     double lu = log(unif_rand());
     if (!(lr >= 0.0 || lu < lr)) return;
     if (s->combine != NULL) n = mcx_sc_members(m, s, a, b);
-    lr += mcx_sc_score_sides(m, s, n);
+    if (!fit_made(m, s, p, n)) return;
+    lr += score_sides(m, s, n, 1);
     if (!(lr >= 0.0 || lu < lr)) return;
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
     m->size[a] += m->size[b];
