@@ -46,18 +46,20 @@
  * Metropolis-Hastings pair of moves and their mixture is reversible
  * (Tierney 1994, sec. 2.3).
  *
- * Thinning by the size of the union: a move whose union (the cluster to
- * split, the pair to merge) has n > t members (t the setting s->thin, 0:
- * none) is carried out with probability t / n and else skipped (the state
- * kept).  The union is the same in both directions of a move, so the
- * factor t / n is in the probability of the split and of its reverse
- * merge alike and cancels from every ratio below: the thinned kernel is
- * the mixture (1 - t / n) I + (t / n) P of the identity and the move, each
- * reversible.  Why: a split of a cluster of millions visits every member
- * in random order (a cache miss each, serial), about as much CPU as the
- * rest of the sweep; thinned, the expected members visited per move are
- * at most t whatever N, while unions below t (all of them up to N of
- * about 1e5) are proposed as before.  With the Pitman-Yor EPPF (Pitman 2006, eq.
+ * Thinned splits: a split of a cluster of n > t members (t the setting
+ * s->thin, 0: none) is carried out with probability f = t / n and else
+ * skipped (the state kept); merges are always made.  So the probability
+ * of a split carries the factor f and that of its reverse merge none, f a
+ * function of the size of the union alone (the same in both directions):
+ * log f is subtracted from a split's log r below and added to a merge's.
+ * Against thinning both directions by f this makes every move at least as
+ * likely to be accepted (a merge at rate min(1, r f) >= f min(1, r), a
+ * split at min(f, r) >= f min(1, r)): the two pieces of a cut cluster
+ * merge as soon as proposed.  Why: a split of a cluster of millions visits
+ * every member in random order (a cache miss each, serial), about as much
+ * CPU as the rest of the sweep; thinned, the expected members a split
+ * visits are at most t whatever N, while merges stay cheap (most are
+ * rejected before any pass, log f making that likelier still).  With the Pitman-Yor EPPF (Pitman 2006, eq.
  * 3.6) and L the log marginal likelihood, a split of k (K clusters) into
  * A and B is accepted with probability min(1, r),
  *   log r = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
@@ -492,24 +494,25 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
         s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
 }
 
-/* 1 when a move whose union has n members is skipped by the thinning (see
- * the top of this file): with probability 1 - t / n for n > t = s->thin. */
-static int thinned_out(const mcx_subcluster *s, int n)
+/* log f, f the probability that a split of n members is made (see the
+ * top of this file): t / n for n > t = s->thin > 0, else 1. */
+static double log_share(const mcx_subcluster *s, int n)
 {
-    return s->thin > 0 && n > s->thin && unif_rand() * n >= s->thin;
+    return s->thin > 0 && n > s->thin ? log((double) s->thin / n) : 0.0;
 }
 
 /* A split's cluster *k (uniform among the K) and its ordered launch points
  * *pi != *pj (uniform among its nm members, listed in s->mem by
  * mcx_sc_members()); returns nm, below 2 when *k cannot be split or the
- * move is thinned out (then *pi, *pj are not set).  Shared with the HDP's
- * split (model_hdp_sams.c). */
+ * split is thinned out (then *pi, *pj are not set).  Shared with the HDP's
+ * split (model_hdp_sams.c), which thins nothing. */
 int mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj)
 {
     int K = m->K, c = (int) (unif_rand() * K);
     if (c >= K) c = K - 1;
     *k = c;
-    if (thinned_out(s, m->size[c])) return 0;
+    double lf = log_share(s, m->size[c]);
+    if (lf < 0.0 && !(log(unif_rand()) < lf)) return 0;   /* thinned out */
     int nm = mcx_sc_members(m, s, c, c);
     if (nm < 2) return nm;
     *pi = (int) R_unif_index((double) nm);
@@ -578,7 +581,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double lB = f->log_marginal(m->hyper, st[1], m->work);
     double lqm = mcx_sc_sams_split_reverse_lq(m, s, p, k, st, n, lA, lB, &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
-    double lr = g + lqm - lqs - lq;
+    double lr = g + lqm - lqs - lq - log_share(s, nm);
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
@@ -623,7 +626,6 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int K = m->K, a, b;
     double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
     int na = m->size[a], nb = m->size[b], nm = na + nb;
-    if (thinned_out(s, nm)) return;
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;
@@ -636,7 +638,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
         gain = -mcx_sc_log_prior_split(p, K - 1, na, nb)
             + m->fam->log_marginal(m->hyper, su, m->work) - s->lm[a] - s->lm[b];
     }
-    double lu = log(unif_rand()), base = gain + lqs - lqm;
+    double lu = log(unif_rand()), base = gain + lqs - lqm + log_share(s, nm);
     if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
     /* which of the two gives the launch point of side A: a fair coin, so
      * that the ordered launch pair has probability 1 / (2 n_a n_b) given

@@ -24,19 +24,21 @@
  * same set gives the same rho in both directions for any thread count
  * (mixture_subcluster_pass.c).
  *
- * Thinning (as the sequentially allocated moves, mixture_subcluster_sams.c):
- * a move whose union has n > t = s->thin members is made with probability
- * f = t / n, and else skipped, when the sub-clusters fitted to the union
- * say that it is one cluster: the hard 2-means halves of the fitted members
- * (those of the fit, at most SC_FIT_MAX) have a lower partition prior x
+ * Thinned splits: a split of a cluster of n > t = s->thin members is made
+ * with probability f = t / n, and else skipped, when the sub-clusters
+ * fitted to it say that it is one cluster: the hard 2-means halves of the
+ * fitted members (at most SC_FIT_MAX) have a lower partition prior x
  * marginal likelihood apart than together (subsample_gain() < 0); else f =
- * 1.  f is a function of the union alone (its members in index order, the
- * same in both directions of a move), so it is the same for a split and
- * its reverse merge and cancels from the ratio above; the kernel is the
- * mixture (1 - f) I + f P of two reversible kernels.  Why: at N = 1e7 the
+ * 1.  Merges are always made.  So q(split) carries the factor f and its
+ * reverse merge none: log f is subtracted from the split's log ratio and
+ * added to the merge's, f computed from the union, which is the same in
+ * both directions (its members in index order; the merge fits the same
+ * sub-clusters for its reverse split's Q anyway).  Why: at N = 1e7 the
  * sides pass over a cluster of 2e6 members cost about 90 ms, twice a
  * sweep, for splits of single Gaussian clusters that are never accepted;
- * a union holding several clusters is still proposed every time.
+ * a cluster holding several clusters is still split as often as before,
+ * and the two pieces of a cut cluster (which look like one) merge as
+ * readily as before (their merge gains thousands of nats; log f is a few).
  */
 #include <string.h>
 #include <math.h>
@@ -116,15 +118,16 @@ static double subsample_gain(const mcx_mix *m, mcx_subcluster *s, const mcx_part
         + lm[0] + lm[1] - lm[2];
 }
 
-/* Fit the sub-clusters of the n members in s->mem; returns 0 when the move
- * on them is thinned out (see the top of this file; only with s->thin > 0
- * and the family's moments hook), else 1. */
-static int fit_made(const mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p, int n)
+/* Fit the sub-clusters of the n members in s->mem; returns log f, f the
+ * probability that a split of them is made (see the top of this file;
+ * below 1 only with s->thin > 0 and the family's moments hook). */
+static double fit_log_share(const mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
+                            int n)
 {
     mcx_sc_subclusters(m, s, n, s->sum);
-    if (s->thin <= 0 || n <= s->thin || s->moments == NULL) return 1;
-    if (subsample_gain(m, s, p, n) >= 0.0) return 1;
-    return unif_rand() * n < s->thin;
+    if (s->thin <= 0 || n <= s->thin || s->moments == NULL) return 0.0;
+    if (subsample_gain(m, s, p, n) >= 0.0) return 0.0;
+    return log((double) s->thin / n);
 }
 
 /* The sides of the n members, their sub-clusters fitted (fitted != 0) or
@@ -189,7 +192,9 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     int n = mcx_sc_members(m, s, k, k);
     double *sum = s->sum;
     s->counts[1] += 1;
-    if (n < 2 || !fit_made(m, s, p, n)) return;
+    if (n < 2) return;
+    double lf = fit_log_share(m, s, p, n);
+    if (lf < 0.0 && !(log(unif_rand()) < lf)) return;      /* thinned out */
     double lQ = split_sides(m, s, n, 1);
     int nB = (int) sum[2], nA = n - nB;
     if (nA == 0 || nB == 0) return;
@@ -199,7 +204,7 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
         + m->fam->log_marginal(h, s->sb, m->work)
         - m->fam->log_marginal(h, mcx_mix_stats(m, k), m->work)
         + log(1.0 - ps_split(K + 1)) - log(0.5 * K * (K + 1.0))
-        - (log(ps_split(K)) - log((double) K) + lQ);
+        - (log(ps_split(K)) - log((double) K) + lQ) - lf;
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     mcx_sc_apply_split(m, s, k, n, nA, nB, s->sa, s->sb);
     s->counts[0] += 1;
@@ -236,7 +241,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     double lu = log(unif_rand());
     if (!(lr >= 0.0 || lu < lr)) return;
     if (s->combine != NULL) n = mcx_sc_members(m, s, a, b);
-    if (!fit_made(m, s, p, n)) return;
+    lr += fit_log_share(m, s, p, n);           /* the reverse split's thinning */
     lr += score_sides(m, s, n, 1);
     if (!(lr >= 0.0 || lu < lr)) return;
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
