@@ -62,7 +62,9 @@ dp_algorithms <- list(
                                 sc_record = if (isTRUE(ctl$sc_record)) 1 else 0,
                                 # tests only: union size above which the sequentially
                                 # allocated moves are thinned (< 0: the default)
-                                sc_thin = if (is.null(ctl$sc_thin)) -1 else ctl$sc_thin),
+                                sc_thin = if (is.null(ctl$sc_thin)) -1 else ctl$sc_thin,
+                                # tests only: 0 leaves out the sequentially allocated moves
+                                sc_sams = if (isFALSE(ctl$sc_sams)) 0 else 1),
                             counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)
@@ -181,13 +183,15 @@ check_discount <- function(discount, alpha) {
 #'   and 1000. Each comes with four singleton split / merge proposals (one
 #'   point split off as a new cluster, or a one-point cluster merged into
 #'   another; O(K) each), which let clusters that the restricted Gibbs pass
-#'   has reduced to one point dissolve. The sequentially allocated split /
-#'   merge proposals among them visit the members one by one in random
-#'   order; one whose clusters hold \eqn{n > 32768} observations together
-#'   is made with probability \eqn{32768 / n} and otherwise skipped (the
-#'   factor is the same for a split and its reverse merge, so it cancels
-#'   from the acceptance ratio and the sampler stays exact), which keeps
-#'   their cost per sweep bounded at any N.
+#'   has reduced to one point dissolve. A split proposal of a cluster of
+#'   \eqn{n > 32768} observations is made with probability \eqn{32768 / n}
+#'   and otherwise skipped (the 2-means split only when its sub-clusters
+#'   say the cluster is one; the sequentially allocated split always);
+#'   merges are always proposed, and the factor enters the acceptance
+#'   ratios of both, so the sampler stays exact. This keeps the cost of
+#'   the moves per sweep nearly independent of N, while clusters that hold
+#'   several and the pieces of a cut cluster are split and merged as
+#'   readily as before.
 #' @return An object of class `mcmix_dp_control`.
 #' @references
 #' Jain, S. and Neal, R. M. (2004). A split-merge Markov chain Monte Carlo

@@ -14,9 +14,10 @@
 #define SC_SINGLES_PER_MOVE 4
 /* Recompute all statistics when more than n / SC_REBUILD_SHARE observations move. */
 #define SC_REBUILD_SHARE 4
-/* The union size above which a sequentially allocated move is made with
- * probability SC_SAMS_THIN / n (mixture_subcluster_sams.c): its expected
- * cost stays below this many member visits at any N. */
+/* The size above which the splits of both kinds of moves are thinned to
+ * probability SC_SAMS_THIN / n (mixture_subcluster_sams.c, _split.c): a
+ * sequentially allocated split then visits at most this many members on
+ * average, whatever N. */
 #define SC_SAMS_THIN 32768
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
@@ -31,6 +32,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     /* sc_thin (tests only; < 0: the default): the size above which the
      * sequentially allocated moves are thinned (mixture_subcluster_sams.c) */
     s->thin = control[3] < 0.0 ? SC_SAMS_THIN : (int) control[3];
+    /* sc_sams (tests only): 0 leaves out the sequentially allocated moves,
+     * so that the exact tests see the 2-means moves alone */
+    s->no_sams = control[4] == 0.0;
     if (s->record) {
         size_t nn = (size_t) (m->n > 0 ? m->n : 1);
         s->rec = mcx_alloc(2 * (SC_REC_HEAD + 3 * nn), sizeof(double));
@@ -249,7 +253,7 @@ static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
     SCP_START;
     mcx_subcluster_moves(m, s, p);
     SCP_MARK(SCP_MOVES);
-    mcx_subcluster_sams(m, s, p);
+    if (!s->no_sams) mcx_subcluster_sams(m, s, p);
     SCP_MARK(SCP_SAMS);
     mcx_subcluster_singles(m, s, p);
     SCP_MARK(SCP_SINGLES);
@@ -280,7 +284,7 @@ static const double *params(const void *st, const mcx_mix *m, int *rows, int *co
 }
 
 static const char *const control_names[] = {"sc_moves", "threads", "sc_record", "sc_thin",
-                                             NULL};
+                                             "sc_sams", NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,

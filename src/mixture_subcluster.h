@@ -72,7 +72,8 @@
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
-    int thin;              /* moves on unions of n > thin members thinned to thin / n (0: none) */
+    int thin;              /* splits of n > thin members thinned to thin / n (0: none) */
+    int no_sams;           /* 1: no sequentially allocated moves (tests) */
     int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
     int kcap;              /* capacity of the per-cluster arrays */
