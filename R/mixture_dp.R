@@ -186,9 +186,10 @@ check_discount <- function(discount, alpha) {
 #'   has reduced to one point dissolve. A split proposal of a cluster of
 #'   \eqn{n > 32768} observations is made with probability \eqn{32768 / n}
 #'   and otherwise skipped (the 2-means split only when its sub-clusters
-#'   say the cluster is one; the sequentially allocated split always);
-#'   merges are always proposed, and the factor enters the acceptance
-#'   ratios of both, so the sampler stays exact. This keeps the cost of
+#'   say the cluster is one; the sequentially allocated split always), a
+#'   sequentially allocated merge of clusters of \eqn{n} observations
+#'   together with probability \eqn{(32768 / n)^{1/2}}; the factors enter
+#'   the acceptance ratios, so the sampler stays exact. This keeps the cost of
 #'   the moves per sweep nearly independent of N, while clusters that hold
 #'   several and the pieces of a cut cluster are split and merged as
 #'   readily as before.

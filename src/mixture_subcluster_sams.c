@@ -46,20 +46,21 @@
  * Metropolis-Hastings pair of moves and their mixture is reversible
  * (Tierney 1994, sec. 2.3).
  *
- * Thinned splits: a split of a cluster of n > t members (t the setting
- * s->thin, 0: none) is carried out with probability f = t / n and else
- * skipped (the state kept); merges are always made.  So the probability
- * of a split carries the factor f and that of its reverse merge none, f a
- * function of the size of the union alone (the same in both directions):
- * log f is subtracted from a split's log r below and added to a merge's.
- * Against thinning both directions by f this makes every move at least as
- * likely to be accepted (a merge at rate min(1, r f) >= f min(1, r), a
- * split at min(f, r) >= f min(1, r)): the two pieces of a cut cluster
- * merge as soon as proposed.  Why: a split of a cluster of millions visits
- * every member in random order (a cache miss each, serial), about as much
- * CPU as the rest of the sweep; thinned, the expected members a split
- * visits are at most t whatever N, while merges stay cheap (most are
- * rejected before any pass, log f making that likelier still).  With the Pitman-Yor EPPF (Pitman 2006, eq.
+ * Thinning: a move on a union of n > t members (t the setting s->thin, 0:
+ * none) is carried out with probability f = t / n if a split, g =
+ * sqrt(t / n) if a merge, and else skipped (the state kept).  f and g are
+ * functions of the size of the union alone (the same in both directions),
+ * so a split's q carries f and its reverse merge's g: log(g / f) is added
+ * to a split's log r below and log(f / g) to a merge's.  Against thinning
+ * both directions by f, every move is at least as likely to be made and
+ * accepted (a merge at rate g min(1, r f / g) >= f min(1, r), a split at
+ * f min(1, r g / f) >= f min(1, r)): the two pieces of a cut cluster
+ * (r huge) merge at rate g, small clusters (r about 1) as often as
+ * before.  Why: a split of a cluster of millions visits every member in
+ * random order (a cache miss each, serial), about as much CPU as the rest
+ * of the sweep, and so can a merge of a few points into such a cluster,
+ * which is scored until its running log q_S rules it out; thinned, the
+ * members visited per move stay about t, or sqrt(t n), whatever N.  With the Pitman-Yor EPPF (Pitman 2006, eq.
  * 3.6) and L the log marginal likelihood, a split of k (K clusters) into
  * A and B is accepted with probability min(1, r),
  *   log r = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
@@ -495,7 +496,8 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
 }
 
 /* log f, f the probability that a split of n members is made (see the
- * top of this file): t / n for n > t = s->thin > 0, else 1. */
+ * top of this file): t / n for n > t = s->thin > 0, else 1; a merge is
+ * made with probability g = sqrt(f). */
 static double log_share(const mcx_subcluster *s, int n)
 {
     return s->thin > 0 && n > s->thin ? log((double) s->thin / n) : 0.0;
@@ -581,7 +583,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double lB = f->log_marginal(m->hyper, st[1], m->work);
     double lqm = mcx_sc_sams_split_reverse_lq(m, s, p, k, st, n, lA, lB, &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
-    double lr = g + lqm - lqs - lq - log_share(s, nm);
+    double lr = g + lqm - lqs - lq - 0.5 * log_share(s, nm);     /* + log(g / f) */
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
@@ -626,6 +628,8 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int K = m->K, a, b;
     double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
     int na = m->size[a], nb = m->size[b], nm = na + nb;
+    double lf = log_share(s, nm);
+    if (lf < 0.0 && !(log(unif_rand()) < 0.5 * lf)) return;    /* thinned out: g */
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;
@@ -638,7 +642,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
         gain = -mcx_sc_log_prior_split(p, K - 1, na, nb)
             + m->fam->log_marginal(m->hyper, su, m->work) - s->lm[a] - s->lm[b];
     }
-    double lu = log(unif_rand()), base = gain + lqs - lqm + log_share(s, nm);
+    double lu = log(unif_rand()), base = gain + lqs - lqm + 0.5 * lf;   /* + log(f / g) */
     if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
     /* which of the two gives the launch point of side A: a fair coin, so
      * that the ordered launch pair has probability 1 / (2 n_a n_b) given
