@@ -12,8 +12,10 @@
  * Speed: the counts are integers laid out so that the K counts of one word
  * (and of one document) are contiguous; 1 / (n_k + W beta) is kept up to date
  * for the two topics that change per token, so the token loop does K
- * multiply-adds and no division or allocation.  Counts are rebuilt from z at
- * the start of every call (chunk), so nothing drifts and the R state is just z.
+ * multiply-adds and no division or allocation.  The R state is just z: the
+ * counts and the structures of the samplers are functions of z (built by
+ * mcx_lda_prepare()), kept by the glue across the chunks of one run of a
+ * chain, or rebuilt from z (ffi_topic.c).
  */
 #include <string.h>
 #include <Rmath.h>
@@ -53,6 +55,28 @@ void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
     }
     double wb = W * beta;
     for (int k = 0; k < K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
+}
+
+void mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
+                     const int *word, const int *doc_start, int *z, int algorithm,
+                     int threads, int blocks, int mh_steps)
+{
+    mcx_lda_build(m, K, W, D, alpha, beta, word, doc_start, z);
+    if (algorithm == 1 || algorithm == 2) mcx_lda_sparse_init(m);
+    if (algorithm == 3) mcx_lda_mh_init(m, mh_steps);
+    if (algorithm == 2) mcx_lda_blocked_init(m, threads, blocks);
+}
+
+/* Two sums, sum_t z_t and sum_t (t + 1) z_t modulo 2^64, mixed: any change
+ * of one topic, or a swap of two, changes it. */
+uint64_t mcx_lda_checksum(const int *z, int N)
+{
+    uint64_t s1 = 0, s2 = 0;
+    for (int t = 0; t < N; t++) {
+        s1 += (uint64_t) (uint32_t) z[t];
+        s2 += (uint64_t) (t + 1) * (uint64_t) (uint32_t) z[t];
+    }
+    return s1 * UINT64_C(0x9E3779B97F4A7C15) ^ s2;
 }
 
 /* One systematic scan over all tokens, documents in order (eq. 10.13). */

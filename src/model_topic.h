@@ -56,6 +56,18 @@ typedef struct mcx_lda {
     double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
 } mcx_lda;
 
+/* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
+ * threads over blocks x blocks cells, 3 mh with mh_steps cycles) set up
+ * from z: the counts, then the structures of the sampler.  Everything it
+ * builds is a function of z and the corpus only, and every sweep leaves
+ * the structures equal to those this would build from the new z, so a
+ * chain may keep them across chunks (ffi_topic.c) or rebuild them. */
+void   mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
+                       const int *word, const int *doc_start, int *z, int algorithm,
+                       int threads, int blocks, int mh_steps);
+/* A checksum of the N topics z (a chain's workspace checks with it that
+ * the state it is handed is the one it belongs to). */
+uint64_t mcx_lda_checksum(const int *z, int N);
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
 void   mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                      const int *word, const int *doc_start, int *z);
