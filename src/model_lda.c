@@ -42,8 +42,12 @@ void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
     memset(m->nwk, 0, (size_t) W * K * sizeof(int));
     memset(m->ndk, 0, (size_t) D * K * sizeof(int));
     memset(m->nk, 0, (size_t) K * sizeof(int));
+    int *freq = mcx_alloc((size_t) W, sizeof(int));   /* tokens of each word */
+    memset(freq, 0, (size_t) W * sizeof(int));
+    int max_len = 0;
     for (int d = 0; d < D; d++) {
         if (doc_start[d + 1] < doc_start[d]) MCX_INTERNAL("document offsets decrease");
+        if (doc_start[d + 1] - doc_start[d] > max_len) max_len = doc_start[d + 1] - doc_start[d];
         for (int t = doc_start[d]; t < doc_start[d + 1]; t++) {
             int k = z[t], w = word[t];
             if (k < 0 || k >= K || w < 0 || w >= W)
@@ -51,10 +55,31 @@ void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
             m->nwk[(size_t) w * K + k]++;
             m->ndk[(size_t) d * K + k]++;
             m->nk[k]++;
+            freq[w]++;
         }
     }
     double wb = W * beta;
     for (int k = 0; k < K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
+    /* the log-gamma tables of mcx_lda_log_joint(), filled as they are read */
+    int max_freq = 0;
+    for (int w = 0; w < W; w++) max_freq = freq[w] > max_freq ? freq[w] : max_freq;
+    m->lg_nw = max_freq < LDA_LG_CAP ? max_freq + 1 : LDA_LG_CAP;
+    m->lg_nd = max_len < LDA_LG_CAP ? max_len + 1 : LDA_LG_CAP;
+    m->lg_beta = mcx_alloc((size_t) m->lg_nw, sizeof(double));
+    m->lg_alpha = mcx_alloc((size_t) m->lg_nd, sizeof(double));
+    m->lg_len = mcx_alloc((size_t) m->lg_nd, sizeof(double));
+    for (int n = 0; n < m->lg_nw; n++) m->lg_beta[n] = R_NaN;
+    for (int n = 0; n < m->lg_nd; n++) m->lg_alpha[n] = m->lg_len[n] = R_NaN;
+}
+
+/* lgamma(n + x) - sub from table tab[0 .. size) (filled when first read),
+ * or computed when n is beyond it: the same double either way. */
+static inline double lg_lookup(double *tab, int size, int n, double x, double sub)
+{
+    if (n >= size) return lgammafn(n + x) - sub;
+    double v = tab[n];
+    if (ISNAN(v)) tab[n] = v = lgammafn(n + x) - sub;
+    return v;
 }
 
 void mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
@@ -130,13 +155,15 @@ double mcx_lda_log_joint(const mcx_lda *m)
     const double lga = lgammafn(a), lgb = lgammafn(b);
     double s = K * lgammafn(W * b) + D * lgammafn(K * a);
     for (int k = 0; k < K; k++) s -= lgammafn(m->nk[k] + W * b);
+    /* counts n_wk <= n_w and n_dk <= n_d: their terms come from tables
+     * (a few hundred thousand lgamma calls per draw otherwise) */
     for (size_t i = 0; i < (size_t) W * K; i++)
-        if (m->nwk[i] > 0) s += lgammafn(m->nwk[i] + b) - lgb;
+        if (m->nwk[i] > 0) s += lg_lookup(m->lg_beta, m->lg_nw, m->nwk[i], b, lgb);
     for (int d = 0; d < D; d++) {
-        s -= lgammafn(m->doc_start[d + 1] - m->doc_start[d] + K * a);
+        s -= lg_lookup(m->lg_len, m->lg_nd, m->doc_start[d + 1] - m->doc_start[d], K * a, 0.0);
         const int *nd = m->ndk + (size_t) d * K;
         for (int k = 0; k < K; k++)
-            if (nd[k] > 0) s += lgammafn(nd[k] + a) - lga;
+            if (nd[k] > 0) s += lg_lookup(m->lg_alpha, m->lg_nd, nd[k], a, lga);
     }
     return s;
 }

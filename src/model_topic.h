@@ -54,7 +54,14 @@ typedef struct mcx_lda {
     int *mh_slot;             /* N: slot of token t in word order */
     int *mh_z;                /* N: topics in word order (a copy of z) */
     double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
+    /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
+     * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
+     * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
+     * lg_len[n] = lgamma(n + K alpha) (n < lg_nd) */
+    double *lg_beta, *lg_alpha, *lg_len;
+    int lg_nw, lg_nd;         /* min(largest count + 1, LDA_LG_CAP) */
 } mcx_lda;
+#define LDA_LG_CAP 65536
 
 /* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
  * threads over blocks x blocks cells, 3 mh with mh_steps cycles) set up
