@@ -23,8 +23,9 @@
  * and s at the start of every sweep (of every cell of the partitioned
  * sweep) and then kept up to date token by token, so each draw depends on
  * the counts, the corpus order and u only, never on the history of the
- * lists; a chain run in chunks (counts rebuilt from z) equals one longer
- * run bit for bit.
+ * lists: the lists are functions of the counts, the same whether kept
+ * across chunks or rebuilt from z (ffi_topic.c), and a chain run in chunks
+ * equals one longer run bit for bit.
  *
  * Cost of a document: its topics are kept as a bit set per document (set
  * and cleared as n_dk leaves and reaches 0), so loading a document (its
