@@ -169,10 +169,17 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     SET_VECTOR_ELT(out, 0, z_new);
     SEXP ll = Rf_allocVector(REALSXP, n_kept);
     SET_VECTOR_ELT(out, 1, ll);
-    SEXP ps = n_kept > 0 ? Rf_duplicate(phi_sum) : phi_sum;
+    /* new sums only when a draw is kept, written by the first kept draw
+     * as the old ones plus its terms (mcx_lda_accumulate()) */
+    SEXP ps = phi_sum, ts = theta_sum;
+    if (n_kept > 0) ps = Rf_allocVector(REALSXP, XLENGTH(phi_sum));
     SET_VECTOR_ELT(out, 2, ps);
-    SEXP ts = n_kept > 0 ? Rf_duplicate(theta_sum) : theta_sum;
+    if (n_kept > 0) ts = Rf_allocVector(REALSXP, XLENGTH(theta_sum));
     SET_VECTOR_ELT(out, 3, ts);
+    if (n_kept > 0) {
+        DUPLICATE_ATTRIB(ps, phi_sum);
+        DUPLICATE_ATTRIB(ts, theta_sum);
+    }
     if (N > 0) memcpy(INTEGER(z_new), INTEGER(z), (size_t) N * sizeof(int));
 
     lda_prep_args pa = { NULL, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
@@ -215,10 +222,10 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     if (fail_after > 0 && fail_after < c.n) {
         mcx_chunk part = c;
         part.n = fail_after;
-        mcx_lda_run(m, &part, REAL(ll), REAL(ps), REAL(ts));
+        mcx_lda_run(m, &part, REAL(ll), REAL(phi_sum), REAL(theta_sum), REAL(ps), REAL(ts));
         mcx_error("chunk abandoned after %d sweeps (test)", fail_after);
     }
-    mcx_lda_run(m, &c, REAL(ll), REAL(ps), REAL(ts));
+    mcx_lda_run(m, &c, REAL(ll), REAL(phi_sum), REAL(theta_sum), REAL(ps), REAL(ts));
     PutRNGstate();
     if (kp != NULL) {
         SET_VECTOR_ELT(keep, KEEP_Z, z_new);

@@ -169,25 +169,40 @@ double mcx_lda_log_joint(const mcx_lda *m)
 }
 
 /* E[phi_kw | z, w] = (n_wk + beta) / (n_k + W beta) and
- * E[theta_dk | z] = (n_dk + alpha) / (n_d + K alpha), added to the sums. */
-void mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum)
+ * E[theta_dk | z] = (n_dk + alpha) / (n_d + K alpha), added to the sums:
+ * phi_sum = phi_in + E[phi | z] (phi_in may be phi_sum), the same for
+ * theta, in one pass over each (no separate copy of the sums).  theta
+ * (D x K, column-major) is written in blocks of documents, so that neither
+ * the counts (D x K, row-major) nor the sums are read a column apart. */
+#define ACC_DOCS 64
+void mcx_lda_accumulate(const mcx_lda *m, const double *phi_in, const double *theta_in,
+                        double *phi_sum, double *theta_sum)
 {
     const int K = m->K, W = m->W, D = m->D;
+    const double alpha = m->alpha, beta = m->beta;
     for (int w = 0; w < W; w++) {
         const int *nw = m->nwk + (size_t) w * K;
+        const double *pi = phi_in + (size_t) w * K;
         double *ps = phi_sum + (size_t) w * K;
-        for (int k = 0; k < K; k++) ps[k] += (nw[k] + m->beta) * m->inv_den[k];
+        for (int k = 0; k < K; k++) ps[k] = pi[k] + (nw[k] + beta) * m->inv_den[k];
     }
-    for (int d = 0; d < D; d++) {
-        const int *nd = m->ndk + (size_t) d * K;
-        double den = 1.0 / (m->doc_start[d + 1] - m->doc_start[d] + K * m->alpha);
-        for (int k = 0; k < K; k++)
-            theta_sum[d + (size_t) k * D] += (nd[k] + m->alpha) * den;
+    double den[ACC_DOCS];
+    for (int d0 = 0; d0 < D; d0 += ACC_DOCS) {
+        const int nb = D - d0 < ACC_DOCS ? D - d0 : ACC_DOCS;
+        for (int j = 0; j < nb; j++)
+            den[j] = 1.0 / (m->doc_start[d0 + j + 1] - m->doc_start[d0 + j] + K * alpha);
+        for (int k = 0; k < K; k++) {
+            const size_t col = (size_t) k * D + d0;
+            const int *nd = m->ndk + (size_t) d0 * K + k;
+            for (int j = 0; j < nb; j++)
+                theta_sum[col + j] = theta_in[col + j] + (nd[(size_t) j * K] + alpha) * den[j];
+        }
     }
 }
 
-void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
-                 double *log_joint, double *phi_sum, double *theta_sum)
+void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
+                 const double *phi_in, const double *theta_in,
+                 double *phi_sum, double *theta_sum)
 {
     const int n_iter = ch->n, thin = ch->thin, offset = ch->offset, warmup = ch->warmup;
     int r = 0;
@@ -200,8 +215,12 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
         int g = offset + it;
         if (!warmup && g % thin == 0) {
             if (m->wtk) mcx_lda_sparse_sync(m);
-            log_joint[r++] = mcx_lda_log_joint(m);
-            mcx_lda_accumulate(m, phi_sum, theta_sum);
+            log_joint[r] = mcx_lda_log_joint(m);
+            /* the first kept draw adds to the sums given, the next ones
+             * to the sums of the chunk */
+            mcx_lda_accumulate(m, r == 0 ? phi_in : phi_sum, r == 0 ? theta_in : theta_sum,
+                               phi_sum, theta_sum);
+            r++;
         }
     }
     if (m->n_blocks > 0) mcx_lda_blocked_finish(m);

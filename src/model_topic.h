@@ -80,13 +80,17 @@ void   mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                      const int *word, const int *doc_start, int *z);
 void   mcx_lda_sweep(mcx_lda *m);
 double mcx_lda_log_joint(const mcx_lda *m);
-/* phi_sum (K x W, column-major) += posterior mean of phi given z;
- * theta_sum (D x K, column-major) += posterior mean of theta given z. */
-void   mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum);
-/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r.
- * Runs the sparse sweep when mcx_lda_sparse_init() was called. */
-void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
-                   double *log_joint, double *phi_sum, double *theta_sum);
+/* phi_sum (K x W, column-major) = phi_in + posterior mean of phi given z;
+ * theta_sum (D x K, column-major) = theta_in + posterior mean of theta
+ * given z (the inputs may be the outputs). */
+void   mcx_lda_accumulate(const mcx_lda *m, const double *phi_in, const double *theta_in,
+                          double *phi_sum, double *theta_sum);
+/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r; the
+ * sums of the kept draws added to phi_in / theta_in in phi_sum / theta_sum
+ * (written only when a draw is kept).  Runs the sampler that was set up. */
+void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
+                   const double *phi_in, const double *theta_in,
+                   double *phi_sum, double *theta_sum);
 /* SparseLDA (Yao, Mimno and McCallum 2009): the same full conditional,
  * drawn through its three buckets; lists built from the counts. */
 void   mcx_lda_sparse_init(mcx_lda *m);
