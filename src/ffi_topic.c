@@ -11,6 +11,7 @@
 #include <Rinternals.h>
 #include "model_topic.h"
 #include "ffi_list.h"
+#include "ffi_workspace.h"
 #include "ffi.h"
 
 /* A list with these names and NULL elements, filled by the caller. */
@@ -45,7 +46,8 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  * built by mcx_lda_prepare() from z.  A sweep leaves them equal to what
  * mcx_lda_prepare() would build from the new z (model_topic.h), so keeping
  * them gives the draws of a rebuild in every chunk, bit for bit, without
- * its cost (at 1e6 tokens the rebuild was a fifth of a sweep).
+ * its cost (at 1e6 tokens: 10-20% of a sweep at K = 50, more than the
+ * sweep itself at K = 500, with the copies of the sums).
  *
  * They are held by the chain's run workspace (ffi_workspace_model()), as
  * a list: [0] a raw vector holding lda_keep, [1] a workspace of
@@ -68,8 +70,6 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  * z and the sums only; extend(), readRDS() and forked or remote chains
  * rebuild once per run.
  */
-#include "ffi_workspace.h"
-
 enum { KEEP_STRUCT, KEEP_ARENA, KEEP_Z, KEEP_WORD, KEEP_START, KEEP_N };
 
 typedef struct {
