@@ -182,6 +182,11 @@ typedef struct lda_view {
     double *coef, *qw;        /* K */
     int bad;                  /* a word list out of step (internal error) */
     double s;                 /* the s bucket, sum_k alpha beta / (n_k + W beta) */
+    /* the partitioned sweep's views lie side by side, one per thread: a
+     * cache line apart, so that a thread writing its s at the end of
+     * every segment does not evict the fields another thread reads at
+     * the start of its segments (false sharing) */
+    char pad[64];
 } lda_view;
 
 /*
