@@ -156,14 +156,35 @@ double mcx_lda_log_joint(const mcx_lda *m)
     double s = K * lgammafn(W * b) + D * lgammafn(K * a);
     for (int k = 0; k < K; k++) s -= lgammafn(m->nk[k] + W * b);
     /* counts n_wk <= n_w and n_dk <= n_d: their terms come from tables
-     * (a few hundred thousand lgamma calls per draw otherwise) */
-    for (size_t i = 0; i < (size_t) W * K; i++)
-        if (m->nwk[i] > 0) s += lg_lookup(m->lg_beta, m->lg_nw, m->nwk[i], b, lgb);
+     * (a few hundred thousand lgamma calls per draw otherwise).  The
+     * nonzero counts in the same order (words, then topics increasing):
+     * from SparseLDA's word lists and document bit sets when there are
+     * some (no pass over the K W and D K zeros), else from the dense
+     * counts -- the same terms, summed in the same order. */
+    if (m->wtk) {
+        for (int w = 0; w < W; w++) {
+            const int *p = m->wtk + 2 * (size_t) m->woff[w];
+            for (int i = 0; i < m->wlen[w]; i++)
+                s += lg_lookup(m->lg_beta, m->lg_nw, p[2 * i + 1], b, lgb);
+        }
+    } else {
+        for (size_t i = 0; i < (size_t) W * K; i++)
+            if (m->nwk[i] > 0) s += lg_lookup(m->lg_beta, m->lg_nw, m->nwk[i], b, lgb);
+    }
     for (int d = 0; d < D; d++) {
         s -= lg_lookup(m->lg_len, m->lg_nd, m->doc_start[d + 1] - m->doc_start[d], K * a, 0.0);
         const int *nd = m->ndk + (size_t) d * K;
-        for (int k = 0; k < K; k++)
-            if (nd[k] > 0) s += lg_lookup(m->lg_alpha, m->lg_nd, nd[k], a, lga);
+        if (m->dmask) {
+            const uint64_t *dm = m->dmask + (size_t) d * m->mask_words;
+            for (int j = 0; j < m->mask_words; j++)
+                for (uint64_t x = dm[j]; x; x &= x - 1) {
+                    const int k = 64 * j + mcx_lowest_bit(x);
+                    s += lg_lookup(m->lg_alpha, m->lg_nd, nd[k], a, lga);
+                }
+        } else {
+            for (int k = 0; k < K; k++)
+                if (nd[k] > 0) s += lg_lookup(m->lg_alpha, m->lg_nd, nd[k], a, lga);
+        }
     }
     return s;
 }

@@ -51,21 +51,6 @@
 #include <omp.h>
 #endif
 
-/* Index of the lowest set bit of x != 0. */
-static inline int lowest_bit(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int i = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
-
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
 {
@@ -252,7 +237,7 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
         uint64_t *dm = m->dmask + (size_t) d * m->mask_words;
         int dlen = 0;
         for (int b = 0; b < m->mask_words; b++)
-            for (uint64_t x = dm[b]; x; x &= x - 1) dtop[dlen++] = 64 * b + lowest_bit(x);
+            for (uint64_t x = dm[b]; x; x &= x - 1) dtop[dlen++] = 64 * b + mcx_lowest_bit(x);
         for (int j = 0; j < dlen; j++) {
             const int k = dtop[j];
             coef[k] = (nd[k] + alpha) * inv[k];

@@ -63,6 +63,21 @@ typedef struct mcx_lda {
 } mcx_lda;
 #define LDA_LG_CAP 65536
 
+/* Index of the lowest set bit of x != 0 (the documents' topic bit sets). */
+static inline int mcx_lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
 /* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
  * threads over blocks x blocks cells, 3 mh with mh_steps cycles) set up
  * from z: the counts, then the structures of the sampler.  Everything it
