@@ -14,7 +14,14 @@
 #   theta_sum  D x K matrix, running sum over kept draws of
 #              (n_dk + alpha) / (n_d + K alpha);
 #   n_draws    number of kept draws summed so far.
-# The counts are rebuilt from z at the start of every chunk. The posterior
+# The counts and the sampler's structures (word lists, word order, cells)
+# are functions of z: they are kept across the chunks of one run of a chain
+# in the chain's run workspace (R/chains_workspace.R, src/ffi_topic.c),
+# which checks that it is handed the z it belongs to, and rebuilt from z
+# otherwise (the first chunk of a run, extend(), a fit read back by
+# readRDS(), a chunk after an interrupted one); the draws are the same
+# either way. A chunk that keeps no draw returns phi_sum and theta_sum
+# without copying them. The posterior
 # means reported by topic_word() and doc_topic() are phi_sum / n_draws and
 # theta_sum / n_draws (Rao-Blackwellised: the conditional expectations given
 # z are averaged, not the counts). Trace: log_lik = log p(w, z), the joint
@@ -239,18 +246,22 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
                        algorithm = "sparse", threads = 1L, block_tokens = 8192L,
-                       mh_steps = 2L) {
+                       mh_steps = 2L, workspace = NULL, fail_after = 0L) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
   code <- match(algorithm, c("dense", "sparse", "blocked", "mh")) - 1L
   blocks <- lda_blocks(length(corpus$word), block_tokens)
-  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks, mh_steps)
+  # fail_after > 0: abandon the chunk with an error after that many sweeps
+  # (tests: what an interrupt inside a chunk leaves)
+  settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks, mh_steps,
+                fail_after)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
-             chunk_ctrl(n, thin, offset, warmup))
+             chunk_ctrl(n, thin, offset, warmup), workspace)
   list(z = r$z, phi_sum = r$phi_sum, theta_sum = r$theta_sum,
-       n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik)
+       n_draws = state$n_draws + length(r$log_lik), log_lik = r$log_lik,
+       rebuilt = r$rebuilt)
 }
 
 # Number B of document groups (and of word groups) of the partitioned
@@ -281,14 +292,16 @@ lda_kernel <- function(model, corpus,
            phi_sum = matrix(0, K, corpus$W), theta_sum = matrix(0, corpus$D, K),
            n_draws = 0)
     },
-    step = function(state, n, thin, offset, warmup) {
+    step = function(state, n, thin, offset, warmup, workspace = NULL) {
       r <- lda_step_c(model, corpus, state, n, thin, offset, warmup, sampler$algorithm,
-                      sampler$threads, sampler$block_tokens, sampler$mh_steps)
+                      sampler$threads, sampler$block_tokens, sampler$mh_steps, workspace)
       tr <- matrix(r$log_lik, ncol = 1L, dimnames = list(NULL, "log_lik"))
       r$log_lik <- NULL
+      r$rebuilt <- NULL
       list(state = r, draws = list(traces = tr))
     },
-    trace_names = "log_lik")
+    trace_names = "log_lik",
+    workspace = TRUE)   # the counts kept across chunks (src/ffi_topic.c)
 }
 
 #' @export

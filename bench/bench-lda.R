@@ -14,8 +14,10 @@
 ##   --no-target skip the time-to-perplexity table.
 ##   --interleaved only CPU ns per token of the lda package (3 sweeps from
 ##               its random start) and of mcmix's "sparse", "blocked" (one
-##               thread) and "mh" (1 and 2 cycles; 10 sweeps each from the
-##               state after 10 sparse sweeps), the systems alternated
+##               thread) and "mh" (1 and 2 cycles; 10 sweeps each by
+##               extend() of the sampler's fit after 10 sweeps, and the
+##               sparse sweep alone: 10 sweeps in one call of the chunk
+##               function from the state after 10 sweeps), the systems alternated
 ##               twice in one process, at K = 50 and 500 (printed, not
 ##               appended). --seeds=1,2,3 repeats it on the corpora of
 ##               those seeds, --k=50 keeps one K.
@@ -159,13 +161,17 @@ if (threads_mode) {
   ## process each (blocked_1 and blocked_2 must give the same z)
   set.seed(8)
   seeds <- lapply(runs, function(r) .Random.seed)
+  ## one workspace per run, as sample_posterior()'s chunks of one chain
+  ## (the sampler's structures kept from sweep to sweep)
+  ws <- lapply(runs, function(r) .Call(mcmix:::C_ffi_workspace_new))
   wall <- cpu_t <- matrix(NA_real_, S, length(runs), dimnames = list(NULL, names(runs)))
   for (g in seq_len(S)) for (nm in names(runs)) {
     assign(".Random.seed", seeds[[nm]], envir = globalenv())
     t0 <- proc.time()
     state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], 1L, 1L, g - 1L, TRUE,
                                       runs[[nm]]$alg, runs[[nm]]$th,
-                                      getOption("mcmix.lda_block_tokens", 8192L))
+                                      getOption("mcmix.lda_block_tokens", 8192L),
+                                      workspace = ws[[nm]])
     t1 <- proc.time() - t0
     seeds[[nm]] <- get(".Random.seed", envir = globalenv())
     wall[g, nm] <- t1[["elapsed"]]
@@ -191,6 +197,7 @@ if (threads_mode) {
       "",
       sprintf(paste0("`Rscript bench/bench-lda.R --threads%s`: %s tokens, K = %d, B = %d ",
                      "(B x B cells), %d sweeps from a random start, each sweep of each run ",
+                     "(a chunk of one sweep keeping the run's workspace, as sample_posterior()) ",
                      "timed in turn in one process; medians over sweeps %d-%d. Load average ",
                      "before: %s, after: %s, on %d cores."),
               if (quick) " --quick" else "", format(N, big.mark = ","), K, B, S,
@@ -230,16 +237,29 @@ if (interleaved) {
     st0 <- list(z = sample.int(K, N, replace = TRUE) - 1L, phi_sum = matrix(0, K, W),
                 theta_sum = matrix(0, D, K), n_draws = 0)
     st0 <- mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 0L, TRUE, "sparse")
+    ## each sampler's fit after 10 sweeps, continued by extend() (timed):
+    ## what a user runs, the chunks of sample_posterior() included
+    samplers <- list(c("sparse", 1L), c("blocked", 1L), c("mh", 1L), c("mh", 2L))
+    fits <- lapply(samplers, function(a) {
+      set.seed(1)
+      sample_posterior(m, docs, vocab = vocab, iter = 10L, burnin = 0L, thin = 10L,
+                       algorithm = a[1], mh_steps = as.integer(a[2]), progress = FALSE)
+    })
     out <- NULL
     for (r in 1:2) {
       out <- rbind(out, data.frame(K = K, round = r, system = "lda", ns_per_token = 1e9 *
         ct(function() lda::lda.collapsed.gibbs.sampler(peer, K, vocab, 3L, alpha, beta)) / (3 * N)))
-      for (a in list(c("sparse", 1L), c("blocked", 1L), c("mh", 1L), c("mh", 2L))) {
-        ns <- 1e9 * ct(function() mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 10L, TRUE, a[1],
-                                                     mh_steps = as.integer(a[2]))) / (10 * N)
+      for (i in seq_along(samplers)) {
+        a <- samplers[[i]]
+        ns <- 1e9 * ct(function() extend(fits[[i]], 10L, progress = FALSE)) / (10 * N)
         out <- rbind(out, data.frame(K = K, round = r, system = paste0(a[1], "_", a[2]),
                                      ns_per_token = ns))
       }
+      ## the sparse sweep alone: 10 sweeps in one call of the chunk function
+      ns <- 1e9 * ct(function() mcmix:::lda_step_c(m, corpus, st0, 10L, 1L, 10L, TRUE,
+                                                   "sparse")) / (10 * N)
+      out <- rbind(out, data.frame(K = K, round = r, system = "sparse_1_one_call",
+                                   ns_per_token = ns))
     }
     out$vs_lda <- ave(out$ns_per_token, out$round, FUN = function(x) x[1] / x)
     out$corpus_seed <- cs

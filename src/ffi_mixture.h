@@ -46,7 +46,7 @@ SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss, SEXP params);
 
 /* ffi_topic.c (LDA; the HDP: ffi_hdp.h) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
-                  SEXP theta_sum, SEXP settings, SEXP chunk);
+                  SEXP theta_sum, SEXP settings, SEXP chunk, SEXP workspace);
 SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
 SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings);
 

@@ -11,6 +11,7 @@
 #include <Rinternals.h>
 #include "model_topic.h"
 #include "ffi_list.h"
+#include "ffi_workspace.h"
 #include "ffi.h"
 
 /* A list with these names and NULL elements, filled by the caller. */
@@ -39,32 +40,114 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
 }
 
 /*
- * ffi_lda_step(word, doc_start, z, phi_sum, theta_sum, settings, chunk)
+ * The sampler's structures kept across the chunks of one run of a chain
+ * (R/chains_workspace.R): the counts, SparseLDA's word lists and document
+ * bit sets, the word order of "mh", the cells of "blocked" (model_lda*.c),
+ * built by mcx_lda_prepare() from z.  A sweep leaves them equal to what
+ * mcx_lda_prepare() would build from the new z (model_topic.h), so keeping
+ * them gives the draws of a rebuild in every chunk, bit for bit, without
+ * its cost (at 1e6 tokens: 10-20% of a sweep at K = 50, more than the
+ * sweep itself at K = 500, with the copies of the sums).
+ *
+ * They are held by the chain's run workspace (ffi_workspace_model()), as
+ * a list: [0] a raw vector holding lda_keep, [1] a workspace of
+ * ffi_workspace.c whose arena holds every array of the mcx_lda (its
+ * blocks are R vectors: nothing to free, no finalizer), [2] the z vector
+ * they belong to, [3], [4] the corpus vectors word and doc_start they were
+ * built on.  A chunk uses them only when all of these hold:
+ *   - `valid`: the last chunk that used them completed (it is cleared
+ *     while a chunk runs, so a chunk abandoned by an interrupt or an error
+ *     leaves them invalid: the chain keeps the state of its last completed
+ *     chunk and the next chunk rebuilds from it);
+ *   - the chunk's z is the very vector the last chunk returned ([2]) and
+ *     its checksum is the one that chunk left (z modified in place, or the
+ *     state of another chunk or fit, is rebuilt from);
+ *   - the same corpus vectors and the same settings (K, W, alpha, beta,
+ *     the sampler, B, mh_steps; the thread count only changes how a sweep
+ *     is shared out, not the structures).
+ * Otherwise they are rebuilt from z in the same memory.  The workspace
+ * lives for one run of the chain and never reaches a fit, so a fit holds
+ * z and the sums only; extend(), readRDS() and forked or remote chains
+ * rebuild once per run.
+ */
+enum { KEEP_STRUCT, KEEP_ARENA, KEEP_Z, KEEP_WORD, KEEP_START, KEEP_N };
+
+typedef struct {
+    mcx_lda m;
+    double settings[7];       /* K, W, alpha, beta, algorithm, blocks, mh_steps */
+    int valid;
+    uint64_t sum;             /* checksum of the z vector at KEEP_Z */
+} lda_keep;
+
+typedef struct {
+    mcx_lda *m;
+    int K, W, D;
+    double alpha, beta;
+    const int *word, *doc_start;
+    int *z;
+    int algorithm, threads, blocks, mh_steps;
+} lda_prep_args;
+
+static SEXP lda_prepare_body(void *data)
+{
+    lda_prep_args *a = data;
+    mcx_lda_prepare(a->m, a->K, a->W, a->D, a->alpha, a->beta, a->word, a->doc_start,
+                    a->z, a->algorithm, a->threads, a->blocks, a->mh_steps);
+    return R_NilValue;
+}
+
+/* The kept structures of `ws` (a new, invalid set when there are none). */
+static SEXP lda_keep_get(SEXP ws)
+{
+    SEXP keep = ffi_workspace_model(ws);
+    if (TYPEOF(keep) == VECSXP && XLENGTH(keep) == KEEP_N &&
+        TYPEOF(VECTOR_ELT(keep, KEEP_STRUCT)) == RAWSXP &&
+        XLENGTH(VECTOR_ELT(keep, KEEP_STRUCT)) == (R_xlen_t) sizeof(lda_keep))
+        return keep;
+    keep = PROTECT(Rf_allocVector(VECSXP, KEEP_N));
+    SEXP raw = Rf_allocVector(RAWSXP, sizeof(lda_keep));
+    SET_VECTOR_ELT(keep, KEEP_STRUCT, raw);
+    memset(RAW(raw), 0, sizeof(lda_keep));
+    SET_VECTOR_ELT(keep, KEEP_ARENA, ffi_workspace_new());
+    ffi_workspace_set_model(ws, keep);
+    UNPROTECT(1);
+    return keep;
+}
+
+/*
+ * ffi_lda_step(word, doc_start, z, phi_sum, theta_sum, settings, chunk, workspace)
  *   word       integer, N word ids (0-based), documents in order
  *   doc_start  integer, D + 1 offsets
- *   z          integer, N topics (0-based): the state
+ *   z          integer, N topics (0-based): the state (never modified)
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
- *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks, mh_steps):
+ *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks, mh_steps,
+ *              fail_after):
  *              algorithm 0 the dense loop, 1 the SparseLDA buckets
  *              (model_lda_sparse.c), 2 partitioned SparseLDA on `threads`
  *              threads over blocks x blocks cells of the corpus, 3
- *              Metropolis-Hastings cycles (model_lda_mh.c), mh_steps per token
+ *              Metropolis-Hastings cycles (model_lda_mh.c), mh_steps per
+ *              token; fail_after > 0 (tests only) abandons the chunk with
+ *              an error after that many sweeps, as an interrupt would
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
- * Returns list(z, log_lik, phi_sum, theta_sum), log_lik holding log p(w, z)
- * of the kept draws of the chunk.
+ *   workspace  the chain's run workspace (R/chains_workspace.R), or NULL:
+ *              the structures are then built from z for this chunk only
+ * Returns list(z, log_lik, phi_sum, theta_sum, rebuilt), log_lik holding
+ * log p(w, z) of the kept draws of the chunk, rebuilt FALSE when the
+ * chunk continued from the structures kept in the workspace; a chunk that
+ * keeps no draw returns the sums it was given (no copy).
  */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
-                  SEXP theta_sum, SEXP settings, SEXP chunk)
+                  SEXP theta_sum, SEXP settings, SEXP chunk, SEXP workspace)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 8, "settings");
+    check_real(settings, 9, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
     int algorithm = (int) s[4], threads = (int) s[5], blocks = (int) s[6];
-    int mh_steps = (int) s[7];
+    int mh_steps = (int) s[7], fail_after = (int) s[8];
     if (algorithm < 0 || algorithm > 3 || threads < 1 || blocks < 1 || blocks > 4096 ||
-        mh_steps < 1 || mh_steps > 1000)
+        mh_steps < 1 || mh_steps > 1000 || fail_after < 0)
         MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
@@ -76,29 +159,80 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     check_int(z, N, "z");
     check_real(phi_sum, (R_xlen_t) K * W, "phi_sum");
     check_real(theta_sum, (R_xlen_t) D * K, "theta_sum");
+    if (workspace != R_NilValue && TYPEOF(workspace) != EXTPTRSXP)
+        MCX_INTERNAL("bad workspace");
 
     int n_kept = c.n_kept;
-    const char *names[] = { "z", "log_lik", "phi_sum", "theta_sum" };
-    SEXP out = PROTECT(named_list(4, names));
+    const char *names[] = { "z", "log_lik", "phi_sum", "theta_sum", "rebuilt" };
+    SEXP out = PROTECT(named_list(5, names));
     SEXP z_new = Rf_allocVector(INTSXP, N);
     SET_VECTOR_ELT(out, 0, z_new);
     SEXP ll = Rf_allocVector(REALSXP, n_kept);
     SET_VECTOR_ELT(out, 1, ll);
-    SEXP ps = Rf_duplicate(phi_sum);
+    /* new sums only when a draw is kept, written by the first kept draw
+     * as the old ones plus its terms (mcx_lda_accumulate()) */
+    SEXP ps = phi_sum, ts = theta_sum;
+    if (n_kept > 0) ps = Rf_allocVector(REALSXP, XLENGTH(phi_sum));
     SET_VECTOR_ELT(out, 2, ps);
-    SEXP ts = Rf_duplicate(theta_sum);
+    if (n_kept > 0) ts = Rf_allocVector(REALSXP, XLENGTH(theta_sum));
     SET_VECTOR_ELT(out, 3, ts);
+    if (n_kept > 0) {
+        DUPLICATE_ATTRIB(ps, phi_sum);
+        DUPLICATE_ATTRIB(ts, theta_sum);
+    }
     if (N > 0) memcpy(INTEGER(z_new), INTEGER(z), (size_t) N * sizeof(int));
 
-    mcx_lda m;
-    mcx_lda_build(&m, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
-                  INTEGER(z_new));
-    if (algorithm == 1 || algorithm == 2) mcx_lda_sparse_init(&m);
-    if (algorithm == 3) mcx_lda_mh_init(&m, mh_steps);
-    if (algorithm == 2) mcx_lda_blocked_init(&m, threads, blocks);
+    lda_prep_args pa = { NULL, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
+                         INTEGER(z_new), algorithm, threads, blocks, mh_steps };
+    mcx_lda local, *m = &local;
+    lda_keep *kp = NULL;
+    int rebuilt = 1;
+    SEXP keep = R_NilValue;
+    if (workspace != R_NilValue && R_ExternalPtrAddr(workspace) != NULL)
+        keep = lda_keep_get(workspace);    /* (a workspace restored by readRDS(): none) */
+    if (keep != R_NilValue) {
+        kp = (lda_keep *) RAW(VECTOR_ELT(keep, KEEP_STRUCT));
+        m = &kp->m;
+        const double now[7] = { K, W, alpha, beta, algorithm, blocks, mh_steps };
+        int same = kp->valid && VECTOR_ELT(keep, KEEP_Z) == z &&
+                   VECTOR_ELT(keep, KEEP_WORD) == word &&
+                   VECTOR_ELT(keep, KEEP_START) == doc_start &&
+                   memcmp(kp->settings, now, sizeof now) == 0 &&
+                   kp->sum == mcx_lda_checksum(INTEGER(z), N);
+        kp->valid = 0;                     /* until this chunk completes */
+        if (same) {
+            rebuilt = 0;
+            m->z = INTEGER(z_new);         /* the same topics, in the new vector */
+            m->word = INTEGER(word);
+            m->doc_start = INTEGER(doc_start);
+            m->threads = threads;
+        } else {
+            SET_VECTOR_ELT(keep, KEEP_Z, R_NilValue);
+            pa.m = m;
+            ffi_workspace_run(VECTOR_ELT(keep, KEEP_ARENA), lda_prepare_body, &pa);
+            memcpy(kp->settings, now, sizeof now);
+            SET_VECTOR_ELT(keep, KEEP_WORD, word);
+            SET_VECTOR_ELT(keep, KEEP_START, doc_start);
+        }
+    } else {
+        pa.m = m;
+        lda_prepare_body(&pa);
+    }
     GetRNGstate();
-    mcx_lda_run(&m, &c, REAL(ll), REAL(ps), REAL(ts));
+    if (fail_after > 0 && fail_after < c.n) {
+        mcx_chunk part = c;
+        part.n = fail_after;
+        mcx_lda_run(m, &part, REAL(ll), REAL(phi_sum), REAL(theta_sum), REAL(ps), REAL(ts));
+        mcx_error("chunk abandoned after %d sweeps (test)", fail_after);
+    }
+    mcx_lda_run(m, &c, REAL(ll), REAL(phi_sum), REAL(theta_sum), REAL(ps), REAL(ts));
     PutRNGstate();
+    if (kp != NULL) {
+        SET_VECTOR_ELT(keep, KEEP_Z, z_new);
+        kp->sum = mcx_lda_checksum(INTEGER(z_new), N);
+        kp->valid = 1;
+    }
+    SET_VECTOR_ELT(out, 4, Rf_ScalarLogical(rebuilt));
     UNPROTECT(1);
     return out;
 }

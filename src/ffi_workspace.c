@@ -19,6 +19,10 @@
  *    ends the driver takes the current buffer out of the workspace
  *    (ffi_workspace_detach()), so no fit shares memory with a workspace.
  *
+ *  - one R object a model's glue may keep there across the chunks of the
+ *    run (ffi_workspace_model()): LDA keeps its counts and its sampler's
+ *    structures (ffi_topic.c).
+ *
  * A workspace is an external pointer whose protected value holds all its
  * memory as R vectors: an error or an interrupt leaks nothing, and no
  * finalizer is needed.  It lives in the chain driver's frame during one
@@ -36,7 +40,7 @@
 
 #define ALIGN 64
 #define MIN_BLOCK (64 * 1024)
-enum { WS_BLOCKS, WS_LAB_A, WS_LAB_B, WS_N };
+enum { WS_BLOCKS, WS_LAB_A, WS_LAB_B, WS_MODEL, WS_N };
 
 /* The arena is a list of blocks (raw vectors) kept across chunks.  A chunk
  * allocates from the blocks in order, moving to the next block when a
@@ -176,6 +180,18 @@ SEXP ffi_workspace_labels(SEXP ws, SEXP in, R_xlen_t n)
         SET_VECTOR_ELT(prot, slot, out);
     }
     return out;
+}
+
+SEXP ffi_workspace_model(SEXP ws)
+{
+    if (ws_get(ws) == NULL) return R_NilValue;
+    return VECTOR_ELT(R_ExternalPtrProtected(ws), WS_MODEL);
+}
+
+void ffi_workspace_set_model(SEXP ws, SEXP obj)
+{
+    if (ws_get(ws) == NULL) return;
+    SET_VECTOR_ELT(R_ExternalPtrProtected(ws), WS_MODEL, obj);
 }
 
 SEXP ffi_workspace_detach(SEXP ws, SEXP labels)

@@ -20,6 +20,12 @@ SEXP ffi_workspace_run(SEXP ws, SEXP (*body)(void *), void *data);
  * without a usable workspace. */
 SEXP ffi_workspace_labels(SEXP ws, SEXP in, R_xlen_t n);
 
+/* The object a model keeps in the workspace across the chunks of a run
+ * (R_NilValue: none yet, or no usable workspace), and setting it (ignored
+ * without a usable workspace). */
+SEXP ffi_workspace_model(SEXP ws);
+void ffi_workspace_set_model(SEXP ws, SEXP obj);
+
 /* mcx_alloc() (ffi_errors.c) while a chunk runs with a workspace. */
 int ffi_arena_active(void);
 void *ffi_arena_alloc(size_t n, size_t size);

@@ -44,9 +44,10 @@
  *
  * Random numbers: as the sparse sweep, one master seed per sweep from R's
  * generator and document d drawing from the stream (master, d)
- * (src/rng_stream.c); the state is z alone (counts, word order and copy
- * rebuilt from z at each chunk), so chunked runs and extend() equal one
- * longer run bit for bit.
+ * (src/rng_stream.c); the state is z alone (the counts, word order and
+ * copy are functions of z, kept across the chunks of a run or rebuilt from
+ * z: ffi_topic.c), so chunked runs and extend() equal one longer run bit
+ * for bit.
  */
 #include <string.h>
 #include "model_topic.h"

@@ -23,8 +23,9 @@
  * and s at the start of every sweep (of every cell of the partitioned
  * sweep) and then kept up to date token by token, so each draw depends on
  * the counts, the corpus order and u only, never on the history of the
- * lists; a chain run in chunks (counts rebuilt from z) equals one longer
- * run bit for bit.
+ * lists: the lists are functions of the counts, the same whether kept
+ * across chunks or rebuilt from z (ffi_topic.c), and a chain run in chunks
+ * equals one longer run bit for bit.
  *
  * Cost of a document: its topics are kept as a bit set per document (set
  * and cleared as n_dk leaves and reaches 0), so loading a document (its
@@ -49,21 +50,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-/* Index of the lowest set bit of x != 0. */
-static inline int lowest_bit(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int i = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -181,6 +167,11 @@ typedef struct lda_view {
     double *coef, *qw;        /* K */
     int bad;                  /* a word list out of step (internal error) */
     double s;                 /* the s bucket, sum_k alpha beta / (n_k + W beta) */
+    /* the partitioned sweep's views lie side by side, one per thread: a
+     * cache line apart, so that a thread writing its s at the end of
+     * every segment does not evict the fields another thread reads at
+     * the start of its segments (false sharing) */
+    char pad[64];
 } lda_view;
 
 /*
@@ -246,7 +237,7 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
         uint64_t *dm = m->dmask + (size_t) d * m->mask_words;
         int dlen = 0;
         for (int b = 0; b < m->mask_words; b++)
-            for (uint64_t x = dm[b]; x; x &= x - 1) dtop[dlen++] = 64 * b + lowest_bit(x);
+            for (uint64_t x = dm[b]; x; x &= x - 1) dtop[dlen++] = 64 * b + mcx_lowest_bit(x);
         for (int j = 0; j < dlen; j++) {
             const int k = dtop[j];
             coef[k] = (nd[k] + alpha) * inv[k];

@@ -54,20 +54,58 @@ typedef struct mcx_lda {
     int *mh_slot;             /* N: slot of token t in word order */
     int *mh_z;                /* N: topics in word order (a copy of z) */
     double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
+    /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
+     * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
+     * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
+     * lg_len[n] = lgamma(n + K alpha) (n < lg_nd) */
+    double *lg_beta, *lg_alpha, *lg_len;
+    int lg_nw, lg_nd;         /* min(largest count + 1, LDA_LG_CAP) */
 } mcx_lda;
+#define LDA_LG_CAP 65536
 
+/* Index of the lowest set bit of x != 0 (the documents' topic bit sets). */
+static inline int mcx_lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+/* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
+ * threads over blocks x blocks cells, 3 mh with mh_steps cycles) set up
+ * from z: the counts, then the structures of the sampler.  Everything it
+ * builds is a function of z and the corpus only, and every sweep leaves
+ * the structures equal to those this would build from the new z, so a
+ * chain may keep them across chunks (ffi_topic.c) or rebuild them. */
+void   mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
+                       const int *word, const int *doc_start, int *z, int algorithm,
+                       int threads, int blocks, int mh_steps);
+/* A checksum of the N topics z (a chain's workspace checks with it that
+ * the state it is handed is the one it belongs to). */
+uint64_t mcx_lda_checksum(const int *z, int N);
 /* Counts rebuilt from z (every z[t] must be in 0 .. K-1). */
 void   mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                      const int *word, const int *doc_start, int *z);
 void   mcx_lda_sweep(mcx_lda *m);
 double mcx_lda_log_joint(const mcx_lda *m);
-/* phi_sum (K x W, column-major) += posterior mean of phi given z;
- * theta_sum (D x K, column-major) += posterior mean of theta given z. */
-void   mcx_lda_accumulate(const mcx_lda *m, double *phi_sum, double *theta_sum);
-/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r.
- * Runs the sparse sweep when mcx_lda_sparse_init() was called. */
-void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch,
-                   double *log_joint, double *phi_sum, double *theta_sum);
+/* phi_sum (K x W, column-major) = phi_in + posterior mean of phi given z;
+ * theta_sum (D x K, column-major) = theta_in + posterior mean of theta
+ * given z (the inputs may be the outputs). */
+void   mcx_lda_accumulate(const mcx_lda *m, const double *phi_in, const double *theta_in,
+                          double *phi_sum, double *theta_sum);
+/* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r; the
+ * sums of the kept draws added to phi_in / theta_in in phi_sum / theta_sum
+ * (written only when a draw is kept).  Runs the sampler that was set up. */
+void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
+                   const double *phi_in, const double *theta_in,
+                   double *phi_sum, double *theta_sum);
 /* SparseLDA (Yao, Mimno and McCallum 2009): the same full conditional,
  * drawn through its three buckets; lists built from the counts. */
 void   mcx_lda_sparse_init(mcx_lda *m);
