@@ -51,6 +51,7 @@
 #define MCMIX_MIXTURE_DP_H
 
 #include <math.h>
+#include <stdint.h>
 #include "mixture.h"
 
 /* ---------------- the prior over partitions (mixture_prior.c) ---------------- */
@@ -152,6 +153,18 @@ MCX_DP_ALGORITHMS(MCX_DP_DECLARE)
 const mcx_dp_algorithm *mcx_dp_algorithm_find(const char *name);
 
 /* ---------------- shared by several rows ---------------- */
+
+/* An upper bound on exp(y) for y <= 0: 2^ceil(y log2 e) from the bits of
+ * a double (no call into libm); 2^-1022 below that.  For t = y log2 e <= 0
+ * the conversion to an integer (truncation toward zero) is ceil(t), which
+ * the baseline x86-64 instruction set has no instruction for. */
+static inline double mcx_exp_bound(double y)
+{
+    double t = y * M_LOG2E;
+    union { double d; uint64_t u; } v;
+    v.u = (uint64_t) (t < -1022.0 ? 1 : (int64_t) t + 1023) << 52;
+    return v.d;
+}
 
 /* log(1 + exp(x)) without overflow (the log normaliser of a two-way
  * choice in the split-merge proposals). */

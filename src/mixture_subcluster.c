@@ -7,7 +7,6 @@
 #include <string.h>
 #include <stdint.h>
 #include "mixture_subcluster.h"
-#include "stats_moments.h"
 #include "mixture_subcluster_profile.h"
 
 /* Singleton split / merge proposals per split / merge proposal. */
@@ -83,23 +82,11 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     mcx_sc_block_setup(m, s);
 }
 
-/* An upper bound on exp(y) for y <= 0: 2^ceil(y log2 e) from the bits of
- * a double (no call into libm); 2^-1022 below that.  For t = y log2 e <= 0
- * the conversion to an integer (truncation toward zero) is ceil(t), which
- * the baseline x86-64 instruction set has no instruction for. */
-static inline double exp_bound(double y)
-{
-    double t = y * M_LOG2E;
-    union { double d; uint64_t u; } v;
-    v.u = (uint64_t) (t < -1022.0 ? 1 : (int64_t) t + 1023) << 52;
-    return v.d;
-}
-
 /* Index in 0..K-1 with probabilities proportional to exp(logw[k]), by the
  * inverse distribution function of one uniform u with the largest weight
  * first and the others in index order.  Exact, and most draws need no
  * exp(): with k* the largest, p(k*) = 1 / (1 + S), S = sum over the others
- * of exp(logw[k] - logw[k*]) <= Sb (exp_bound()), so u (1 + Sb) < 1
+ * of exp(logw[k] - logw[k*]) <= Sb (mcx_exp_bound()), so u (1 + Sb) < 1
  * implies u < p(k*) and the draw is k*; only otherwise are the weights
  * computed.  One uniform either way (the stream's use is fixed). */
 static int rcat_log_max_first(mcx_stream *st, double *logw, int K)
@@ -110,7 +97,7 @@ static int rcat_log_max_first(mcx_stream *st, double *logw, int K)
         if (logw[k] > mx) { mx = logw[k]; kx = k; }
     double sb = 0.0;
     for (int k = 0; k < K; k++)
-        if (k != kx) sb += exp_bound(logw[k] - mx);
+        if (k != kx) sb += mcx_exp_bound(logw[k] - mx);
     double u = mcx_stream_unif(st);
     if (u * (1.0 + sb) < 1.0) return kx;
     double total = 1.0;

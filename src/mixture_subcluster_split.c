@@ -45,7 +45,6 @@
 #include <R_ext/Random.h>
 #include <Rmath.h>
 #include "mixture_subcluster.h"
-#include "stats_moments.h"
 
 /* Share of the uniform component of the split proposal (sides by fair coins). */
 #define UNIFORM_SHARE 0.5
