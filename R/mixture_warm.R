@@ -109,9 +109,12 @@ warm_start_init_on <- function(spec, state0, sm_control, warm) {
 # Labels 0 .. K-1 with the unused ones removed (renumbered in order): a
 # cluster of the subsample can receive no observation when every point
 # near it is more probable under a larger neighbour; the samplers take no
-# empty cluster. Without an unused label, z itself (no copy).
+# empty cluster. Without an unused label, z itself: no copy of z is made
+# (tabulate() counts labels 1 .. K-1 and skips the zeros; z + 1L would
+# cost 4 bytes per observation, 40 MB at N = 1e7).
 drop_empty_labels <- function(z, K) {
-  used <- tabulate(z + 1L, K) > 0L
+  cnt <- tabulate(z, K - 1L)
+  used <- c(length(z) > sum(cnt), cnt > 0L)
   if (all(used)) return(z)
   (cumsum(used) - 1L)[z + 1L]
 }
