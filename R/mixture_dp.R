@@ -60,8 +60,8 @@ dp_algorithms <- list(
                                 threads = if (is.null(ctl$threads)) 1 else ctl$threads,
                                 # tests only: the last sequentially allocated move in state$params
                                 sc_record = if (isTRUE(ctl$sc_record)) 1 else 0,
-                                # tests only: union size above which the sequentially
-                                # allocated moves are thinned (< 0: the default)
+                                # tests only: union size above which the split / merge
+                                # moves are thinned (< 0: the default)
                                 sc_thin = if (is.null(ctl$sc_thin)) -1 else ctl$sc_thin,
                                 # tests only: 0 leaves out the sequentially allocated moves
                                 sc_sams = if (isFALSE(ctl$sc_sams)) 0 else 1),

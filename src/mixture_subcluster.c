@@ -13,11 +13,10 @@
 #define SC_SINGLES_PER_MOVE 4
 /* Recompute all statistics when more than n / SC_REBUILD_SHARE observations move. */
 #define SC_REBUILD_SHARE 4
-/* The size above which the splits of both kinds of moves are thinned to
- * probability SC_SAMS_THIN / n (mixture_subcluster_sams.c, _split.c): a
- * sequentially allocated split then visits at most this many members on
- * average, whatever N. */
-#define SC_SAMS_THIN 32768
+/* The union size above which the split / merge moves are thinned
+ * (mixture_subcluster_sams.c, _split.c): a sequentially allocated split
+ * then visits at most this many members on average, whatever N. */
+#define SC_THIN 32768
 
 static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *control,
                   const mcx_dp_saved *saved)
@@ -28,9 +27,9 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     /* sc_record (tests only): the record of the last sequentially
      * allocated move (params() below) */
     s->record = control[2] != 0.0;
-    /* sc_thin (tests only; < 0: the default): the size above which the
-     * sequentially allocated moves are thinned (mixture_subcluster_sams.c) */
-    s->thin = control[3] < 0.0 ? SC_SAMS_THIN : (int) control[3];
+    /* sc_thin (tests only; < 0: the default): the union size above which
+     * the split / merge moves are thinned */
+    s->thin = control[3] < 0.0 ? SC_THIN : (int) control[3];
     /* sc_sams (tests only): 0 leaves out the sequentially allocated moves,
      * so that the exact tests see the 2-means moves alone */
     s->no_sams = control[4] == 0.0;

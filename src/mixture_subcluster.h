@@ -57,6 +57,7 @@
 #include "mixture_dp.h"
 #include "rng_stream.h"
 #include "stats_moments.h"
+#include <R_ext/Random.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -72,7 +73,7 @@
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
     int moves;             /* split / merge proposals per sweep */
-    int thin;              /* splits of n > thin members thinned to thin / n (0: none) */
+    int thin;              /* unions of n > thin members: moves thinned (mcx_sc_log_share()) */
     int no_sams;           /* 1: no sequentially allocated moves (tests) */
     int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
@@ -226,6 +227,19 @@ int    mcx_sc_apply_split(mcx_mix *m, const mcx_subcluster *s, int k, int n, int
 /* log p(partition) gained by splitting nA + nB members into two clusters
  * (prior part only), with K clusters before the split. */
 double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int nB);
+/* Thinning of the split / merge moves on large unions (mixture_subcluster_sams.c,
+ * mixture_subcluster_split.c): log f, f = thin / n the probability that a
+ * split of a union of n > s->thin > 0 members is made (0 otherwise). */
+static inline double mcx_sc_log_share(const mcx_subcluster *s, int n)
+{
+    return s->thin > 0 && n > s->thin ? log((double) s->thin / n) : 0.0;
+}
+/* 1 when a move made with probability exp(lf) (lf <= 0) is skipped; one
+ * uniform of R's generator drawn only when lf < 0. */
+static inline int mcx_sc_thinned_out(double lf)
+{
+    return lf < 0.0 && !(log(unif_rand()) < lf);
+}
 
 /* The pieces of the sequentially allocated moves shared with the HDP
  * (mixture_subcluster_sams.c, model_hdp_sams.c): a split's cluster and

@@ -60,8 +60,11 @@
  * random order (a cache miss each, serial), about as much CPU as the rest
  * of the sweep, and so can a merge of a few points into such a cluster,
  * which is scored until its running log q_S rules it out; thinned, the
- * members visited per move stay about t, or sqrt(t n), whatever N.  With the Pitman-Yor EPPF (Pitman 2006, eq.
- * 3.6) and L the log marginal likelihood, a split of k (K clusters) into
+ * members visited per move stay about t, or sqrt(t n), whatever N
+ * (mcx_sc_log_share(), mixture_subcluster.h).
+ *
+ * With the Pitman-Yor EPPF (Pitman 2006, eq. 3.6) and L the log marginal
+ * likelihood, a split of k (K clusters) into
  * A and B is accepted with probability min(1, r),
  *   log r = log(alpha + K d) + lgamma(n_A - d) + lgamma(n_B - d)
  *           - lgamma(n - d) - lgamma(1 - d) + L(A) + L(B) - L(k)
@@ -495,14 +498,6 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
         s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
 }
 
-/* log f, f the probability that a split of n members is made (see the
- * top of this file): t / n for n > t = s->thin > 0, else 1; a merge is
- * made with probability g = sqrt(f). */
-static double log_share(const mcx_subcluster *s, int n)
-{
-    return s->thin > 0 && n > s->thin ? log((double) s->thin / n) : 0.0;
-}
-
 /* A split's cluster *k (uniform among the K) and its ordered launch points
  * *pi != *pj (uniform among its nm members, listed in s->mem by
  * mcx_sc_members()); returns nm, below 2 when *k cannot be split or the
@@ -513,8 +508,7 @@ int mcx_sc_sams_pick(mcx_mix *m, mcx_subcluster *s, int *k, int *pi, int *pj)
     int K = m->K, c = (int) (unif_rand() * K);
     if (c >= K) c = K - 1;
     *k = c;
-    double lf = log_share(s, m->size[c]);
-    if (lf < 0.0 && !(log(unif_rand()) < lf)) return 0;   /* thinned out */
+    if (mcx_sc_thinned_out(mcx_sc_log_share(s, m->size[c]))) return 0;
     int nm = mcx_sc_members(m, s, c, c);
     if (nm < 2) return nm;
     *pi = (int) R_unif_index((double) nm);
@@ -583,7 +577,7 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double lB = f->log_marginal(m->hyper, st[1], m->work);
     double lqm = mcx_sc_sams_split_reverse_lq(m, s, p, k, st, n, lA, lB, &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
-    double lr = g + lqm - lqs - lq - 0.5 * log_share(s, nm);     /* + log(g / f) */
+    double lr = g + lqm - lqs - lq - 0.5 * mcx_sc_log_share(s, nm);   /* + log(g / f) */
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
@@ -628,8 +622,8 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int K = m->K, a, b;
     double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
     int na = m->size[a], nb = m->size[b], nm = na + nb;
-    double lf = log_share(s, nm);
-    if (lf < 0.0 && !(log(unif_rand()) < 0.5 * lf)) return;    /* thinned out: g */
+    double lf = mcx_sc_log_share(s, nm);
+    if (mcx_sc_thinned_out(0.5 * lf)) return;                  /* g = sqrt(f) */
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;

@@ -124,38 +124,37 @@ static double fit_log_share(const mcx_mix *m, mcx_subcluster *s, const mcx_parti
                             int n)
 {
     mcx_sc_subclusters(m, s, n, s->sum);
-    if (s->thin <= 0 || n <= s->thin || s->moments == NULL) return 0.0;
-    if (subsample_gain(m, s, p, n) >= 0.0) return 0.0;
-    return log((double) s->thin / n);
+    double lf = mcx_sc_log_share(s, n);
+    if (lf == 0.0 || s->moments == NULL || subsample_gain(m, s, p, n) >= 0.0) return 0.0;
+    return lf;
 }
 
-/* The sides of the n members, their sub-clusters fitted (fitted != 0) or
- * fitted here. */
-static double split_sides(const mcx_mix *m, mcx_subcluster *s, int n, int fitted)
+/* The sides of the n members, their sub-clusters fitted. */
+static double split_sides(const mcx_mix *m, mcx_subcluster *s, int n)
 {
     double *sum = s->sum;
-    if (!fitted) mcx_sc_subclusters(m, s, n, sum);
     s->cen[4 * m->dim + 1] = unif_rand() < UNIFORM_SHARE;
     mcx_sc_pass(m, s, MCX_PASS_SIDES, n, mcx_stream_master() | 1, sum);
     return log_q_sides(sum, n);
 }
 
-static double score_sides(const mcx_mix *m, mcx_subcluster *s, int n, int fitted)
+static double score_sides(const mcx_mix *m, mcx_subcluster *s, int n)
 {
     double *sum = s->sum;
-    if (!fitted) mcx_sc_subclusters(m, s, n, sum);
     mcx_sc_pass(m, s, MCX_PASS_SIDES, n, 0, sum);
     return log_q_sides(sum, n);
 }
 
 double mcx_sc_split_sides(const mcx_mix *m, mcx_subcluster *s, int n)
 {
-    return split_sides(m, s, n, 0);
+    mcx_sc_subclusters(m, s, n, s->sum);
+    return split_sides(m, s, n);
 }
 
 double mcx_sc_score_sides(const mcx_mix *m, mcx_subcluster *s, int n)
 {
-    return score_sides(m, s, n, 0);
+    mcx_sc_subclusters(m, s, n, s->sum);
+    return score_sides(m, s, n);
 }
 
 static double ps_split(int K)
@@ -193,8 +192,8 @@ static void propose_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     s->counts[1] += 1;
     if (n < 2) return;
     double lf = fit_log_share(m, s, p, n);
-    if (lf < 0.0 && !(log(unif_rand()) < lf)) return;      /* thinned out */
-    double lQ = split_sides(m, s, n, 1);
+    if (mcx_sc_thinned_out(lf)) return;
+    double lQ = split_sides(m, s, n);
     int nB = (int) sum[2], nA = n - nB;
     if (nA == 0 || nB == 0) return;
     mcx_sc_side_stats(m, s, n);
@@ -241,7 +240,7 @@ static void propose_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
     if (!(lr >= 0.0 || lu < lr)) return;
     if (s->combine != NULL) n = mcx_sc_members(m, s, a, b);
     lr += fit_log_share(m, s, p, n);           /* the reverse split's thinning */
-    lr += score_sides(m, s, n, 1);
+    lr += score_sides(m, s, n);
     if (!(lr >= 0.0 || lu < lr)) return;
     memcpy(mcx_mix_stats(m, a), su, m->sstride * sizeof(double));
     m->size[a] += m->size[b];
