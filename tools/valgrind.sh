@@ -11,6 +11,8 @@
 # VALGRIND_ORIGINS=yes tracks where uninitialised values come from (about
 # twice as slow; the default, no, still reports every such use: rerun the
 # file that shows one with yes to find its origin).
+# VALGRIND_REUSE=yes keeps a package already installed in library_dir (to
+# run files one at a time); VALGRIND_LOGDIR puts the logs there instead.
 set -e
 if [ -n "$VALGRIND_SHARD" ]; then
   i=${VALGRIND_SHARD%/*}; n=${VALGRIND_SHARD#*/}
@@ -26,25 +28,29 @@ if [ -n "$VALGRIND_SHARD" ]; then
 fi
 LIB=${1:-$(pwd)/.valgrind-lib}
 mkdir -p "$LIB"
-R CMD INSTALL --preclean --no-multiarch --library="$LIB" . > "$LIB/install.log" 2>&1 ||
-  { cat "$LIB/install.log"; exit 1; }
-rm -f src/*.o src/*.so
-LOG="$LIB/valgrind.log"
+if [ "$VALGRIND_REUSE" != yes ] || [ ! -d "$LIB/mcmix" ]; then
+  R CMD INSTALL --preclean --no-multiarch --library="$LIB" . > "$LIB/install.log" 2>&1 ||
+    { cat "$LIB/install.log"; exit 1; }
+  rm -f src/*.o src/*.so
+fi
+OUT=${VALGRIND_LOGDIR:-$LIB}
+mkdir -p "$OUT"
+LOG="$OUT/valgrind.log"
 # (a copy, sourced through -e: R -f reads its file as it goes, and forked
 # workers sharing that file's offset made it read past the end)
-cp tools/run-tests.R "$LIB/run-tests.R"
+cp tools/run-tests.R "$OUT/run-tests.R"
 set +e
 R_LIBS="$LIB" NOT_CRAN=true R --vanilla -d "valgrind --tool=memcheck --leak-check=full --track-origins=${VALGRIND_ORIGINS:-no} --log-file=$LOG" \
-  -e "source('$LIB/run-tests.R')" > "$LIB/tests.log" 2>&1
+  -e "source('$OUT/run-tests.R')" > "$OUT/tests.log" 2>&1
 status=$?
 set -e
-tail -n 3 "$LIB/tests.log"
+tail -n 3 "$OUT/tests.log"
 # errors whose stack goes through mcmix.so
 if awk '/^==[0-9]+== (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|[0-9,]+ bytes in [0-9,]+ blocks are definitely)/{e=1; buf=$0; next}
         e && /^==[0-9]+==    (at|by) / {buf=buf "\n" $0; if ($0 ~ /mcmix\.so/) {print buf; found=1; e=0}; next}
-        {e=0} END {exit found ? 0 : 1}' "$LOG" > "$LIB/mcmix-errors.txt"; then
-  echo "valgrind reports in mcmix (see $LOG):"; head -n 60 "$LIB/mcmix-errors.txt"; exit 1
+        {e=0} END {exit found ? 0 : 1}' "$LOG" > "$OUT/mcmix-errors.txt"; then
+  echo "valgrind reports in mcmix (see $LOG):"; head -n 60 "$OUT/mcmix-errors.txt"; exit 1
 fi
-[ $status -eq 0 ] || { echo "tests failed under valgrind (see $LIB/tests.log)"; exit 1; }
+[ $status -eq 0 ] || { echo "tests failed under valgrind (see $OUT/tests.log)"; exit 1; }
 grep "ERROR SUMMARY" "$LOG" | tail -n 1
 echo "valgrind: clean"

@@ -506,6 +506,16 @@ fault_summary <- function(res) {
 # `signal` = tools::SIGKILL kills the process instead (a dead worker).
 # With `chain_start` = c, the signal comes at the first chunk of the c-th
 # chain run by the process (a chunk of warm-up at offset 0), not at call k.
+# Evaluates R code for up to `seconds`, so that an interrupt the process has
+# just sent to itself is served at R's next check (in the evaluator, not in
+# Sys.sleep(), whose select() is left by a longjmp from the signal handler:
+# valgrind's emulation of that system call does not survive it).
+serve_interrupt <- function(seconds = 1) {
+  t0 <- proc.time()[[3]]
+  while (proc.time()[[3]] - t0 < seconds) NULL
+  invisible(NULL)
+}
+
 interrupting_kernel <- function(kernel, k, flag = tempfile("mcmix-int-"),
                                 where = c("before", "inside", "after"),
                                 signal = tools::SIGINT, chain_start = NULL) {

@@ -142,7 +142,7 @@ test_that("an interrupt in the warm start gives a partial fit that extend() comp
       if (!file.exists(flag)) {
         file.create(flag)
         tools::pskill(Sys.getpid(), tools::SIGINT)
-        Sys.sleep(0.05)   # the interrupt is served here
+        serve_interrupt()
       }
       init(chain)
     }
@@ -179,7 +179,7 @@ test_that("a fit interrupted in chain 2's warm start serves its methods from cha
           assign("n", get("n", envir = .(calls)) + 1L, envir = .(calls))
           if (get("n", envir = .(calls)) == 2L) {
             tools::pskill(Sys.getpid(), tools::SIGINT)
-            Sys.sleep(0.05)
+            .(serve_interrupt)()
           }
         }))
   withr::defer(untrace("warm_start_min_size", where = asNamespace("mcmix")))
