@@ -444,13 +444,55 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
  * nu_n, i.e. like the cluster's size.  Used by the collapsed Gibbs scan
  * to keep a point in its own cluster without evaluating the others
  * (mixture_dp.c). */
+static inline double bound_at(const double *s, double r)
+{
+    double y = s[S_RSCALE] * r;
+    return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
+}
+
 double mcx_niw_log_predictive_bound(const void *hp, const void *sp, const double *x,
                                     double *work)
 {
-    const double *s = sp;
-    double r = predictive_quad(hp, s, x, work);
-    double y = s[S_RSCALE] * r;
-    return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
+    return bound_at(sp, predictive_quad(hp, sp, x, work));
+}
+
+/* The largest of `init` and log_count[size[k]] + the bound above over the
+ * K clusters' stats (stats + k stride) other than `skip`, in one call: the
+ * stay test of the collapsed Gibbs scan evaluates it for every point, and
+ * at d = 2 the quadratic form is written out (the operations, and so the
+ * values, of mcx_tri_quad()). */
+double mcx_niw_log_predictive_bound_max(const void *hp, const double *stats, size_t stride,
+                                        int K, int skip, const int *size,
+                                        const double *log_count, const double *x,
+                                        double init, double *work)
+{
+    const niw_hyper *h = hp;
+    double mb = init;
+    if (h->d == 2) {
+        const double *m0 = H_M0(h);
+        double x0 = x[0] - m0[0], x1 = x[1] - m0[1];
+        for (int k = 0; k < K; k++) {
+            if (k == skip) continue;
+            const double *s = stats + (size_t) k * stride, *mu = S_MU(s, 2), *L = S_L(s, 2);
+            /* || L^{-1} v ||^2 over the common denominator (L_00 L_11)^2 */
+            double v0 = x0 - mu[0], v1 = x1 - mu[1], den = L[0] * L[3];
+            double a = v0 * L[3], c = v1 * L[0] - L[1] * v0;
+            double y = s[S_RSCALE] * ((a * a + c * c) / (den * den));
+            /* y / (2 + y) >= y / 2 - y^2 / 4 (their difference is
+             * y^3 / (4 (2 + y))), the usual case, without a division */
+            double g = y < 1.0 ? y * (0.5 - 0.25 * y) : y / (2.0 + y);
+            double b = log_count[size[k]] + s[S_CONST] - 2.0 * s[S_POW] * g;
+            if (b > mb) mb = b;
+        }
+        return mb;
+    }
+    for (int k = 0; k < K; k++) {
+        if (k == skip) continue;
+        const double *s = stats + (size_t) k * stride;
+        double b = log_count[size[k]] + bound_at(s, predictive_quad(h, s, x, work));
+        if (b > mb) mb = b;
+    }
+    return mb;
 }
 
 /* The leave-one-out predictive by downdating a copy of the factor in
@@ -472,19 +514,43 @@ static double loo_direct(const niw_hyper *h, const double *s, const double *w, d
         - 0.5 * s[S_NU] * log1p(k1 / (k1 + 1) * r);
 }
 
+/* t = 1 - c q of the header for a member x (w, c q's vector and factor, at
+ * work + 2 d*d with d doubles after it as scratch; c in *c). */
+static double loo_t(const niw_hyper *h, const double *s, const double *x, double *work,
+                    double *c)
+{
+    int d = h->d;
+    const double *mu = S_MU(s, d), *m0 = H_M0(h);
+    double k = s[S_KAPPA], *w = work + 2 * (size_t) d * d;
+    *c = k / (k - 1);
+    for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
+    double q = d == 1 ? w[0] * w[0] / S_PSI(s, d)[0] : mcx_tri_quad(S_L(s, d), w, w + d, d);
+    return 1.0 - *c * q;
+}
+
 static double log_predictive_loo(const void *hp, const void *sp, const double *x,
                                  double *work)
 {
     const niw_hyper *h = hp;
     const double *s = sp;
-    int d = h->d;
-    const double *mu = S_MU(s, d), *m0 = H_M0(h);
-    double k = s[S_KAPPA], c = k / (k - 1), *w = work + 2 * (size_t) d * d;
-    for (int i = 0; i < d; i++) w[i] = x[i] - m0[i] - mu[i];
-    double q = d == 1 ? w[0] * w[0] / S_PSI(s, d)[0] : mcx_tri_quad(S_L(s, d), w, w + d, d);
-    double t = 1.0 - c * q;
+    double c, t = loo_t(h, s, x, work, &c);
     if (t >= 1e-6) return s[S_LOOC] + 0.5 * (s[S_NU] - 1) * log(t);
-    return loo_direct(h, s, w, c, work);     /* w is work + 2 d*d, as it expects */
+    return loo_direct(h, s, work + 2 * (size_t) h->d * h->d, c, work);  /* w, as it expects */
+}
+
+/* A lower bound on log_predictive_loo() that needs no logarithm: for
+ * 0 < t <= 1, log t >= (t - 1/t) / 2 (equal at t = 1, and the difference
+ * has derivative -(1 - 1/t)^2 / 2 <= 0), tight to second order at t = 1,
+ * i.e. for members near the cluster's mean; -HUGE_VAL where the exact
+ * value needs the fallback.  The collapsed Gibbs scan tries its stay test
+ * with it first (mixture_dp.c). */
+double mcx_niw_log_predictive_loo_lower(const void *hp, const void *sp, const double *x,
+                                        double *work)
+{
+    const double *s = sp;
+    double c, t = loo_t(hp, s, x, work, &c);
+    if (!(t >= 0.5)) return -HUGE_VAL;
+    return s[S_LOOC] + 0.5 * (s[S_NU] - 1) * ((t - 1.0) - (t - 1.0) * (t - 1.0));
 }
 
 static double log_marginal(const void *hp, const void *sp, double *work)

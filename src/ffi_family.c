@@ -186,7 +186,8 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
     size_t ns = mcx_family_stats_doubles(f, b->hyper) + 1;
     void *s = new_stats(b), *t = new_stats(b);
     add_rows(b, s, rows, n);
-    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 2));
+    mcx_predictive_bound_fn lower = mcx_family_predictive_loo_lower(f);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 3));
     double *po = REAL(out);
     for (int i = 0; i < n; i++) {
         const double *xi = rows + (size_t) i * b->dim;
@@ -194,6 +195,7 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
         memcpy(t, s, ns * sizeof(double));
         f->stats_remove(b->hyper, t, xi, b->work);
         po[i + n] = f->log_predictive(b->hyper, t, xi, b->work);
+        po[i + 2 * (size_t) n] = lower != NULL ? lower(b->hyper, s, xi, b->work) : NA_REAL;
     }
     UNPROTECT(1);
     return out;
@@ -288,7 +290,8 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
  *                    column 1 by the family's log_predictive_loo slot on the
  *                    stats of all rows (NA when the family has none),
  *                    column 2 by copying those stats, removing row i and
- *                    calling log_predictive                  -> n x 2
+ *                    calling log_predictive; column 3 the family's cheap
+ *                    lower bound on it (NA without one)      -> n x 3
  *   "moments"        `arg` = a block size: the statistics from raw moments
  *                    (registry.h: the rows' moments summed per block of
  *                    `arg` rows, blocks pooled in order) against all rows
@@ -300,8 +303,9 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
  *                    hook (columns K+1..2K; built-in families with it)
  *   "bound"          for each row of the matrix `arg` (m x dim), the
  *                    family's cheap upper bound on log p(row | all rows of
- *                    x) and log_predictive itself (built-in families with a
- *                    bound only, registry.h)                  -> m x 2
+ *                    x), log_predictive itself, and the bound's batched form
+ *                    for one cluster of count weight 0 (built-in families
+ *                    with a bound only, registry.h)           -> m x 3
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -347,11 +351,16 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
         if (d2 != d) MCX_INTERNAL("`arg` must have as many columns as `x`");
         void *s = new_stats(&b);
         add_rows(&b, s, rows, n);
-        out = PROTECT(Rf_allocMatrix(REALSXP, m, 2));
+        mcx_predictive_bound_max_fn bmax = mcx_family_predictive_bound_max(f);
+        const int size0 = 0;
+        const double count0 = 0.0;
+        out = PROTECT(Rf_allocMatrix(REALSXP, m, 3));
         for (int i = 0; i < m; i++) {
             const double *xi = newx + (size_t) i * d;
             REAL(out)[i] = bnd(b.hyper, s, xi, b.work);
             REAL(out)[i + m] = f->log_predictive(b.hyper, s, xi, b.work);
+            REAL(out)[i + 2 * (size_t) m] = bmax(b.hyper, s, 0, 1, -1, &size0, &count0, xi,
+                                                 -HUGE_VAL, b.work);
         }
     } else if (strcmp(what, "combine") == 0) {
         mcx_stats_combine_fn comb = mcx_family_combiner(f, b.hyper);

@@ -35,6 +35,22 @@ typedef double (*mcx_predictive_bound_fn)(const void *hyper, const void *stats,
                                           const double *x, double *work);
 double mcx_niw_log_predictive_bound(const void *hyper, const void *stats, const double *x,
                                     double *work);
+/* A lower bound on the family's log_predictive_loo without a
+ * transcendental function (gaussian_niw: mcx_niw_log_predictive_loo_lower()),
+ * of the bound's type; NULL for the others. */
+double mcx_niw_log_predictive_loo_lower(const void *hyper, const void *stats, const double *x,
+                                        double *work);
+/* max(init, max over clusters k != skip of log_count[size[k]] + the bound
+ * at x of the k-th of K stats blocks `stride` doubles apart), the bound's
+ * batched form (gaussian_niw: mcx_niw_log_predictive_bound_max()). */
+typedef double (*mcx_predictive_bound_max_fn)(const void *hyper, const double *stats,
+                                              size_t stride, int K, int skip, const int *size,
+                                              const double *log_count, const double *x,
+                                              double init, double *work);
+double mcx_niw_log_predictive_bound_max(const void *hyper, const double *stats, size_t stride,
+                                        int K, int skip, const int *size,
+                                        const double *log_count, const double *x,
+                                        double init, double *work);
 /* The statistics of a group from its raw moments (count, mean, scatter:
  * stats_moments.h, finished), for the built-in families whose statistics
  * are a function of them (gaussian_niw: mcx_niw_stats_moments() in
@@ -107,6 +123,14 @@ static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *h
 static inline mcx_predictive_bound_fn mcx_family_predictive_bound(const mcx_family *f)
 {
     return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound : NULL;
+}
+static inline mcx_predictive_bound_max_fn mcx_family_predictive_bound_max(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound_max : NULL;
+}
+static inline mcx_predictive_bound_fn mcx_family_predictive_loo_lower(const mcx_family *f)
+{
+    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_loo_lower : NULL;
 }
 static inline mcx_stats_moments_fn mcx_family_stats_moments(const mcx_family *f)
 {

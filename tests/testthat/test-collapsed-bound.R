@@ -26,16 +26,48 @@ test_that("the gaussian_niw predictive bound is an upper bound, tight at the mea
       r <- mcmix:::.family_eval(prep, x, "bound", newx)
       what <- paste0("D = ", D, ", n = ", n)
       expect_true(all(is.finite(r)), label = what)
-      expect_true(all(r[, 1] >= r[, 2] - 1e-12 * abs(r[, 2])), label = paste(what, "bound"))
-      expect_equal(r[nrow(r), 1], r[nrow(r), 2], tolerance = 1e-12,
-                   label = paste(what, "at the mean"))
-      # a bound, not a constant: for the nearby points its excess is under
-      # half of the predictive's drop from its maximum
-      near <- r[seq_len(60), ]
-      expect_lt(stats::median(near[, 1] - near[, 2]),
-                0.5 * stats::median(r[nrow(r), 1] - near[, 2]) + 1e-9, label = paste(what, "tight"))
+      # the bound, and its batched form (written out at D = 2) that the scan uses
+      for (j in c(1L, 3L)) {
+        lab <- paste(what, c("bound", "", "batched bound")[j])
+        expect_true(all(r[, j] >= r[, 2] - 1e-12 * abs(r[, 2])), label = lab)
+        expect_equal(r[nrow(r), j], r[nrow(r), 2], tolerance = 1e-12,
+                     label = paste(lab, "at the mean"))
+        # a bound, not a constant: for the nearby points its excess is under
+        # half of the predictive's drop from its maximum
+        near <- r[seq_len(60), ]
+        expect_lt(stats::median(near[, j] - near[, 2]),
+                  0.5 * stats::median(r[nrow(r), j] - near[, 2]) + 1e-9, label = paste(lab, "tight"))
+      }
     }
   }
   expect_error(mcmix:::.family_eval(fam_prepare(gaussian_diag(), matrix(1:4, 2)),
                                     NULL, "bound", matrix(1, 1, 2)), "no predictive bound")
+})
+
+test_that("the gaussian_niw leave-one-out lower bound is a lower bound, tight for central members", {
+  # log p(x_i | the other members) >= C_loo + (nu_n - 1)/2 ((t - 1) - (t - 1)^2)
+  # for t >= 1/2 (src/family_gaussian_niw.c), -Inf below; the scan's stay
+  # test uses it before the exact value (src/mixture_dp.c)
+  set.seed(9)
+  for (D in c(1L, 2L, 5L)) {
+    fam <- gaussian_niw(prior_mean = rep(0.3, D), kappa = 0.05, df = D + 1.5,
+                        scale = diag(D) + 0.4)
+    for (n in c(2L, 3L, 40L, 400L)) {
+      # a cluster with an outlier, whose own t is below 1/2
+      x <- rbind(matrix(stats::rnorm(n * D, 1, 2), n, D), rep(60, D))
+      r <- mcmix:::.family_eval(fam_prepare(fam, matrix(0, 2, D)), x, "loo")
+      what <- paste0("D = ", D, ", n = ", n)
+      expect_false(anyNA(r[, 3]), label = what)
+      expect_true(all(r[, 3] <= r[, 1] + 1e-12 * abs(r[, 1])), label = paste(what, "lower bound"))
+      expect_identical(r[nrow(r), 3], -Inf, label = paste(what, "outlier"))
+    }
+    # tight: for a cluster of 400 its median gap is under 1% of the
+    # members' spread of the exact value
+    x <- matrix(stats::rnorm(400 * D, 1, 2), 400, D)
+    r <- mcmix:::.family_eval(fam_prepare(fam, matrix(0, 2, D)), x, "loo")
+    expect_lt(stats::median(r[, 1] - r[, 3]), 0.01 * stats::sd(r[, 1]),
+              label = paste0("D = ", D, ", tight"))
+  }
+  r <- mcmix:::.family_eval(fam_prepare(gaussian_diag(), matrix(1:4, 2)), matrix(1:6, 3), "loo")
+  expect_true(all(is.na(r[, 3])))
 })
