@@ -9,11 +9,14 @@
 # posteriors in test-dpx-exact.R, test-mixture-exact.R,
 # test-exact-sweep.R and test-splitmerge-highdim.R.
 
+# the family of both tests: every hyperparameter given, a correlated scale
+bound_niw <- function(D) gaussian_niw(prior_mean = rep(0.3, D), kappa = 0.05, df = D + 1.5,
+                                      scale = diag(D) + 0.4)
+
 test_that("the gaussian_niw predictive bound is an upper bound, tight at the mean", {
   set.seed(8)
   for (D in c(1L, 2L, 5L)) {
-    fam <- gaussian_niw(prior_mean = rep(0.3, D), kappa = 0.05, df = D + 1.5,
-                        scale = diag(D) + 0.4)
+    fam <- bound_niw(D)
     for (n in c(0L, 1L, 3L, 40L)) {
       x <- matrix(stats::rnorm(n * D, 1, 2), n, D)
       # near and far points, the cluster's own members, and its posterior mean
@@ -50,8 +53,7 @@ test_that("the gaussian_niw leave-one-out lower bound is a lower bound, tight fo
   # test uses it before the exact value (src/mixture_dp.c)
   set.seed(9)
   for (D in c(1L, 2L, 5L)) {
-    fam <- gaussian_niw(prior_mean = rep(0.3, D), kappa = 0.05, df = D + 1.5,
-                        scale = diag(D) + 0.4)
+    fam <- bound_niw(D)
     for (n in c(2L, 3L, 40L, 400L)) {
       # a cluster with an outlier, whose own t is below 1/2
       x <- rbind(matrix(stats::rnorm(n * D, 1, 2), n, D), rep(60, D))
