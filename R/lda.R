@@ -246,16 +246,18 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
                        algorithm = "sparse", threads = 1L, block_tokens = 8192L,
-                       mh_steps = 2L, workspace = NULL, fail_after = 0L) {
+                       mh_steps = 2L, workspace = NULL, fail_after = 0L,
+                       mh_wide = FALSE) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
   code <- match(algorithm, c("dense", "sparse", "blocked", "mh")) - 1L
   blocks <- lda_blocks(length(corpus$word), block_tokens)
   # fail_after > 0: abandon the chunk with an error after that many sweeps
-  # (tests: what an interrupt inside a chunk leaves)
+  # (tests: what an interrupt inside a chunk leaves); mh_wide = TRUE runs
+  # "mh" on int counts where 16-bit ones would do (tests: the same draws)
   settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks, mh_steps,
-                fail_after)
+                fail_after, mh_wide)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup), workspace)
