@@ -81,15 +81,20 @@ void mcx_lda_mh_init(mcx_lda *m, int steps, int wide)
         max_freq = off[w + 1] > max_freq ? off[w + 1] : max_freq;
         off[w + 1] += off[w];
     }
-    /* 16-bit topics and word-topic counts when every topic id and every
-     * count fits (n_wk <= n_w): half the memory the pass reads at random */
+    /* 16-bit word-topic counts and 16-bit (8-bit when K <= 256) topics
+     * when every topic id and every count fits (n_wk <= n_w): a half (a
+     * quarter) of the memory the pass reads at random */
     const int narrow = !wide && K <= MH_NARROW && max_freq <= MH_NARROW;
-    if (narrow) {
+    if (narrow && K <= 256) {
+        m->mh_z8 = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(uint8_t));
+    } else if (narrow) {
         m->mh_z16 = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(uint16_t));
-        m->mh_nw16 = mcx_alloc((size_t) W * K > 0 ? (size_t) W * K : 1, sizeof(uint16_t));
-        for (size_t i = 0; i < (size_t) W * K; i++) m->mh_nw16[i] = (uint16_t) m->nwk[i];
     } else {
         m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    }
+    if (narrow) {
+        m->mh_nw16 = mcx_alloc((size_t) W * K > 0 ? (size_t) W * K : 1, sizeof(uint16_t));
+        for (size_t i = 0; i < (size_t) W * K; i++) m->mh_nw16[i] = (uint16_t) m->nwk[i];
     }
     /* counting sort: the occurrences of each word in token order */
     int *fill = mcx_alloc((size_t) W, sizeof(int));
@@ -97,7 +102,8 @@ void mcx_lda_mh_init(mcx_lda *m, int steps, int wide)
     for (int t = 0; t < N; t++) {
         int s = fill[word[t]]++;
         m->mh_slot[t] = s;
-        if (narrow) m->mh_z16[s] = (uint16_t) m->z[t];
+        if (m->mh_z8) m->mh_z8[s] = (uint8_t) m->z[t];
+        else if (m->mh_z16) m->mh_z16[s] = (uint16_t) m->z[t];
         else m->mh_z[s] = m->z[t];
     }
 }
@@ -136,20 +142,31 @@ typedef struct mh_doc {
  * random (model_lda_mh_pass.h): the same arithmetic on the same values,
  * so the same draws. */
 #define MH_CT uint16_t
+#define MH_TT uint8_t
+#define MH_FN(name) name##_8
+#include "model_lda_mh_pass.h"
+#undef MH_TT
+#undef MH_FN
+#define MH_TT uint16_t
 #define MH_FN(name) name##_16
 #include "model_lda_mh_pass.h"
 #undef MH_CT
+#undef MH_TT
 #undef MH_FN
 #define MH_CT int
+#define MH_TT int
 #define MH_FN(name) name##_32
 #include "model_lda_mh_pass.h"
 #undef MH_CT
+#undef MH_TT
 #undef MH_FN
 
 void mcx_lda_sweep_mh(mcx_lda *m)
 {
     const uint64_t master = mcx_stream_master();
-    if (m->mh_nw16)
+    if (m->mh_z8)
+        for (int d = 0; d < m->D; d++) mh_document_8(m, m->mh_nw16, m->mh_z8, d, master);
+    else if (m->mh_nw16)
         for (int d = 0; d < m->D; d++) mh_document_16(m, m->mh_nw16, m->mh_z16, d, master);
     else
         for (int d = 0; d < m->D; d++) mh_document_32(m, m->nwk, m->mh_z, d, master);

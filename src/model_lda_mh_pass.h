@@ -1,9 +1,10 @@
 /*
  * model_lda_mh_pass.h -- the token pass of the Metropolis-Hastings LDA
  * sampler (model_lda_mh.c), written once for the type MH_CT of the
- * word-topic counts and of the topics in word order: model_lda_mh.c
- * includes it twice, with 16-bit and with int counts (MH_FN names each
- * instance).  Not a header of its own: no include guard.
+ * word-topic counts and MH_TT of the topics in word order: model_lda_mh.c
+ * includes it three times, with 16-bit counts and 8- or 16-bit topics and
+ * with int counts and topics (MH_FN names each instance).  Not a header
+ * of its own: no include guard.
  */
 /*
  * The uniforms of a token are drawn MH_AHEAD tokens before it is updated,
@@ -19,7 +20,7 @@
  * in between.
  */
 
-static inline void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_CT *wz,
+static inline void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *wz,
                                   const mh_doc *dc, mcx_stream *rng, int t, double *u)
 {
     const int K = m->K, w = m->word[t];
@@ -41,7 +42,7 @@ static inline void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_C
 }
 
 static inline void MH_FN(mh_prefetch_word_topics)(const mcx_lda *m, const MH_CT *nwk,
-                                                   const MH_CT *wz, int t, const double *u)
+                                                   const MH_TT *wz, int t, const double *u)
 {
     const int K = m->K, w = m->word[t];
     const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
@@ -52,7 +53,7 @@ static inline void MH_FN(mh_prefetch_word_topics)(const mcx_lda *m, const MH_CT 
 }
 
 /* The tokens of document d in order, drawing from the stream (master, d). */
-static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_CT *wz, int d, uint64_t master)
+static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_TT *wz, int d, uint64_t master)
 {
     const int K = m->K, steps = m->mh_steps;
     const int i0 = m->doc_start[d], i1 = m->doc_start[d + 1];
@@ -118,7 +119,7 @@ static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_CT *wz, int d, uint64_
         nw[k]++;
         nk[k]++;
         z[t] = k;
-        wz[slot] = (MH_CT) k;
+        wz[slot] = (MH_TT) k;
         if (t + MH_AHEAD < i1) MH_FN(mh_draw)(m, nwk, wz, &dc, &rng, t + MH_AHEAD, u);
     }
 }

@@ -50,7 +50,8 @@ typedef struct mcx_lda {
     void *views;              /* B copies of the topic totals and scratch */
     /* Metropolis-Hastings cycles (model_lda_mh.c; mh_steps 0 otherwise).
      * When every topic id and every word's token count is at most 65535
-     * the sweep reads and updates 16-bit copies, mh_z16 and mh_nw16 (the
+     * the sweep reads and updates 16-bit copies, mh_z16 (mh_z8, 8 bits,
+     * when K <= 256) and mh_nw16 (the
      * word-topic counts; nwk is refreshed from them by mcx_lda_mh_sync()
      * before it is read), else mh_z and nwk. */
     int mh_steps;             /* cycles of (document, word) proposals per token */
@@ -58,6 +59,7 @@ typedef struct mcx_lda {
     int *mh_slot;             /* N: slot of token t in word order */
     int *mh_z;                /* N: topics in word order (a copy of z), or NULL */
     uint16_t *mh_z16;         /* N: the same in 16 bits, or NULL */
+    uint8_t *mh_z8;           /* N: the same in 8 bits (K <= 256), or NULL */
     uint16_t *mh_nw16;        /* W x K: the word-topic counts in 16 bits, or NULL */
     double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
