@@ -132,6 +132,13 @@ static inline int uniform_topic(double x, double inv_a, int K)
     return c < K - 1 ? c : K - 1;
 }
 
+/* mh_draw() inlined into the token loop (a call per token otherwise) */
+#if defined(__GNUC__) || defined(__clang__)
+#define MH_INLINE static inline __attribute__((always_inline))
+#else
+#define MH_INLINE static inline
+#endif
+
 /* A document's part of the proposals (model_lda_mh_pass.h). */
 typedef struct mh_doc {
     int i0, dn;               /* first token, number of other tokens */

@@ -20,7 +20,7 @@
  * in between.
  */
 
-static inline void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *wz,
+MH_INLINE void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *wz,
                                   const mh_doc *dc, mcx_stream *rng, int t, double *u)
 {
     const int K = m->K, w = m->word[t];
