@@ -43,10 +43,12 @@
  * topic copy in word order (8 bytes), and W + 1 word offsets.  The pass
  * reads the word-topic counts and the word-ordered topics at random, so
  * when every topic id and every word's number of tokens fits in 16 bits
- * it works on 16-bit copies of both (half the cache footprint: the W x K
- * counts are 0.5 MB at K = 50, W = 5000), the int counts refreshed from
- * them before a kept draw reads them (mcx_lda_mh_sync()); otherwise on
- * the int counts.  The arithmetic is the same, so are the draws.
+ * it works on 16-bit copies of the counts and of the topics, 8-bit topics
+ * when K <= 256 (a half and a quarter of the cache footprint: the W x K
+ * counts are 0.5 MB at K = 50, W = 5000, the topics 1 MB per 1e6 tokens),
+ * the int counts refreshed from them before a kept draw reads them
+ * (mcx_lda_mh_sync()); otherwise on the int counts and topics.  The
+ * arithmetic is the same, so are the draws.
  *
  * Random numbers: as the sparse sweep, one master seed per sweep from R's
  * generator and document d drawing from the stream (master, d)
