@@ -107,8 +107,11 @@ print.mcmix_lda <- function(x, ...) {
 #' the fit needs two to three times the sweeps. In the package's
 #' benchmarks (1e6 tokens) `"sparse"` reached a given held-out perplexity
 #' in less than half the CPU time of `"mh"` at `K = 50` and in about the
-#' same time at `K = 500`, which is why it stays the default. `"mh"` keeps a copy of the topics in word order (8 more bytes
-#' per token).
+#' same time at `K = 500`, which is why it stays the default. `"mh"` keeps
+#' each token's place in word order and a copy of the topics in that order
+#' (5 to 8 more bytes per token); when every word occurs at most 65535
+#' times it works on 16-bit word-topic counts and 8-bit (`K <= 256`) or
+#' 16-bit topics, which halve what it reads at random (the same draws).
 #'
 #' Which sampler: `"sparse"` for most corpora (cost per token grows with
 #' the number of topics a document and a word are in, not with `K`);
