@@ -107,8 +107,11 @@ print.mcmix_lda <- function(x, ...) {
 #' the fit needs two to three times the sweeps. In the package's
 #' benchmarks (1e6 tokens) `"sparse"` reached a given held-out perplexity
 #' in less than half the CPU time of `"mh"` at `K = 50` and in about the
-#' same time at `K = 500`, which is why it stays the default. `"mh"` keeps a copy of the topics in word order (8 more bytes
-#' per token).
+#' same time at `K = 500`, which is why it stays the default. `"mh"` keeps
+#' each token's place in word order and a copy of the topics in that order
+#' (5 to 8 more bytes per token); when every word occurs at most 65535
+#' times it works on 16-bit word-topic counts and 8-bit (`K <= 256`) or
+#' 16-bit topics, which halve what it reads at random (the same draws).
 #'
 #' Which sampler: `"sparse"` for most corpora (cost per token grows with
 #' the number of topics a document and a word are in, not with `K`);
@@ -246,16 +249,18 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
                        algorithm = "sparse", threads = 1L, block_tokens = 8192L,
-                       mh_steps = 2L, workspace = NULL, fail_after = 0L) {
+                       mh_steps = 2L, workspace = NULL, fail_after = 0L,
+                       mh_wide = FALSE) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
   code <- match(algorithm, c("dense", "sparse", "blocked", "mh")) - 1L
   blocks <- lda_blocks(length(corpus$word), block_tokens)
   # fail_after > 0: abandon the chunk with an error after that many sweeps
-  # (tests: what an interrupt inside a chunk leaves)
+  # (tests: what an interrupt inside a chunk leaves); mh_wide = TRUE runs
+  # "mh" on int counts where 16-bit ones would do (tests: the same draws)
   settings <- c(model$K, corpus$W, model$alpha, model$beta, code, threads, blocks, mh_steps,
-                fail_after)
+                fail_after, mh_wide)
   r <- .Call(C_ffi_lda_step, corpus$word, corpus$doc_start, state$z,
              state$phi_sum, state$theta_sum, as.double(settings),
              chunk_ctrl(n, thin, offset, warmup), workspace)

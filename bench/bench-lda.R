@@ -20,8 +20,13 @@
 ##               function from the state after 10 sweeps), the systems alternated
 ##               twice in one process, at K = 50 and 500 (printed, not
 ##               appended). --seeds=1,2,3 repeats it on the corpora of
-##               those seeds, --k=50 keeps one K.
+##               those seeds, --k=50 keeps one K (here and in the
+##               time-to-perplexity table).
 ##   --target-only only the time-to-perplexity table.
+##   --warp-times=a,b,... WarpLDA's iteration counts in that table, as
+##               multiples of mcmix's sweeps (default 0.2 to 32; from 8
+##               times on it stops early where doubling the iterations
+##               improves the perplexity by less than 0.5%).
 ## The peer is installed with `Rscript tools/install-deps.R bench`; if it is
 ## missing only mcmix is timed and the table says so. text2vec is timed
 ## when it is installed (its WarpLDA is a Metropolis-Hastings sampler, so
@@ -42,9 +47,11 @@
 ## first hundred sweeps, so it cannot rank them), mcmix ("sparse") runs the
 ## sweeps of the first table and its held-out perplexity is the target;
 ## text2vec's WarpLDA cannot be continued, so it is run from scratch for a
-## growing number of iterations (0.2 to 4 times mcmix's sweeps), each run
+## growing number of iterations (0.2 to 32 times mcmix's sweeps), each run
 ## timed and scored, and its time is the CPU time of the first run at or
-## below the target (or of its longest run, marked "not reached").
+## below the target (or of its longest run, marked "not reached", which
+## is also where it stops once doubling the iterations beyond 4 times
+## mcmix's sweeps gains less than 0.5%: a plateau above the target).
 ## mcmix's "mh" sampler (2 cycles per token) is continued from the same
 ## random start and scored (the scoring not timed) after 0.5, 1, 1.5, 2,
 ## 3, 4, 6 and 8 times the sparse sweeps, until it reaches the target. In this table both mcmix samplers are timed in the chunk
@@ -64,6 +71,13 @@ arg_value <- function(name, default) {
   if (length(a)) as.integer(strsplit(sub(".*=", "", a[1L]), ",")[[1L]]) else default
 }
 corpus_seeds <- arg_value("seeds", 1L)
+## WarpLDA's iterations in the time-to-perplexity table, as multiples of
+## mcmix's sweeps (--warp-times=2,4,8,16,32 to look further)
+warp_times <- {
+  a <- grep("^--warp-times=", args, value = TRUE)
+  if (length(a)) as.numeric(strsplit(sub(".*=", "", a[1L]), ",")[[1L]]) else
+    c(0.2, 0.4, 0.6, 0.8, 1, 1.5, 2, 3, 4, 8, 16, 32)
+}
 ks <- arg_value("k", c(50L, 500L))
 have_lda <- requireNamespace("lda", quietly = TRUE)
 have_t2v <- requireNamespace("text2vec", quietly = TRUE)
@@ -351,7 +365,7 @@ if (do_target && have_t2v) {
   dtmB <- Matrix::sparseMatrix(i = rep(seq_along(docsB), lengths(docsB)),
                                j = unlist(docsB), x = 1, dims = c(DB, WB),
                                dimnames = list(NULL, vocabB))
-  for (s in settings) {
+  for (s in Filter(function(s) s$K %in% ks, settings)) {
     K <- s$K; S <- s$sweeps
     m <- lda_model(K, alpha = alpha, beta = beta)
     templateB <- sample_posterior(m, docsB[1:2], vocab = vocabB, iter = 1, burnin = 0,
@@ -380,7 +394,7 @@ if (do_target && have_t2v) {
       K = K, target = target, system = "mcmix_mh", sweeps = if (mh_px <= target) done else NA,
       cpu_s = mh_cpu, perplexity = mh_px, log_joint = mcmix:::lda_log_joint(m, corpusB, st$z))
     hit <- NA_real_; hit_it <- NA_integer_; last_px <- NA_real_; last_cpu <- NA_real_
-    for (n_it in unique(as.integer(round(S * c(0.2, 0.4, 0.6, 0.8, 1, 1.5, 2, 3, 4))))) {
+    for (n_it in unique(as.integer(round(S * warp_times)))) {
       rt <- cpu(function() {
         set.seed(7)
         mod <- text2vec::LDA$new(n_topics = K, doc_topic_prior = alpha,
@@ -389,9 +403,17 @@ if (do_target && have_t2v) {
                                     progress = FALSE))
         mod
       })
+      prev_px <- last_px
       last_px <- perplexity_of(templateB, unname(t2v_phi(rt$value)), heldB)
       last_cpu <- rt$cpu
+      cat(sprintf("K = %d: text2vec %d iterations, %.1f CPU s, held-out perplexity %.1f (target %.1f)\n",
+                  K, n_it, rt$cpu, last_px, target))
       if (last_px <= target) { hit <- rt$cpu; hit_it <- n_it; break }
+      ## a plateau above the target: less than 0.5% better after doubling
+      if (n_it >= 2 * S * 4 && !is.na(prev_px) && last_px > 0.995 * prev_px) {
+        cat(sprintf("K = %d: text2vec's perplexity has levelled off above the target\n", K))
+        break
+      }
     }
     target_rows[[length(target_rows) + 1L]] <- data.frame(
       K = K, target = target, system = "text2vec", sweeps = hit_it,

@@ -74,7 +74,7 @@ enum { KEEP_STRUCT, KEEP_ARENA, KEEP_Z, KEEP_WORD, KEEP_START, KEEP_N };
 
 typedef struct {
     mcx_lda m;
-    double settings[7];       /* K, W, alpha, beta, algorithm, blocks, mh_steps */
+    double settings[8];       /* K, W, alpha, beta, algorithm, blocks, mh_steps, mh_wide */
     int valid;
     uint64_t sum;             /* checksum of the z vector at KEEP_Z */
 } lda_keep;
@@ -85,14 +85,14 @@ typedef struct {
     double alpha, beta;
     const int *word, *doc_start;
     int *z;
-    int algorithm, threads, blocks, mh_steps;
+    int algorithm, threads, blocks, mh_steps, mh_wide;
 } lda_prep_args;
 
 static SEXP lda_prepare_body(void *data)
 {
     lda_prep_args *a = data;
     mcx_lda_prepare(a->m, a->K, a->W, a->D, a->alpha, a->beta, a->word, a->doc_start,
-                    a->z, a->algorithm, a->threads, a->blocks, a->mh_steps);
+                    a->z, a->algorithm, a->threads, a->blocks, a->mh_steps, a->mh_wide);
     return R_NilValue;
 }
 
@@ -122,13 +122,15 @@ static SEXP lda_keep_get(SEXP ws)
  *   phi_sum    double, K x W running sum of E[phi | z] over kept draws
  *   theta_sum  double, D x K running sum of E[theta | z]
  *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks, mh_steps,
- *              fail_after):
+ *              fail_after, mh_wide):
  *              algorithm 0 the dense loop, 1 the SparseLDA buckets
  *              (model_lda_sparse.c), 2 partitioned SparseLDA on `threads`
  *              threads over blocks x blocks cells of the corpus, 3
  *              Metropolis-Hastings cycles (model_lda_mh.c), mh_steps per
  *              token; fail_after > 0 (tests only) abandons the chunk with
- *              an error after that many sweeps, as an interrupt would
+ *              an error after that many sweeps, as an interrupt would;
+ *              mh_wide 1 (tests only) runs algorithm 3 on the int counts
+ *              even where the 16-bit ones would do (the same draws)
  *   chunk      c(n, thin, offset, warmup) (chunk.h)
  *   workspace  the chain's run workspace (R/chains_workspace.R), or NULL:
  *              the structures are then built from z for this chunk only
@@ -141,13 +143,13 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk, SEXP workspace)
 {
     mcx_chunk c = mcx_chunk_read(chunk);
-    check_real(settings, 9, "settings");
+    check_real(settings, 10, "settings");
     const double *s = REAL(settings);
     int K = (int) s[0], W = (int) s[1];
     int algorithm = (int) s[4], threads = (int) s[5], blocks = (int) s[6];
-    int mh_steps = (int) s[7], fail_after = (int) s[8];
+    int mh_steps = (int) s[7], fail_after = (int) s[8], mh_wide = (int) s[9];
     if (algorithm < 0 || algorithm > 3 || threads < 1 || blocks < 1 || blocks > 4096 ||
-        mh_steps < 1 || mh_steps > 1000 || fail_after < 0)
+        mh_steps < 1 || mh_steps > 1000 || fail_after < 0 || mh_wide < 0 || mh_wide > 1)
         MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
     check_int(doc_start, -1, "doc_start");
@@ -183,7 +185,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     if (N > 0) memcpy(INTEGER(z_new), INTEGER(z), (size_t) N * sizeof(int));
 
     lda_prep_args pa = { NULL, K, W, D, alpha, beta, INTEGER(word), INTEGER(doc_start),
-                         INTEGER(z_new), algorithm, threads, blocks, mh_steps };
+                         INTEGER(z_new), algorithm, threads, blocks, mh_steps, mh_wide };
     mcx_lda local, *m = &local;
     lda_keep *kp = NULL;
     int rebuilt = 1;
@@ -193,7 +195,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     if (keep != R_NilValue) {
         kp = (lda_keep *) RAW(VECTOR_ELT(keep, KEEP_STRUCT));
         m = &kp->m;
-        const double now[7] = { K, W, alpha, beta, algorithm, blocks, mh_steps };
+        const double now[8] = { K, W, alpha, beta, algorithm, blocks, mh_steps, mh_wide };
         int same = kp->valid && VECTOR_ELT(keep, KEEP_Z) == z &&
                    VECTOR_ELT(keep, KEEP_WORD) == word &&
                    VECTOR_ELT(keep, KEEP_START) == doc_start &&

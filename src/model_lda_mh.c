@@ -40,7 +40,15 @@
  * document's topics (cached), one of the word-ordered topic copy, four
  * counts and no division.  Memory: the dense counts of the collapsed
  * sampler (mcx_lda_build) plus, per token, its slot in word order and the
- * topic copy in word order (8 bytes), and W + 1 word offsets.
+ * topic copy in word order (8 bytes), and W + 1 word offsets.  The pass
+ * reads the word-topic counts and the word-ordered topics at random, so
+ * when every topic id and every word's number of tokens fits in 16 bits
+ * it works on 16-bit copies of the counts and of the topics, 8-bit topics
+ * when K <= 256 (a half and a quarter of the cache footprint: the W x K
+ * counts are 0.5 MB at K = 50, W = 5000, the topics 1 MB per 1e6 tokens),
+ * the int counts refreshed from them before a kept draw reads them
+ * (mcx_lda_mh_sync()); otherwise on the int counts and topics.  The
+ * arithmetic is the same, so are the draws.
  *
  * Random numbers: as the sparse sweep, one master seed per sweep from R's
  * generator and document d drawing from the stream (master, d)
@@ -56,28 +64,56 @@
 /* Tokens ahead whose uniforms are drawn (and the memory they will read
  * prefetched) before they are updated (see mh_draw()). */
 #define MH_AHEAD 8
+/* The largest topic id and count of the 16-bit pass. */
+#define MH_NARROW 65535
 
-void mcx_lda_mh_init(mcx_lda *m, int steps)
+void mcx_lda_mh_init(mcx_lda *m, int steps, int wide)
 {
-    const int W = m->W, N = m->N;
+    const int K = m->K, W = m->W, N = m->N;
     const int *word = m->word;
     m->mh_steps = steps < 1 ? 1 : steps;
     m->mh_off = mcx_alloc((size_t) W + 1, sizeof(int));
     m->mh_slot = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
-    m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
     m->mh_u = mcx_alloc((size_t) MH_AHEAD * 4 * m->mh_steps, sizeof(double));
     int *off = m->mh_off;
     memset(off, 0, ((size_t) W + 1) * sizeof(int));
     for (int t = 0; t < N; t++) off[word[t] + 1]++;
-    for (int w = 0; w < W; w++) off[w + 1] += off[w];
+    int max_freq = 0;
+    for (int w = 0; w < W; w++) {
+        max_freq = off[w + 1] > max_freq ? off[w + 1] : max_freq;
+        off[w + 1] += off[w];
+    }
+    /* 16-bit word-topic counts and 16-bit (8-bit when K <= 256) topics
+     * when every topic id and every count fits (n_wk <= n_w): a half (a
+     * quarter) of the memory the pass reads at random */
+    const int narrow = !wide && K <= MH_NARROW && max_freq <= MH_NARROW;
+    if (narrow && K <= 256) {
+        m->mh_z8 = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(uint8_t));
+    } else if (narrow) {
+        m->mh_z16 = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(uint16_t));
+    } else {
+        m->mh_z = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
+    }
+    if (narrow) {
+        m->mh_nw16 = mcx_alloc((size_t) W * K > 0 ? (size_t) W * K : 1, sizeof(uint16_t));
+        for (size_t i = 0; i < (size_t) W * K; i++) m->mh_nw16[i] = (uint16_t) m->nwk[i];
+    }
     /* counting sort: the occurrences of each word in token order */
     int *fill = mcx_alloc((size_t) W, sizeof(int));
     memcpy(fill, off, (size_t) W * sizeof(int));
     for (int t = 0; t < N; t++) {
         int s = fill[word[t]]++;
         m->mh_slot[t] = s;
-        m->mh_z[s] = m->z[t];
+        if (m->mh_z8) m->mh_z8[s] = (uint8_t) m->z[t];
+        else if (m->mh_z16) m->mh_z16[s] = (uint16_t) m->z[t];
+        else m->mh_z[s] = m->z[t];
     }
+}
+
+void mcx_lda_mh_sync(mcx_lda *m)
+{
+    if (!m->mh_nw16) return;
+    for (size_t i = 0; i < (size_t) m->W * m->K; i++) m->nwk[i] = m->mh_nw16[i];
 }
 
 /* The position standing for draw u < n of the n others among the n + 1
@@ -98,131 +134,51 @@ static inline int uniform_topic(double x, double inv_a, int K)
     return c < K - 1 ? c : K - 1;
 }
 
-/*
- * The uniforms of a token are drawn MH_AHEAD tokens before it is updated,
- * four per step in a fixed order -- document proposal, its acceptance,
- * word proposal, its acceptance -- the proposals scaled to (0, n_d + K
- * alpha) and (0, n_w + K beta).  Nothing of them depends on the accept
- * decisions, so the memory a token will read is known early: at drawing
- * time its word's topic slots and its count row at its current topic are
- * prefetched, and MH_AHEAD / 2 tokens before the update (the slots have
- * arrived) the counts of the proposed topics; the waits for the
- * scattered word-ordered topics and for the topic-word counts (K W of
- * them, megabytes at large K) then overlap the updates of the tokens
- * in between.
- */
+/* mh_draw() inlined into the token loop (a call per token otherwise) */
+#if defined(__GNUC__) || defined(__clang__)
+#define MH_INLINE static inline __attribute__((always_inline))
+#else
+#define MH_INLINE static inline
+#endif
+
+/* A document's part of the proposals (model_lda_mh_pass.h). */
 typedef struct mh_doc {
     int i0, dn;               /* first token, number of other tokens */
     double dtot;              /* n_d + K alpha, n_d the other tokens */
 } mh_doc;
 
-static inline void mh_draw(const mcx_lda *m, const mh_doc *dc, mcx_stream *rng,
-                           int t, double *u)
-{
-    const int K = m->K, w = m->word[t];
-    const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
-    const double wtot = wn + K * m->beta;
-    const int *row = m->nwk + (size_t) w * K;
-    MCX_PREFETCH(row + m->z[t]);
-    for (int s = 0; s < m->mh_steps; s++) {
-        double *v = u + 4 * s;
-        v[0] = mcx_stream_unif(rng) * dc->dtot;
-        v[1] = mcx_stream_unif(rng);
-        v[2] = mcx_stream_unif(rng) * wtot;
-        v[3] = mcx_stream_unif(rng);
-        if (v[0] < dc->dn) MCX_PREFETCH(row + m->z[other_position(v[0], dc->i0, dc->dn, t)]);
-        else MCX_PREFETCH(row + uniform_topic(v[0] - dc->dn, 1.0 / m->alpha, K));
-        if (v[2] < wn) MCX_PREFETCH(m->mh_z + other_position(v[2], wo, wn, own));
-        else MCX_PREFETCH(row + uniform_topic(v[2] - wn, 1.0 / m->beta, K));
-    }
-}
-
-static inline void mh_prefetch_word_topics(const mcx_lda *m, int t, const double *u)
-{
-    const int K = m->K, w = m->word[t];
-    const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
-    const int *row = m->nwk + (size_t) w * K;
-    for (int s = 0; s < m->mh_steps; s++)
-        if (u[4 * s + 2] < wn)
-            MCX_PREFETCH(row + m->mh_z[other_position(u[4 * s + 2], wo, wn, own)]);
-}
-
-/* The tokens of document d in order, drawing from the stream (master, d). */
-static void mh_document(mcx_lda *m, int d, uint64_t master)
-{
-    const int K = m->K, steps = m->mh_steps;
-    const int i0 = m->doc_start[d], i1 = m->doc_start[d + 1];
-    if (i1 <= i0) return;
-    const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
-    const double inv_alpha = 1.0 / alpha, inv_beta = 1.0 / beta;
-    const int *word = m->word, *off = m->mh_off, *slot_of = m->mh_slot;
-    int *z = m->z, *wz = m->mh_z, *nk = m->nk;
-    int *nd = m->ndk + (size_t) d * K;
-    const mh_doc dc = { i0, i1 - i0 - 1, i1 - i0 - 1 + K * alpha };
-    const int dn = dc.dn;
-    mcx_stream rng;
-    mcx_stream_seed(&rng, master, (uint64_t) d);
-    /* token i0 + p's uniforms in ring slot p % MH_AHEAD */
-    double *ring = m->mh_u;
-    const size_t width = 4 * (size_t) steps;
-    for (int t = i0; t < i1 && t < i0 + MH_AHEAD; t++)
-        mh_draw(m, &dc, &rng, t, ring + (size_t) ((t - i0) % MH_AHEAD) * width);
-    for (int t = i0; t < i1; t++) {
-        double *u = ring + (size_t) ((t - i0) % MH_AHEAD) * width;
-        const int th = t + MH_AHEAD / 2;
-        if (th < i1)
-            mh_prefetch_word_topics(m, th, ring + (size_t) ((th - i0) % MH_AHEAD) * width);
-        const int w = word[t];
-        int *nw = m->nwk + (size_t) w * K;
-        int k = z[t];
-        /* take the token out: pi and both proposals exclude it */
-        nd[k]--;
-        nw[k]--;
-        nk[k]--;
-        const int wo = off[w], wn = off[w + 1] - wo - 1, slot = slot_of[t];
-        /* the three factors of pi at the current topic, carried along
-         * with it, so that a step waits on its own loads only */
-        double ak = nw[k] + beta, bk = nk[k] + wb, ck = nd[k] + alpha;
-        for (int s = 0; s < steps; s++) {
-            const double *v = u + 4 * s;
-            /* document proposal: both candidates are formed and one
-             * selected without a branch (the branches are unpredictable),
-             * and a proposal of the current topic is accepted by the same
-             * test (ratio 1) */
-            int c = v[0] < dn ? z[other_position(v[0], i0, dn, t)]
-                              : uniform_topic(v[0] - dn, inv_alpha, K);
-            double ac = nw[c] + beta, bc = nk[c] + wb, cc = nd[c] + alpha;
-            int acc = v[1] * ak * bc < ac * bk;
-            k = acc ? c : k;
-            ak = acc ? ac : ak;
-            bk = acc ? bc : bk;
-            ck = acc ? cc : ck;
-            /* word proposal: the same device over the word's occurrences */
-            c = v[2] < wn ? wz[other_position(v[2], wo, wn, slot)]
-                          : uniform_topic(v[2] - wn, inv_beta, K);
-            ac = nw[c] + beta;
-            bc = nk[c] + wb;
-            cc = nd[c] + alpha;
-            acc = v[3] * ck * bc < cc * bk;
-            k = acc ? c : k;
-            ak = acc ? ac : ak;
-            bk = acc ? bc : bk;
-            ck = acc ? cc : ck;
-        }
-        /* put it back in topic k */
-        nd[k]++;
-        nw[k]++;
-        nk[k]++;
-        z[t] = k;
-        wz[slot] = k;
-        if (t + MH_AHEAD < i1) mh_draw(m, &dc, &rng, t + MH_AHEAD, u);
-    }
-}
+/* The token pass, once for each width of the counts and topics read at
+ * random (model_lda_mh_pass.h): the same arithmetic on the same values,
+ * so the same draws. */
+#define MH_CT uint16_t
+#define MH_TT uint8_t
+#define MH_FN(name) name##_8
+#include "model_lda_mh_pass.h"
+#undef MH_TT
+#undef MH_FN
+#define MH_TT uint16_t
+#define MH_FN(name) name##_16
+#include "model_lda_mh_pass.h"
+#undef MH_CT
+#undef MH_TT
+#undef MH_FN
+#define MH_CT int
+#define MH_TT int
+#define MH_FN(name) name##_32
+#include "model_lda_mh_pass.h"
+#undef MH_CT
+#undef MH_TT
+#undef MH_FN
 
 void mcx_lda_sweep_mh(mcx_lda *m)
 {
     const uint64_t master = mcx_stream_master();
-    for (int d = 0; d < m->D; d++) mh_document(m, d, master);
+    if (m->mh_z8)
+        for (int d = 0; d < m->D; d++) mh_document_8(m, m->mh_nw16, m->mh_z8, d, master);
+    else if (m->mh_nw16)
+        for (int d = 0; d < m->D; d++) mh_document_16(m, m->mh_nw16, m->mh_z16, d, master);
+    else
+        for (int d = 0; d < m->D; d++) mh_document_32(m, m->nwk, m->mh_z, d, master);
     /* 1 / (n_k + W beta), read by mcx_lda_accumulate() */
     const double wb = m->W * m->beta;
     for (int k = 0; k < m->K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);

@@ -48,11 +48,19 @@ typedef struct mcx_lda {
     int *cell_word, *cell_z;  /* N: words and topics in cell order */
     int *nk_sum;              /* K: scratch for the merged topic totals */
     void *views;              /* B copies of the topic totals and scratch */
-    /* Metropolis-Hastings cycles (model_lda_mh.c; mh_z NULL otherwise) */
+    /* Metropolis-Hastings cycles (model_lda_mh.c; mh_steps 0 otherwise).
+     * When every topic id and every word's token count is at most 65535
+     * the sweep reads and updates 16-bit copies, mh_z16 (mh_z8, 8 bits,
+     * when K <= 256) and mh_nw16 (the
+     * word-topic counts; nwk is refreshed from them by mcx_lda_mh_sync()
+     * before it is read), else mh_z and nwk. */
     int mh_steps;             /* cycles of (document, word) proposals per token */
     int *mh_off;              /* W + 1 offsets of each word's occurrences */
     int *mh_slot;             /* N: slot of token t in word order */
-    int *mh_z;                /* N: topics in word order (a copy of z) */
+    int *mh_z;                /* N: topics in word order (a copy of z), or NULL */
+    uint16_t *mh_z16;         /* N: the same in 16 bits, or NULL */
+    uint8_t *mh_z8;           /* N: the same in 8 bits (K <= 256), or NULL */
+    uint16_t *mh_nw16;        /* W x K: the word-topic counts in 16 bits, or NULL */
     double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
      * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
@@ -79,14 +87,15 @@ static inline int mcx_lowest_bit(uint64_t x)
 }
 
 /* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
- * threads over blocks x blocks cells, 3 mh with mh_steps cycles) set up
+ * threads over blocks x blocks cells, 3 mh with mh_steps cycles, on the
+ * int counts when mh_wide, else on 16-bit ones where they fit) set up
  * from z: the counts, then the structures of the sampler.  Everything it
  * builds is a function of z and the corpus only, and every sweep leaves
  * the structures equal to those this would build from the new z, so a
  * chain may keep them across chunks (ffi_topic.c) or rebuild them. */
 void   mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                        const int *word, const int *doc_start, int *z, int algorithm,
-                       int threads, int blocks, int mh_steps);
+                       int threads, int blocks, int mh_steps, int mh_wide);
 /* A checksum of the N topics z (a chain's workspace checks with it that
  * the state it is handed is the one it belongs to). */
 uint64_t mcx_lda_checksum(const int *z, int N);
@@ -122,9 +131,11 @@ void   mcx_lda_sweep_blocked(mcx_lda *m);
 void   mcx_lda_blocked_finish(mcx_lda *m);
 /* Metropolis-Hastings cycles of document and word proposals (LightLDA
  * without alias tables): an exact sampler of p(z | w) at O(1) per token;
- * `steps` cycles per token per sweep.  Uses the dense counts. */
-void   mcx_lda_mh_init(mcx_lda *m, int steps);
+ * `steps` cycles per token per sweep. */
+void   mcx_lda_mh_init(mcx_lda *m, int steps, int wide);
 void   mcx_lda_sweep_mh(mcx_lda *m);
+/* The dense word-topic counts from the 16-bit ones (before they are read). */
+void   mcx_lda_mh_sync(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * from a uniform start; theta (D x K, column-major) receives the average

@@ -203,3 +203,54 @@ test_that("bad mh_steps is refused naming the argument", {
     expect_error(sample_posterior(m, docs, iter = 5, progress = FALSE, algorithm = "mh",
                                   mh_steps = bad), "`mh_steps`", class = "mcmix_error_input")
 })
+
+# The topics (n_wk + beta) / (n_k + W beta) of assignment z (0-based), K x W.
+mh_phi_of_z <- function(corpus, z, K, beta) {
+  n <- matrix(tabulate(z * corpus$W + corpus$word + 1L, K * corpus$W), corpus$W, K)
+  t((n + beta) / rep(colSums(n) + corpus$W * beta, each = corpus$W))
+}
+
+test_that("mh on narrow and on int counts: the same draws, the counts read in step", {
+  # K = 4: 8-bit topics, K = 300: 16-bit topics (16-bit counts both)
+  for (K in c(4L, 300L)) {
+    set.seed(11)
+    docs <- lapply(1:40, function(d) sample.int(30, 25, replace = TRUE))
+    m <- lda_model(K = K, alpha = 0.3, beta = 0.1)
+    corpus <- mcmix:::lda_corpus(docs, NULL)
+    N <- length(corpus$word)
+    st0 <- list(z = sample.int(K, N, replace = TRUE) - 1L, phi_sum = matrix(0, K, corpus$W),
+                theta_sum = matrix(0, corpus$D, K), n_draws = 0)
+    run <- function(wide, n = 6L, thin = 2L) {
+      set.seed(3)
+      mcmix:::lda_step_c(m, corpus, st0, n, thin, 0L, FALSE, "mh", mh_wide = wide)
+    }
+    a <- run(FALSE)
+    expect_identical(a, run(TRUE))
+    expect_false(identical(a$z, st0$z))
+    # a kept draw reads the counts of its own z (the 16-bit counts copied
+    # back first): its log p(w, z) and its topics
+    expect_equal(a$log_lik[3], mcmix:::lda_log_joint(m, corpus, a$z), tolerance = 1e-10)
+    one <- run(FALSE, n = 3L, thin = 3L)
+    expect_equal(one$phi_sum, mh_phi_of_z(corpus, one$z, K, 0.1), tolerance = 1e-12,
+                 ignore_attr = TRUE)
+  }
+})
+
+test_that("mh on a word of more than 65535 tokens runs on int counts", {
+  # word 1 holds 66,500 of the 70,000 tokens: its counts overflow 16 bits
+  set.seed(12)
+  docs <- lapply(1:70, function(d) c(rep(1L, 950), sample(2:5, 50, replace = TRUE)))
+  m <- lda_model(K = 2, alpha = 0.5, beta = 0.1)
+  corpus <- mcmix:::lda_corpus(docs, NULL)
+  N <- length(corpus$word)
+  st0 <- list(z = sample.int(2, N, replace = TRUE) - 1L, phi_sum = matrix(0, 2, corpus$W),
+              theta_sum = matrix(0, corpus$D, 2), n_draws = 0)
+  set.seed(4)
+  r <- mcmix:::lda_step_c(m, corpus, st0, 2L, 2L, 0L, FALSE, "mh")
+  expect_equal(r$log_lik, mcmix:::lda_log_joint(m, corpus, r$z), tolerance = 1e-10)
+  expect_equal(r$phi_sum, mh_phi_of_z(corpus, r$z, 2, 0.1), tolerance = 1e-12,
+               ignore_attr = TRUE)
+  set.seed(4)
+  expect_identical(r, mcmix:::lda_step_c(m, corpus, st0, 2L, 2L, 0L, FALSE, "mh",
+                                         mh_wide = TRUE))
+})
