@@ -232,8 +232,9 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
   if (algorithm == "blocked")
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 36)
-  if (algorithm == "mh")       # the word order and the topics in it
-    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24)
+  if (algorithm == "mh")       # the word order, the topics in it, the 16-bit counts
+    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24,
+                     per_word_cell = 22)
   block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,

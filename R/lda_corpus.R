@@ -182,10 +182,12 @@ lda_check_tokens <- function(n, arg = "data") {
 # Bytes of a chain's state and of the sampler's counts (phi_sum and the
 # topic-word counts are K x W, theta_sum and the document-topic counts D x K,
 # word ids, topics and the sparse sampler's word-topic lists per token;
-# the blocked sampler's cell order adds 20 bytes per token), refused beyond
+# the blocked sampler's cell order adds 20 bytes per token; "mh" adds its
+# word order and the topics in it per token and, where they fit, 16-bit
+# copies of the topic-word counts: `per_word_cell` 22), refused beyond
 # option mcmix.lda_max_bytes.
-lda_check_memory <- function(K, W, D, N, per_token = 16) {
-  bytes <- 20 * K * as.double(W) + 20 * as.double(D) * K + per_token * as.double(N)
+lda_check_memory <- function(K, W, D, N, per_token = 16, per_word_cell = 20) {
+  bytes <- per_word_cell * K * as.double(W) + 20 * as.double(D) * K + per_token * as.double(N)
   budget <- getOption("mcmix.lda_max_bytes", 2e9)
   if (bytes > budget)
     stop_input(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",
