@@ -232,8 +232,8 @@ family_param_unpack <- function(prepared, theta) {
 #'   leave-one-out slot, NA without one, by copy-remove-predictive, and the
 #'   family's cheap lower bound on it, NA without one: an n x 3 matrix).
 #'   `"bound"` (for each row of `arg`, the family's cheap upper bound on its
-#'   log predictive given `data`, the log predictive, and the bound's batched
-#'   form used by the collapsed scan: an m x 3 matrix; gaussian_niw only).
+#'   log predictive given `data`, as the collapsed scan computes it, and the
+#'   log predictive: an m x 2 matrix; gaussian_niw only).
 #' @noRd
 .family_eval <- function(prepared_or_family, data, op, arg = NULL) {
   if (inherits(prepared_or_family, "mcmix_family")) {

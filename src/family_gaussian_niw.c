@@ -434,33 +434,30 @@ static double log_predictive(const void *hp, const void *sp, const double *x, do
     return s[S_CONST] - s[S_POW] * log1p(s[S_RSCALE] * r);
 }
 
-/* An upper bound on log_predictive() that needs no logarithm: with
- * y = kappa_n r / (kappa_n + 1) >= 0, log1p(y) >= 2 y / (2 + y) (the two
- * sides agree at y = 0 and the derivative of the left side, 1 / (1 + y),
- * is at least that of the right side, 4 / (2 + y)^2, since (2 + y)^2 >=
- * 4 (1 + y)), so
- *   log p(x) = C - (nu_n + 1)/2 log1p(y) <= C - (nu_n + 1) y / (2 + y).
- * Tight near the cluster's mean; for far points it still falls like
- * nu_n, i.e. like the cluster's size.  Used by the collapsed Gibbs scan
- * to keep a point in its own cluster without evaluating the others
- * (mixture_dp.c). */
+/* An upper bound on log_predictive() without a logarithm or (usually) a
+ * division: with y = kappa_n r / (kappa_n + 1) >= 0, log1p(y) >= 2 y /
+ * (2 + y) (the two sides agree at y = 0 and the derivative of the left
+ * side, 1 / (1 + y), is at least that of the right side, 4 / (2 + y)^2,
+ * since (2 + y)^2 >= 4 (1 + y)), and for y < 1, the usual case (y is the
+ * Mahalanobis distance over the cluster's size), y / (2 + y) >= y / 2 -
+ * y^2 / 4 (their difference is y^3 / (4 (2 + y))), so
+ *   log p(x) = C - (nu_n + 1)/2 log1p(y) <= C - (nu_n + 1) g(y),
+ * g(y) = y / 2 - y^2 / 4 for y < 1, else y / (2 + y).  Tight near the
+ * cluster's mean; for far points it still falls like nu_n, i.e. like the
+ * cluster's size. */
 static inline double bound_at(const double *s, double r)
 {
     double y = s[S_RSCALE] * r;
-    return s[S_CONST] - 2.0 * s[S_POW] * y / (2.0 + y);
-}
-
-double mcx_niw_log_predictive_bound(const void *hp, const void *sp, const double *x,
-                                    double *work)
-{
-    return bound_at(sp, predictive_quad(hp, sp, x, work));
+    double g = y < 1.0 ? y * (0.5 - 0.25 * y) : y / (2.0 + y);
+    return s[S_CONST] - 2.0 * s[S_POW] * g;
 }
 
 /* The largest of `init` and log_count[size[k]] + the bound above over the
  * K clusters' stats (stats + k stride) other than `skip`, in one call: the
- * stay test of the collapsed Gibbs scan evaluates it for every point, and
- * at d = 2 the quadratic form is written out (the operations, and so the
- * values, of mcx_tri_quad()). */
+ * collapsed Gibbs scan bounds the clusters other than a point's own with
+ * it, to keep the point there without evaluating them (mixture_dp.c).  At
+ * d = 2 the quadratic form is taken over its common denominator (one
+ * division instead of two). */
 double mcx_niw_log_predictive_bound_max(const void *hp, const double *stats, size_t stride,
                                         int K, int skip, const int *size,
                                         const double *log_count, const double *x,
@@ -477,11 +474,7 @@ double mcx_niw_log_predictive_bound_max(const void *hp, const double *stats, siz
             /* || L^{-1} v ||^2 over the common denominator (L_00 L_11)^2 */
             double v0 = x0 - mu[0], v1 = x1 - mu[1], den = L[0] * L[3];
             double a = v0 * L[3], c = v1 * L[0] - L[1] * v0;
-            double y = s[S_RSCALE] * ((a * a + c * c) / (den * den));
-            /* y / (2 + y) >= y / 2 - y^2 / 4 (their difference is
-             * y^3 / (4 (2 + y))), the usual case, without a division */
-            double g = y < 1.0 ? y * (0.5 - 0.25 * y) : y / (2.0 + y);
-            double b = log_count[size[k]] + s[S_CONST] - 2.0 * s[S_POW] * g;
+            double b = log_count[size[k]] + bound_at(s, (a * a + c * c) / (den * den));
             if (b > mb) mb = b;
         }
         return mb;
@@ -539,11 +532,12 @@ static double log_predictive_loo(const void *hp, const void *sp, const double *x
 }
 
 /* A lower bound on log_predictive_loo() that needs no logarithm: for
- * 0 < t <= 1, log t >= (t - 1/t) / 2 (equal at t = 1, and the difference
- * has derivative -(1 - 1/t)^2 / 2 <= 0), tight to second order at t = 1,
- * i.e. for members near the cluster's mean; -HUGE_VAL where the exact
- * value needs the fallback.  The collapsed Gibbs scan tries its stay test
- * with it first (mixture_dp.c). */
+ * 1/2 <= t <= 1, log t >= (t - 1) - (t - 1)^2 (h(t) = log t - (t - 1) +
+ * (t - 1)^2 has h(1) = 0 and h'(t) = (1 - t)(1/t - 2) <= 0 there), tight
+ * to second order at t = 1, i.e. for members near the cluster's mean;
+ * -HUGE_VAL for t < 1/2 (outlying members, and where the exact value
+ * needs the fallback).  The collapsed Gibbs scan tries its stay test with
+ * it first (mixture_dp.c). */
 double mcx_niw_log_predictive_loo_lower(const void *hp, const void *sp, const double *x,
                                         double *work)
 {

@@ -186,7 +186,7 @@ static SEXP leave_one_out(const bound_family *b, const double *rows, int n)
     size_t ns = mcx_family_stats_doubles(f, b->hyper) + 1;
     void *s = new_stats(b), *t = new_stats(b);
     add_rows(b, s, rows, n);
-    mcx_predictive_bound_fn lower = mcx_family_predictive_loo_lower(f);
+    mcx_predictive_loo_lower_fn lower = mcx_family_predictive_loo_lower(f);
     SEXP out = PROTECT(Rf_allocMatrix(REALSXP, n, 3));
     double *po = REAL(out);
     for (int i = 0; i < n; i++) {
@@ -303,9 +303,9 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
  *                    hook (columns K+1..2K; built-in families with it)
  *   "bound"          for each row of the matrix `arg` (m x dim), the
  *                    family's cheap upper bound on log p(row | all rows of
- *                    x), log_predictive itself, and the bound's batched form
- *                    for one cluster of count weight 0 (built-in families
- *                    with a bound only, registry.h)           -> m x 3
+ *                    x) (the batched bound for one cluster of count weight
+ *                    0) and log_predictive itself (built-in families with
+ *                    a bound only, registry.h)                -> m x 2
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {
@@ -344,23 +344,20 @@ SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
         for (int i = 0; i < m; i++)
             REAL(out)[i] = f->log_predictive(b.hyper, s, newx + (size_t) i * d, b.work);
     } else if (strcmp(what, "bound") == 0) {
-        mcx_predictive_bound_fn bnd = mcx_family_predictive_bound(f);
-        if (bnd == NULL) mcx_error("family '%s' has no predictive bound", f->name);
+        mcx_predictive_bound_max_fn bmax = mcx_family_predictive_bound_max(f);
+        if (bmax == NULL) mcx_error("family '%s' has no predictive bound", f->name);
         int m, d2;
         double *newx = rows_of(arg, &m, &d2);
         if (d2 != d) MCX_INTERNAL("`arg` must have as many columns as `x`");
         void *s = new_stats(&b);
         add_rows(&b, s, rows, n);
-        mcx_predictive_bound_max_fn bmax = mcx_family_predictive_bound_max(f);
-        const int size0 = 0;
+        const int size0 = 0;           /* one cluster, its count weight 0 */
         const double count0 = 0.0;
-        out = PROTECT(Rf_allocMatrix(REALSXP, m, 3));
+        out = PROTECT(Rf_allocMatrix(REALSXP, m, 2));
         for (int i = 0; i < m; i++) {
             const double *xi = newx + (size_t) i * d;
-            REAL(out)[i] = bnd(b.hyper, s, xi, b.work);
+            REAL(out)[i] = bmax(b.hyper, s, 0, 1, -1, &size0, &count0, xi, -HUGE_VAL, b.work);
             REAL(out)[i + m] = f->log_predictive(b.hyper, s, xi, b.work);
-            REAL(out)[i + 2 * (size_t) m] = bmax(b.hyper, s, 0, 1, -1, &size0, &count0, xi,
-                                                 -HUGE_VAL, b.work);
         }
     } else if (strcmp(what, "combine") == 0) {
         mcx_stats_combine_fn comb = mcx_family_combiner(f, b.hyper);

@@ -164,7 +164,7 @@ void mcx_dp_collapsed_scan(mcx_mix *m, mcx_dp_scan *s, const mcx_partition_prior
     const void *hyper = m->hyper;
     mcx_predictive_loo_fn loo = mcx_family_predictive_loo(f);
     mcx_predictive_bound_max_fn bound = mcx_family_predictive_bound_max(f);
-    mcx_predictive_bound_fn loo_lower = mcx_family_predictive_loo_lower(f);
+    mcx_predictive_loo_lower_fn loo_lower = mcx_family_predictive_loo_lower(f);
     double d = p->discount;
     const double *log_count = p->log_count;
     double *prior_pred = s->prior_pred;

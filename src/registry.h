@@ -26,23 +26,19 @@ void mcx_register_builtin_families(void);
  * values) giving, per coordinate, the marginal prior of the gaussian_niw
  * hyperparameters `niw_hyper` (family_gaussian_niw.c). */
 void mcx_niw_diag_marginals(const void *niw_hyper, double *values);
-/* An upper bound on a family's log_predictive that is cheaper to compute
- * (no transcendental function), for the built-in families that have one
- * (gaussian_niw: mcx_niw_log_predictive_bound() in family_gaussian_niw.c);
- * NULL for the others.  Not a plugin slot: the collapsed Gibbs scan uses
- * it to accept a point's own cluster early (mixture_dp.c). */
-typedef double (*mcx_predictive_bound_fn)(const void *hyper, const void *stats,
-                                          const double *x, double *work);
-double mcx_niw_log_predictive_bound(const void *hyper, const void *stats, const double *x,
-                                    double *work);
-/* A lower bound on the family's log_predictive_loo without a
- * transcendental function (gaussian_niw: mcx_niw_log_predictive_loo_lower()),
- * of the bound's type; NULL for the others. */
+/* Cheap bounds for the collapsed Gibbs scan's stay test (mixture_dp.c),
+ * for the built-in families that have them (gaussian_niw, in
+ * family_gaussian_niw.c); NULL for the others.  Not plugin slots.
+ * A lower bound on the family's log_predictive_loo without a
+ * transcendental function (gaussian_niw: mcx_niw_log_predictive_loo_lower()). */
+typedef double (*mcx_predictive_loo_lower_fn)(const void *hyper, const void *stats,
+                                              const double *x, double *work);
 double mcx_niw_log_predictive_loo_lower(const void *hyper, const void *stats, const double *x,
                                         double *work);
 /* max(init, max over clusters k != skip of log_count[size[k]] + the bound
- * at x of the k-th of K stats blocks `stride` doubles apart), the bound's
- * batched form (gaussian_niw: mcx_niw_log_predictive_bound_max()). */
+ * at x of the k-th of K stats blocks `stride` doubles apart), an upper
+ * bound on log_predictive without a logarithm, over all clusters but a
+ * point's own in one call (gaussian_niw: mcx_niw_log_predictive_bound_max()). */
 typedef double (*mcx_predictive_bound_max_fn)(const void *hyper, const double *stats,
                                               size_t stride, int K, int skip, const int *size,
                                               const double *log_count, const double *x,
@@ -120,15 +116,11 @@ static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *h
     size_t s = f->stats_size(hyper);
     return f->abi_version >= 3 ? s : MCX_DOUBLES(s);
 }
-static inline mcx_predictive_bound_fn mcx_family_predictive_bound(const mcx_family *f)
-{
-    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound : NULL;
-}
 static inline mcx_predictive_bound_max_fn mcx_family_predictive_bound_max(const mcx_family *f)
 {
     return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound_max : NULL;
 }
-static inline mcx_predictive_bound_fn mcx_family_predictive_loo_lower(const mcx_family *f)
+static inline mcx_predictive_loo_lower_fn mcx_family_predictive_loo_lower(const mcx_family *f)
 {
     return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_loo_lower : NULL;
 }
