@@ -127,12 +127,16 @@ print.mcmix_lda <- function(x, ...) {
 #' `B`-th of the tokens), and a sweep runs `B` epochs, each sampling `B`
 #' cells (document group, word group) that share no document and no word,
 #' in parallel and in place. Only the topic totals \eqn{n_k} are shared:
-#' each cell sees the totals of the start of its epoch plus its own moves,
-#' and the totals are summed after each epoch, so the sampler differs from
-#' collapsed Gibbs only in \eqn{n_k} lagging by at most a `B`-th of a sweep
-#' (a relative change of order `B` / \eqn{n_k} in a conditional). `B` is
+#' a cell of epoch \eqn{e} sees the totals of the start of the sweep plus
+#' the moves of epochs \eqn{0, \dots, e - 2} and its own, so the sampler
+#' differs from collapsed Gibbs only in \eqn{n_k} lagging by less than two
+#' `B`-ths of a sweep (a relative change of order `B` / \eqn{n_k} in a
+#' conditional); in exchange a cell waits only for the two cells of the
+#' epoch before it that held its documents and its words, never for the
+#' whole epoch, so a slower thread takes fewer cells instead of holding
+#' the others at a barrier. `B` is
 #' the largest power of two at most 16 and at most
-#' `sqrt(N / getOption("mcmix.lda_block_tokens", 8192))` for `N` tokens
+#' `sqrt(N / getOption("mcmix.lda_block_tokens", 32768))` for `N` tokens
 #' (1 when that is below 2): a function of the corpus only. Every document
 #' segment draws from its own random stream seeded from the sweep's seed,
 #' so the draws are identical for any number of `threads`; a corpus with
@@ -235,7 +239,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   if (algorithm == "mh")       # the word order, the topics in it, the 16-bit counts
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24,
                      per_word_cell = 22)
-  block <- check_count(getOption("mcmix.lda_block_tokens", 8192L),
+  block <- check_count(getOption("mcmix.lda_block_tokens", 32768L),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,
                   mh_steps = mh_steps)
@@ -249,7 +253,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse", threads = 1L, block_tokens = 8192L,
+                       algorithm = "sparse", threads = 1L, block_tokens = 32768L,
                        mh_steps = 2L, workspace = NULL, fail_after = 0L,
                        mh_wide = FALSE) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
@@ -287,7 +291,7 @@ lda_log_joint <- function(model, corpus, z) {
 }
 
 lda_kernel <- function(model, corpus,
-                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 8192L,
+                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 32768L,
                                       mh_steps = 2L)) {
   K <- model$K
   N <- length(corpus$word)

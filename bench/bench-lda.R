@@ -9,8 +9,10 @@
 ##   Appends dated tables to bench/RESULTS.md unless --no-append.
 ##   --threads   only the threads table: wall time per sweep of
 ##               algorithm = "blocked" on 1 and 2 threads (and "sparse" on
-##               one), interleaved sweep by sweep in one process, on the same
-##               corpus (run it on an idle machine for the speed-up).
+##               one), interleaved call by call in one process, on the same
+##               corpus (run it on an idle machine for the speed-up);
+##               --chunk=5 runs 5 sweeps per call (default 1: then the
+##               serial work of a call, about 5 ms, is in every sweep).
 ##   --no-target skip the time-to-perplexity table.
 ##   --interleaved only CPU ns per token of the lda package (3 sweeps from
 ##               its random start) and of mcmix's "sparse", "blocked" (one
@@ -160,9 +162,10 @@ load_before <- load_now()
 if (threads_mode) {
   options(mcmix.threads_adapt = FALSE)        # 2 threads even on a busy machine
   K <- 50L; S <- if (quick) 10L else 30L
+  chunk <- arg_value("chunk", 1L)                 # sweeps per call
   corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
   m <- lda_model(K, alpha = alpha, beta = beta)
-  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 8192L))
+  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 32768L))
   runs <- list(sparse_1 = list(alg = "sparse", th = 1L),
                blocked_1 = list(alg = "blocked", th = 1L),
                blocked_2 = list(alg = "blocked", th = 2L))
@@ -182,14 +185,14 @@ if (threads_mode) {
   for (g in seq_len(S)) for (nm in names(runs)) {
     assign(".Random.seed", seeds[[nm]], envir = globalenv())
     t0 <- proc.time()
-    state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], 1L, 1L, g - 1L, TRUE,
+    state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], chunk, 1L, (g - 1L) * chunk, TRUE,
                                       runs[[nm]]$alg, runs[[nm]]$th,
-                                      getOption("mcmix.lda_block_tokens", 8192L),
+                                      getOption("mcmix.lda_block_tokens", 32768L),
                                       workspace = ws[[nm]])
     t1 <- proc.time() - t0
     seeds[[nm]] <- get(".Random.seed", envir = globalenv())
-    wall[g, nm] <- t1[["elapsed"]]
-    cpu_t[g, nm] <- t1[["user.self"]] + t1[["sys.self"]]
+    wall[g, nm] <- t1[["elapsed"]] / chunk
+    cpu_t[g, nm] <- (t1[["user.self"]] + t1[["sys.self"]]) / chunk
   }
   stopifnot(identical(state$blocked_1$z, state$blocked_2$z))
   keep <- seq.int(max(1L, S %/% 3L), S)           # after the first third
@@ -210,11 +213,11 @@ if (threads_mode) {
       sprintf("## LDA threads: wall time per sweep, 1 and 2 threads (%s)", format(Sys.Date())),
       "",
       sprintf(paste0("`Rscript bench/bench-lda.R --threads%s`: %s tokens, K = %d, B = %d ",
-                     "(B x B cells), %d sweeps from a random start, each sweep of each run ",
-                     "(a chunk of one sweep keeping the run's workspace, as sample_posterior()) ",
-                     "timed in turn in one process; medians over sweeps %d-%d. Load average ",
+                     "(B x B cells), %d calls of %d sweeps from a random start, each call of each run ",
+                     "(a chunk keeping the run's workspace, as sample_posterior()) ",
+                     "timed in turn in one process; medians over calls %d-%d, per sweep. Load average ",
                      "before: %s, after: %s, on %d cores."),
-              if (quick) " --quick" else "", format(N, big.mark = ","), K, B, S,
+              if (quick) " --quick" else "", format(N, big.mark = ","), K, B, S, chunk,
               min(keep), S, load_before, load_after, parallel::detectCores()),
       "",
       "| run | wall ms / sweep | CPU ms / sweep | CPU ns / token | wall speed-up vs blocked, 1 thread | wall speed-up vs sparse | log p(w, z) at the end |",

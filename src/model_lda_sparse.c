@@ -50,6 +50,13 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifdef _WIN32
+#include <windows.h>
+#define mcx_thread_yield() SwitchToThread()
+#else
+#include <sched.h>
+#define mcx_thread_yield() sched_yield()
+#endif
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -384,23 +391,35 @@ static void view_reciprocals(lda_view *v, const mcx_lda *m)
  * consecutive documents and the vocabulary into B groups of words, each
  * group holding about N / B tokens; cell (i, j) holds the tokens of the
  * documents of group i whose words are in group j.  A sweep runs B epochs;
- * in epoch e the B cells (i, (i + e) mod B) share no document and no word,
- * so they update the document-topic counts and the word lists of the chain
- * in place, concurrently, each exactly as the sequential sweep would.  Only
- * the topic totals n_k are shared: each cell samples against its own copy
- * of them (the totals at the start of the epoch plus its own moves), and
- * the copies are summed at the end of the epoch.  So the sampler differs
- * from collapsed Gibbs only in the totals n_k, which lag the other cells'
- * moves by at most one epoch (1 / B of a sweep; n_k is a sum over the
- * whole corpus, so this changes a conditional by a relative O(B / N_k));
- * with B = 1 it is the sequential sweep.
+ * epoch e holds the B cells (i, (i + e) mod B), which share no document
+ * and no word, so they update the document-topic counts and the word lists
+ * of the chain in place, each exactly as the sequential sweep would.  Only
+ * the topic totals n_k are shared: cell (i, j) of epoch e samples against
+ * its own copy of them, S_e plus its own moves, where S_e is the totals of
+ * the start of the sweep plus the moves of every cell of epochs 0 .. e - 2
+ * (S_0 = S_1 = the totals of the start of the sweep); the totals are
+ * exact again at the end of the sweep.  So the sampler differs from
+ * collapsed Gibbs only in the totals n_k, which lag other cells' moves by
+ * less than two epochs (2 / B of a sweep; n_k is a sum over the whole
+ * corpus, so this changes a conditional by a relative O(B / N_k)); with
+ * B = 1 it is the sequential sweep.
+ *
+ * Schedule: cell (e, i) needs cells (e - 1, i) (its documents) and
+ * (e - 1, i + 1 mod B) (its words) finished, and S_e, which the thread
+ * finishing the last cell of epoch e - 2 forms.  The cells are taken in the
+ * order e B + i by whichever thread is free, and a thread waits only for
+ * those inputs (never for a whole epoch: a cell of epoch e + 1 starts as
+ * soon as its two cells of epoch e are done), so a thread that is slower
+ * than the other (a busy core, or a cell of more work) takes fewer cells
+ * instead of holding the other at a barrier.  With a lag of one epoch a
+ * cell would need every cell of the epoch before it: a barrier.
  *
  * Reproducibility: the cells, their token order (documents in order,
- * tokens in order) and the streams (master, d B + j) of each document
- * segment depend on the corpus and B only, and the merged totals are sums,
- * so the draws are the same for any number of threads.  One barrier per
- * epoch (B per sweep); the threads never copy the word lists and nothing
- * is merged but the K totals.
+ * tokens in order), the streams (master, d B + j) of each document segment
+ * and the totals each cell starts from depend on the corpus and B only,
+ * and the merged totals are sums of integers, so the draws are the same
+ * for any number of threads and any timing.  The threads never copy the
+ * word lists and nothing is merged but the K totals.
  */
 void mcx_lda_blocked_init(mcx_lda *m, int threads, int blocks)
 {
@@ -491,51 +510,131 @@ void mcx_lda_blocked_init(mcx_lda *m, int threads, int blocks)
         views[i].qw = mcx_alloc((size_t) K, sizeof(double));
         views[i].bad = 0;
     }
-    m->nk_sum = mcx_alloc((size_t) K, sizeof(int));
+    m->nk_snap = mcx_alloc((size_t) 3 * K, sizeof(int));
+    m->nk_delta = mcx_alloc((size_t) 3 * B * K, sizeof(int));
+    m->cell_done = mcx_alloc((size_t) C + 2 * (size_t) B, sizeof(int));
+}
+
+/* Flags shared by the threads of the partitioned sweep: a write or read
+ * of one int with a full memory barrier, so that what a cell wrote before
+ * it raised its flag is seen by the cell that waits for the flag. */
+static inline int flag_read(const int *f)
+{
+    int v;
+#ifdef _OPENMP
+#pragma omp atomic read seq_cst
+#endif
+    v = *f;
+    return v;
+}
+
+static inline void flag_raise(int *f)
+{
+#ifdef _OPENMP
+#pragma omp atomic write seq_cst
+#endif
+    *f = 1;
+}
+
+/* Wait until *f is set: a short spin (inputs are usually a few
+ * microseconds away), then yielding the core, so that a thread waiting for
+ * one that lost its core gives the core back. */
+static void flag_wait(const int *f)
+{
+    for (long n = 0; !flag_read(f); n++)
+        if (n > 4096) mcx_thread_yield();
+}
+
+/* Cell (e, i) of the partitioned sweep (e B + i in the order of cells). */
+static void blocked_cell(mcx_lda *m, int e, int i, uint64_t master)
+{
+    const int K = m->K, B = m->n_blocks;
+    const int j = (i + e) % B, c = i * B + j;
+    const int *off = m->cell_off, *soff = m->seg_off, *cw = m->cell_word;
+    const int *sdoc = m->seg_doc, *send = m->seg_end;
+    const int *snap = m->nk_snap + (size_t) (e % 3) * K;
+    int *delta = m->nk_delta + ((size_t) (e % 3) * B + i) * K;
+    lda_view *v = (lda_view *) m->views + i;
+    memcpy(v->nk, snap, (size_t) K * sizeof(int));
+    view_reciprocals(v, m);
+    view_start(v, m);
+    int i0 = off[c];
+    for (int sg = soff[c]; sg < soff[c + 1] && !v->bad; sg++) {
+        const int d = sdoc[sg];
+        sparse_segment(m, v, d, cw, m->cell_z, i0, send[sg], off[c + 1],
+                       sg + 1 < soff[c + 1] ? sdoc[sg + 1] : -1, master,
+                       (uint64_t) d * (uint64_t) B + (uint64_t) j);
+        i0 = send[sg];
+    }
+    for (int k = 0; k < K; k++) delta[k] = v->nk[k] - snap[k];
+}
+
+/* S_{e+2} = S_{e+1} plus the moves of the cells of epoch e (all done). */
+static void blocked_merge(mcx_lda *m, int e)
+{
+    const int K = m->K, B = m->n_blocks;
+    const int *prev = m->nk_snap + (size_t) ((e + 1) % 3) * K;
+    int *next = m->nk_snap + (size_t) ((e + 2) % 3) * K;
+    const int *delta = m->nk_delta + (size_t) (e % 3) * B * K;
+    memcpy(next, prev, (size_t) K * sizeof(int));
+    for (int i = 0; i < B; i++)
+        for (int k = 0; k < K; k++) next[k] += delta[(size_t) i * K + k];
 }
 
 void mcx_lda_sweep_blocked(mcx_lda *m)
 {
-    const int K = m->K, B = m->n_blocks;
+    const int K = m->K, B = m->n_blocks, C = B * B;
     const uint64_t master = mcx_stream_master();
     lda_view *views = m->views;
-    const int *off = m->cell_off, *soff = m->seg_off, *cw = m->cell_word;
-    int *cz = m->cell_z;
-    const int *sdoc = m->seg_doc, *send = m->seg_end;
+    /* per cell: done; per epoch: cells left, and whether its merge (S_{e+2})
+     * is formed */
+    int *done = m->cell_done, *epoch_left = done + C, *merged = epoch_left + B;
     int T = m->threads < B ? m->threads : B;
     if (T < 1) T = 1;
-    int bad = 0;
-    for (int e = 0; e < B && !bad; e++) {
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(T) if (T > 1) schedule(dynamic, 1) reduction(|:bad)
-#endif
-        for (int i = 0; i < B; i++) {
-            const int j = (i + e) % B, c = i * B + j;
-            lda_view *v = views + i;
-            memcpy(v->nk, m->nk, (size_t) K * sizeof(int));
-            memcpy(v->inv, m->inv_den, (size_t) K * sizeof(double));
-            memcpy(v->invm, m->inv_minus, (size_t) K * sizeof(double));
-            view_start(v, m);
-            v->bad = 0;
-            int i0 = off[c];
-            for (int sg = soff[c]; sg < soff[c + 1] && !v->bad; sg++) {
-                const int d = sdoc[sg];
-                sparse_segment(m, v, d, cw, cz, i0, send[sg], off[c + 1],
-                               sg + 1 < soff[c + 1] ? sdoc[sg + 1] : -1, master,
-                               (uint64_t) d * (uint64_t) B + (uint64_t) j);
-                i0 = send[sg];
-            }
-            bad |= v->bad;
-        }
-        /* topic totals: the start of the epoch plus every cell's moves */
-        int *sum = m->nk_sum;
-        memcpy(sum, m->nk, (size_t) K * sizeof(int));
-        for (int i = 0; i < B; i++)
-            for (int k = 0; k < K; k++) sum[k] += views[i].nk[k] - m->nk[k];
-        memcpy(m->nk, sum, (size_t) K * sizeof(int));
-        lda_view g = chain_view(m);
-        view_reciprocals(&g, m);
+    memset(done, 0, (size_t) C * sizeof(int));
+    for (int e = 0; e < B; e++) {
+        epoch_left[e] = B;
+        merged[e] = 0;
     }
+    memcpy(m->nk_snap, m->nk, (size_t) K * sizeof(int));
+    memcpy(m->nk_snap + K, m->nk, (size_t) K * sizeof(int));
+    for (int i = 0; i < B; i++) views[i].bad = 0;
+    int next = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(T) if (T > 1)
+#endif
+    for (;;) {
+        int g;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+        g = next++;
+        if (g >= C) break;
+        const int e = g / B, i = g % B;
+        if (e > 0) {
+            /* its documents, its words, and S_e */
+            flag_wait(done + (e - 1) * B + i);
+            flag_wait(done + (e - 1) * B + (i + 1) % B);
+            if (e > 1) flag_wait(merged + e - 2);
+        }
+        blocked_cell(m, e, i, master);
+        int left;
+#ifdef _OPENMP
+#pragma omp atomic capture seq_cst
+#endif
+        left = --epoch_left[e];
+        if (left == 0) {
+            blocked_merge(m, e);
+            flag_raise(merged + e);
+        }
+        flag_raise(done + g);
+    }
+    int bad = 0;
+    for (int i = 0; i < B; i++) bad |= views[i].bad;
+    /* the totals of the end of the sweep, S_{B+1} */
+    memcpy(m->nk, m->nk_snap + (size_t) ((B + 1) % 3) * K, (size_t) K * sizeof(int));
+    lda_view g = chain_view(m);
+    view_reciprocals(&g, m);
     if (bad) MCX_INTERNAL("SparseLDA word list out of step");
 }
 

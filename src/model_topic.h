@@ -46,7 +46,9 @@ typedef struct mcx_lda {
     int *seg_off;             /* B^2 + 1 offsets of the cells' document segments */
     int *seg_doc, *seg_end;   /* per segment: its document, its end in cell_tok */
     int *cell_word, *cell_z;  /* N: words and topics in cell order */
-    int *nk_sum;              /* K: scratch for the merged topic totals */
+    int *nk_snap;             /* 3 x K: the totals S_e the cells of epoch e start from */
+    int *nk_delta;            /* 3 x B x K: each cell's moves, until merged */
+    int *cell_done;           /* B^2 + 2 B flags and counters of the schedule */
     void *views;              /* B copies of the topic totals and scratch */
     /* Metropolis-Hastings cycles (model_lda_mh.c; mh_steps 0 otherwise).
      * When every topic id and every word's token count is at most 65535
