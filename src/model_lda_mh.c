@@ -61,6 +61,15 @@
 #include "model_topic.h"
 #include "rng_stream.h"
 
+/* One Metropolis-Hastings step of a token, drawn ahead (model_lda_mh_pass.h):
+ * its document and word proposals, each the position of another token
+ * (z for the document, the word-ordered topics for the word; >= 0) or a
+ * topic c of the uniform part (-1 - c), and their acceptance uniforms. */
+typedef struct mh_step {
+    int dp, wp;
+    double ua, ub;
+} mh_step;
+
 /* Tokens ahead whose uniforms are drawn (and the memory they will read
  * prefetched) before they are updated (see mh_draw()). */
 #define MH_AHEAD 8
@@ -74,7 +83,7 @@ void mcx_lda_mh_init(mcx_lda *m, int steps, int wide)
     m->mh_steps = steps < 1 ? 1 : steps;
     m->mh_off = mcx_alloc((size_t) W + 1, sizeof(int));
     m->mh_slot = mcx_alloc((size_t) (N > 0 ? N : 1), sizeof(int));
-    m->mh_u = mcx_alloc((size_t) MH_AHEAD * 4 * m->mh_steps, sizeof(double));
+    m->mh_u = mcx_alloc((size_t) MH_AHEAD * m->mh_steps, sizeof(mh_step));
     int *off = m->mh_off;
     memset(off, 0, ((size_t) W + 1) * sizeof(int));
     for (int t = 0; t < N; t++) off[word[t] + 1]++;

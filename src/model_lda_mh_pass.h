@@ -10,8 +10,11 @@
  * The uniforms of a token are drawn MH_AHEAD tokens before it is updated,
  * four per step in a fixed order -- document proposal, its acceptance,
  * word proposal, its acceptance -- the proposals scaled to (0, n_d + K
- * alpha) and (0, n_w + K beta).  Nothing of them depends on the accept
- * decisions, so the memory a token will read is known early: at drawing
+ * alpha) and (0, n_w + K beta) and resolved at once into what they pick
+ * (mh_step: the position of another token, whose topic is read when the
+ * token is updated, or a topic of the uniform part).  Nothing of them
+ * depends on the accept decisions, so the memory a token will read is
+ * known early: at drawing
  * time its word's topic slots and its count row at its current topic are
  * prefetched, and MH_AHEAD / 2 tokens before the update (the slots have
  * arrived) the counts of the proposed topics; the waits for the
@@ -21,7 +24,7 @@
  */
 
 MH_INLINE void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *wz,
-                                  const mh_doc *dc, mcx_stream *rng, int t, double *u)
+                                  const mh_doc *dc, mcx_stream *rng, int t, mh_step *u)
 {
     const int K = m->K, w = m->word[t];
     const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
@@ -29,27 +32,36 @@ MH_INLINE void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *w
     const MH_CT *row = nwk + (size_t) w * K;
     MCX_PREFETCH(row + m->z[t]);
     for (int s = 0; s < m->mh_steps; s++) {
-        double *v = u + 4 * s;
-        v[0] = mcx_stream_unif(rng) * dc->dtot;
-        v[1] = mcx_stream_unif(rng);
-        v[2] = mcx_stream_unif(rng) * wtot;
-        v[3] = mcx_stream_unif(rng);
-        if (v[0] < dc->dn) MCX_PREFETCH(row + m->z[other_position(v[0], dc->i0, dc->dn, t)]);
-        else MCX_PREFETCH(row + uniform_topic(v[0] - dc->dn, 1.0 / m->alpha, K));
-        if (v[2] < wn) MCX_PREFETCH(wz + other_position(v[2], wo, wn, own));
-        else MCX_PREFETCH(row + uniform_topic(v[2] - wn, 1.0 / m->beta, K));
+        mh_step *v = u + s;
+        const double a = mcx_stream_unif(rng) * dc->dtot;
+        v->ua = mcx_stream_unif(rng);
+        const double b = mcx_stream_unif(rng) * wtot;
+        v->ub = mcx_stream_unif(rng);
+        if (a < dc->dn) {
+            v->dp = other_position(a, dc->i0, dc->dn, t);
+            MCX_PREFETCH(row + m->z[v->dp]);
+        } else {
+            const int c = uniform_topic(a - dc->dn, 1.0 / m->alpha, K);
+            v->dp = -1 - c;
+            MCX_PREFETCH(row + c);
+        }
+        if (b < wn) {
+            v->wp = other_position(b, wo, wn, own);
+            MCX_PREFETCH(wz + v->wp);
+        } else {
+            const int c = uniform_topic(b - wn, 1.0 / m->beta, K);
+            v->wp = -1 - c;
+            MCX_PREFETCH(row + c);
+        }
     }
 }
 
 static inline void MH_FN(mh_prefetch_word_topics)(const mcx_lda *m, const MH_CT *nwk,
-                                                   const MH_TT *wz, int t, const double *u)
+                                                   const MH_TT *wz, int t, const mh_step *u)
 {
-    const int K = m->K, w = m->word[t];
-    const int wo = m->mh_off[w], wn = m->mh_off[w + 1] - wo - 1, own = m->mh_slot[t];
-    const MH_CT *row = nwk + (size_t) w * K;
+    const MH_CT *row = nwk + (size_t) m->word[t] * m->K;
     for (int s = 0; s < m->mh_steps; s++)
-        if (u[4 * s + 2] < wn)
-            MCX_PREFETCH(row + wz[other_position(u[4 * s + 2], wo, wn, own)]);
+        if (u[s].wp >= 0) MCX_PREFETCH(row + wz[u[s].wp]);
 }
 
 /* The tokens of document d in order, drawing from the stream (master, d). */
@@ -59,21 +71,19 @@ static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_TT *wz, int d, uint64_
     const int i0 = m->doc_start[d], i1 = m->doc_start[d + 1];
     if (i1 <= i0) return;
     const double alpha = m->alpha, beta = m->beta, wb = m->W * m->beta;
-    const double inv_alpha = 1.0 / alpha, inv_beta = 1.0 / beta;
-    const int *word = m->word, *off = m->mh_off, *slot_of = m->mh_slot;
+    const int *word = m->word, *slot_of = m->mh_slot;
     int *z = m->z, *nk = m->nk;
     int *nd = m->ndk + (size_t) d * K;
     const mh_doc dc = { i0, i1 - i0 - 1, i1 - i0 - 1 + K * alpha };
-    const int dn = dc.dn;
     mcx_stream rng;
     mcx_stream_seed(&rng, master, (uint64_t) d);
-    /* token i0 + p's uniforms in ring slot p % MH_AHEAD */
-    double *ring = m->mh_u;
-    const size_t width = 4 * (size_t) steps;
+    /* token i0 + p's proposals in ring slot p % MH_AHEAD */
+    mh_step *ring = m->mh_u;
+    const size_t width = (size_t) steps;
     for (int t = i0; t < i1 && t < i0 + MH_AHEAD; t++)
         MH_FN(mh_draw)(m, nwk, wz, &dc, &rng, t, ring + (size_t) ((t - i0) % MH_AHEAD) * width);
     for (int t = i0; t < i1; t++) {
-        double *u = ring + (size_t) ((t - i0) % MH_AHEAD) * width;
+        mh_step *u = ring + (size_t) ((t - i0) % MH_AHEAD) * width;
         const int th = t + MH_AHEAD / 2;
         if (th < i1)
             MH_FN(mh_prefetch_word_topics)(m, nwk, wz, th, ring + (size_t) ((th - i0) % MH_AHEAD) * width);
@@ -84,31 +94,29 @@ static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_TT *wz, int d, uint64_
         nd[k]--;
         nw[k]--;
         nk[k]--;
-        const int wo = off[w], wn = off[w + 1] - wo - 1, slot = slot_of[t];
+        const int slot = slot_of[t];
         /* the three factors of pi at the current topic, carried along
          * with it, so that a step waits on its own loads only */
         double ak = nw[k] + beta, bk = nk[k] + wb, ck = nd[k] + alpha;
         for (int s = 0; s < steps; s++) {
-            const double *v = u + 4 * s;
+            const mh_step *v = u + s;
             /* document proposal: both candidates are formed and one
              * selected without a branch (the branches are unpredictable),
              * and a proposal of the current topic is accepted by the same
              * test (ratio 1) */
-            int c = v[0] < dn ? z[other_position(v[0], i0, dn, t)]
-                              : uniform_topic(v[0] - dn, inv_alpha, K);
+            int c = v->dp >= 0 ? z[v->dp] : -1 - v->dp;
             double ac = nw[c] + beta, bc = nk[c] + wb, cc = nd[c] + alpha;
-            int acc = v[1] * ak * bc < ac * bk;
+            int acc = v->ua * ak * bc < ac * bk;
             k = acc ? c : k;
             ak = acc ? ac : ak;
             bk = acc ? bc : bk;
             ck = acc ? cc : ck;
             /* word proposal: the same device over the word's occurrences */
-            c = v[2] < wn ? wz[other_position(v[2], wo, wn, slot)]
-                          : uniform_topic(v[2] - wn, inv_beta, K);
+            c = v->wp >= 0 ? wz[v->wp] : -1 - v->wp;
             ac = nw[c] + beta;
             bc = nk[c] + wb;
             cc = nd[c] + alpha;
-            acc = v[3] * ck * bc < cc * bk;
+            acc = v->ub * ck * bc < cc * bk;
             k = acc ? c : k;
             ak = acc ? ac : ak;
             bk = acc ? bc : bk;

@@ -63,7 +63,7 @@ typedef struct mcx_lda {
     uint16_t *mh_z16;         /* N: the same in 16 bits, or NULL */
     uint8_t *mh_z8;           /* N: the same in 8 bits (K <= 256), or NULL */
     uint16_t *mh_nw16;        /* W x K: the word-topic counts in 16 bits, or NULL */
-    double *mh_u;             /* scratch: word-proposal uniforms drawn ahead */
+    void *mh_u;               /* scratch: the proposals drawn ahead (mh_step) */
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
      * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
      * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
