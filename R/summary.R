@@ -224,7 +224,11 @@ fit_header <- function(fit) {
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.mcmix_fit`: a list with `table` (a data frame with one row per
 #'   trace), `n_clusters` (a proportion table, mixtures only, printed
-#'   with 3 decimals) and
+#'   with 3 decimals), `n_large_clusters` (the same for the clusters
+#'   holding at least 1% of the observations, from the stored labels:
+#'   mixtures of more than 100 observations that store labels, `NULL`
+#'   otherwise; a Dirichlet process posterior also puts clusters of one
+#'   or a few observations beside those the data support) and
 #'   information on the run.
 #' @examples
 #' k <- new_kernel("iid_normal",
@@ -267,10 +271,12 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   df$rhat <- tab["rhat", ]
   df$ess_bulk <- tab["ess_bulk", ]
   df$ess_tail <- tab["ess_tail", ]
-  k <- NULL
-  if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q))
+  k <- k_large <- NULL
+  if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q)) {
     k <- cluster_table(q[["n_clusters"]])
-  structure(list(table = df, n_clusters = k,
+    k_large <- large_cluster_table(object)
+  }
+  structure(list(table = df, n_clusters = k, n_large_clusters = k_large,
     fit = c(unclass(object)[c("kernel", "call", "settings", "timing", "interrupted", "N")],
             list(model_label = fit_model_label(object))),
     draws = fit_draw_counts(object)),
@@ -305,7 +311,35 @@ print.summary.mcmix_fit <- function(x, digits = 3, ...) {
     cat("\nPosterior distribution of the number of clusters:\n")
     print(x$n_clusters)
   }
+  if (!is.null(x$n_large_clusters)) {
+    m <- attr(x$n_large_clusters, "min_size")
+    cat("\n... of those holding at least 1% of the observations (", m, " or more of ",
+        attr(x$n_large_clusters, "n_obs"), "):\n", sep = "")
+    print(x$n_large_clusters)
+  }
   invisible(x)
+}
+
+# The posterior distribution of the number of clusters holding at least 1%
+# of the observations, from the stored labels (NULL when the fit stores no
+# labels, stores them for a subset only, or has at most 100 observations,
+# where 1% is at most one observation and this is the number of clusters).
+# A Dirichlet process posterior spreads over clusters of one or a few
+# observations beside the ones the data support (Miller and Harrison 2013),
+# so the number of clusters alone overstates what a user would call the
+# clusters of the data.
+large_cluster_table <- function(fit) {
+  labs <- lapply(fit$chains, function(ch)
+    if (is.null(ch$labels_subset) && is.matrix(ch$labels) && nrow(ch$labels) > 0L) ch$labels)
+  if (!length(labs) || any(vapply(labs, is.null, logical(1)))) return(NULL)
+  n <- ncol(labs[[1L]])
+  m <- ceiling(0.01 * n)
+  if (m < 2L) return(NULL)
+  k <- unlist(lapply(labs, function(l)
+    vapply(seq_len(nrow(l)), function(r) sum(tabulate(l[r, ]) >= m), integer(1))))
+  p <- prop.table(table(n_clusters = k))
+  class(p) <- c("mcmix_cluster_table", class(p))
+  structure(p, min_size = m, n_obs = n)
 }
 
 # The posterior distribution of the number of clusters in summary(): a
