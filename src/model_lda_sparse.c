@@ -50,13 +50,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#ifdef _WIN32
-#include <windows.h>
-#define mcx_thread_yield() SwitchToThread()
-#else
-#include <sched.h>
-#define mcx_thread_yield() sched_yield()
-#endif
+#include <sched.h>           /* sched_yield(): POSIX, and winpthreads on Windows */
 
 /* Remove topic k from the increasing list a[0 .. *len). */
 static inline void list_remove(int *a, int *len, int k)
@@ -542,7 +536,7 @@ static inline void flag_raise(int *f)
 static void flag_wait(const int *f)
 {
     for (long n = 0; !flag_read(f); n++)
-        if (n > 4096) mcx_thread_yield();
+        if (n > 4096) sched_yield();
 }
 
 /* Cell (e, i) of the partitioned sweep (e B + i in the order of cells). */
