@@ -181,7 +181,11 @@ print.mcmix_lda <- function(x, ...) {
 #' @param threads Number of OpenMP threads of the `"blocked"` sampler
 #'   (default `getOption("mcmix.threads", 1)`; `"sparse"` and `"dense"`
 #'   run on one thread, so pass `algorithm = "blocked"` to use more). Its
-#'   draws are identical for any number of threads.
+#'   draws are identical for any number of threads. At most `B` threads
+#'   run (see Details: `B = 2` from 131,072 tokens, 4 from 524,288, 8 from about 2.1
+#'   million, 16 from about 8.4 million); for more threads on a smaller
+#'   corpus lower `options(mcmix.lda_block_tokens)` (e.g. 8192 for
+#'   `B = 8` at 1e6 tokens), which changes the draws.
 #' @param mh_steps Cycles of (document, word) proposals per token and
 #'   sweep of `algorithm = "mh"` (a whole number from 1 to 1000; ignored
 #'   by the other samplers). With 2 (the default) and 4 a given log
