@@ -143,6 +143,14 @@ static inline int uniform_topic(double x, double inv_a, int K)
     return c < K - 1 ? c : K - 1;
 }
 
+/* A proposal drawn as x in (0, n + K a): the position of one of the n
+ * others (other_position()) when x < n, else topic c of the uniform part,
+ * coded -1 - c (mh_step). */
+static inline int mh_pick(double x, int first, int n, int own, double inv_a, int K)
+{
+    return x < n ? other_position(x, first, n, own) : -1 - uniform_topic(x - n, inv_a, K);
+}
+
 /* mh_draw() inlined into the token loop (a call per token otherwise) */
 #if defined(__GNUC__) || defined(__clang__)
 #define MH_INLINE static inline __attribute__((always_inline))
@@ -154,6 +162,7 @@ static inline int uniform_topic(double x, double inv_a, int K)
 typedef struct mh_doc {
     int i0, dn;               /* first token, number of other tokens */
     double dtot;              /* n_d + K alpha, n_d the other tokens */
+    double inv_alpha, inv_beta;
 } mh_doc;
 
 /* The token pass, once for each width of the counts and topics read at

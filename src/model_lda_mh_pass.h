@@ -37,22 +37,11 @@ MH_INLINE void MH_FN(mh_draw)(const mcx_lda *m, const MH_CT *nwk, const MH_TT *w
         v->ua = mcx_stream_unif(rng);
         const double b = mcx_stream_unif(rng) * wtot;
         v->ub = mcx_stream_unif(rng);
-        if (a < dc->dn) {
-            v->dp = other_position(a, dc->i0, dc->dn, t);
-            MCX_PREFETCH(row + m->z[v->dp]);
-        } else {
-            const int c = uniform_topic(a - dc->dn, 1.0 / m->alpha, K);
-            v->dp = -1 - c;
-            MCX_PREFETCH(row + c);
-        }
-        if (b < wn) {
-            v->wp = other_position(b, wo, wn, own);
-            MCX_PREFETCH(wz + v->wp);
-        } else {
-            const int c = uniform_topic(b - wn, 1.0 / m->beta, K);
-            v->wp = -1 - c;
-            MCX_PREFETCH(row + c);
-        }
+        v->dp = mh_pick(a, dc->i0, dc->dn, t, dc->inv_alpha, K);
+        MCX_PREFETCH(row + (v->dp >= 0 ? m->z[v->dp] : -1 - v->dp));
+        v->wp = mh_pick(b, wo, wn, own, dc->inv_beta, K);
+        if (v->wp >= 0) MCX_PREFETCH(wz + v->wp);
+        else MCX_PREFETCH(row + (-1 - v->wp));
     }
 }
 
@@ -74,7 +63,7 @@ static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_TT *wz, int d, uint64_
     const int *word = m->word, *slot_of = m->mh_slot;
     int *z = m->z, *nk = m->nk;
     int *nd = m->ndk + (size_t) d * K;
-    const mh_doc dc = { i0, i1 - i0 - 1, i1 - i0 - 1 + K * alpha };
+    const mh_doc dc = { i0, i1 - i0 - 1, i1 - i0 - 1 + K * alpha, 1.0 / alpha, 1.0 / beta };
     mcx_stream rng;
     mcx_stream_seed(&rng, master, (uint64_t) d);
     /* token i0 + p's proposals in ring slot p % MH_AHEAD */
@@ -100,8 +89,9 @@ static void MH_FN(mh_document)(mcx_lda *m, MH_CT *nwk, MH_TT *wz, int d, uint64_
         double ak = nw[k] + beta, bk = nk[k] + wb, ck = nd[k] + alpha;
         for (int s = 0; s < steps; s++) {
             const mh_step *v = u + s;
-            /* document proposal: both candidates are formed and one
-             * selected without a branch (the branches are unpredictable),
+            /* document proposal (the topic of another token of the
+             * document, read now, or a topic of the uniform part); the
+             * decision is taken without a branch (it is unpredictable),
              * and a proposal of the current topic is accepted by the same
              * test (ratio 1) */
             int c = v->dp >= 0 ? z[v->dp] : -1 - v->dp;
