@@ -243,7 +243,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   if (algorithm == "mh")       # the word order, the topics in it, the 16-bit counts
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24,
                      per_word_cell = 22)
-  block <- check_count(getOption("mcmix.lda_block_tokens", 32768L),
+  block <- check_count(getOption("mcmix.lda_block_tokens", lda_block_tokens_default),
                        "options(mcmix.lda_block_tokens)", 1L)
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,
                   mh_steps = mh_steps)
@@ -257,9 +257,9 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
 
 # One chunk of the compiled sampler: see src/ffi_topic.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
-                       algorithm = "sparse", threads = 1L, block_tokens = 32768L,
-                       mh_steps = 2L, workspace = NULL, fail_after = 0L,
-                       mh_wide = FALSE) {
+                       algorithm = "sparse", threads = 1L,
+                       block_tokens = lda_block_tokens_default, mh_steps = 2L,
+                       workspace = NULL, fail_after = 0L, mh_wide = FALSE) {
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
@@ -278,6 +278,10 @@ lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
        rebuilt = r$rebuilt)
 }
 
+# Tokens per cell of the partitioned sampler unless
+# options(mcmix.lda_block_tokens) says otherwise: B = 4 at 1e6 tokens.
+lda_block_tokens_default <- 32768L
+
 # Number B of document groups (and of word groups) of the partitioned
 # sampler: the largest power of two (so an epoch's B cells share out evenly
 # over 2, 4, 8 threads) at most 16 with cells of about N / B^2 >=
@@ -295,7 +299,8 @@ lda_log_joint <- function(model, corpus, z) {
 }
 
 lda_kernel <- function(model, corpus,
-                       sampler = list(algorithm = "sparse", threads = 1L, block_tokens = 32768L,
+                       sampler = list(algorithm = "sparse", threads = 1L,
+                                      block_tokens = lda_block_tokens_default,
                                       mh_steps = 2L)) {
   K <- model$K
   N <- length(corpus$word)

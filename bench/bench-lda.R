@@ -165,7 +165,7 @@ if (threads_mode) {
   chunk <- arg_value("chunk", 1L)                 # sweeps per call
   corpus <- mcmix:::lda_corpus(docs, vocab, K = K)
   m <- lda_model(K, alpha = alpha, beta = beta)
-  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", 32768L))
+  B <- mcmix:::lda_blocks(N, getOption("mcmix.lda_block_tokens", mcmix:::lda_block_tokens_default))
   runs <- list(sparse_1 = list(alg = "sparse", th = 1L),
                blocked_1 = list(alg = "blocked", th = 1L),
                blocked_2 = list(alg = "blocked", th = 2L))
@@ -187,7 +187,7 @@ if (threads_mode) {
     t0 <- proc.time()
     state[[nm]] <- mcmix:::lda_step_c(m, corpus, state[[nm]], chunk, 1L, (g - 1L) * chunk, TRUE,
                                       runs[[nm]]$alg, runs[[nm]]$th,
-                                      getOption("mcmix.lda_block_tokens", 32768L),
+                                      getOption("mcmix.lda_block_tokens", mcmix:::lda_block_tokens_default),
                                       workspace = ws[[nm]])
     t1 <- proc.time() - t0
     seeds[[nm]] <- get(".Random.seed", envir = globalenv())
