@@ -29,7 +29,7 @@
 #' Component families registered with mcmix
 #'
 #' Lists the component families known to the compiled code: the built-in
-#' ones (six conjugate families and the non-conjugate `"gaussian_nonconj"`)
+#' ones (seven conjugate families and the non-conjugate `"gaussian_nonconj"`)
 #' and any family registered by another package through the C interface in
 #' `mcmix.h` (see [mcmix_family()]). `"r_family"` is the descriptor behind
 #' [r_family()] (whose hyperparameters are R functions, so build it with

@@ -4,7 +4,7 @@
  * (SEXP-free), after Chang and Fisher (2013), "Parallel sampling of DP
  * mixture models using sub-cluster splits" (NeurIPS).
  *
- * One sweep (mcx_subcluster_sweep()):
+ * One sweep (sweep() in mixture_subcluster.c, the algorithm row's sweep slot):
  *  1. Restricted Gibbs over the K instantiated clusters (Chang and Fisher,
  *     sec. 4): weights pi_k ~ Gamma(n_k - d) (the unnormalised
  *     Dirichlet(n_1 - d, ..., n_K - d, alpha + K d) of the occupied atoms

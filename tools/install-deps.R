@@ -27,7 +27,7 @@ pkgs <- list(
   core  = c("coda"),
   test  = c("testthat", "posterior", "future.apply", "future", "mcclust", "poLCA",
             "bridgesampling", "progressr", "bayesplot", "withr", "MASS", "slam", "tm",
-            "loo", "generics", "rstantools", "tibble"),
+            "loo", "generics", "rstantools", "tibble", "gridExtra"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   site  = c("pkgdown", "xml2"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "text2vec", "topicmodels",

@@ -20,6 +20,30 @@ res <- testthat::test_dir("tests/testthat", package = "mcmix",
                           reporter = reporter)
 df <- as.data.frame(res)
 failed <- sum(df$failed) + sum(df$error)
+## A run of the whole suite writes the time of each file (testthat's
+## per-test wall times summed by file) to tests/testthat/TIMINGS.md, so
+## the files that make the suite long are known.
+if (!nzchar(filter) && nrow(df)) {
+  per_file <- sort(tapply(df$real, df$file, sum), decreasing = TRUE)
+  n_tests <- table(df$file)[names(per_file)]
+  lines <- c("# Time of each test file",
+             "",
+             paste0("Written by tools/run-tests.R (`make test`) from testthat's per-test ",
+                    "wall times; the"),
+             paste0("machine's load during the run: ",
+                    paste(sprintf("%.2f", tryCatch(
+                      as.numeric(strsplit(readLines("/proc/loadavg", warn = FALSE),
+                                          " ")[[1]][1:3]),
+                      error = function(e) rep(NA_real_, 3))), collapse = " "),
+                    " (1, 5, 15 min), ", format(Sys.time(), "%Y-%m-%d %H:%M %Z"),
+                    ", R ", getRversion(), "."),
+             "",
+             "| file | tests | seconds |", "|---|---:|---:|",
+             sprintf("| %s | %d | %.1f |", names(per_file), as.integer(n_tests),
+                     as.numeric(per_file)),
+             sprintf("| **total** | %d | %.1f |", nrow(df), sum(per_file)))
+  try(writeLines(lines, file.path("tests", "testthat", "TIMINGS.md")), silent = TRUE)
+}
 cat(sprintf("\n%d passed, %d failed, %d skipped\n",
             sum(df$passed), failed, sum(df$skipped)))
 if (failed > 0) quit(status = 1L)

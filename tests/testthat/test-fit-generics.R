@@ -336,7 +336,6 @@ test_that("nuts_params() gives bayesplot the sampler parameters of every kept NU
     expect_true(all(v("stepsize__") == dg$step_size[i]))
   }
   expect_s3_class(bayesplot::mcmc_nuts_energy(np), "ggplot")
-  expect_s3_class(bayesplot::mcmc_nuts_divergence(np, bayesplot::log_posterior(fit)), "bayesplot_grid")
   # window() and extend() keep them in step with the draws
   w <- window(fit, start = 31, thin = 2)
   expect_identical(nrow(bayesplot::nuts_params(w)), 2L * 25L * 6L)
@@ -344,6 +343,17 @@ test_that("nuts_params() gives bayesplot the sampler parameters of every kept NU
   e <- extend(sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 20,
                           burnin = 10, progress = FALSE), 15)
   expect_identical(nrow(bayesplot::nuts_params(e)), 35L * 6L)
+})
+
+test_that("bayesplot's divergence plot takes nuts_params() with the log posterior", {
+  # mcmc_nuts_divergence() arranges its panels with gridExtra (a bayesplot Suggests)
+  require_suggested("bayesplot")
+  require_suggested("gridExtra")
+  fit <- fits$nuts
+  np <- bayesplot::nuts_params(fit)
+  lp <- bayesplot::log_posterior(fit)
+  expect_identical(nrow(lp), 2L * 60L)
+  expect_s3_class(bayesplot::mcmc_nuts_divergence(np, lp), "bayesplot_grid")
 })
 
 test_that("rstantools' generics find the methods; glm's type names for predict()", {
