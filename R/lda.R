@@ -465,9 +465,11 @@ top_terms <- function(fit, n = 10, chain = 1) {
 #'   `newdata` both name their terms, columns are matched by name and terms
 #'   the fit never saw are dropped with a warning; otherwise the columns (word
 #'   ids) must be those of the fit. `NULL` scores the fitted documents the
-#'   same way.
+#'   same way. At least one token on the fit's vocabulary must be left to
+#'   score.
 #' @param chain Which chain's topics to use.
-#' @param max_iter,tol Iterations and relative tolerance of the fold-in.
+#' @param max_iter,tol Iterations and relative tolerance of the fold-in
+#'   (`max_iter` at most `getOption("mcmix.work_budget", 1e8)`).
 #' @return The perplexity, with attributes `log_lik` (total log probability
 #'   of the scored tokens) and `n_tokens`.
 #' @references Wallach, H. M., Murray, I., Salakhutdinov, R. and Mimno, D.

@@ -282,7 +282,7 @@ interrupt_long_call <- function(f, after = 0.5, timeout = 60) {
   res <- parallel::mccollect(job, wait = FALSE, timeout = timeout)
   if (is.null(res)) {
     tools::pskill(job$pid, tools::SIGKILL)
-    parallel::mccollect(job, wait = TRUE)
+    suppressWarnings(parallel::mccollect(job, wait = TRUE))
     return("no answer")
   }
   r <- res[[1L]]

@@ -358,3 +358,32 @@ test_that("bad input is refused with messages naming the argument", {
   expect_output(print(fit), "HDP mixture fit")
   expect_output(print(m), "Hierarchical")
 })
+
+test_that("concentrations at the extremes: fixed ones run, gamma priors without a finite mean are refused", {
+  groups <- list(a = c(-4.2, -3.9, 0.1, 0.3), b = c(0.2, -0.1, 3.8, 4.1))
+  fam <- gaussian_mean(cov = 1, prior_cov = 25)
+  # fixed values anywhere in (0, Inf) run: at 1e300 every observation is
+  # its own cluster, at 1e-300 the groups share one cluster
+  set.seed(2)
+  big <- sample_posterior(hdp_mixture(fam, gamma = 1e300, alpha = 1e300), groups, iter = 5,
+                          progress = FALSE)
+  expect_true(all(big$chains[[1]]$traces[, "n_clusters"] == 8))
+  small <- sample_posterior(hdp_mixture(fam, gamma = 1e-300, alpha = 1e-300), groups,
+                            iter = 5, progress = FALSE)
+  expect_true(all(small$chains[[1]]$traces[, "n_clusters"] == 1))
+  # a gamma prior whose mean overflows or underflows: the chain would start
+  # from Inf or 0 (it failed with an internal error)
+  for (p in list(gamma_prior(1e300, 1e-300), gamma_prior(1e-300, 1e300))) {
+    for (arg in c("gamma", "alpha")) {
+      a <- list(fam, p)
+      names(a) <- c("family", arg)
+      e <- expect_error(do.call(hdp_mixture, a), "starting value", class = "mcmix_error_input")
+      expect_identical(e$arg, arg)
+    }
+    m <- hdp_mixture(fam)
+    m$alpha <- p                      # edited by hand
+    e <- expect_error(sample_posterior(m, groups, iter = 5, progress = FALSE),
+                      class = "mcmix_error_input")
+    expect_identical(e$arg, "alpha")
+  }
+})
