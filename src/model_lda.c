@@ -72,32 +72,16 @@ void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
     for (int n = 0; n < m->lg_nd; n++) m->lg_alpha[n] = m->lg_len[n] = R_NaN;
 }
 
-/*
- * log Gamma(x + n) - log Gamma(x) for a count n >= 0 and x >= LDA_LG_DIRECT,
- * from Stirling's series (Abramowitz and Stegun 1964, 6.1.41) taken at
- * both arguments:
- *   (x - 1/2) log1p(n / x) + n log(x + n) - n + 1/(12 (x + n)) - 1/(12 x),
- * the next term below 1e-20 there.  Two lgamma values of x of order 1e100
- * (lda_model() accepts alpha and beta up to 1e100, K alpha and W beta up
- * to 1e107) are some 1e102 each, so their difference would lose every
- * digit; this form keeps a relative error of a few ulps.
- */
-#define LDA_LG_DIRECT 1e6
-static double lgamma_rise_large(int n, double x)
-{
-    if (n == 0) return 0.0;
-    const double y = x + n;
-    return (x - 0.5) * log1p(n / x) + n * log(y) - n + (1.0 / y - 1.0 / x) / 12.0;
-}
-
 /* lgamma(n + x) - sub, sub being lgamma(x) or 0 (the caller then adds
- * lgamma(x) separately); for x >= LDA_LG_DIRECT the difference
- * lgamma(n + x) - lgamma(x) instead, and the caller leaves lgamma(x) out
+ * lgamma(x) separately); for x >= MCX_LGAMMA_DIRECT the difference
+ * lgamma(n + x) - lgamma(x) from Stirling's series instead
+ * (mcx_lgamma_rise(); two lgamma values of order 1e102 at alpha or beta
+ * = 1e100 would leave no digit of it), and the caller leaves lgamma(x) out
  * (mcx_lda_log_joint()): below that threshold the terms are summed as they
  * always were, so the traces of ordinary priors keep their last bits. */
 static inline double lg_rise(int n, double x, double sub)
 {
-    return x < LDA_LG_DIRECT ? lgammafn(n + x) - sub : lgamma_rise_large(n, x);
+    return x < MCX_LGAMMA_DIRECT ? lgammafn(n + x) - sub : mcx_lgamma_rise(x, n);
 }
 
 /* lg_rise(n, x, sub) from table tab[0 .. size) (filled when first read),
@@ -184,7 +168,7 @@ double mcx_lda_log_joint(const mcx_lda *m)
     /* K lgamma(W beta) - sum_k lgamma(n_k + W beta), and D lgamma(K alpha)
      * with the documents' lgamma(n_d + K alpha) below, as differences
      * when W beta or K alpha is large (lg_rise()) */
-    const int big_w = W * b >= LDA_LG_DIRECT, big_k = K * a >= LDA_LG_DIRECT;
+    const int big_w = W * b >= MCX_LGAMMA_DIRECT, big_k = K * a >= MCX_LGAMMA_DIRECT;
     double s = (big_w ? 0.0 : K * lgammafn(W * b)) + (big_k ? 0.0 : D * lgammafn(K * a));
     for (int k = 0; k < K; k++) s -= lg_rise(m->nk[k], W * b, 0.0);
     /* counts n_wk <= n_w and n_dk <= n_d: their terms come from tables

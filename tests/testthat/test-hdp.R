@@ -156,6 +156,47 @@ test_that("the HDP split-merge moves alone reproduce the exact posterior over pa
   }
 })
 
+# A group-level concentration alpha so large that each group's DP is its
+# base measure: the HDP prior over partitions is then the Chinese
+# restaurant process CRP(gamma) of all observations pooled (every customer
+# at a table of its own, the tables' dishes from the top-level restaurant),
+# exact in doubles at alpha = 1e20 (the difference is O(n / alpha)). The
+# split-merge moves alone (sequential allocation, and the sub-cluster
+# moves with partners by gain) against that exact posterior over the 52
+# partitions of 5 observations: their group terms log Gamma(alpha beta_k
+# + n_jk) - log Gamma(alpha beta_k) were differences of two numbers of
+# order 1e21 (no digit left), now from Stirling's series.
+test_that("the HDP split-merge moves are exact at a huge group-level concentration", {
+  skip_on_cran()
+  grp <- c(1, 1, 2, 2, 2)
+  x <- c(-1.1, 0.9, -0.7, 1.3, -0.9)
+  gm <- 0.8; s2 <- 0.5; s0 <- 2
+  parts <- set_partitions(5)
+  lp <- vapply(parts, function(z) mx_lprior_dp(z, gm) + hdp_log_marginal_r(x, z, s2, 0, s0), 0)
+  post <- exp(lp - max(lp)); post <- post / sum(post)
+  key <- vapply(parts, paste, "", collapse = "")
+  model <- hdp_mixture(gaussian_mean(cov = s2, prior_mean = 0, prior_cov = s0),
+                       gamma = gm, alpha = 1e20)
+  grouped <- mcmix:::hdp_grouped_data(model$family, x, factor(grp))
+  runs <- list(sams = list("split_merge", dp_control(moves = 4)),
+               gain_sams = list("subcluster", dp_control(sc_moves = 4), moves = 0L))
+  for (r in names(runs)) {
+    spec <- mcmix:::hdp_spec(model, grouped$prepared, 2L, runs[[r]][[1]], runs[[r]][[2]])
+    spec$gibbs <- 0L
+    if (!is.null(runs[[r]]$moves)) spec$moves <- runs[[r]]$moves
+    state <- list(z = integer(5), beta = c(0.5, 0.5), gamma = gm, alpha = 1e20)
+    set.seed(12)
+    out <- mcmix:::hdp_step_c(spec, matrix(x, nrow = 1), as.integer(grp) - 1L, state,
+                              20000L, 1L, 0L, FALSE, keep_labels = TRUE)
+    lab <- out$labels
+    canon <- apply(lab, 1, function(l) paste(match(l, unique(l)), collapse = ""))
+    freq <- as.numeric(table(factor(canon, key))) / nrow(lab)
+    n_eff <- nrow(lab) / 4
+    expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / n_eff)),
+              label = paste("TV distance,", r))
+  }
+})
+
 # Geweke (2004): the successive-conditional simulator alternates one Gibbs
 # sweep (z, table counts, gamma, beta, alpha | x) with a draw of x | z from
 # the collapsed predictive. The statistics seen right after the sweep must
