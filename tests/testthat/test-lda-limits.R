@@ -165,3 +165,17 @@ test_that("new documents without a known word get the prior mean; missing counts
     expect_identical(e$arg, "newdata")
   }
 })
+
+test_that("the messages of the limits", {
+  docs <- lda_limit_docs()
+  set.seed(8)
+  fit <- sample_posterior(lda_model(K = 3), docs, iter = 10, progress = FALSE)
+  expect_snapshot(error = TRUE, {
+    lda_model(K = 3, alpha = 1e308)
+    lda_model(K = 3, beta = 1e-101)
+    predict(fit, docs[1:2], iter = 1e9)
+    predict(fit, docs[1:2], iter = .Machine$integer.max)
+    perplexity(fit, list(integer(0)))
+    hdp_mixture(gaussian_niw(), gamma = gamma_prior(1e300, 1e-300))
+  })
+})
