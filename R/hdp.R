@@ -28,7 +28,9 @@
 #'
 #' @param family A component family, e.g. [gaussian_niw()].
 #' @param gamma Concentration of the top-level DP: a positive number, or
-#'   [gamma_prior()] under which it is sampled (Escobar and West 1995).
+#'   [gamma_prior()] under which it is sampled (Escobar and West 1995),
+#'   starting from its mean `shape / rate`, which must be a positive
+#'   finite number.
 #' @param alpha Concentration of the group-level DPs (one for all groups):
 #'   a positive number, or [gamma_prior()] under which it is sampled
 #'   (Teh et al. 2006, appendix A).
@@ -42,8 +44,8 @@ hdp_mixture <- function(family, gamma = 1, alpha = 1) {
   if (isTRUE(family$nonconjugate))
     stop(sprintf("`family` must be a conjugate family (such as gaussian_niw()); %s is not.",
                  family_label(family)), call. = FALSE)
-  gamma <- check_conc_or_prior(gamma, "gamma")
-  alpha <- check_conc_or_prior(alpha, "alpha")
+  gamma <- hdp_check_conc(gamma, "gamma")
+  alpha <- hdp_check_conc(alpha, "alpha")
   structure(list(family = family, gamma = gamma, alpha = alpha),
             class = c("mcmix_hdp", "mcmix_model"))
 }
@@ -263,6 +265,22 @@ hdp_control_values <- function(algorithm, control) {
 
 hdp_initial_conc <- function(v) if (inherits(v, "mcmix_gamma_prior")) v$shape / v$rate else v
 
+# A concentration of hdp_mixture(): a positive number, or a gamma_prior()
+# whose mean shape / rate, the value a chain starts from
+# (hdp_initial_conc()), is a positive finite double (shape 1e300 with rate
+# 1e-300 overflowed to Inf, the reverse underflowed to 0, and the chain
+# failed with an internal error).
+hdp_check_conc <- function(x, arg) {
+  x <- check_conc_or_prior(x, arg)
+  m <- hdp_initial_conc(x)
+  if (!(is.finite(m) && m >= .Machine$double.xmin))
+    stop_input(sprintf(paste0("`%s` must be a positive number or a gamma_prior(shape, rate) ",
+                              "whose mean shape / rate (the starting value) is between %g and ",
+                              "%g, not %s with mean %s."), arg, .Machine$double.xmin,
+                       .Machine$double.xmax, format(x), format(m)), arg)
+  x
+}
+
 hdp_kernel <- function(model, grouped, init, keep_labels = TRUE,
                        algorithm = "split_merge", control = NULL) {
   N <- nrow(grouped$prepared$x)
@@ -281,8 +299,8 @@ hdp_kernel <- function(model, grouped, init, keep_labels = TRUE,
     stop(sprintf("`init` must be \"one\" or a label vector, not %s.", describe_value(init)),
          call. = FALSE)
   }
-  g0 <- hdp_initial_conc(model$gamma)
-  a0 <- hdp_initial_conc(model$alpha)
+  g0 <- hdp_initial_conc(hdp_check_conc(model$gamma, "gamma"))
+  a0 <- hdp_initial_conc(hdp_check_conc(model$alpha, "alpha"))
   K0 <- if (is.null(z0)) 1L else max(z0) + 1L
   # the step on the dim x N data xt
   step_on <- function(xt) function(state, n, thin, offset, warmup) {

@@ -44,10 +44,12 @@
 #'
 #' @param K Number of topics (a whole number between 1 and 100000).
 #' @param alpha Symmetric Dirichlet parameter of the document-topic
-#'   proportions (a positive number; default `50 / K` as in Griffiths and
-#'   Steyvers 2004).
+#'   proportions (a number between 1e-100 and 1e100; default `50 / K` as in
+#'   Griffiths and Steyvers 2004).
 #' @param beta Symmetric Dirichlet parameter of the topic-word
-#'   distributions (a positive number).
+#'   distributions (a number between 1e-100 and 1e100). Beyond that range
+#'   the samplers' products of `alpha`, `beta`, the vocabulary size and
+#'   the counts would overflow or underflow a double, so it is refused.
 #' @return An object of class `mcmix_lda`.
 #' @seealso [sample_posterior.mcmix_lda()], [top_terms()], [topic_word()],
 #'   [doc_topic()]
@@ -57,10 +59,27 @@
 #' @export
 lda_model <- function(K, alpha = 50 / K, beta = 0.01) {
   K <- check_count_max(K, "K", 1L, 1e5, "topics")
-  check_positive(alpha, "alpha")
-  check_positive(beta, "beta")
-  structure(list(K = K, alpha = as.double(alpha), beta = as.double(beta)),
+  alpha <- lda_check_prior(alpha, "alpha")
+  beta <- lda_check_prior(beta, "beta")
+  structure(list(K = K, alpha = alpha, beta = beta),
             class = c("mcmix_lda", "mcmix_model"))
+}
+
+# The range of alpha and beta. The samplers form products such as
+# alpha beta, (n_wt + beta)(n_k + W beta) and (n_dt + alpha)(n_k + W beta)
+# for vocabularies of up to 1e7 words (src/model_lda*.c) and reciprocals
+# 1 / alpha, 1 / beta: within [1e-100, 1e100] every one of them stays a
+# normal double (at most about 1e207, at least about 1e-220); beyond, they
+# overflow to Inf or underflow to 0 and the draws are wrong.
+lda_prior_range <- c(1e-100, 1e100)
+
+lda_check_prior <- function(x, arg) {
+  x <- check_positive(x, arg)
+  if (x < lda_prior_range[1L] || x > lda_prior_range[2L])
+    stop_input(sprintf(paste0("`%s` must be between 1e-100 and 1e100 (beyond, the ",
+                              "sampler's products of `alpha`, `beta` and the counts ",
+                              "overflow or underflow), not %s."), arg, format(x)), arg)
+  x
 }
 
 #' @export
@@ -231,6 +250,9 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        threads = getOption("mcmix.threads", 1L),
                                        mh_steps = 2L, ...) {
   backend <- dots_backend(list(...))
+  # (a model edited by hand is checked as lda_model() would)
+  lda_check_prior(model$alpha, "alpha")
+  lda_check_prior(model$beta, "beta")
   algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked", "mh"), "algorithm")
   mh_steps <- check_count(mh_steps, "mh_steps", 1L, 1000L)
   # the draws do not depend on the thread count, so it may follow the idle
@@ -443,9 +465,11 @@ top_terms <- function(fit, n = 10, chain = 1) {
 #'   `newdata` both name their terms, columns are matched by name and terms
 #'   the fit never saw are dropped with a warning; otherwise the columns (word
 #'   ids) must be those of the fit. `NULL` scores the fitted documents the
-#'   same way.
+#'   same way. At least one token on the fit's vocabulary must be left to
+#'   score.
 #' @param chain Which chain's topics to use.
-#' @param max_iter,tol Iterations and relative tolerance of the fold-in.
+#' @param max_iter,tol Iterations and relative tolerance of the fold-in
+#'   (`max_iter` at most `getOption("mcmix.work_budget", 1e8)`).
 #' @return The perplexity, with attributes `log_lik` (total log probability
 #'   of the scored tokens) and `n_tokens`.
 #' @references Wallach, H. M., Murray, I., Salakhutdinov, R. and Mimno, D.
@@ -462,6 +486,8 @@ top_terms <- function(fit, n = 10, chain = 1) {
 perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-8) {
   phi <- topic_word(fit, chain)
   max_iter <- check_count(max_iter, "max_iter", 1L)
+  check_work(max_iter, "max_iter", sprintf("%s fold-in iterations", format_count(max_iter)),
+             per = "document")
   tol <- check_positive(tol, "tol")
   K <- nrow(phi)
   W <- ncol(phi)
@@ -479,6 +505,9 @@ perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-
     ll <- ll + sum(log(colSums(theta * phi[, held, drop = FALSE])))
     n_scored <- n_scored + length(held)
   }
+  if (n_scored == 0)
+    stop_input(paste0("`newdata` has no token on the vocabulary of the fit to score ",
+                      "(the perplexity of no tokens is undefined)."), "newdata")
   structure(exp(-ll / n_scored), log_lik = ll, n_tokens = n_scored)
 }
 

@@ -104,16 +104,23 @@ lda_triplets_Matrix <- function(x, arg) {
        D = d[1L], W = d[2L], docs = dn[[1L]], terms = dn[[2L]])
 }
 
+# The counts of a document-term form: non-negative whole numbers.
+lda_check_counts <- function(v, arg) {
+  if (anyNA(v) || any(v < 0) || any(!is.finite(v)) || any(v != floor(v)))
+    stop_input(sprintf(paste0("`%s` must be a document-term matrix of non-negative ",
+                              "whole-number counts (not weighted, e.g. by tf-idf)."), arg), arg)
+  invisible(v)
+}
+
 # Counts to tokens: documents in row order, terms in column order within a
-# document, term j repeated v times.
-lda_corpus_counts <- function(trip, vocab, arg, K = NULL) {
+# document, term j repeated v times. `allow_empty`: documents without any
+# token are allowed (new documents of predict(); a fit needs a word).
+lda_corpus_counts <- function(trip, vocab, arg, K = NULL, allow_empty = FALSE) {
   v <- trip$v
   if (!trip$D || !trip$W)
     stop_input(sprintf("`%s` must have at least one document and one term, not %d x %d.",
                        arg, trip$D, trip$W), arg)
-  if (anyNA(v) || any(v < 0) || any(!is.finite(v)) || any(v != floor(v)))
-    stop_input(sprintf(paste0("`%s` must be a document-term matrix of non-negative ",
-                              "whole-number counts (not weighted, e.g. by tf-idf)."), arg), arg)
+  lda_check_counts(v, arg)
   if (trip$W > lda_max_vocab)
     stop_input(sprintf("`%s` has %d terms; the vocabulary must have at most %s words.",
                        arg, trip$W, format(lda_max_vocab, scientific = FALSE)), arg)
@@ -127,15 +134,16 @@ lda_corpus_counts <- function(trip, vocab, arg, K = NULL) {
   # tokens before document d: counts of the entries with row < d
   cv <- c(0L, cumsum(v))
   doc_start <- cv[findInterval(seq.int(0L, trip$D), i) + 1L]
-  if (!length(word))
+  if (!length(word) && !allow_empty)
     stop_input(sprintf("`%s` must contain at least one word.", arg), arg)
   list(word = as.integer(word), doc_start = as.integer(doc_start), W = as.integer(trip$W),
        D = as.integer(trip$D), vocab = vocab, doc_names = trip$docs)
 }
 
 # A list of word-id vectors (1-based); each document's ids sorted (the
-# canonical order, see the top of this file).
-lda_corpus_list <- function(data, vocab, arg, K = NULL) {
+# canonical order, see the top of this file); `allow_empty` as for
+# lda_corpus_counts().
+lda_corpus_list <- function(data, vocab, arg, K = NULL, allow_empty = FALSE) {
   if (!length(data))
     stop_input(sprintf("`%s` must hold at least one document.", arg), arg)
   ok <- vapply(data, function(d) (is.numeric(d) && !is.matrix(d)) && !anyNA(d) &&
@@ -163,7 +171,7 @@ lda_corpus_list <- function(data, vocab, arg, K = NULL) {
   # the pair is linear in the number of tokens
   doc <- rep.int(seq_along(len), len)
   word <- word[order(doc, word, method = "radix")]
-  if (!length(word))
+  if (!length(word) && !allow_empty)
     stop_input(sprintf("`%s` must contain at least one word.", arg), arg)
   list(word = word, doc_start = c(0L, cumsum(as.integer(len))), W = as.integer(W),
        D = length(data), vocab = vocab, doc_names = names(data))
@@ -220,13 +228,14 @@ lda_check_budget <- function(K, corpus, chains) {
 # New documents on the vocabulary of a fit (predict(), perplexity()): when
 # both the fit and `newdata` name their terms, terms are matched by name and
 # terms the fit never saw are dropped (with a warning); otherwise word ids
-# (columns) must lie in the fit's vocabulary.
+# (columns) must lie in the fit's vocabulary. Documents may be left without
+# any known word (predict() gives them the prior mean).
 lda_new_corpus <- function(fit, newdata, arg = "newdata") {
   W <- fit$data$W
   vocab <- fit$data$vocab
   trip <- lda_triplets(newdata, arg)
   if (is.null(trip)) {
-    cp <- lda_corpus_list(newdata, NULL, arg)
+    cp <- lda_corpus_list(newdata, NULL, arg, allow_empty = TRUE)
     if (cp$W > W)
       stop_input(sprintf("`%s` must use the vocabulary of the fit (%d words); it uses word id %d.",
                          arg, W, cp$W), arg)
@@ -234,6 +243,7 @@ lda_new_corpus <- function(fit, newdata, arg = "newdata") {
     cp$vocab <- vocab
     return(cp)
   }
+  lda_check_counts(trip$v, arg)    # (NA counts of unknown terms too)
   if (!is.null(vocab) && !is.null(trip$terms)) {
     pos <- match(trip$terms, vocab)
     unseen <- is.na(pos[trip$j]) & trip$v != 0
@@ -252,5 +262,5 @@ lda_new_corpus <- function(fit, newdata, arg = "newdata") {
   }
   trip$W <- W
   trip$terms <- vocab
-  lda_corpus_counts(trip, vocab, arg)
+  lda_corpus_counts(trip, vocab, arg, allow_empty = TRUE)
 }

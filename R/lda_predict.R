@@ -28,7 +28,9 @@
 #'   word ids (columns) must be those of the fit.
 #' @param chain Which chain's topics to use.
 #' @param iter Number of fold-in sweeps averaged per document.
-#' @param burnin Number of fold-in sweeps discarded first.
+#' @param burnin Number of fold-in sweeps discarded first. `burnin + iter`
+#'   is bounded by `getOption("mcmix.work_budget", 1e8)`, as the iterations
+#'   of a chain are (see [run_kernel()]); the sweeps can be interrupted.
 #' @param ... Unused; unknown arguments are refused.
 #' @return A matrix of topic proportions, one row per new document (named
 #'   after the documents when they have names), one column per topic; rows
@@ -55,6 +57,15 @@ predict.mcmix_lda_fit <- function(object, newdata, chain = 1, iter = 200,
   phi <- topic_word(object, chain)
   iter <- check_count(iter, "iter", 1L)
   burnin <- check_count(burnin, "burnin", 0L)
+  check_total_iter(burnin, iter)
+  # every document runs burnin + iter sweeps: bounded as the iterations of
+  # a chain are (R/chains_budget.R)
+  arg <- if (burnin > iter) "burnin" else "iter"
+  check_work(as.double(burnin) + iter, arg,
+             sprintf("%s fold-in sweeps (burn-in %s, kept %s)",
+                     format_count(as.double(burnin) + iter), format_count(burnin),
+                     format_count(iter)),
+             fix = sprintf("lower `%s`", arg), per = "document")
   corpus <- lda_new_corpus(object, newdata)
   K <- nrow(phi)
   theta <- .Call(C_ffi_lda_fold_in, corpus$word, corpus$doc_start, unname(phi),

@@ -28,6 +28,7 @@ double mcx_center(const double *x, int n, double *xc)
     return m;
 }
 
+/* n <= 2^30 (a larger n would double p past INT_MAX). */
 static int pow2_at_least(int n)
 {
     int p = 1;
@@ -45,6 +46,10 @@ static int pow2_at_least(int n)
 void mcx_autocov_fft(const double *x1, const double *x2, int n, double *ac1,
                      double *ac2)
 {
+    /* 2 n in an int, and the FFT length a power of two <= 2^30 */
+    if (n > (1 << 29))
+        mcx_error("autocorrelations of more than 2^29 draws of a chain are not supported "
+                  "(%d draws): thin the chain", n);
     int M = pow2_at_least(2 * n), k;
     mcx_fft plan;
     double *z = (double *) mcx_alloc((size_t) 2 * M, sizeof(double));

@@ -6,6 +6,7 @@
  * GetRNGstate()/PutRNGstate() bracket and returns the new state with the
  * draws of the chunk.
  */
+#include <math.h>
 #include <string.h>
 #include <R.h>
 #include <Rinternals.h>
@@ -267,10 +268,17 @@ SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings)
 {
     check_real(settings, 5, "settings");
     const double *s = REAL(settings);
-    int K = (int) s[0], W = (int) s[1], n_burn = (int) s[3], n_keep = (int) s[4];
+    /* the sweep counts are whole numbers below 2^53 (exact in a double),
+     * converted to 64 bits only once checked (R/lda_predict.R bounds them
+     * by the work budget) */
+    if (!(s[3] >= 0 && s[3] <= 9007199254740992.0 && s[3] == floor(s[3])) ||
+        !(s[4] >= 1 && s[4] <= 9007199254740992.0 && s[4] == floor(s[4])))
+        MCX_INTERNAL("bad fold-in sweep counts");
+    int K = (int) s[0], W = (int) s[1];
+    int64_t n_burn = (int64_t) s[3], n_keep = (int64_t) s[4];
     check_int(doc_start, -1, "doc_start");
     int D = (int) XLENGTH(doc_start) - 1;
-    if (D < 1 || K < 1 || W < 1 || !(s[2] > 0) || n_burn < 0 || n_keep < 1)
+    if (D < 1 || K < 1 || W < 1 || !(s[2] > 0))
         MCX_INTERNAL("bad fold-in settings");
     int N = INTEGER(doc_start)[D];
     check_int(word, N, "word");

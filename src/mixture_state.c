@@ -1,6 +1,7 @@
 /*
  * mixture_state.c -- compact cluster bookkeeping (see mixture_state.h).
  */
+#include <stdint.h>
 #include <string.h>
 #include "mixture_state.h"
 #include "registry.h"
@@ -185,12 +186,14 @@ void mcx_mix_refresh(mcx_mix *m)
         return;
     }
     /* contiguous runs of clusters of about n / T members each */
-    long tot = 0, cum = 0;
+    /* 64-bit: tot * t exceeds 2^31 from n = 2^31 / T (long has 32 bits
+     * on Windows) */
+    int64_t tot = 0, cum = 0;
     for (int k = 0; k < K; k++) tot += m->size[k];
     int k = 0;
     m->tfirst[0] = 0;
     for (int t = 1; t < T; t++) {
-        long target = tot * t / T;
+        int64_t target = tot * t / T;
         while (k < K && cum + m->size[k] / 2 < target) cum += m->size[k++];
         m->tfirst[t] = k;
     }

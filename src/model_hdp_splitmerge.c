@@ -100,18 +100,27 @@ void mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams)
     h->sm.prior.ctx = h;
 }
 
-/* g(a, n) = log Gamma(a + n) - log Gamma(a). */
+/* g(a, n) = log Gamma(a + n) - log Gamma(a) (mcx_lgamma_rise(): the
+ * plain difference below 1e6, Stirling's series above, where alpha beta_c
+ * of a large concentration would leave no digit of it). */
 static double lgamma_ratio(double a, int n)
 {
-    return n > 0 ? lgammafn(a + n) - lgammafn(a) : 0.0;
+    return n > 0 ? mcx_lgamma_rise(a, n) : 0.0;
 }
 
 /* E[m] for n customers at a DP(a) restaurant: sum_{l < n} a / (a + l),
- * = 1 + a (psi(a + n) - psi(a + 1)) (stable for small a). */
+ * = 1 + a (psi(a + n) - psi(a + 1)) (stable for small a).  From
+ * MCX_LGAMMA_DIRECT on the digamma difference, about (n - 1) / a, would
+ * cancel: psi(y) = log y - 1/(2 y) - 1/(12 y^2) + O(y^-4) at y = a + n and
+ * u = a + 1 gives it as log1p((n - 1) / u) + (n - 1) / (2 u y)
+ * + (n - 1) (1/u + 1/y) / (12 u y) (products that overflow give 0, their
+ * limit). */
 static double expected_tables(double a, int n)
 {
     if (n <= 1) return n;
-    return 1.0 + a * (digamma(a + n) - digamma(a + 1.0));
+    if (a < MCX_LGAMMA_DIRECT) return 1.0 + a * (digamma(a + n) - digamma(a + 1.0));
+    const double m = n - 1.0, u = a + 1.0, y = a + n, uy = u * y;
+    return 1.0 + a * (log1p(m / u) + 0.5 * m / uy + m / (12.0 * uy) * (1.0 / u + 1.0 / y));
 }
 
 /* sum_j [g(alpha w beta_c, nA_j) + g(alpha (1-w) beta_c, nB_j)

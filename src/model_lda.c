@@ -72,13 +72,25 @@ void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
     for (int n = 0; n < m->lg_nd; n++) m->lg_alpha[n] = m->lg_len[n] = R_NaN;
 }
 
-/* lgamma(n + x) - sub from table tab[0 .. size) (filled when first read),
+/* lgamma(n + x) - sub, sub being lgamma(x) or 0 (the caller then adds
+ * lgamma(x) separately); for x >= MCX_LGAMMA_DIRECT the difference
+ * lgamma(n + x) - lgamma(x) from Stirling's series instead
+ * (mcx_lgamma_rise(); two lgamma values of order 1e102 at alpha or beta
+ * = 1e100 would leave no digit of it), and the caller leaves lgamma(x) out
+ * (mcx_lda_log_joint()): below that threshold the terms are summed as they
+ * always were, so the traces of ordinary priors keep their last bits. */
+static inline double lg_rise(int n, double x, double sub)
+{
+    return x < MCX_LGAMMA_DIRECT ? lgammafn(n + x) - sub : mcx_lgamma_rise(x, n);
+}
+
+/* lg_rise(n, x, sub) from table tab[0 .. size) (filled when first read),
  * or computed when n is beyond it: the same double either way. */
 static inline double lg_lookup(double *tab, int size, int n, double x, double sub)
 {
-    if (n >= size) return lgammafn(n + x) - sub;
+    if (n >= size) return lg_rise(n, x, sub);
     double v = tab[n];
-    if (ISNAN(v)) tab[n] = v = lgammafn(n + x) - sub;
+    if (ISNAN(v)) tab[n] = v = lg_rise(n, x, sub);
     return v;
 }
 
@@ -153,8 +165,12 @@ double mcx_lda_log_joint(const mcx_lda *m)
     const int K = m->K, W = m->W, D = m->D;
     const double a = m->alpha, b = m->beta;
     const double lga = lgammafn(a), lgb = lgammafn(b);
-    double s = K * lgammafn(W * b) + D * lgammafn(K * a);
-    for (int k = 0; k < K; k++) s -= lgammafn(m->nk[k] + W * b);
+    /* K lgamma(W beta) - sum_k lgamma(n_k + W beta), and D lgamma(K alpha)
+     * with the documents' lgamma(n_d + K alpha) below, as differences
+     * when W beta or K alpha is large (lg_rise()) */
+    const int big_w = W * b >= MCX_LGAMMA_DIRECT, big_k = K * a >= MCX_LGAMMA_DIRECT;
+    double s = (big_w ? 0.0 : K * lgammafn(W * b)) + (big_k ? 0.0 : D * lgammafn(K * a));
+    for (int k = 0; k < K; k++) s -= lg_rise(m->nk[k], W * b, 0.0);
     /* counts n_wk <= n_w and n_dk <= n_d: their terms come from tables
      * (a few hundred thousand lgamma calls per draw otherwise).  The
      * nonzero counts in the same order (words, then topics increasing):

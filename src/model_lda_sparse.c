@@ -642,11 +642,16 @@ void mcx_lda_blocked_finish(mcx_lda *m)
  * the topics of a new document's tokens are Gibbs-sampled with phi fixed,
  *   P(z_t = k | rest) propto (n_dk^- + alpha) phi_kw,
  * and theta_d is estimated by the average of E[theta_d | z] over the kept
- * sweeps.  Scratch: z and the counts of one document at a time.
+ * sweeps.  Scratch: z and the counts of one document at a time.  The
+ * sweep counts are 64-bit (n_burn + n_keep may exceed an int), and the
+ * host is asked about interrupts every FOLD_CHECK tokens inside the
+ * sweeps (a long document, or many sweeps of a short one, stays
+ * interruptible).
  */
+#define FOLD_CHECK 1024
 void mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
-                     const int *word, const int *doc_start, int n_burn,
-                     int n_keep, double *theta)
+                     const int *word, const int *doc_start, int64_t n_burn,
+                     int64_t n_keep, double *theta)
 {
     (void) W;
     int nmax = 0;
@@ -658,20 +663,23 @@ void mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
     int *nd = mcx_alloc((size_t) K, sizeof(int));
     double *cum = mcx_alloc((size_t) K, sizeof(double));
     double *acc = mcx_alloc((size_t) K, sizeof(double));
+    const int64_t sweeps = n_burn + n_keep;
     for (int d = 0; d < D; d++) {
         const int n = doc_start[d + 1] - doc_start[d];
         const int *w = word + doc_start[d];
         const double den = 1.0 / (n + K * alpha);
         memset(nd, 0, (size_t) K * sizeof(int));
         memset(acc, 0, (size_t) K * sizeof(double));
-        mcx_interrupt_point((double) n * K * (n_burn + n_keep));
+        mcx_interrupt_point((double) n);
         for (int t = 0; t < n; t++) {
             z[t] = (int) (unif_rand() * K);
             if (z[t] >= K) z[t] = K - 1;
             nd[z[t]]++;
         }
-        for (int it = 0; it < n_burn + n_keep && n > 0; it++) {
+        for (int64_t it = 0; it < sweeps && n > 0; it++) {
             for (int t = 0; t < n; t++) {
+                if (t % FOLD_CHECK == 0)
+                    mcx_interrupt_point((double) K * (n - t < FOLD_CHECK ? n - t : FOLD_CHECK));
                 const double *p = phi + (size_t) w[t] * K;
                 nd[z[t]]--;
                 double total = 0.0;
@@ -689,6 +697,6 @@ void mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
                 for (int k = 0; k < K; k++) acc[k] += (nd[k] + alpha) * den;
         }
         for (int k = 0; k < K; k++)
-            theta[d + (size_t) k * D] = n > 0 ? acc[k] / n_keep : 1.0 / K;
+            theta[d + (size_t) k * D] = n > 0 ? acc[k] / (double) n_keep : 1.0 / K;
     }
 }

@@ -67,7 +67,9 @@ typedef struct mcx_lda {
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
      * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
      * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
-     * lg_len[n] = lgamma(n + K alpha) (n < lg_nd) */
+     * lg_len[n] = lgamma(n + K alpha) (n < lg_nd); from 1e6 on, beta,
+     * alpha and K alpha give lgamma(n + x) - lgamma(x) from Stirling's
+     * series (model_lda.c, lg_rise()) */
     double *lg_beta, *lg_alpha, *lg_len;
     int lg_nw, lg_nd;         /* min(largest count + 1, LDA_LG_CAP) */
 } mcx_lda;
@@ -140,11 +142,12 @@ void   mcx_lda_sweep_mh(mcx_lda *m);
 void   mcx_lda_mh_sync(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
- * from a uniform start; theta (D x K, column-major) receives the average
- * over the kept sweeps of (n_dk + alpha) / (n_d + K alpha). */
+ * (64-bit counts) from a uniform start; theta (D x K, column-major)
+ * receives the average over the kept sweeps of (n_dk + alpha) /
+ * (n_d + K alpha), 1 / K for a document without tokens. */
 void   mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
-                       const int *word, const int *doc_start, int n_burn,
-                       int n_keep, double *theta);
+                       const int *word, const int *doc_start, int64_t n_burn,
+                       int64_t n_keep, double *theta);
 
 /* ---- HDP mixture: model_hdp.h ---------------------------------------- */
 #include "model_hdp.h"

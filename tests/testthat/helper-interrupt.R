@@ -261,3 +261,30 @@ progress_check <- function(seed, ...) {
   ref <- run_kernel(iid_kernel(), iter = 200, chains = 2, progress = FALSE)
   list(last = err[length(err)], same = fault_same_fit(fit, ref))
 }
+
+# Call `f()` in a forked child that is sent SIGINT (as by Ctrl-C in a
+# terminal) by a shell of its own `after` seconds later, so that the
+# signal lands inside a long compiled loop f() runs. Returns
+# "interrupted" (the loop checked and unwound), "returned" (f() came back
+# without seeing it: a loop that ended early), "error: <message>", or "no
+# answer" when the child neither returned nor stopped within `timeout`
+# seconds (a loop that never checks; the child is then killed).
+interrupt_long_call <- function(f, after = 0.5, timeout = 60) {
+  job <- parallel::mcparallel({
+    cmd <- sprintf("sleep %g; kill -INT %d", after, Sys.getpid())
+    system2("sh", c("-c", shQuote(cmd)), wait = FALSE)
+    tryCatch({
+      f()
+      "returned"
+    }, interrupt = function(e) "interrupted",
+    error = function(e) paste("error:", conditionMessage(e)))
+  }, silent = TRUE)
+  res <- parallel::mccollect(job, wait = FALSE, timeout = timeout)
+  if (is.null(res)) {
+    tools::pskill(job$pid, tools::SIGKILL)
+    suppressWarnings(parallel::mccollect(job, wait = TRUE))
+    return("no answer")
+  }
+  r <- res[[1L]]
+  if (!is.character(r)) "the child process died" else r
+}

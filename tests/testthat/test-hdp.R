@@ -156,6 +156,47 @@ test_that("the HDP split-merge moves alone reproduce the exact posterior over pa
   }
 })
 
+# A group-level concentration alpha so large that each group's DP is its
+# base measure: the HDP prior over partitions is then the Chinese
+# restaurant process CRP(gamma) of all observations pooled (every customer
+# at a table of its own, the tables' dishes from the top-level restaurant),
+# exact in doubles at alpha = 1e20 (the difference is O(n / alpha)). The
+# split-merge moves alone (sequential allocation, and the sub-cluster
+# moves with partners by gain) against that exact posterior over the 52
+# partitions of 5 observations: their group terms log Gamma(alpha beta_k
+# + n_jk) - log Gamma(alpha beta_k) were differences of two numbers of
+# order 1e21 (no digit left), now from Stirling's series.
+test_that("the HDP split-merge moves are exact at a huge group-level concentration", {
+  skip_on_cran()
+  grp <- c(1, 1, 2, 2, 2)
+  x <- c(-1.1, 0.9, -0.7, 1.3, -0.9)
+  gm <- 0.8; s2 <- 0.5; s0 <- 2
+  parts <- set_partitions(5)
+  lp <- vapply(parts, function(z) mx_lprior_dp(z, gm) + hdp_log_marginal_r(x, z, s2, 0, s0), 0)
+  post <- exp(lp - max(lp)); post <- post / sum(post)
+  key <- vapply(parts, paste, "", collapse = "")
+  model <- hdp_mixture(gaussian_mean(cov = s2, prior_mean = 0, prior_cov = s0),
+                       gamma = gm, alpha = 1e20)
+  grouped <- mcmix:::hdp_grouped_data(model$family, x, factor(grp))
+  runs <- list(sams = list("split_merge", dp_control(moves = 4)),
+               gain_sams = list("subcluster", dp_control(sc_moves = 4), moves = 0L))
+  for (r in names(runs)) {
+    spec <- mcmix:::hdp_spec(model, grouped$prepared, 2L, runs[[r]][[1]], runs[[r]][[2]])
+    spec$gibbs <- 0L
+    if (!is.null(runs[[r]]$moves)) spec$moves <- runs[[r]]$moves
+    state <- list(z = integer(5), beta = c(0.5, 0.5), gamma = gm, alpha = 1e20)
+    set.seed(12)
+    out <- mcmix:::hdp_step_c(spec, matrix(x, nrow = 1), as.integer(grp) - 1L, state,
+                              20000L, 1L, 0L, FALSE, keep_labels = TRUE)
+    lab <- out$labels
+    canon <- apply(lab, 1, function(l) paste(match(l, unique(l)), collapse = ""))
+    freq <- as.numeric(table(factor(canon, key))) / nrow(lab)
+    n_eff <- nrow(lab) / 4
+    expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / n_eff)),
+              label = paste("TV distance,", r))
+  }
+})
+
 # Geweke (2004): the successive-conditional simulator alternates one Gibbs
 # sweep (z, table counts, gamma, beta, alpha | x) with a draw of x | z from
 # the collapsed predictive. The statistics seen right after the sweep must
@@ -357,4 +398,33 @@ test_that("bad input is refused with messages naming the argument", {
   expect_equal(unname(unclass(tab)[, ]), matrix(2, 2, 2))
   expect_output(print(fit), "HDP mixture fit")
   expect_output(print(m), "Hierarchical")
+})
+
+test_that("concentrations at the extremes: fixed ones run, gamma priors without a finite mean are refused", {
+  groups <- list(a = c(-4.2, -3.9, 0.1, 0.3), b = c(0.2, -0.1, 3.8, 4.1))
+  fam <- gaussian_mean(cov = 1, prior_cov = 25)
+  # fixed values anywhere in (0, Inf) run: at 1e300 every observation is
+  # its own cluster, at 1e-300 the groups share one cluster
+  set.seed(2)
+  big <- sample_posterior(hdp_mixture(fam, gamma = 1e300, alpha = 1e300), groups, iter = 5,
+                          progress = FALSE)
+  expect_true(all(big$chains[[1]]$traces[, "n_clusters"] == 8))
+  small <- sample_posterior(hdp_mixture(fam, gamma = 1e-300, alpha = 1e-300), groups,
+                            iter = 5, progress = FALSE)
+  expect_true(all(small$chains[[1]]$traces[, "n_clusters"] == 1))
+  # a gamma prior whose mean overflows or underflows: the chain would start
+  # from Inf or 0 (it failed with an internal error)
+  for (p in list(gamma_prior(1e300, 1e-300), gamma_prior(1e-300, 1e300))) {
+    for (arg in c("gamma", "alpha")) {
+      a <- list(fam, p)
+      names(a) <- c("family", arg)
+      e <- expect_error(do.call(hdp_mixture, a), "starting value", class = "mcmix_error_input")
+      expect_identical(e$arg, arg)
+    }
+    m <- hdp_mixture(fam)
+    m$alpha <- p                      # edited by hand
+    e <- expect_error(sample_posterior(m, groups, iter = 5, progress = FALSE),
+                      class = "mcmix_error_input")
+    expect_identical(e$arg, "alpha")
+  }
 })
