@@ -132,6 +132,19 @@ run_dir_new <- function() {
   dir
 }
 
+# Ask the chains of run directory `dir` to stop (the file `stop`). A forked
+# worker that crashes (a segfault in compiled code) removes the session's
+# whole temporary directory, the run directory with it: R's crash handler
+# cleans it up in the child, which shares its name. The directory is made
+# again (under the same name, so the session has its temporary directory
+# back) rather than leaving a warning per request that could not be made.
+run_dir_stop <- function(dir) {
+  if (!dir.exists(dir)) dir.create(dir, recursive = TRUE, showWarnings = FALSE)
+  stopfile <- file.path(dir, "stop")
+  if (!file.exists(stopfile)) file.create(stopfile, showWarnings = FALSE)
+  invisible(NULL)
+}
+
 # Progress of chain i written by its worker (atomic rename, read by the parent).
 progress_file_tick <- function(dir, i) {
   done <- 0
@@ -204,7 +217,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
-  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  stop_all <- function() run_dir_stop(dir)
   interval <- checkpoint_interval()
   work <- function(i) {
     worker_detach()
@@ -294,7 +307,7 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   wdir <- if (!mcmix_option("worker_files")) file.path(dir, "remote") else dir
   told <- integer()   # chains (k) asked to stop through their connection
   stop_all <- function() {
-    if (!file.exists(stopfile)) file.create(stopfile)
+    run_dir_stop(dir)
     if (socket) for (k in setdiff(waiting, told)) {
       remote_stop_send(fs[[k]], basename(wdir))
       told <<- c(told, k)
