@@ -413,7 +413,7 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 #' @export
 sample_posterior.mcmix_factor_model <- function(
     model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    blocks = NULL, progress = interactive(), cores = getOption("mcmix.cores", 1L), ...) {
+    blocks = NULL, progress = interactive(), cores = mcmix_option("cores"), ...) {
   backend <- dots_backend(list(...))
   ev <- bn_evidence(model, data, "data")
   hidden <- setdiff(model$vars, names(ev))

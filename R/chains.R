@@ -467,7 +467,7 @@ psm_accumulate <- function(acc, labels) {
 #'   kernel of a mixture fit (`fit$kernel`) holds no data of its own (a saved
 #'   fit stores them once): run it with `data = fit$data`.
 #' @return An object of class `mcmix_fit`.
-#' @seealso [new_kernel()], [extend()]
+#' @seealso [new_kernel()], [extend()]; every option with its default: [mcmix-options]
 #' @examples
 #' k <- new_kernel("iid_uniform",
 #'   init = function(chain) list(),
@@ -482,8 +482,8 @@ psm_accumulate <- function(acc, labels) {
 #' fit <- run_kernel(k, iter = 200, chains = 2)
 #' @export
 run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
-                       cores = getOption("mcmix.cores", 1L),
-                       backend = getOption("mcmix.backend", "auto"),
+                       cores = mcmix_option("cores"),
+                       backend = mcmix_option("backend"),
                        progress = interactive(), labels = TRUE, psm = FALSE,
                        model = NULL, data = NULL, call = NULL) {
   interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
@@ -543,6 +543,7 @@ fit_call <- function(call) {
 
 # Bring every chain of `fit` to fit$settings' targets, on `backend`.
 fit_advance <- function(fit, new, cores, backend, progress) {
+  check_run_options()   # R/options.R: a bad option stops the run before any draw
   # the caller's generator is put back whatever happens below: a Ctrl-C
   # served as with_stream() begins its restore would otherwise leave the
   # chain's L'Ecuyer-CMRG stream installed in the session
@@ -706,8 +707,8 @@ extend.default <- function(fit, iter, ...) {
 
 #' @rdname extend
 #' @export
-extend.mcmix_fit <- function(fit, iter, cores = getOption("mcmix.cores", 1L),
-                             backend = getOption("mcmix.backend", "auto"),
+extend.mcmix_fit <- function(fit, iter, cores = mcmix_option("cores"),
+                             backend = mcmix_option("backend"),
                              progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on: R/chains_signals.R
   if (!is.list(fit$settings) || !is.list(fit$chains) || is.null(fit$kernel))

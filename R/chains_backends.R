@@ -36,8 +36,8 @@ future_plan_is_set <- function() {
 
 # One line: chains done, draws (iterations, warm-up included) per second and
 # time left. Interactive sessions redraw it in place about 5 times a second;
-# otherwise a line goes to stderr every `getOption("mcmix.progress_interval",
-# 10)` seconds (and one at the end).
+# otherwise a line goes to stderr every `mcmix_option("progress_interval")`
+# seconds (and one at the end).
 progress_reporter <- function(enabled, total, chains) {
   env <- new.env(parent = emptyenv())
   env$done <- 0
@@ -45,7 +45,7 @@ progress_reporter <- function(enabled, total, chains) {
   env$t0 <- proc.time()[[3L]]
   env$shown <- FALSE
   live <- interactive()
-  interval <- if (live) 0.2 else getOption("mcmix.progress_interval", 10)
+  interval <- if (live) 0.2 else mcmix_option("progress_interval")
   env$last <- if (live) -Inf else env$t0   # a log gets its first line after `interval`
   show <- function(final = FALSE) {
     now <- proc.time()[[3L]]
@@ -132,6 +132,19 @@ run_dir_new <- function() {
   dir
 }
 
+# Ask the chains of run directory `dir` to stop (the file `stop`). A forked
+# worker that crashes (a segfault in compiled code) removes the session's
+# whole temporary directory, the run directory with it: R's crash handler
+# cleans it up in the child, which shares its name. The directory is made
+# again (under the same name, so the session has its temporary directory
+# back) rather than leaving a warning per request that could not be made.
+run_dir_stop <- function(dir) {
+  if (!dir.exists(dir)) dir.create(dir, recursive = TRUE, showWarnings = FALSE)
+  stopfile <- file.path(dir, "stop")
+  if (!file.exists(stopfile)) file.create(stopfile, showWarnings = FALSE)
+  invisible(NULL)
+}
+
 # Progress of chain i written by its worker (atomic rename, read by the parent).
 progress_file_tick <- function(dir, i) {
   done <- 0
@@ -157,25 +170,24 @@ progress_files_read <- function(dir, idx) {
 
 # Seconds the session waits, after a Ctrl-C, for the chains to stop at
 # their next chunk boundary; then it takes each chain still running from
-# its last checkpoint (or result file) and ends its worker.
-stop_wait <- function() {
-  v <- getOption("mcmix.stop_wait", 5)
-  if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0)
-    stop(sprintf("the option `mcmix.stop_wait` must be a number of seconds >= 0, not %s.",
-                 describe_value(v)), call. = FALSE)
-  as.double(v)
-}
+# its last checkpoint (or result file) and ends its worker. Checked with
+# the other options of a run before its chains start (check_run_options(),
+# R/options.R).
+stop_wait <- function() mcmix_option("stop_wait")
 
 # The Ctrl-C bookkeeping of a parallel runner; `stop` asks the running
 # chains to stop (the run directory's stop request). $on_interrupt is the
 # interrupt handler; $late() is TRUE once the chains have had stop_wait()
 # seconds since the first Ctrl-C; $give_up() after a second Ctrl-C or when
 # late (the runner then takes the chains still running from their result
-# files or checkpoints); $interrupted() whether a Ctrl-C came.
+# files or checkpoints); $interrupted() whether a Ctrl-C came. The wait is
+# read when the ledger is made, before the chains start: serving a Ctrl-C
+# reads no option.
 interrupt_ledger <- function(stop) {
   n <- 0L
   t_stop <- NA_real_
-  late <- function() !is.na(t_stop) && proc.time()[[3L]] - t_stop > stop_wait()
+  wait <- stop_wait()
+  late <- function() !is.na(t_stop) && proc.time()[[3L]] - t_stop > wait
   list(on_interrupt = function(e) {
          n <<- n + 1L
          if (is.na(t_stop)) t_stop <<- proc.time()[[3L]]
@@ -205,7 +217,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
   dir <- run_dir_new()
   on.exit(unlink(dir, recursive = TRUE), add = TRUE)
   stopfile <- file.path(dir, "stop")
-  stop_all <- function() if (!file.exists(stopfile)) file.create(stopfile)
+  stop_all <- function() run_dir_stop(dir)
   interval <- checkpoint_interval()
   work <- function(i) {
     worker_detach()
@@ -274,7 +286,7 @@ run_chains_forked <- function(fit, idx, new, cores, reporter) {
 # (multisession, PSOCK) leave the terminal's process group before they get
 # a chain (future_detach_workers()), so a Ctrl-C reaches the session only;
 # its first Ctrl-C asks every chain to stop at its next chunk boundary and
-# waits for their results, at most `getOption("mcmix.stop_wait", 5)`
+# waits for their results, at most `mcmix_option("stop_wait")`
 # seconds: a chain still running then (a worker that cannot see the stop
 # request) is taken from its result file or last checkpoint
 # (R/chains_checkpoint.R) and the plan's workers are restarted. A second
@@ -292,10 +304,10 @@ run_chains_future <- function(fit, idx, new, reporter, progress) {
   # machine hears; `mcmix.worker_files = FALSE` makes local workers behave
   # as remote ones (they are given no run directory: the tests of that path)
   socket <- inherits(future::plan(), "cluster")
-  wdir <- if (isFALSE(getOption("mcmix.worker_files"))) file.path(dir, "remote") else dir
+  wdir <- if (!mcmix_option("worker_files")) file.path(dir, "remote") else dir
   told <- integer()   # chains (k) asked to stop through their connection
   stop_all <- function() {
-    if (!file.exists(stopfile)) file.create(stopfile)
+    run_dir_stop(dir)
     if (socket) for (k in setdiff(waiting, told)) {
       remote_stop_send(fs[[k]], basename(wdir))
       told <<- c(told, k)
@@ -404,9 +416,10 @@ future_detach_workers <- function() {
     future::future(worker_detach(), packages = "mcmix", seed = FALSE,
                    globals = list(worker_detach = worker_detach)), error = identity))
   t0 <- proc.time()[[3L]]
+  wait <- stop_wait()
   left <- which(!vapply(fs, inherits, logical(1), "error"))
   interrupted <- NULL
-  while (length(left) && proc.time()[[3L]] - t0 < stop_wait()) {
+  while (length(left) && proc.time()[[3L]] - t0 < wait) {
     done <- vapply(fs[left], function(f) !isFALSE(tryCatch(future::resolved(f),
                                                            error = function(e) TRUE)), logical(1))
     for (f in fs[left[done]]) tryCatch(future::value(f), error = function(e) NULL)
@@ -454,7 +467,7 @@ run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
     watch$stop()
     return(none_run())
   }
-  if (!isFALSE(getOption("mcmix.psock_future")) && requireNamespace("future", quietly = TRUE)) {
+  if (mcmix_option("psock_future") && requireNamespace("future", quietly = TRUE)) {
     oplan <- future::plan(future::multisession, workers = workers)
     on.exit(future::plan(oplan), add = TRUE)
     if (watch$stop()) return(none_run())
@@ -470,7 +483,7 @@ run_chains_psock <- function(fit, idx, new, cores, reporter, progress) {
   run_chains_socket(cl, fit, idx, new, reporter)
 }
 
-can_fork <- function() .Platform$OS.type != "windows" && !isFALSE(getOption("mcmix.fork"))
+can_fork <- function() .Platform$OS.type != "windows" && mcmix_option("fork")
 
 # Futures given up by a second Ctrl-C: their workers stay busy until they
 # end (a local one at its next chunk, seeing its run directory gone). The

@@ -1,27 +1,17 @@
 # Memory and work budgets (options `mcmix.memory_budget` and
-# `mcmix.work_budget`, documented in ?run_kernel): sizes a user controls are
+# `mcmix.work_budget`, R/options.R): sizes a user controls are
 # checked before anything is allocated.
 
 # ---------------------------------------------------------------------------
 # Resource budget
 # ---------------------------------------------------------------------------
 
-# A positive budget read from option `name` (default `default`); `unit`
-# says what it counts in the error message.
-budget_option <- function(name, default, unit) {
-  b <- getOption(name, default)
-  if (!is.numeric(b) || length(b) != 1L || is.na(b) || b <= 0)
-    stop(sprintf("option `%s` must be a positive number%s, not %s.", name, unit,
-                 describe_value(b)), call. = FALSE)
-  as.double(b)
-}
-
-# The budget in bytes (option `mcmix.memory_budget`, documented in ?run_kernel).
-memory_budget <- function() budget_option("mcmix.memory_budget", 4e9, " of bytes")
+# The budget in bytes (option `mcmix.memory_budget`, R/options.R).
+memory_budget <- function() mcmix_option("memory_budget")
 
 # Work budget: units of work (label evaluations) per sweep a sampler may
-# need (option `mcmix.work_budget`, documented in ?run_kernel).
-work_budget <- function() budget_option("mcmix.work_budget", 1e8, "")
+# need (option `mcmix.work_budget`, R/options.R).
+work_budget <- function() mcmix_option("work_budget")
 
 # Refuse a request of `bytes` bytes (or units of work) beyond the budget,
 # naming the argument that asked for it.

@@ -2,7 +2,7 @@
 # started it (R/chains_backends.R, run_chains_future()): the run directory
 # of the session holds a stop request, one progress file and one checkpoint
 # per chain. The checkpoint is the chain as of a completed chunk, saved by
-# the worker at most every `getOption("mcmix.checkpoint_interval", 10)`
+# the worker at most every `mcmix_option("checkpoint_interval")`
 # seconds (atomically: written aside, then renamed), so that the draws of a
 # chain whose worker dies, or is abandoned by a second Ctrl-C, are not
 # lost. A worker on another machine does not see the directory: it hears
@@ -13,13 +13,7 @@
 checkpoint_file <- function(dir, i) file.path(dir, sprintf("chain-%d.rds", i))
 
 # Seconds between two checkpoints of a chain (0: after every chunk).
-checkpoint_interval <- function() {
-  v <- getOption("mcmix.checkpoint_interval", 10)
-  if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0)
-    stop(sprintf("the option `mcmix.checkpoint_interval` must be a number of seconds >= 0, not %s.",
-                 describe_value(v)), call. = FALSE)
-  as.double(v)
-}
+checkpoint_interval <- function() mcmix_option("checkpoint_interval")   # R/options.R
 
 # The hooks of chain i in a worker: progress ticks, the stop request (also
 # when the session removed the run directory: it is gone or gave the chain

@@ -43,7 +43,7 @@ run_chains_socket <- function(cl, fit, idx, new, reporter) {
   pids <- rep(NA_integer_, length(cl))
   told <- logical(length(cl))
   stop_all <- function() {
-    if (!file.exists(stopfile)) file.create(stopfile)
+    run_dir_stop(dir)   # R/chains_backends.R
     for (j in which(busy > 0L & !told)) {
       told[j] <<- TRUE
       tryCatch(without_sigint(serialize(

@@ -155,7 +155,7 @@ check_fit_arg <- function(x, arg = "x") {
 # method (the option mcmix.backend when absent); any other argument is an
 # error naming it.
 dots_backend <- function(dots) {
-  backend <- if (is.null(dots$backend)) getOption("mcmix.backend", "auto") else dots$backend
+  backend <- if (is.null(dots$backend)) mcmix_option("backend") else dots$backend
   dots$backend <- NULL
   check_dots(dots)
   backend

@@ -130,7 +130,8 @@ component_sample <- function(fit, relabel = c("ecr", "none"), pivot = NULL) {
     if (!is.null(pivot)) pivot <- check_pivot(pivot, ncol(z), K)
     else if (relabel == "ecr") pivot <- z[which.max(fit_trace_column(fit, "log_lik")), ]
     if (relabel == "ecr") {
-      perm <- t(apply(z, 1L, ecr_permutation, pivot = pivot, K = K))
+      # draws x K (apply() gives a K x draws matrix, or a vector when K = 1)
+      perm <- t(matrix(apply(z, 1L, ecr_permutation, pivot = pivot, K = K), K))
       z <- matrix(perm[cbind(rep(seq_len(S), ncol(z)), as.vector(z))], S)
     }
     conc <- fit$model$alpha

@@ -76,8 +76,8 @@ sample_gibbs <- function(conditionals, init, blocks = NULL,
                          scan = c("systematic", "random"),
                          iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1,
-                         cores = getOption("mcmix.cores", 1L),
-                         backend = getOption("mcmix.backend", "auto"),
+                         cores = mcmix_option("cores"),
+                         backend = mcmix_option("backend"),
                          progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

@@ -159,7 +159,7 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        algorithm = c("split_merge", "subcluster", "gibbs"),
                                        control = NULL,
                                        progress = interactive(), labels = TRUE,
-                                       cores = getOption("mcmix.cores", 1L), ...) {
+                                       cores = mcmix_option("cores"), ...) {
   backend <- dots_backend(list(...))
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
@@ -231,11 +231,11 @@ hdp_step_c <- function(spec, xt, group0, state, n, thin, offset, warmup,
 # Settings of the compiled sampler: the family, the concentrations' priors
 # (c(shape, rate), or numeric(0) when fixed) and the split-merge moves.
 # The HDP's default algorithm: sub-cluster moves for large data (the DP
-# mixture's threshold, getOption("mcmix.subcluster_min_n", 20000)
+# mixture's threshold, mcmix_option("subcluster_min_n"), 20000 by default
 # observations), split-merge moves below.
 hdp_default_algorithm <- function(grouped) {
   n <- length(grouped$group)
-  if (n >= getOption("mcmix.subcluster_min_n", 20000)) "subcluster" else "split_merge"
+  if (n >= mcmix_option("subcluster_min_n")) "subcluster" else "split_merge"
 }
 
 hdp_spec <- function(model, prepared, J, algorithm = "split_merge", control = NULL) {

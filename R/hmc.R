@@ -34,8 +34,8 @@
 sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                        thin = 1, chains = 1, step_size = 0.1, n_steps = 20,
                        adapt = TRUE, target_accept = 0.65, mass = 1,
-                       cores = getOption("mcmix.cores", 1L),
-                       backend = getOption("mcmix.backend", "auto"),
+                       cores = mcmix_option("cores"),
+                       backend = mcmix_option("backend"),
                        progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

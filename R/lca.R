@@ -165,7 +165,9 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
     }
     xp[is.nan(xp) | is.na(xp)] <- 0             # missing answers contribute nothing
     for (u in seq_along(use)) {
-      lt <- log(matrix(th[u, , ], K))           # K x categories
+      # K x categories; a probability drawn as 0 (a tiny `prior` underflows)
+      # floored as in lca_mode(), so that no row has -Inf in every class
+      lt <- log(pmax(matrix(th[u, , ], K), 1e-300))
       rows <- (u - 1L) * N + seq_len(N)
       loglik[rows, ] <- loglik[rows, ] + xp %*% t(lt)
     }

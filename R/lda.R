@@ -245,9 +245,9 @@ print.mcmix_lda <- function(x, ...) {
 sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
-                                       cores = getOption("mcmix.cores", 1L),
+                                       cores = mcmix_option("cores"),
                                        algorithm = c("sparse", "dense", "blocked", "mh"),
-                                       threads = getOption("mcmix.threads", 1L),
+                                       threads = mcmix_option("threads"),
                                        mh_steps = 2L, ...) {
   backend <- dots_backend(list(...))
   # (a model edited by hand is checked as lda_model() would)
@@ -265,8 +265,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   if (algorithm == "mh")       # the word order, the topics in it, the 16-bit counts
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24,
                      per_word_cell = 22)
-  block <- check_count(getOption("mcmix.lda_block_tokens", lda_block_tokens_default),
-                       "options(mcmix.lda_block_tokens)", 1L)
+  block <- mcmix_option("lda_block_tokens")
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,
                   mh_steps = mh_steps)
   kernel <- lda_kernel(model, corpus, sampler)

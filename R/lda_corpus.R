@@ -196,7 +196,7 @@ lda_check_tokens <- function(n, arg = "data") {
 # option mcmix.lda_max_bytes.
 lda_check_memory <- function(K, W, D, N, per_token = 16, per_word_cell = 20) {
   bytes <- per_word_cell * K * as.double(W) + 20 * as.double(D) * K + per_token * as.double(N)
-  budget <- getOption("mcmix.lda_max_bytes", 2e9)
+  budget <- mcmix_option("lda_max_bytes")
   if (bytes > budget)
     stop_input(sprintf(paste0("LDA with `K` = %d topics, a vocabulary of %d words, %d documents ",
                               "and %.0f tokens in `data` needs about %s, more than the budget ",

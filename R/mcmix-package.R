@@ -96,12 +96,10 @@
 #' classed conditions ([mcmix-conditions]).
 #'
 #' @section Options:
-#' `mcmix.cores`, `mcmix.threads`, `mcmix.backend`, `mcmix.memory_budget`,
-#' `mcmix.work_budget`, `mcmix.checkpoint_interval`,
-#' `mcmix.subcluster_min_n` and the warm start of large data
-#' (`mcmix.warm_start_n`, `mcmix.warm_start_m`, `mcmix.warm_start_sweeps`,
-#' see `init` in [sample_posterior()]); see [mcmix-run-settings] and
-#' [sample_posterior()].
+#' Every option (`mcmix.cores`, `mcmix.threads`, `mcmix.backend`, the
+#' budgets, the intervals of parallel runs, the defaults for large data,
+#' ...), with its default and the values it takes, is on one page:
+#' [mcmix-options]; see also [mcmix-run-settings] and [sample_posterior()].
 #'
 #' @keywords internal
 #' @useDynLib mcmix, .registration = TRUE, .fixes = "C_"

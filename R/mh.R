@@ -316,8 +316,8 @@ adapt_spec <- function(a, d) {
 sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       thin = 1, chains = 1, proposal = proposal_rw(),
                       adapt = adapt_none(),
-                      cores = getOption("mcmix.cores", 1L),
-                      backend = getOption("mcmix.backend", "auto"),
+                      cores = mcmix_option("cores"),
+                      backend = mcmix_option("backend"),
                       progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

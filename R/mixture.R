@@ -311,7 +311,7 @@ sample_posterior.mcmix_finite_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
     algorithm = c("collapsed", "collapsed_weights", "gibbs"), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), ...) {
+    cores = mcmix_option("cores"), ...) {
   algorithm <- check_algorithm(algorithm, c("collapsed", "collapsed_weights", "gibbs"))
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
               labels, psm, cores, call = match.call(), ...)
@@ -324,8 +324,8 @@ sample_posterior.mcmix_dp_mixture <- function(
     algorithm = c("split_merge", "subcluster", "collapsed", "neal8", "slice"),
     init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), control = dp_control(),
-    threads = getOption("mcmix.threads", 1L), ...) {
+    cores = mcmix_option("cores"), control = dp_control(),
+    threads = mcmix_option("threads"), ...) {
   algorithm <- dp_default_algorithm(algorithm, missing(algorithm), model, data)  # R/mixture_dp.R
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
@@ -362,7 +362,7 @@ sample_posterior.mcmix_dp_mixture <- function(
 
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
                         progress, labels, psm, cores, call,
-                        backend = getOption("mcmix.backend", "auto"), control = NULL, ...) {
+                        backend = mcmix_option("backend"), control = NULL, ...) {
   check_dots(list(...))   # R/checks.R
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data, missing = TRUE)

@@ -397,7 +397,7 @@ check_threads <- function(threads) {
 # once OpenMP has started.  The draws do not depend on the thread count.
 # Option `mcmix.threads_adapt = FALSE` keeps `threads` as given.
 threads_available <- function(threads) {
-  if (threads <= 1L || !isTRUE(getOption("mcmix.threads_adapt", TRUE))) return(threads)
+  if (threads <= 1L || !mcmix_option("threads_adapt")) return(threads)
   idle <- idle_cores()
   if (is.na(idle)) return(threads)
   max(1L, min(threads, as.integer(floor(idle + 0.25))))
@@ -421,15 +421,15 @@ idle_cores <- function(wait = 0.05) {
 }
 
 # The DP algorithm: the one given, or by default, for a conjugate family,
-# "subcluster" for large data (at least getOption("mcmix.subcluster_min_n",
-# 20000) observations) and "split_merge" (SAMS proposals between collapsed
+# "subcluster" for large data (at least mcmix_option("subcluster_min_n"),
+# 20000 by default, observations) and "split_merge" (SAMS proposals between collapsed
 # Gibbs scans) for smaller data; "collapsed" otherwise (which refuses a
 # non-conjugate family, naming the algorithms that take it).
 dp_default_algorithm <- function(algorithm, missing, model, data) {
   if (!missing) return(check_algorithm(algorithm, names(dp_algorithms)))
   n <- NROW(data)
   big <- is.numeric(n) && length(n) == 1L &&
-    n >= getOption("mcmix.subcluster_min_n", 20000)
+    n >= mcmix_option("subcluster_min_n")
   if (!family_is_conjugate(model$family)) return("collapsed")
   if (big) "subcluster" else "split_merge"
 }

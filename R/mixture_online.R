@@ -235,7 +235,7 @@ stop_no_labels <- function(fit, what, arg = "x") {
 
 # The settings of labels = "online" for `chains` chains of `iter` / `thin`
 # kept draws of N observations: the subsample (at most
-# getOption("mcmix.label_subsample", 2000) observations, evenly spaced,
+# mcmix_option("label_subsample") observations, evenly spaced,
 # within a quarter of the memory budget) and the number of slots of the
 # online estimate (two copies of N x slots counts per chain while sampling,
 # within half the budget; at most 64). Refused, naming `labels`, when not
@@ -243,10 +243,7 @@ stop_no_labels <- function(fit, what, arg = "x") {
 online_settings <- function(N, chains, iter, thin) {
   budget <- memory_budget()
   kept <- max(1, floor(as.double(iter) / thin))
-  smax <- getOption("mcmix.label_subsample", 2000)
-  if (!is.numeric(smax) || length(smax) != 1L || is.na(smax) || smax < 1)
-    stop_input(sprintf("option `mcmix.label_subsample` must be a positive number, not %s.",
-                       describe_value(smax)), "mcmix.label_subsample")
+  smax <- mcmix_option("label_subsample")
   S <- min(N, floor(smax), floor(budget / 4 / (as.double(chains) * kept * 12)))
   S <- max(1, S)
   slots <- min(64, floor(budget / 2 / (as.double(chains) * 8 * N)))
@@ -261,5 +258,5 @@ online_settings <- function(N, chains, iter, thin) {
   list(subset = as.integer(unique(round(seq(1, N, length.out = S)))),
        max_slots = as.integer(slots),
        # tests only: 16-bit counts up to this many draws (default 65535)
-       narrow_max = getOption("mcmix.online_narrow_max"))
+       narrow_max = mcmix_option("online_narrow_max"))
 }

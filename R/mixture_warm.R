@@ -29,9 +29,8 @@
 
 # The settings of a warm start on N observations: list(m, sweeps, label).
 warm_start_settings <- function(N) {
-  opt <- function(name, default, min) check_count(getOption(name, default), name, min)
-  m <- min(N, opt("mcmix.warm_start_m", 20000L, 2L))
-  sweeps <- opt("mcmix.warm_start_sweeps", 100L, 1L)
+  m <- min(N, mcmix_option("warm_start_m"))
+  sweeps <- mcmix_option("warm_start_sweeps")
   list(m = m, sweeps = sweeps,
        label = sprintf("subsample (%d of %d observations, %d sweeps of \"split_merge\")",
                        m, N, sweeps))
@@ -43,10 +42,7 @@ warm_start_min_size <- function(m) max(5, ceiling(m / 1000))
 
 # Whether the sub-cluster sampler starts from a subsample by default.
 warm_start_default <- function(N) {
-  n0 <- getOption("mcmix.warm_start_n", 5e4)
-  if (!is.numeric(n0) || length(n0) != 1L || is.na(n0) || n0 < 0)
-    stop_input(sprintf("option `mcmix.warm_start_n` must be a number >= 0, not %s.",
-                       describe_value(n0)), "mcmix.warm_start_n")
+  n0 <- mcmix_option("warm_start_n")
   is.numeric(N) && length(N) == 1L && N >= n0
 }
 

@@ -32,8 +32,8 @@ model_kernel <- function(name, routine, data, init, trace_names, ...) {
 # pass `dots = list(...)`: `cores`, `backend` and `progress` are taken from
 # there and any other argument is an error naming it.
 run_fit <- function(kernel, iter, burnin, thin, chains,
-                    cores = getOption("mcmix.cores", 1L),
-                    backend = getOption("mcmix.backend", "auto"),
+                    cores = mcmix_option("cores"),
+                    backend = mcmix_option("backend"),
                     progress = interactive(), labels = FALSE, psm = FALSE,
                     model = NULL, data = NULL, call = NULL, kind, class = NULL,
                     dots = NULL) {

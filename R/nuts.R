@@ -67,8 +67,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
                         chains = 1, step_size = 1, max_treedepth = 10,
                         metric = c("diag", "dense"), inv_metric = 1,
                         adapt = TRUE, target_accept = 0.8,
-                        cores = getOption("mcmix.cores", 1L),
-                        backend = getOption("mcmix.backend", "auto"),
+                        cores = mcmix_option("cores"),
+                        backend = mcmix_option("backend"),
                         progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

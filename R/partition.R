@@ -94,7 +94,7 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' table(p$labels, truth)
 #' @export
 partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100,
-                      budget = getOption("mcmix.partition_budget", 1e8),
+                      budget = mcmix_option("partition_budget"),
                       method = c("salso", "greedy"), runs = 16, ...) {
   loss <- match_choice(loss, c("VI", "binder"), "loss")
   method <- match_choice(method, c("salso", "greedy"), "method")

@@ -95,7 +95,7 @@ psm_accumulate_c <- function(acc, labels) {
 # `online`: the check made before accumulating the matrix while sampling
 # (`psm = TRUE`), which has other alternatives.
 psm_check_budget <- function(n, N, online = FALSE) {
-  budget <- getOption("mcmix.psm_max_bytes", 1e9)
+  budget <- mcmix_option("psm_max_bytes")
   bytes <- 8 * as.numeric(n)^2
   if (bytes > budget && online)
     stop(sprintf(paste0(

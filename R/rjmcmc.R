@@ -149,7 +149,7 @@ print.mcmix_rj_mixture <- function(x, ...) {
 sample_posterior.mcmix_rj_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
     k_init = 1, progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = getOption("mcmix.cores", 1L), ...) {
+    cores = mcmix_option("cores"), ...) {
   backend <- dots_backend(list(...))
   k_init <- check_count(k_init, "k_init", 1L, model$k_max)
   rg <- inherits(model$components, "mcmix_rg_prior")

@@ -33,8 +33,8 @@
 sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          thin = 1, chains = 1, width = 1, max_steps = 100,
                          discrete = FALSE,
-                         cores = getOption("mcmix.cores", 1L),
-                         backend = getOption("mcmix.backend", "auto"),
+                         cores = mcmix_option("cores"),
+                         backend = mcmix_option("backend"),
                          progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

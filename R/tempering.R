@@ -34,8 +34,8 @@
 sample_tempering <- function(log_lik, log_prior, init, temperatures,
                              iter = 1000, burnin = floor(iter / 2), thin = 1,
                              chains = 1, scale = NULL,
-                             cores = getOption("mcmix.cores", 1L),
-                             backend = getOption("mcmix.backend", "auto"),
+                             cores = mcmix_option("cores"),
+                             backend = mcmix_option("backend"),
                              progress = interactive()) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()

@@ -113,6 +113,15 @@ nuts_params_fit <- function(object, ...) {
   do.call(rbind, rows)
 }
 
+# bayesplot::nuts_params() of any other fit: an error saying what it
+# applies to (without this method R's dispatch error would be all).
+nuts_params_refuse <- function(object, ...) {
+  stop_input(sprintf(paste0("nuts_params() applies to fits of sample_nuts(), whose chains keep ",
+                            "the sampler parameters of every iteration; `object` is %s, ",
+                            "which has none."), fit_kind_label(object)),
+             "object", class = "mcmix_error_generic")
+}
+
 # The columns of a NUTS chunk's sampler_params (src/sampler_nuts.h).
 nuts_param_names <- c("accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__",
                       "divergent__", "energy__")
@@ -128,6 +137,7 @@ register_model_methods <- function() {
   s3_register("bayesplot::log_posterior", "mcmix_fit", log_posterior_fit)
   s3_register("bayesplot::neff_ratio", "mcmix_fit", neff_ratio_fit)
   s3_register("bayesplot::nuts_params", "mcmix_nuts_fit", nuts_params_fit)
+  s3_register("bayesplot::nuts_params", "mcmix_fit", nuts_params_refuse)
   s3_register("loo::loo", "mcmix_fit", loo_fit)
   s3_register("loo::waic", "mcmix_fit", waic_fit)
   invisible(NULL)
