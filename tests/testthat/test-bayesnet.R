@@ -246,5 +246,5 @@ test_that("zeros tying too many values together are refused with the variables n
   }
   fm <- factor_model(list(tie("a", "b"), tie("b", "c"), tie("c", "d")))
   expect_error(sample_posterior(fm, NULL, iter = 10, progress = FALSE),
-               "`a`, `b`, `c`, `d`.*more than 1,000,000 joint values")
+               "`a`, `b`, `c`, `d`.*more than 1,000,000 feasible joint values")
 })
