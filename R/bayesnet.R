@@ -411,8 +411,13 @@ bn_auto_blocks <- function(model, ev, hidden, bl, sweeps, min_crossings) {
   find_root <- function(g) { while (parent[g] != g) g <- parent[g]; g }
   parent <- seq_along(bl)
   tied <- list()
-  labels <- if (identical(model$kind, "bayes_net")) sprintf("the table of `%s`", model$vars)
-            else sprintf("`factors[[%d]]`", seq_along(model$factors))
+  bn <- identical(model$kind, "bayes_net")
+  labels <- if (bn) sprintf("`%s`", model$vars) else sprintf("`factors[[%d]]`", seq_along(model$factors))
+  show_tables <- function(l) {
+    l <- unique(l)
+    if (bn) sprintf("the table%s of %s", if (length(l) > 1L) "s" else "", paste(l, collapse = ", "))
+    else paste(l, collapse = ", ")
+  }
   for (i in seq_along(model$factors)) {
     f <- model$factors[[i]]
     sc <- bn_scope(f)
@@ -435,7 +440,7 @@ bn_auto_blocks <- function(model, ev, hidden, bl, sweeps, min_crossings) {
   why <- vapply(made, function(b) {
     k <- Filter(function(t) t$var %in% b, tied)
     rho <- min(vapply(k, `[[`, 0, "rho"))
-    sprintf("%s %s them with %s", paste(unique(vapply(k, `[[`, "", "label")), collapse = ", "),
+    sprintf("%s %s them with %s", show_tables(vapply(k, `[[`, "", "label")),
             if (length(unique(vapply(k, `[[`, "", "label"))) > 1L) "tie" else "ties",
             if (rho == 0) "zeros"
             else sprintf("near-zeros (a one-variable move across has relative probability %s)",
@@ -568,8 +573,7 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 #'   warning of class `"mcmix_warning_stuck"` names any hidden variable that
 #'   kept one level in every kept draw of every chain although another
 #'   level is feasible and the run could not have moved it (fewer than one
-#'   expected one-variable move away, from the conditionals at the chains'
-#'   last states). `data` is the evidence: a named list (or vector) of
+#'   expected move away, from its conditionals at the kept states). `data` is the evidence: a named list (or vector) of
 #'   observed levels, or `NULL`.
 #' @param min_crossings Factor models and Bayesian networks: the number of
 #'   crossings a chain should be able to make between the parts of the
@@ -626,6 +630,7 @@ sample_posterior.mcmix_factor_model <- function(
                     model = model, call = match.call())
   fit$evidence <- ev
   fit$hidden <- hidden
+  fit$blocks <- bl
   class(fit) <- c("mcmix_bn_fit", class(fit))
   bn_stuck_warning(fit, as.double(iter) + burnin)
   fit
@@ -633,11 +638,11 @@ sample_posterior.mcmix_factor_model <- function(
 
 # Warn (class "mcmix_warning_stuck", once) about the hidden variables that
 # kept one level in every kept draw of every chain although another level
-# is feasible given the evidence (bn_block_states() of the variable alone)
-# and although nothing in the run moved them: at the last state of each
-# chain, a one-variable move away has conditional probability p_c, and the
-# run of `sweeps` sweeps per chain expected sum_c sweeps * p_c < 1 such
-# moves. Then the draws cannot tell a posterior with almost all its mass on
+# is feasible given the evidence (bn_block_states() of its block) and
+# although nothing in the run moved them: in chain c the update of its
+# block moves it with conditional probability p_c on average over the kept
+# states (at most 2e5 / (block values) of them), and the run of `sweeps`
+# sweeps per chain expected sum_c sweeps * p_c < 1 such moves. Then the draws cannot tell a posterior with almost all its mass on
 # that level from chains stuck where they started (a level that is merely
 # rare, expected to be left about once or more, is not flagged). Chains
 # with fewer than guard_min_draws (R/guard.R) kept draws are not judged.
@@ -651,14 +656,20 @@ bn_stuck_warning <- function(fit, sweeps) {
   for (v in fit$hidden) {
     if (!all(vapply(tr, function(t) all(t[, v] == t[1L, v]), logical(1)))) next
     if (is.null(ctx)) ctx <- bn_block_ctx(model, fit$evidence)
-    if (nrow(bn_block_states(model, fit$evidence, v, ctx = ctx)) < 2L) next
-    p <- vapply(fit$chains, function(ch) {
-      x <- ch$state$x + 1L
-      X <- matrix(x, length(model$levels[[v]]), length(x), byrow = TRUE,
-                  dimnames = list(NULL, model$vars))
-      X[, v] <- seq_along(model$levels[[v]])
-      lp <- bn_log_joint(model, X)
-      1 - exp(lp[x[match(v, model$vars)]] - log_sum_exp(lp))
+    b <- Find(function(b) v %in% b, fit$blocks)
+    S <- bn_block_states(model, fit$evidence, b, max_values = 1e5, ctx = ctx)
+    if (is.null(S)) S <- bn_block_states(model, fit$evidence, b <- v, ctx = ctx)
+    if (length(unique(S[, v])) < 2L) next
+    ns <- nrow(S)
+    p <- vapply(tr, function(t) {
+      rows <- unique(round(seq(1, nrow(t), length.out = max(1, min(nrow(t), 1000, 2e5 %/% ns)))))
+      X <- matrix(0L, length(rows) * ns, length(model$vars), dimnames = list(NULL, model$vars))
+      X[, fit$hidden] <- t[rep(rows, each = ns), fit$hidden]
+      for (e in names(fit$evidence)) X[, e] <- fit$evidence[[e]]
+      X[, b] <- S[rep(seq_len(ns), times = length(rows)), ]
+      lp <- matrix(bn_log_joint(model, X), ns)
+      W <- exp(sweep(lp, 2L, apply(lp, 2L, log_sum_exp)))
+      mean(colSums(W[S[, v] != t[1L, v], , drop = FALSE]))
     }, 0)
     if (sum(sweeps * p) >= 1) next
     stuck <- c(stuck, v)
@@ -666,8 +677,8 @@ bn_stuck_warning <- function(fit, sweeps) {
   }
   if (length(stuck)) {
     msg <- sprintf(paste0(
-      "Gibbs: %s kept one level in every kept draw of %s, and a one-variable move away has ",
-      "conditional probability at most %s at the last states, fewer than one expected move in ",
+      "Gibbs: %s kept one level in every kept draw of %s, and an update moves each away with ",
+      "conditional probability at most %s on average over the draws of a chain, fewer than one expected move in ",
       "the run. Either the posterior puts almost all its mass on that level, or the chains are ",
       "stuck where they started and the estimated marginals are shares of starting states: ",
       "compare with bn_marginals() where it can enumerate, or draw these variables jointly ",
