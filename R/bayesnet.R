@@ -644,8 +644,10 @@ sample_posterior.mcmix_factor_model <- function(
 # states (at most 2e5 / (block values) of them), and the run of `sweeps`
 # sweeps per chain expected sum_c sweeps * p_c < 1 such moves. Then the draws cannot tell a posterior with almost all its mass on
 # that level from chains stuck where they started (a level that is merely
-# rare, expected to be left about once or more, is not flagged). Chains
-# with fewer than guard_min_draws (R/guard.R) kept draws are not judged.
+# rare, expected to be left about once or more, is not flagged). Nor is a
+# variable whose other levels have so little posterior mass in any case
+# (bn_level_bound()) that the run could not have shown them. Chains with
+# fewer than guard_min_draws (R/guard.R) kept draws are not judged.
 bn_stuck_warning <- function(fit, sweeps) {
   tr <- lapply(fit$chains, function(ch) ch$traces)
   if (!length(tr) || any(vapply(tr, nrow, 1L) < guard_min_draws)) return(invisible(character()))
@@ -672,6 +674,7 @@ bn_stuck_warning <- function(fit, sweeps) {
       mean(colSums(W[S[, v] != t[1L, v], , drop = FALSE]))
     }, 0)
     if (sum(sweeps * p) >= 1) next
+    if (bn_level_bound(ctx, v, tr[[1L]][1L, v]) * sweeps * length(tr) < 1) next
     stuck <- c(stuck, v)
     p_move <- c(p_move, max(p))
   }
@@ -690,6 +693,29 @@ bn_stuck_warning <- function(fit, sweeps) {
                              call = NULL))
   }
   invisible(stuck)
+}
+
+# An upper bound on the posterior probability that variable `v` is not at
+# level `c` (`ctx` from bn_block_ctx()): P(v = k, rest) / P(v = c, rest) is
+# the product, over the factors touching v, of f(k, o) / f(c, o), so
+#   P(v != c) <= sum_{k != c} prod_f max_o f(k, o) / f(c, o)
+# over the configurations o of each factor's other hidden variables (Inf
+# where some f(c, o) = 0 < f(k, o)). Small only when the other levels are
+# rare whatever the rest of the state.
+bn_level_bound <- function(ctx, v, c) {
+  ratio <- 1
+  for (i in ctx$touch[[v]]) {
+    g <- ctx$red[[i]]
+    d <- dim(g)
+    j <- match(v, names(dimnames(g)))
+    M <- matrix(aperm(g, c(j, seq_along(d)[-j])), d[j])
+    r <- apply(M, 1L, function(m) {
+      q <- m / M[c, ]
+      max(c(0, q[!is.nan(q)]))
+    })
+    ratio <- ratio * r
+  }
+  sum(ratio[-c])
 }
 
 #' Posterior marginals estimated from a Gibbs run
