@@ -435,7 +435,7 @@ bn_auto_blocks <- function(model, ev, hidden, bl, sweeps, min_crossings) {
   out <- unname(lapply(split(seq_along(bl), roots), function(ix) unlist(bl[ix])))
   out <- out[order(vapply(out, function(b) min(match(b, hidden)), 1L))]
   made <- Filter(function(b) !any(vapply(bl, function(u) setequal(u, b), TRUE)), out)
-  if (!length(made)) return(out)
+  if (!length(made)) return(bl)
   # why each block was made: the tying factors inside it
   why <- vapply(made, function(b) {
     k <- Filter(function(t) t$var %in% b, tied)
