@@ -365,29 +365,34 @@ test_that("a chain of 21 deterministic copies is sampled through its 2 feasible 
 })
 
 test_that("a block with too many feasible values is refused, naming `model`, with what works", {
-  # noisy copies: every one of the 2^21 joint values is feasible
-  eps <- 1e-9
-  ch <- copy_chain_bn(21, eps)
-  e <- tryCatch(sample_posterior(ch, list(D = "1"), iter = 100, progress = FALSE),
-                error = function(e) e)
+  # a - b - c, 101 levels each, tied by near-equality: all 101^3 joint
+  # values are feasible, more than 1e6
+  lv <- as.character(1:101)
+  near_eq <- function(u, v) {
+    a <- matrix(1e-9, 101, 101) + diag(1 - 1e-9, 101)
+    array(a, c(101, 101), stats::setNames(list(lv, lv), c(u, v)))
+  }
+  fa <- array(1:101, 101, list(a = lv))
+  fm <- factor_model(list(near_eq("a", "b"), near_eq("b", "c"), fa))
+  e <- tryCatch(sample_posterior(fm, NULL, iter = 100, progress = FALSE), error = function(e) e)
   expect_s3_class(e, "mcmix_error_bn_blocks")
   expect_s3_class(e, "mcmix_error_input")
   expect_identical(e$arg, "model")
   expect_match(conditionMessage(e), "more than 1,000,000 feasible joint values")
   expect_match(conditionMessage(e), "bn_marginals() gives the exact marginals", fixed = TRUE)
   expect_match(conditionMessage(e), "min_crossings = 0", fixed = TRUE)
-  # what it suggests works: exact marginals (a chain: sum-product), checked
-  # against the transfer matrix T^20 of the copies
-  T <- matrix(c(1 - eps, eps, eps, 1 - eps), 2)
-  T20 <- Reduce(`%*%`, rep(list(T), 20))
-  w <- c(0.3, 0.7) * as.vector(T20 %*% c(0.2, 0.9))
-  expect_equal(unname(bn_marginals(ch, list(D = "1"))$V1), w / sum(w), tolerance = 1e-10)
-  expect_s3_class(suppressWarnings(sample_posterior(ch, list(D = "1"), iter = 10,
-                                                    min_crossings = 0, progress = FALSE)),
-                  "mcmix_bn_fit")
+  # what it suggests works: the exact marginals (sum-product on the chain)
+  # against the closed form (each row of a near-equality table has the
+  # same sum, so P(a) is proportional to a; P(b) to sum_a a f(a, b))
+  bm <- bn_marginals(fm)
+  expect_equal(unname(bm$a), (1:101) / sum(1:101), tolerance = 1e-10)
+  pb <- (1:101) * (1 - 1e-9) + 1e-9 * sum(1:101)
+  expect_equal(unname(bm$b), pb / sum(pb), tolerance = 1e-10)
+  expect_s3_class(suppressWarnings(sample_posterior(fm, NULL, iter = 10, min_crossings = 0,
+                                                    progress = FALSE)), "mcmix_bn_fit")
   # a block given by hand that is too large names `blocks`
-  e <- tryCatch(sample_posterior(ch, list(D = "1"), blocks = list(paste0("V", 1:21)),
-                                 min_crossings = 0), error = function(e) e)
+  e <- tryCatch(sample_posterior(fm, NULL, blocks = list(c("a", "b", "c")), min_crossings = 0),
+                error = function(e) e)
   expect_identical(e$arg, "blocks")
   expect_match(conditionMessage(e), "feasible joint values")
 })
