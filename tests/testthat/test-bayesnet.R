@@ -288,7 +288,9 @@ test_that("a noisy-XOR child gives the exact marginals for every noise level, de
     pm <- posterior_marginals(fit)
     for (v in names(ex)) {
       se <- attr(pm, "mcse")[[v]]
-      expect_true(all(se > 0), label = sprintf("eps = %g, %s: MCSE > 0", eps, v))
+      # an answer, not a shrug: stuck chains that disagree give an honest
+      # but useless MCSE near 0.25
+      expect_true(all(se > 0 & se < 0.05), label = sprintf("eps = %g, %s: 0 < MCSE < 0.05", eps, v))
       expect_true(all(abs(pm[[v]] - ex[[v]]) < 4 * se),
                   label = sprintf("eps = %g, %s within 4 MCSE", eps, v))
     }
