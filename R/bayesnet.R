@@ -371,8 +371,7 @@ bn_block_states <- function(model, ev, b, max_values = bn_block_max_values,
     if (nrow(X) > max_values) return(NULL)
   }
   X <- X[, b, drop = FALSE]
-  code <- as.vector((X - 1) %*% cumprod(c(1, card))[seq_along(b)])
-  X[order(code), , drop = FALSE]
+  X[do.call(order, rev(lapply(seq_along(b), function(j) X[, j]))), , drop = FALSE]
 }
 
 # What bn_block_states() reads, computed once for many blocks: the factors
@@ -480,7 +479,7 @@ bn_auto_blocks <- function(model, ev, hidden, bl, sweeps, min_crossings) {
 
 # The compiled model for the C side (model_bayesnet.h): tables, scopes and
 # the blocks with their feasible joint values.
-bn_spec <- function(model, ev, hidden, blocks) {
+bn_spec <- function(model, ev, hidden, blocks, arg = "evidence") {
   vars <- model$vars
   scopes <- lapply(model$factors, function(f) match(bn_scope(f), vars) - 1L)
   strides <- lapply(model$factors, function(f) as.integer(cumprod(c(1, dim(f)))[seq_along(dim(f))]))
@@ -491,6 +490,8 @@ bn_spec <- function(model, ev, hidden, blocks) {
   bval <- lapply(blocks, function(b) {
     X <- bn_block_states(model, ev, b, ctx = ctx)
     if (is.null(X)) stop_internal("a block has too many feasible values")
+    if (!nrow(X)) bn_stop("`%s` has probability zero under the model: no joint value of %s is feasible.",
+                          arg, paste0("`", b, "`", collapse = ", "))
     as.vector(t(X - 1L))
   })
   if (sum(as.double(lengths(bval))) > .Machine$integer.max)
@@ -614,7 +615,7 @@ sample_posterior.mcmix_factor_model <- function(
   min_crossings <- check_number(min_crossings, "min_crossings", lower = 0)
   bl <- bn_auto_blocks(model, ev, hidden, bn_blocks(model, hidden, blocks, ev),
                        sweeps = as.double(iter) + burnin, min_crossings = min_crossings)
-  spec <- bn_spec(model, ev, hidden, bl)
+  spec <- bn_spec(model, ev, hidden, bl, "data")
   trace_names <- c(hidden, "log_prob")
   kernel <- new_kernel(
     name = "bn_gibbs",

@@ -202,6 +202,11 @@ test_that("bad input to the Bayesian network functions is refused", {
   expect_error(sample_posterior(asia, as.list(stats::setNames(rep("yes", 8), asia$vars))),
                "nothing to sample")
   expect_error(posterior_marginals(1), "`fit`")
+  e <- tryCatch(sample_posterior(asia, list(either = "no", tub = "yes"), progress = FALSE),
+                error = function(e) e)
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "data")
+  expect_match(conditionMessage(e), "probability zero")
 })
 
 test_that("Gibbs without blocks on the Asia network blocks the deterministic node itself", {
