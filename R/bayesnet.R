@@ -574,8 +574,9 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 #'   warning of class `"mcmix_warning_stuck"` names any hidden variable that
 #'   kept one level in every kept draw of every chain although another
 #'   level is feasible and the run could not have moved it (fewer than one
-#'   expected move away, from its conditionals at the kept states). `data` is the evidence: a named list (or vector) of
-#'   observed levels, or `NULL`.
+#'   expected move away, from its conditionals at the kept states), unless
+#'   its other levels are rare whatever the rest of the state. `data` is
+#'   the evidence: a named list (or vector) of observed levels, or `NULL`.
 #' @param min_crossings Factor models and Bayesian networks: the number of
 #'   crossings a chain should be able to make between the parts of the
 #'   support that a table separates (default 100). A table over two or more
