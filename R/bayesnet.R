@@ -250,8 +250,10 @@ bn_check_model <- function(model) {
   model
 }
 
-# The hidden variables, in blocks (list of character vectors).
-bn_blocks <- function(model, hidden, blocks) {
+# The hidden variables, in blocks (list of character vectors), checked;
+# a block may have at most `bn_block_max_values` feasible joint values
+# (bn_block_states(); `ev` the evidence codes).
+bn_blocks <- function(model, hidden, blocks, ev = integer()) {
   if (is.null(blocks)) return(as.list(hidden))
   if (!is.list(blocks) || !all(vapply(blocks, is.character, logical(1))))
     bn_stop("`blocks` must be NULL or a list of character vectors of variable names, not %s.",
@@ -261,79 +263,239 @@ bn_blocks <- function(model, hidden, blocks) {
   if (length(bad)) bn_stop("`blocks` names `%s`, which is not a hidden variable.", bad[1L])
   if (anyDuplicated(used)) bn_stop("`blocks` must not share variables (`%s` is in two).",
                                    used[anyDuplicated(used)])
-  for (b in blocks) if (prod(as.double(lengths(model$levels[b]))) > 1e6)
-    bn_stop("`blocks`: a block may have at most 1e6 joint values.")
+  for (b in blocks) if (length(b) > 1L && is.null(bn_block_states(model, ev, b)))
+    bn_stop(paste0("`blocks`: a block may have at most %s feasible joint values (values that no ",
+                   "table rules out given the evidence), but %s has more."),
+            format(bn_block_max_values, big.mark = ",", scientific = FALSE), bn_show_block(b))
   c(blocks[lengths(blocks) > 0L], as.list(setdiff(hidden, used)))
 }
 
 bn_scope <- function(f) names(dimnames(f))
 
-# Blocks that make Gibbs irreducible. A factor with zero (or near-zero:
-# at most 1e-12 times its largest value) entries over two or more hidden
-# variables -- a child determined by its parents, as `either` in
-# bayes_net_asia() -- can make single-variable Gibbs reducible: with
-# either = yes and lung = yes, tub cannot move, nor lung, and the chain
-# stays on one of the separated pieces of the support. The hidden
-# variables tied by such factors (connected through them) are merged into
-# one block together with the blocks given (`bl`, from bn_blocks()). Each
-# merged block is then the whole of one group of constrained variables,
-# and since all other factors are positive, its conditional given the
-# rest has the group's whole feasible set as support: the chain is
-# irreducible. Says once (a message) which blocks it made; refuses, naming
-# the variables, when a merged block has more than `max_values` joint
-# values.
-bn_auto_blocks <- function(model, ev, hidden, bl, max_values = 1e6) {
+# The largest number of feasible joint values of a block.
+bn_block_max_values <- 1e6
+
+# The strongest coupling that automatic blocking looks at (see
+# bn_auto_blocks()): a one-variable move of relative probability 1e-2 is
+# made about once in 100 sweeps, which any run long enough to be judged
+# crosses many times; blocking weaker couplings would only grow the blocks.
+bn_coupling_max <- 1e-2
+
+# `c("a", "b")` as R code.
+bn_show_block <- function(b) sprintf("c(%s)", paste0("\"", b, "\"", collapse = ", "))
+
+# Factor `f` restricted to the evidence (codes `ev`): an array over its
+# hidden variables (a number when it has none).
+bn_restrict <- function(f, ev) {
+  sc <- bn_scope(f)
+  idx <- lapply(sc, function(v) if (v %in% names(ev)) ev[[v]] else TRUE)
+  keep <- !sc %in% names(ev)
+  g <- do.call(`[`, c(list(f), idx, list(drop = FALSE)))
+  if (!any(keep)) return(as.vector(g))
+  array(g, dim = dim(f)[keep], dimnames = dimnames(f)[keep])
+}
+
+# How strongly a factor `g` (restricted to its hidden variables) ties them
+# together, as the relative probability of the least probable one-variable
+# move it allows out of a state it favours:
+#   min over variables v and levels k of  min_o L(k | o) / max_o L(k | o),
+#   L(k | o) = g(v = k, o) / max_k' g(v = k', o),
+# over the configurations o of its other variables with some positive
+# entry. L(k | o) is how much g alone weighs a move of v to level k against
+# v's best level, given o. A factor of product form h(v) h'(o) has L free of
+# o and coupling 1 (it makes some levels rare, which needs no block); a
+# deterministic child (zeros that depend on the parents) has 0; a noisy
+# XOR child with noise eps has about eps.
+bn_coupling <- function(g) {
+  d <- dim(g)
+  rho <- 1
+  for (j in seq_along(d)) {
+    M <- matrix(aperm(g, c(j, seq_along(d)[-j])), d[j])
+    mx <- apply(M, 2L, max)
+    if (sum(mx > 0) < 2L) next
+    L <- sweep(M[, mx > 0, drop = FALSE], 2L, mx[mx > 0], "/")
+    hi <- apply(L, 1L, max)
+    lo <- apply(L, 1L, min)
+    if (any(hi > 0)) rho <- min(rho, lo[hi > 0] / hi[hi > 0])
+  }
+  rho
+}
+
+# The feasible joint values of the hidden variables `b` given the evidence
+# (codes `ev`): those at which no factor touching `b` is zero whatever the
+# other hidden variables (a factor's largest value over them is positive).
+# No value of positive conditional probability is left out, so a block
+# drawn over these values is drawn exactly from its conditional. Built one
+# variable at a time, each factor pruning as soon as the block variables of
+# its scope are set, so a chain of deterministic copies costs its few
+# feasible values, not the product of its cardinalities. A matrix of codes
+# (columns `b`, rows in mixed-radix order with the first variable fastest),
+# or NULL when more than `max_values` values (or too many partial ones) arise.
+bn_block_states <- function(model, ev, b, max_values = bn_block_max_values,
+                            ctx = bn_block_ctx(model, ev)) {
+  card <- lengths(model$levels[b])
+  cons <- list()
+  for (i in unique(unlist(ctx$touch[b]))) {
+    g <- ctx$red[[i]]
+    hv <- bn_scope(g)
+    keep <- hv %in% b
+    pos <- if (all(keep)) g > 0 else apply(g, which(keep), max) > 0
+    if (all(pos)) next
+    cons[[length(cons) + 1L]] <- list(vars = hv[keep], pos = as.vector(pos),
+                                      stride = cumprod(c(1, dim(g)[keep]))[seq_len(sum(keep))])
+  }
+  # order: each next variable completes the most constraints
+  ord <- character()
+  left <- b
+  while (length(left)) {
+    done <- vapply(left, function(v)
+      sum(vapply(cons, function(k) v %in% k$vars && all(k$vars %in% c(ord, v)), logical(1))), 1)
+    near <- vapply(left, function(v)
+      sum(vapply(cons, function(k) v %in% k$vars && any(k$vars %in% ord), logical(1))), 1)
+    v <- left[order(-done, -near)[1L]]
+    ord <- c(ord, v)
+    left <- setdiff(left, v)
+  }
+  X <- matrix(0L, 1L, 0L)
+  for (v in ord) {
+    n <- nrow(X)
+    if (n * card[[v]] * (ncol(X) + 1) > 25 * max_values) return(NULL)
+    X <- cbind(X[rep(seq_len(n), each = card[[v]]), , drop = FALSE],
+               rep(seq_len(card[[v]]), times = n))
+    colnames(X)[ncol(X)] <- v
+    for (k in cons) {
+      if (!v %in% k$vars || !all(k$vars %in% colnames(X))) next
+      ok <- k$pos[1 + as.vector((X[, k$vars, drop = FALSE] - 1) %*% k$stride)]
+      X <- X[ok, , drop = FALSE]
+    }
+    if (nrow(X) > max_values) return(NULL)
+  }
+  X <- X[, b, drop = FALSE]
+  X[do.call(order, rev(lapply(seq_along(b), function(j) X[, j]))), , drop = FALSE]
+}
+
+# What bn_block_states() reads, computed once for many blocks: the factors
+# restricted to the evidence and, for each variable, the factors touching it.
+bn_block_ctx <- function(model, ev) {
+  red <- lapply(model$factors, bn_restrict, ev = ev)
+  sc <- lapply(model$factors, bn_scope)
+  touch <- split(rep(seq_along(sc), lengths(sc)), factor(unlist(sc), levels = model$vars))
+  list(red = red, touch = touch)
+}
+
+# Blocks under which Gibbs can cross between the parts of the support.
+# A factor over two or more hidden variables whose coupling (bn_coupling())
+# is 0 -- zeros that depend on several variables, as the deterministic
+# `either` of bayes_net_asia() -- can make one-variable Gibbs reducible:
+# with either = yes and lung = yes, tub cannot move, nor lung, and the
+# chain stays on one of the separated parts of the support. A coupling
+# rho > 0 but small is the same trap in practice: each one-variable move
+# across costs a move of relative probability about rho, so a chain of
+# `sweeps` sweeps crosses about sweeps * rho times, and fewer than
+# `min_crossings` crossings leave the share of each part to the starting
+# state. So the factors with
+#   rho = 0  or  rho < min(min_crossings / sweeps, bn_coupling_max)
+# tie their hidden variables, and the variables tied (connected through
+# such factors) are merged into one block together with the blocks given
+# (`bl`, from bn_blocks()). A block drawn jointly moves between the parts
+# in one step (its conditional has its whole feasible set as support, the
+# other factors having product-form support): the chain is irreducible
+# and crosses freely. Says once (a message) which blocks it made and why;
+# refuses, naming the variables and what does work, when a merged block
+# has more than bn_block_max_values feasible joint values.
+bn_auto_blocks <- function(model, ev, hidden, bl, sweeps, min_crossings) {
+  tau <- min(min_crossings / sweeps, bn_coupling_max)
   group <- integer(length(hidden))
   for (b in seq_along(bl)) group[match(bl[[b]], hidden)] <- b
   find_root <- function(g) { while (parent[g] != g) g <- parent[g]; g }
   parent <- seq_along(bl)
-  culprits <- character()
-  labels <- if (identical(model$kind, "bayes_net")) sprintf("the table of `%s`", model$vars)
-            else sprintf("`factors[[%d]]`", seq_along(model$factors))
+  tied <- list()
+  bn <- identical(model$kind, "bayes_net")
+  labels <- if (bn) sprintf("`%s`", model$vars) else sprintf("`factors[[%d]]`", seq_along(model$factors))
+  show_tables <- function(l) {
+    l <- unique(l)
+    if (bn) sprintf("the table%s of %s", if (length(l) > 1L) "s" else "", paste(l, collapse = ", "))
+    else paste(l, collapse = ", ")
+  }
   for (i in seq_along(model$factors)) {
     f <- model$factors[[i]]
     sc <- bn_scope(f)
     hv <- sc[sc %in% hidden]
     if (length(hv) < 2L) next
-    idx <- lapply(sc, function(v) if (v %in% names(ev)) ev[[v]] else TRUE)
-    g <- do.call(`[`, c(list(f), idx, list(drop = TRUE)))
-    if (!any(g <= 1e-12 * max(g))) next
+    rho <- bn_coupling(bn_restrict(f, ev))
+    if (rho > 0 && rho >= tau) next
+    tied[[length(tied) + 1L]] <- list(label = labels[i], rho = rho, var = hv[1L])
     gs <- unique(group[match(hv, hidden)])
     roots <- unique(vapply(gs, find_root, 1L))
-    if (length(roots) < 2L) next
-    parent[roots[-1L]] <- roots[1L]
-    culprits <- c(culprits, labels[i])
+    if (length(roots) > 1L) parent[roots[-1L]] <- roots[1L]
   }
-  if (!length(culprits)) return(bl)
+  if (!length(tied)) return(bl)
   roots <- vapply(seq_along(bl), find_root, 1L)
   out <- unname(lapply(split(seq_along(bl), roots), function(ix) unlist(bl[ix])))
   out <- out[order(vapply(out, function(b) min(match(b, hidden)), 1L))]
   made <- Filter(function(b) !any(vapply(bl, function(u) setequal(u, b), TRUE)), out)
-  show <- paste(vapply(made, function(b) sprintf("c(%s)", paste0("\"", b, "\"", collapse = ", ")),
-                       ""), collapse = ", ")
-  for (b in made) if (prod(as.double(lengths(model$levels[b]))) > max_values)
-    bn_stop(paste0("one-variable Gibbs updates might not reach every state allowed by %s ",
-                   "(zeros tie %s together); sampling them needs blocks = list(%s), a block ",
-                   "of more than %s joint values. Use bn_marginals() or bn_map(), or a ",
-                   "model without these zeros."),
-            paste(unique(culprits), collapse = ", "), paste0("`", unlist(made), "`", collapse = ", "),
-            show, format(max_values, big.mark = ",", scientific = FALSE))
-  message(sprintf(paste0("Gibbs: updating %s jointly (blocks = list(%s)): %s %s zeros that ",
-                         "tie these variables together, so one-variable updates might not ",
-                         "reach every state allowed by the evidence."),
-                  paste0("`", unlist(made), "`", collapse = ", "), show,
-                  paste(unique(culprits), collapse = ", "),
-                  if (length(unique(culprits)) > 1L) "have" else "has"))
+  if (!length(made)) return(bl)
+  # why each block was made: the tying factors inside it
+  why <- vapply(made, function(b) {
+    k <- Filter(function(t) t$var %in% b, tied)
+    rho <- min(vapply(k, `[[`, 0, "rho"))
+    sprintf("%s %s them with %s", show_tables(vapply(k, `[[`, "", "label")),
+            if (length(unique(vapply(k, `[[`, "", "label"))) > 1L) "tie" else "ties",
+            if (rho == 0) "zeros"
+            else sprintf("near-zeros (a one-variable move across has relative probability %s)",
+                         format(signif(rho, 2))))
+  }, "")
+  near <- any(vapply(tied, `[[`, 0, "rho") > 0)
+  rule <- if (near) sprintf(paste0(" A table ties variables where such a move has relative ",
+                                   "probability under min(min_crossings / sweeps, %s) = %s, ",
+                                   "fewer than min_crossings = %s crossings in %s sweeps."),
+                            format(bn_coupling_max), format(signif(tau, 3)), format(min_crossings),
+                            format(sweeps, big.mark = ",", scientific = FALSE)) else ""
+  for (j in seq_along(made)) {
+    if (!is.null(bn_block_states(model, ev, made[[j]]))) next
+    exact <- bn_is_forest(model, ev) || bn_can_enumerate(model, hidden)
+    zero <- any(vapply(Filter(function(t) t$var %in% made[[j]], tied), `[[`, 0, "rho") == 0)
+    stop_input(sprintf(paste0(
+      "`model` cannot be sampled by Gibbs updates given this evidence: %s, so one-variable ",
+      "updates of %s would not cross between the parts of the support, and drawing them ",
+      "jointly (blocks = list(%s)) needs more than %s feasible joint values. %s%s"),
+      why[j], paste0("`", made[[j]], "`", collapse = ", "), bn_show_block(made[[j]]),
+      format(bn_block_max_values, big.mark = ",", scientific = FALSE),
+      if (exact) "bn_marginals() gives the exact marginals, and bn_map() the most probable state."
+      else "bn_map() finds a most probable state (by annealing).",
+      if (zero) "" else
+        " To sample anyway with one-variable updates (which may not cross), set min_crossings = 0."),
+      arg = "model", class = "mcmix_error_bn_blocks")
+  }
+  message(sprintf(paste0("Gibbs: updating %s; blocks = list(%s). One-variable updates would ",
+                         "not cross between the parts of the support that these tables ",
+                         "separate.%s"),
+                  paste(sprintf("%s jointly, as %s",
+                                vapply(made, function(b) paste0("`", b, "`", collapse = ", "), ""),
+                                why), collapse = "; and "),
+                  paste(vapply(made, bn_show_block, ""), collapse = ", "), rule))
   out
 }
 
-bn_spec <- function(model, hidden, blocks) {
+# The compiled model for the C side (model_bayesnet.h): tables, scopes and
+# the blocks with their feasible joint values.
+bn_spec <- function(model, ev, hidden, blocks, arg = "evidence") {
   vars <- model$vars
   scopes <- lapply(model$factors, function(f) match(bn_scope(f), vars) - 1L)
   strides <- lapply(model$factors, function(f) as.integer(cumprod(c(1, dim(f)))[seq_along(dim(f))]))
   sizes <- vapply(model$factors, length, integer(1))
   bvars <- lapply(blocks, function(b) match(b, vars) - 1L)
   bfac <- lapply(bvars, function(b) which(vapply(scopes, function(s) any(s %in% b), logical(1))) - 1L)
+  ctx <- bn_block_ctx(model, ev)
+  bval <- lapply(blocks, function(b) {
+    X <- bn_block_states(model, ev, b, ctx = ctx)
+    if (is.null(X)) stop_internal("a block has too many feasible values")
+    if (!nrow(X)) bn_stop("`%s` has probability zero under the model: no joint value of %s is feasible.",
+                          arg, paste0("`", b, "`", collapse = ", "))
+    as.vector(t(X - 1L))
+  })
+  if (sum(as.double(lengths(bval))) > .Machine$integer.max)
+    bn_stop("`blocks`: the blocks have too many feasible joint values in all.")
   ptr <- function(l) as.integer(cumsum(c(0, lengths(l))))
   list(card = as.integer(lengths(model$levels[vars])),
        fac_ptr = ptr(scopes), scope = as.integer(unlist(scopes)),
@@ -341,6 +503,8 @@ bn_spec <- function(model, hidden, blocks) {
        logtab = log(unlist(lapply(model$factors, as.vector))),
        blk_ptr = ptr(bvars), blk_var = as.integer(unlist(bvars)),
        blk_fac_ptr = ptr(bfac), blk_fac = as.integer(unlist(bfac)),
+       blk_nval = as.integer(lengths(bval) / lengths(bvars)), blk_val_ptr = ptr(bval),
+       blk_val = as.integer(unlist(bval)),
        hidden = match(hidden, vars) - 1L)
 }
 
@@ -399,27 +563,60 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 #' @rdname sample_posterior
 #' @param blocks Factor models and Bayesian networks: `NULL` (every hidden
 #'   variable updated alone) or a list of character vectors, groups of
-#'   hidden variables drawn jointly from their conditional. Where a table
-#'   has zeros (or values below 1e-12 of its largest) over several hidden
-#'   variables, as the deterministic "either" node of [bayes_net_asia()],
-#'   one-variable updates can be reducible (the chain never leaves one part
-#'   of the support): the variables tied by such tables are then merged
-#'   into one block with the blocks given, with a message saying so (an
-#'   error when that block would have more than 1e6 joint values). Chains
-#'   start from dispersed states: hidden variables drawn uniformly (until
-#'   a state of positive probability is found). For these models `data`
-#'   is the evidence: a named list (or vector) of observed levels, or
-#'   `NULL`.
+#'   hidden variables drawn jointly from their conditional, over their
+#'   feasible joint values (those no table rules out given the evidence; at
+#'   most 1e6 per block, however large the product of the cardinalities).
+#'   Variables tied by a near-deterministic table are merged into such
+#'   blocks automatically, with a message (see `min_crossings`). For these
+#'   models `chains` defaults to 4, started from dispersed states (hidden
+#'   variables drawn uniformly until a state of positive probability is
+#'   found), because a single chain cannot show that it is stuck; and a
+#'   warning of class `"mcmix_warning_stuck"` names any hidden variable that
+#'   kept one level in every kept draw of every chain although another
+#'   level is feasible and the run could not have moved it (fewer than one
+#'   expected move away, from its conditionals at the kept states), unless
+#'   its other levels are rare whatever the rest of the state. `data` is
+#'   the evidence: a named list (or vector) of observed levels, or `NULL`.
+#' @param min_crossings Factor models and Bayesian networks: the number of
+#'   crossings a chain should be able to make between the parts of the
+#'   support that a table separates (default 100). A table over two or more
+#'   hidden variables ties them when a one-variable move it allows out of a
+#'   state it favours has relative probability \eqn{\rho} (the smallest,
+#'   over its variables \eqn{v} and levels \eqn{k}, of
+#'   \eqn{\min_o L(k|o) / \max_o L(k|o)} with \eqn{L(k|o) = \phi(v = k, o) /
+#'   \max_{k'} \phi(v = k', o)}, over the configurations \eqn{o} of its
+#'   other variables): a deterministic child has \eqn{\rho = 0}, a noisy
+#'   XOR with noise \eqn{\epsilon} has \eqn{\rho \approx \epsilon}, and a
+#'   table of product form (a level that is rare whatever the other
+#'   variables) has \eqn{\rho = 1}. One-variable Gibbs crosses such a tie
+#'   about once per \eqn{1/\rho} sweeps, so a chain of \eqn{S} = `burnin +
+#'   iter` sweeps crosses it about \eqn{S \rho} times; the share of each part
+#'   estimated from \eqn{m} crossings has a relative error near
+#'   \eqn{1/\sqrt{m}}, and with few crossings the Monte Carlo error itself
+#'   cannot be estimated. So a table ties its variables when \eqn{\rho = 0}
+#'   (the chain could never cross) or \eqn{S \rho < m}, \eqn{m} =
+#'   `min_crossings`, i.e. \eqn{\rho < \min(m / S, 0.01)} (ties weaker than
+#'   0.01 are crossed every hundred sweeps or so, and left to one-variable
+#'   updates). The variables tied together are drawn as one block (exactly,
+#'   from their conditional), so the chain crosses in one step; a block with
+#'   more than 1e6 feasible joint values is refused, with a classed error
+#'   (`"mcmix_error_bn_blocks"`) saying what to use instead. `min_crossings
+#'   = 0` blocks only structural zeros.
 #' @export
 sample_posterior.mcmix_factor_model <- function(
-    model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
-    blocks = NULL, progress = interactive(), cores = mcmix_option("cores"), ...) {
+    model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 4,
+    blocks = NULL, min_crossings = 100, progress = interactive(),
+    cores = mcmix_option("cores"), ...) {
   backend <- dots_backend(list(...))
   ev <- bn_evidence(model, data, "data")
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`data` observes every variable; there is nothing to sample.")
-  bl <- bn_auto_blocks(model, ev, hidden, bn_blocks(model, hidden, blocks))
-  spec <- bn_spec(model, hidden, bl)
+  iter <- check_count(iter, "iter", 1L)
+  burnin <- check_count(burnin, "burnin", 0L)
+  min_crossings <- check_number(min_crossings, "min_crossings", lower = 0)
+  bl <- bn_auto_blocks(model, ev, hidden, bn_blocks(model, hidden, blocks, ev),
+                       sweeps = as.double(iter) + burnin, min_crossings = min_crossings)
+  spec <- bn_spec(model, ev, hidden, bl, "data")
   trace_names <- c(hidden, "log_prob")
   kernel <- new_kernel(
     name = "bn_gibbs",
@@ -435,8 +632,92 @@ sample_posterior.mcmix_factor_model <- function(
                     model = model, call = match.call())
   fit$evidence <- ev
   fit$hidden <- hidden
+  fit$blocks <- bl
   class(fit) <- c("mcmix_bn_fit", class(fit))
+  bn_stuck_warning(fit, as.double(iter) + burnin)
   fit
+}
+
+# Warn (class "mcmix_warning_stuck", once) about the hidden variables that
+# kept one level in every kept draw of every chain although another level
+# is feasible given the evidence (bn_block_states() of its block) and
+# although nothing in the run moved them: in chain c the update of its
+# block moves it with conditional probability p_c on average over the kept
+# states (at most 2e5 / (block values) of them), and the run of `sweeps`
+# sweeps per chain expected sum_c sweeps * p_c < 1 such moves. Then the draws cannot tell a posterior with almost all its mass on
+# that level from chains stuck where they started (a level that is merely
+# rare, expected to be left about once or more, is not flagged). Nor is a
+# variable whose other levels have so little posterior mass in any case
+# (bn_level_bound()) that the run could not have shown them. Chains with
+# fewer than guard_min_draws (R/guard.R) kept draws are not judged.
+bn_stuck_warning <- function(fit, sweeps) {
+  tr <- lapply(fit$chains, function(ch) ch$traces)
+  if (!length(tr) || any(vapply(tr, nrow, 1L) < guard_min_draws)) return(invisible(character()))
+  model <- fit$model
+  stuck <- character()
+  p_move <- numeric()
+  ctx <- NULL
+  for (v in fit$hidden) {
+    if (!all(vapply(tr, function(t) all(t[, v] == t[1L, v]), logical(1)))) next
+    if (is.null(ctx)) ctx <- bn_block_ctx(model, fit$evidence)
+    b <- Find(function(b) v %in% b, fit$blocks)
+    S <- bn_block_states(model, fit$evidence, b, max_values = 1e5, ctx = ctx)
+    if (is.null(S)) S <- bn_block_states(model, fit$evidence, b <- v, ctx = ctx)
+    if (length(unique(S[, v])) < 2L) next
+    ns <- nrow(S)
+    p <- vapply(tr, function(t) {
+      rows <- unique(round(seq(1, nrow(t), length.out = max(1, min(nrow(t), 1000, 2e5 %/% ns)))))
+      X <- matrix(0L, length(rows) * ns, length(model$vars), dimnames = list(NULL, model$vars))
+      X[, fit$hidden] <- t[rep(rows, each = ns), fit$hidden]
+      for (e in names(fit$evidence)) X[, e] <- fit$evidence[[e]]
+      X[, b] <- S[rep(seq_len(ns), times = length(rows)), ]
+      lp <- matrix(bn_log_joint(model, X), ns)
+      W <- exp(sweep(lp, 2L, apply(lp, 2L, log_sum_exp)))
+      mean(colSums(W[S[, v] != t[1L, v], , drop = FALSE]))
+    }, 0)
+    if (sum(sweeps * p) >= 1) next
+    if (bn_level_bound(ctx, v, tr[[1L]][1L, v]) * sweeps * length(tr) < 1) next
+    stuck <- c(stuck, v)
+    p_move <- c(p_move, max(p))
+  }
+  if (length(stuck)) {
+    msg <- sprintf(paste0(
+      "Gibbs: %s kept one level in every kept draw of %s, and an update moves each away with ",
+      "conditional probability at most %s on average over the draws of a chain, fewer than one expected move in ",
+      "the run. Either the posterior puts almost all its mass on that level, or the chains are ",
+      "stuck where they started and the estimated marginals are shares of starting states: ",
+      "compare with bn_marginals() where it can enumerate, or draw these variables jointly ",
+      "with those they are tied to (`blocks`, `min_crossings`)."),
+      paste0("`", stuck, "`", collapse = ", "),
+      if (length(tr) > 1L) sprintf("each of the %d chains", length(tr)) else "the chain",
+      format(signif(max(p_move), 2)))
+    warning(warningCondition(msg, class = c("mcmix_warning_stuck", "mcmix_warning"),
+                             call = NULL))
+  }
+  invisible(stuck)
+}
+
+# An upper bound on the posterior probability that variable `v` is not at
+# level `c` (`ctx` from bn_block_ctx()): P(v = k, rest) / P(v = c, rest) is
+# the product, over the factors touching v, of f(k, o) / f(c, o), so
+#   P(v != c) <= sum_{k != c} prod_f max_o f(k, o) / f(c, o)
+# over the configurations o of each factor's other hidden variables (Inf
+# where some f(c, o) = 0 < f(k, o)). Small only when the other levels are
+# rare whatever the rest of the state.
+bn_level_bound <- function(ctx, v, c) {
+  ratio <- 1
+  for (i in ctx$touch[[v]]) {
+    g <- ctx$red[[i]]
+    d <- dim(g)
+    j <- match(v, names(dimnames(g)))
+    M <- matrix(aperm(g, c(j, seq_along(d)[-j])), d[j])
+    r <- apply(M, 1L, function(m) {
+      q <- m / M[c, ]
+      max(c(0, q[!is.nan(q)]))
+    })
+    ratio <- ratio * r
+  }
+  sum(ratio[-c])
 }
 
 #' Posterior marginals estimated from a Gibbs run
@@ -729,7 +1010,7 @@ bn_map <- function(model, evidence = NULL,
   schedule <- check_schedule(schedule)   # R/checks.R
   restarts <- check_count_max(restarts, "restarts", 1L, 1e5, "runs")
   max_icm <- check_count_max(max_icm, "max_icm", 0L, 1e6, "sweeps")
-  bn_blocks(model, hidden, blocks)
+  bn_blocks(model, hidden, blocks, ev)
   if (method == "auto")
     method <- if (bn_is_forest(model, ev)) "max_product" else
       if (bn_can_enumerate(model, hidden)) "enumerate" else "anneal"
@@ -777,7 +1058,7 @@ bn_max_product <- function(model, ev) {
 
 # Annealed Gibbs then ICM from `restarts` starts (arguments checked by bn_map()).
 bn_anneal <- function(model, ev, hidden, schedule, restarts, max_icm, blocks) {
-  spec <- bn_spec(model, hidden, bn_blocks(model, hidden, blocks))
+  spec <- bn_spec(model, ev, hidden, bn_blocks(model, hidden, blocks, ev))
   runs <- lapply(seq_len(restarts), function(r)
     .Call(C_ffi_bn_anneal, spec, bn_init_state(model, ev), as.double(schedule), max_icm))
   best <- runs[[which.max(vapply(runs, `[[`, numeric(1), "log_prob"))]]

@@ -62,7 +62,9 @@ run_fit <- function(kernel, iter, burnin, thin, chains,
 #'   not kept (adaptive samplers tune their proposal or step size there);
 #'   default `floor(iter / 2)` everywhere.
 #' * `thin`: keep every `thin`-th iteration; default 1.
-#' * `chains`: the number of independent chains; default 1.
+#' * `chains`: the number of independent chains; default 1 (4 for the Gibbs
+#'   sampler of Bayesian networks and factor models, whose near-deterministic
+#'   tables can leave one chain stuck with nothing to show for it).
 #' * `cores`: the number of chains run at the same time (option
 #'   `mcmix.cores`, default 1).
 #' * `backend`: how chains run in parallel (option `mcmix.backend`; see

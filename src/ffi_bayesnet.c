@@ -4,7 +4,8 @@
  * mixture_icm.c).
  *
  * spec = list(card, fac_ptr, scope, stride, tab_ptr, logtab, blk_ptr,
- *             blk_var, blk_fac_ptr, blk_fac, hidden), all 0-based integer
+ *             blk_var, blk_fac_ptr, blk_fac, blk_nval, blk_val_ptr, blk_val,
+ *             hidden), all 0-based integer
  * vectors (logtab double) laid out as in model_bayesnet.h; `hidden` lists
  * the variables reported in the traces.  The index ranges are re-checked
  * here so that a corrupted spec is an error, never a wild read.
@@ -40,7 +41,7 @@ static void check_range(const int *v, R_xlen_t n, int hi, const char *what)
 
 static void read_spec(SEXP spec, mcx_bn *m)
 {
-    R_xlen_t nv, nf, ns, nst, ntp, nb, nbv, nbf, nbfi;
+    R_xlen_t nv, nf, ns, nst, ntp, nb, nbv, nbf, nbfi, nbn, nbvp, nval;
     memset(m, 0, sizeof *m);
     m->card = ints(spec, "card", &nv);
     m->fac_ptr = ints(spec, "fac_ptr", &nf);
@@ -54,10 +55,14 @@ static void read_spec(SEXP spec, mcx_bn *m)
     m->blk_var = ints(spec, "blk_var", &nbv);
     m->blk_fac_ptr = ints(spec, "blk_fac_ptr", &nbf);
     m->blk_fac = ints(spec, "blk_fac", &nbfi);
+    m->blk_nval = ints(spec, "blk_nval", &nbn);
+    m->blk_val_ptr = ints(spec, "blk_val_ptr", &nbvp);
+    m->blk_val = ints(spec, "blk_val", &nval);
     m->nvar = (int) nv;
     m->nfac = (int) nf - 1;
     m->nblock = (int) nb - 1;
-    if (nst != ns || ntp != nf || nbf != nb) MCX_INTERNAL("inconsistent model spec");
+    if (nst != ns || ntp != nf || nbf != nb || nbn != nb - 1 || nbvp != nb)
+        MCX_INTERNAL("inconsistent model spec");
     for (R_xlen_t v = 0; v < nv; v++) if (m->card[v] < 1) MCX_INTERNAL("bad cardinality");
     check_ptr(m->fac_ptr, nf, ns, "factor");
     check_ptr(m->tab_ptr, ntp, XLENGTH(lt), "table");
@@ -66,6 +71,18 @@ static void read_spec(SEXP spec, mcx_bn *m)
     check_range(m->scope, ns, m->nvar, "scope variable");
     check_range(m->blk_var, nbv, m->nvar, "block variable");
     check_range(m->blk_fac, nbfi, m->nfac, "block factor");
+    check_ptr(m->blk_val_ptr, nbvp, nval, "block value");
+    for (int b = 0; b < m->nblock; b++) {    /* each block: nval rows of valid values */
+        int k = m->blk_ptr[b + 1] - m->blk_ptr[b];
+        if (k < 1 || m->blk_nval[b] < 1 ||
+            (double) m->blk_nval[b] * k != (double) (m->blk_val_ptr[b + 1] - m->blk_val_ptr[b]))
+            MCX_INTERNAL("bad block values");
+        for (int i = m->blk_val_ptr[b]; i < m->blk_val_ptr[b + 1]; i++) {
+            int v = m->blk_var[m->blk_ptr[b] + (i - m->blk_val_ptr[b]) % k];
+            if (m->blk_val[i] < 0 || m->blk_val[i] >= m->card[v])
+                MCX_INTERNAL("block value out of range");
+        }
+    }
     for (int f = 0; f < m->nfac; f++) {      /* the strides must fit the table */
         double last = 0.0;
         for (int j = m->fac_ptr[f]; j < m->fac_ptr[f + 1]; j++)

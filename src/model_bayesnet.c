@@ -4,7 +4,8 @@
  * ICM form for the MAP assignment (Geman and Geman 1984; Besag 1986).
  *
  * A sweep visits the blocks of hidden variables in a random permutation.
- * For block b it enumerates the joint values of its variables and scores
+ * For block b it enumerates the feasible joint values of its variables
+ * (model_bayesnet.h) and scores
  * each by the sum of the log factors touching the block (the other
  * factors cancel in the conditional), then draws from the scores times
  * `power` (or takes the best one when power is infinite).  A block whose
@@ -15,20 +16,12 @@
 #include <Rmath.h>
 #include "model_bayesnet.h"
 
-static int block_size(const mcx_bn *m, int b)
-{
-    double c = 1.0;
-    for (int j = m->blk_ptr[b]; j < m->blk_ptr[b + 1]; j++) c *= m->card[m->blk_var[j]];
-    return c > 1e7 ? -1 : (int) c;
-}
-
 void mcx_bn_setup(mcx_bn *m)
 {
     int most = 1;
     m->sweep_work = 0.0;
     for (int b = 0; b < m->nblock; b++) {
-        int c = block_size(m, b);
-        if (c < 0) MCX_INTERNAL("block with too many joint values");
+        int c = m->blk_nval[b];
         if (c > most) most = c;
         /* each joint value scores the block's factors */
         m->sweep_work += (double) c * (m->blk_fac_ptr[b + 1] - m->blk_fac_ptr[b] + 2);
@@ -52,19 +45,17 @@ double mcx_bn_log_joint(const mcx_bn *m, const int *x)
     return s;
 }
 
-/* Set the block's variables to joint value c (mixed radix, first fastest). */
+/* Set the block's variables to its feasible joint value c. */
 static void set_block(const mcx_bn *m, int b, int c, int *x)
 {
-    for (int j = m->blk_ptr[b]; j < m->blk_ptr[b + 1]; j++) {
-        int v = m->blk_var[j];
-        x[v] = c % m->card[v];
-        c /= m->card[v];
-    }
+    int nv = m->blk_ptr[b + 1] - m->blk_ptr[b];
+    const int *val = m->blk_val + m->blk_val_ptr[b] + (size_t) c * (size_t) nv;
+    for (int j = 0; j < nv; j++) x[m->blk_var[m->blk_ptr[b] + j]] = val[j];
 }
 
 static void update_block(const mcx_bn *m, int b, int *x, double power)
 {
-    int nc = block_size(m, b), best = 0, any = 0;
+    int nc = m->blk_nval[b], best = 0, any = 0;
     for (int c = 0; c < nc; c++) {
         set_block(m, b, c, x);
         double s = 0.0;

@@ -10,7 +10,13 @@
  * The hidden variables are updated in blocks: block b holds the variables
  * blk_var[blk_ptr[b] .. blk_ptr[b+1]-1] and touches the factors
  * blk_fac[blk_fac_ptr[b] .. blk_fac_ptr[b+1]-1] (its Markov blanket's
- * factors; Koller and Friedman 2009, section 12.3).
+ * factors; Koller and Friedman 2009, section 12.3).  Its feasible joint
+ * values (those that no factor rules out whatever the other variables,
+ * found in R) are the blk_nval[b] rows of blk_val + blk_val_ptr[b], each
+ * a value (0-based) for every variable of the block in order, so that a
+ * block of many variables tied by structural zeros (a chain of
+ * deterministic copies) costs its few feasible values, not the product
+ * of its cardinalities.
  */
 #ifndef MCMIX_MODEL_BAYESNET_H
 #define MCMIX_MODEL_BAYESNET_H
@@ -25,14 +31,14 @@ typedef struct {
     const double *logtab;
     int nblock;
     const int *blk_ptr, *blk_var, *blk_fac_ptr, *blk_fac;
+    const int *blk_nval, *blk_val_ptr, *blk_val;
     /* scratch */
     double *lw;          /* max over blocks of the number of joint values */
     int *perm;           /* nblock */
     double sweep_work;   /* units of work of one sweep (mcx_interrupt_point) */
 } mcx_bn;
 
-/* Allocate the scratch (mcx_alloc); checks the block sizes and sets
- * sweep_work. */
+/* Allocate the scratch (mcx_alloc) and set sweep_work. */
 void mcx_bn_setup(mcx_bn *m);
 /* log of the product of all factors at x. */
 double mcx_bn_log_joint(const mcx_bn *m, const int *x);

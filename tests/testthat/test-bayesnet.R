@@ -202,6 +202,11 @@ test_that("bad input to the Bayesian network functions is refused", {
   expect_error(sample_posterior(asia, as.list(stats::setNames(rep("yes", 8), asia$vars))),
                "nothing to sample")
   expect_error(posterior_marginals(1), "`fit`")
+  e <- tryCatch(sample_posterior(asia, list(either = "no", tub = "yes"), progress = FALSE),
+                error = function(e) e)
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "data")
+  expect_match(conditionMessage(e), "probability zero")
 })
 
 test_that("Gibbs without blocks on the Asia network blocks the deterministic node itself", {
@@ -246,5 +251,176 @@ test_that("zeros tying too many values together are refused with the variables n
   }
   fm <- factor_model(list(tie("a", "b"), tie("b", "c"), tie("c", "d")))
   expect_error(sample_posterior(fm, NULL, iter = 10, progress = FALSE),
-               "`a`, `b`, `c`, `d`.*more than 1,000,000 joint values")
+               "`a`, `b`, `c`, `d`.*more than 1,000,000 feasible joint values",
+               class = "mcmix_error_bn_blocks")
+  e <- tryCatch(sample_posterior(fm, NULL, iter = 10, progress = FALSE), error = function(e) e)
+  expect_identical(e$arg, "model")
+})
+
+# Near-deterministic tables. A noisy-XOR child C of A and B (C = A xor B
+# but for noise eps) makes one-variable Gibbs cross between the two parts
+# of the support about once per 1/eps sweeps; the exact answers come from
+# brute force over the 16 joint states, typed in here.
+noisy_xor_bn <- function(eps) {
+  lv <- c("0", "1")
+  C <- array(0, c(2, 2, 2), list(C = lv, A = lv, B = lv))
+  for (a in 1:2) for (b in 1:2)
+    C[, a, b] <- if ((a + b) %% 2 == 1) c(eps, 1 - eps) else c(1 - eps, eps)
+  bayes_net(list(A = c(`0` = 0.7, `1` = 0.3), B = c(`0` = 0.4, `1` = 0.6), C = C,
+                 D = array(c(0.8, 0.2, 0.1, 0.9), c(2, 2), list(D = lv, C = lv))))
+}
+
+noisy_xor_exact <- function(eps) {
+  S <- as.matrix(expand.grid(A = 1:2, B = 1:2, C = 1:2, D = 1:2))
+  pc <- ifelse((S[, "A"] + S[, "B"]) %% 2 == 1, ifelse(S[, "C"] == 2, 1 - eps, eps),
+               ifelse(S[, "C"] == 1, 1 - eps, eps))
+  p <- c(0.7, 0.3)[S[, "A"]] * c(0.4, 0.6)[S[, "B"]] * pc *
+    ifelse(S[, "C"] == 1, c(0.8, 0.2)[S[, "D"]], c(0.1, 0.9)[S[, "D"]])
+  brute_marginals(S, p, list(D = 2L))
+}
+
+test_that("a noisy-XOR child gives the exact marginals for every noise level, default chains", {
+  for (eps in 10^-(2:11)) {
+    bn <- noisy_xor_bn(eps)
+    ex <- noisy_xor_exact(eps)
+    for (m in c("enumerate", "sum_product")) {
+      bm <- bn_marginals(bn, list(D = "1"), method = m)
+      for (v in names(ex)) expect_equal(unname(bm[[v]]), ex[[v]], tolerance = 1e-12)
+    }
+    set.seed(1)
+    fit <- suppressMessages(sample_posterior(bn, list(D = "1"), iter = 20000, progress = FALSE))
+    expect_length(fit$chains, 4L)
+    pm <- posterior_marginals(fit)
+    for (v in names(ex)) {
+      se <- attr(pm, "mcse")[[v]]
+      # an answer, not a shrug: stuck chains that disagree give an honest
+      # but useless MCSE near 0.25
+      expect_true(all(se > 0 & se < 0.05), label = sprintf("eps = %g, %s: 0 < MCSE < 0.05", eps, v))
+      expect_true(all(abs(pm[[v]] - ex[[v]]) < 4 * se),
+                  label = sprintf("eps = %g, %s within 4 MCSE", eps, v))
+    }
+  }
+})
+
+test_that("near-deterministic tables are blocked below min(min_crossings / sweeps, 0.01)", {
+  bn <- noisy_xor_bn(3e-3)   # coupling about 3e-3
+  # 3,000 sweeps: the threshold is 0.01, so C ties A, B, C
+  expect_message(fit <- sample_posterior(bn, list(D = "1"), iter = 2000, progress = FALSE),
+                 "`A`, `B`, `C` jointly, as the table of `C` ties them with near-zeros")
+  expect_identical(fit$blocks, list(c("A", "B", "C")))
+  # 5 crossings asked for: 5 / 3000 < 3e-3, one-variable updates
+  expect_no_message(fit <- sample_posterior(bn, list(D = "1"), iter = 2000, min_crossings = 5,
+                                            progress = FALSE))
+  expect_identical(fit$blocks, list("A", "B", "C"))
+  # a product-form table with a rare level ties nothing
+  lv <- c("0", "1")
+  rare <- array(c(1 - 1e-9, 1e-9, 1 - 1e-9, 1e-9), c(2, 2), list(C = lv, A = lv))
+  expect_no_message(sample_posterior(bayes_net(list(A = c(`0` = 0.5, `1` = 0.5), C = rare)),
+                                     NULL, iter = 50, progress = FALSE))
+  e <- tryCatch(sample_posterior(bn, list(D = "1"), min_crossings = -1), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "min_crossings")
+})
+
+test_that("stuck chains are named by a classed warning; forced and rare levels are not", {
+  bn <- noisy_xor_bn(1e-9)
+  set.seed(3)
+  expect_warning(sample_posterior(bn, list(D = "1"), iter = 500, min_crossings = 0,
+                                  progress = FALSE),
+                 "`A`, `B`, `C` kept one level", class = "mcmix_warning_stuck")
+  asia <- bayes_net_asia()
+  set.seed(4)   # either = no forces tub = lung = no
+  expect_no_warning(sample_posterior(asia, list(either = "no"), iter = 200, progress = FALSE),
+                    class = "mcmix_warning_stuck")
+  set.seed(5)   # asia = yes has probability 0.01: rare, not stuck
+  expect_no_warning(sample_posterior(asia, NULL, iter = 100, progress = FALSE),
+                    class = "mcmix_warning_stuck")
+})
+
+# V1 -> V2 -> ... -> V21 (copies) -> D: every V has the posterior of V1.
+copy_chain_bn <- function(n, eps) {
+  lv <- c("0", "1")
+  nm <- paste0("V", seq_len(n))
+  cp <- list(V1 = c(`0` = 0.3, `1` = 0.7))
+  for (i in 2:n)
+    cp[[nm[i]]] <- array(c(1 - eps, eps, eps, 1 - eps), c(2, 2),
+                         stats::setNames(list(lv, lv), nm[c(i, i - 1)]))
+  cp$D <- array(c(0.8, 0.2, 0.1, 0.9), c(2, 2), stats::setNames(list(lv, lv), c("D", nm[n])))
+  bayes_net(cp)
+}
+
+test_that("a chain of 21 deterministic copies is sampled through its 2 feasible joint values", {
+  ch <- copy_chain_bn(21, 0)
+  nm <- paste0("V", 1:21)
+  ex <- 0.7 * 0.9 / (0.7 * 0.9 + 0.3 * 0.2)
+  expect_equal(unname(bn_marginals(ch, list(D = "1"))$V11[2]), ex, tolerance = 1e-12)
+  set.seed(6)
+  expect_message(fit <- sample_posterior(ch, list(D = "1"), iter = 2000, progress = FALSE),
+                 "`V1`, `V2`.*`V21` jointly, as the tables of `V2`, `V3`")
+  expect_identical(fit$blocks, list(nm))
+  pm <- posterior_marginals(fit)
+  for (v in nm) {
+    se <- attr(pm, "mcse")[[v]][2]
+    expect_true(se > 0 && abs(pm[[v]][2] - ex) < 4 * se, label = v)
+  }
+  # the same block given by hand is accepted (2 feasible values, not 2^21)
+  expect_no_message(fit <- sample_posterior(ch, list(D = "1"), iter = 20, blocks = list(nm),
+                                            progress = FALSE))
+  expect_identical(fit$blocks, list(nm))
+  expect_identical(unname(bn_map(ch, list(D = "1"), method = "anneal", blocks = list(nm),
+                                 restarts = 1)$state), rep("1", 21))
+})
+
+test_that("a block with too many feasible values is refused, naming `model`, with what works", {
+  # a - b - c, 101 levels each, tied by near-equality: all 101^3 joint
+  # values are feasible, more than 1e6
+  lv <- as.character(1:101)
+  near_eq <- function(u, v) {
+    a <- matrix(1e-9, 101, 101) + diag(1 - 1e-9, 101)
+    array(a, c(101, 101), stats::setNames(list(lv, lv), c(u, v)))
+  }
+  fa <- array(1:101, 101, list(a = lv))
+  fm <- factor_model(list(near_eq("a", "b"), near_eq("b", "c"), fa))
+  e <- tryCatch(sample_posterior(fm, NULL, iter = 100, progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_bn_blocks")
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "model")
+  expect_match(conditionMessage(e), "more than 1,000,000 feasible joint values")
+  expect_match(conditionMessage(e), "bn_marginals() gives the exact marginals", fixed = TRUE)
+  expect_match(conditionMessage(e), "min_crossings = 0", fixed = TRUE)
+  # what it suggests works: the exact marginals (sum-product on the chain)
+  # against the closed form (each row of a near-equality table has the
+  # same sum, so P(a) is proportional to a; P(b) to sum_a a f(a, b))
+  bm <- bn_marginals(fm)
+  expect_equal(unname(bm$a), (1:101) / sum(1:101), tolerance = 1e-10)
+  pb <- (1:101) * (1 - 1e-9) + 1e-9 * sum(1:101)
+  expect_equal(unname(bm$b), pb / sum(pb), tolerance = 1e-10)
+  expect_s3_class(suppressWarnings(sample_posterior(fm, NULL, iter = 10, min_crossings = 0,
+                                                    progress = FALSE)), "mcmix_bn_fit")
+  # a block given by hand that is too large names `blocks`
+  e <- tryCatch(sample_posterior(fm, NULL, blocks = list(c("a", "b", "c")), min_crossings = 0),
+                error = function(e) e)
+  expect_identical(e$arg, "blocks")
+  expect_match(conditionMessage(e), "feasible joint values")
+})
+
+test_that("two groups of tied variables are two blocks, and the message says so", {
+  lv <- c("0", "1")
+  eq <- array(c(1, 0, 0, 1), c(2, 2), list(a = lv, b = lv))
+  x3 <- array(0, c(2, 2, 2), list(c = lv, d = lv, e = lv))
+  for (i in 1:2) for (j in 1:2) x3[(i + j) %% 2 + 1, i, j] <- 1
+  fa <- array(c(1, 2), 2, list(a = lv))
+  fc <- array(c(3, 1), 2, list(c = lv))
+  fm <- factor_model(list(eq, x3, fa, fc))
+  set.seed(7)
+  expect_message(fit <- sample_posterior(fm, NULL, iter = 5000, progress = FALSE),
+                 paste0("updating `a`, `b` jointly, as `factors\\[\\[1\\]\\]` ties them with ",
+                        "zeros; and `c`, `d`, `e` jointly, as `factors\\[\\[2\\]\\]`"))
+  expect_identical(fit$blocks, list(c("a", "b"), c("c", "d", "e")))
+  S <- as.matrix(expand.grid(a = 1:2, b = 1:2, c = 1:2, d = 1:2, e = 1:2))
+  p <- eq[S[, c("a", "b")]] * x3[S[, c("c", "d", "e")]] * fa[S[, "a"]] * fc[S[, "c"]]
+  ex <- brute_marginals(S, p, list())
+  pm <- posterior_marginals(fit)
+  for (v in names(ex))
+    expect_true(all(abs(pm[[v]] - ex[[v]]) < 4 * attr(pm, "mcse")[[v]]), label = v)
 })
