@@ -43,8 +43,8 @@
 #' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
 #' colMeans(as.matrix(fit)[, 1:2])
 #' @export
-hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
-                          nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
+hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = NULL,
+                          nu0 = 1, s0sq = NULL, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
@@ -80,17 +80,34 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
-  mu0 <- check_vector(mu0, "mu0", p)
-  V0 <- check_cov_spec(V0, "V0", p)
   if (is.null(eta0)) eta0 <- p + 2
   eta0 <- check_number(eta0, "eta0")
   if (eta0 <= p - 1)
     stop(sprintf("`eta0` must be greater than p - 1 = %d, not %s.", p - 1L, format(eta0)),
          call. = FALSE)
-  S0 <- check_cov_spec(S0, "S0", p)
   nu0 <- check_number(nu0, "nu0", 0, open_lower = TRUE)
-  s0sq <- check_number(s0sq, "s0sq", 0, open_lower = TRUE)
   keep_beta <- check_flag(keep_beta, "keep_beta")
+  # the priors left NULL are scaled to the data (R/scaled_prior.R)
+  defaulted <- c("mu0", "V0", "S0", "s0sq")[c(is.null(mu0), is.null(V0), is.null(S0),
+                                              is.null(s0sq))]
+  sy <- response_scale(y)
+  pop <- scaled_normal_prior(X, location = mean(y), y_scale = sy)
+  mu0 <- if (is.null(mu0)) pop$mean else check_vector(mu0, "mu0", p)
+  if (is.null(V0)) {
+    V0 <- pop$cov
+    V0inv <- pop$prec
+  } else {
+    V0 <- check_cov_spec(V0, "V0", p)
+    V0inv <- solve(V0)
+  }
+  S0 <- if (is.null(S0))
+    max(eta0 - p - 1, 1) * scaled_normal_prior(X, y_scale = sy, coef_scale = 1,
+                                               intercept_scale = 1)$cov
+  else check_cov_spec(S0, "S0", p)
+  s0sq <- if (is.null(s0sq)) sy^2 else check_number(s0sq, "s0sq", 0, open_lower = TRUE)
+  plabel <- prior_label(setdiff(c("mu0", "V0", "S0", "s0sq"), defaulted), defaulted,
+                        sprintf("sd(y) %s, %s", format(signif(sy, 3)), design_scale_text(X)),
+                        "hier_lm_gibbs")
 
   gi <- as.integer(group)
   XtX <- array(0, c(p, p, m))
@@ -104,7 +121,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
     yty[j] <- sum(y[rows]^2)
   }
   data_c <- list(p = p, m = m, n_total = as.double(N), XtX = as.double(XtX),
-                 Xty = as.double(Xty), yty = yty, mu0 = mu0, V0inv = solve(V0),
+                 Xty = as.double(Xty), yty = yty, mu0 = mu0, V0inv = V0inv,
                  eta0 = eta0, S0 = S0, nu0 = nu0, s0sq = s0sq,
                  keep_beta = as.integer(keep_beta))
   cn <- colnames(X)
@@ -126,6 +143,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
   run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
-                         groups = levels(group)),
+                         groups = levels(group), prior_scaled = defaulted,
+                         prior_label = plabel),
             data = list(y = y, X = X, group = group), call = call, kind = "hier_lm")
 }

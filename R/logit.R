@@ -74,7 +74,7 @@
 #' @export
 logit_gibbs <- function(x, y = NULL, data = NULL,
                         method = c("polya_gamma", "holmes_held", "student_t"),
-                        prior_mean = 0, prior_cov = 100, prior_var = NULL,
+                        prior_mean = 0, prior_cov = NULL, prior_var = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
@@ -85,8 +85,9 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
   p <- ncol(X)
   b0 <- check_vector(prior_mean, "prior_mean", p)
   hier <- !is.null(prior_var)
+  plabel <- NULL
   if (hier) {
-    if (!missing(prior_cov))
+    if (!is.null(prior_cov))
       stop(paste0("`prior_cov` and `prior_var` cannot both be given: with `prior_var` ",
                   "the prior covariance is v0 times the identity."), call. = FALSE)
     if (!is.numeric(prior_var) || length(prior_var) != 2L || anyNA(prior_var) ||
@@ -98,10 +99,13 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     prior_lin <- b0
   } else {
     prior_var <- c(1, 1)
-    B0 <- check_cov_spec(prior_cov, "prior_cov", p)
-    prior_prec <- solve(B0)
+    pr <- binary_prior(X, prior_cov, "logit", "logit_gibbs")   # R/scaled_prior.R
+    B0 <- pr$cov
+    prior_prec <- pr$prec
     prior_lin <- as.double(prior_prec %*% b0)
+    plabel <- pr$label
   }
+  if (hier) plabel <- "prior_var as given (beta ~ N(prior_mean, v0 I))"
   nu_grid <- double()
   nu0 <- 1
   s <- 1
@@ -146,7 +150,8 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          nu = if (method == "student_t") nu else NULL,
                          t_scale = if (method == "student_t") s else NULL,
                          terms = des$terms, xlevels = des$xlevels,
-                         coef_names = colnames(X)), class = "mcmix_logit_model"),
+                         coef_names = colnames(X), prior_label = plabel),
+                         class = "mcmix_logit_model"),
             kind = "logit",
             data = list(X = X, y = des$y), call = call,
             class = "mcmix_logit_fit")

@@ -36,7 +36,7 @@
 #' colMeans(as.matrix(fit))
 #' @export
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
-                         prior_cov = 100, iter = 1000, burnin = floor(iter / 2), thin = 1,
+                         prior_cov = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
@@ -48,8 +48,9 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   n <- nrow(X)
   p <- ncol(X)
   b0 <- check_vector(prior_mean, "prior_mean", p)
-  B0 <- check_cov_spec(prior_cov, "prior_cov", p)
-  P0 <- solve(B0)
+  pr <- binary_prior(X, prior_cov, "probit", "probit_gibbs")   # R/scaled_prior.R
+  B0 <- pr$cov
+  P0 <- pr$prec
   data_c <- list(n = n, p = p, X = unname(X * 1.0), y = y,
                  prior_prec = P0, prior_lin = as.double(P0 %*% b0))
   kernel <- model_kernel("probit_gibbs",
@@ -59,7 +60,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     trace_names = colnames(X))
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
-                                terms = des$terms),
+                                terms = des$terms, prior_label = pr$label),
                    data = list(X = X, y = y), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev
