@@ -97,6 +97,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     B0 <- diag(1, p)
     prior_prec <- B0
     prior_lin <- b0
+    pr <- binary_prior(X, NULL, "logit", "logit_gibbs")   # for the starting values
   } else {
     prior_var <- c(1, 1)
     pr <- binary_prior(X, prior_cov, "logit", "logit_gibbs")   # R/scaled_prior.R
@@ -134,13 +135,13 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                  nu_grid = nu_grid)
   names_out <- c(colnames(X), if (hier) "v0", if (length(nu_grid)) "nu")
   # start near the prior mean, jittered on the scale of each covariate
-  jitter_scale <- 1 + apply(X, 2L, stats::sd)
-  if (nrow(X) < 2L) jitter_scale <- rep(1, p)
+  # (R/scaled_prior.R): standard deviation 1 / sd(x_j) for the slopes, 1
+  # for the intercept of the centred covariates
   v0_init <- if (hier) prior_var[2L] / (prior_var[1L] + 1) else 1
   kernel <- model_kernel(paste0("logit_gibbs (", method, ")"),
     function(d, s, c) .Call(C_ffi_logit_step, d, s, c),
     data_c,
-    init = function(chain) list(beta = b0 + stats::rnorm(p) / jitter_scale,
+    init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5),
                                 v0 = v0_init, nu = nu0),
     trace_names = names_out)
   run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,

@@ -56,7 +56,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   kernel <- model_kernel("probit_gibbs",
     function(d, s, c) .Call(C_ffi_probit_step, d, s, c),
     data_c,
-    init = function(chain) list(beta = b0 + stats::rnorm(p)),
+    init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5)),
     trace_names = colnames(X))
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,

@@ -69,8 +69,15 @@ scaled_normal_prior <- function(X, location = 0, y_scale = 1, coef_scale = 2.5,
   prec <- crossprod(B, B / D)
   list(mean = as.double(Binv %*% theta0), cov = (cov + t(cov)) / 2,
        prec = (prec + t(prec)) / 2, scale = ds$scale, intercept = k,
-       theta_sd = sd_theta)
+       theta_sd = sd_theta, Binv = Binv)
 }
+
+# A starting point near `center` on the scale of the data: `center` plus
+# the scaled prior's centred coordinates times `frac` of their standard
+# deviations, times the standard normals `z` (so a slope of a covariate in
+# the thousands starts near 0 per unit, and the intercept near the value
+# that puts the linear predictor at its centre).
+scaled_jitter <- function(pr, center, z, frac) center + as.double(pr$Binv %*% (frac * pr$theta_sd * z))
 
 # The inverse of the identity with row k replaced (B above): beta_k =
 # (theta_k - sum_{j != k} B[k, j] theta_j) / B[k, k].
@@ -124,17 +131,19 @@ response_scale <- function(y) {
 # regression: `prior_cov` as given, or (NULL) scaled to the design matrix
 # with scale 2.5 on the logit scale, times dlogis(0) / dnorm(0) (about
 # 0.63) on the probit scale, where coefficients are that much smaller.
+# `scaled` is the scaled prior in either case (for the starting values).
 binary_scale <- function(link) 2.5 * if (link == "probit") stats::dlogis(0) / stats::dnorm(0) else 1
 
 binary_prior <- function(X, prior_cov, link, page) {
   p <- ncol(X)
-  if (!is.null(prior_cov)) {
-    B0 <- check_cov_spec(prior_cov, "prior_cov", p)
-    return(list(cov = B0, prec = solve(B0), label = "prior_mean, prior_cov as given"))
-  }
   sc <- binary_scale(link)
   pr <- scaled_normal_prior(X, y_scale = 1, coef_scale = sc, intercept_scale = sc)
-  list(cov = pr$cov, prec = pr$prec,
+  if (!is.null(prior_cov)) {
+    B0 <- check_cov_spec(prior_cov, "prior_cov", p)
+    return(list(cov = B0, prec = solve(B0), scaled = pr,
+                label = "prior_mean, prior_cov as given"))
+  }
+  list(cov = pr$cov, prec = pr$prec, scaled = pr,
        label = prior_label("prior_mean", "prior_cov",
                            sprintf("scale %s on the %s scale, %s", format(signif(sc, 3)), link,
                                    design_scale_text(X)), page))
