@@ -27,8 +27,14 @@
 #'   one row per point.
 #' @param y Binary labels: 0/1, logical, or a two-level factor.
 #' @param lengthscale Positive lengthscale \eqn{\ell} (a number, or one per
-#'   column of `x`).
-#' @param variance Positive signal variance \eqn{\sigma^2}.
+#'   column of `x`), or `NULL` (the default): the standard deviation of
+#'   each column of `x` (1 for a constant column), so that the kernel
+#'   does not depend on the units of `x` (a fixed lengthscale 1 makes
+#'   inputs in metres look unrelated where the same inputs in kilometres
+#'   are smooth). `print()` shows the lengthscale used (the `Priors:`
+#'   line); see [mcmix-defaults].
+#' @param variance Positive signal variance \eqn{\sigma^2} of the latent
+#'   function, on the probit scale (default 1).
 #' @param x_test Optional test inputs (same columns as `x`).
 #' @param keep_f Keep the draws of \eqn{f} at the training inputs as traces
 #'   (needed for `predict()` with `newdata`); the log-likelihood is always

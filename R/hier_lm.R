@@ -15,12 +15,36 @@
 #' @param y Numeric response.
 #' @param group Group of each observation (a factor or a vector; groups are
 #'   the factor levels, or the sorted unique values).
-#' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p).
-#' @param V0 Prior covariance of \eqn{\mu} (number, variances, or matrix).
+#' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p),
+#'   or `NULL` (the default) to scale it to the data (see "Default priors").
+#' @param V0 Prior covariance of \eqn{\mu} (number, variances, or matrix),
+#'   or `NULL` (the default) to scale it to the data.
 #' @param eta0 Degrees of freedom of the inverse-Wishart prior on
 #'   \eqn{\Sigma}, greater than p - 1 (default p + 2).
-#' @param S0 Scale matrix of that prior (number, variances, or matrix).
-#' @param nu0,s0sq Prior degrees of freedom and scale of \eqn{\sigma^2}.
+#' @param S0 Scale matrix of that prior (number, variances, or matrix), or
+#'   `NULL` (the default) to scale it to the data.
+#' @param nu0,s0sq Prior degrees of freedom (default 1) and scale of
+#'   \eqn{\sigma^2}; `s0sq = NULL` (the default) is the variance of `y`.
+#' @section Default priors (scaled to the data): The priors left `NULL`
+#'   follow the units of `y` and of the columns of `x`, so the same data in
+#'   other units give the same posterior, rescaled (as rstanarm's default
+#'   priors; formulas on [mcmix-defaults]). With \eqn{s_y} the standard
+#'   deviation of `y`, \eqn{s_j} that of column j of `x` and an intercept
+#'   column in `x`, the prior of \eqn{\mu} puts the centred intercept
+#'   (the mean response at the mean of the covariates) at
+#'   \eqn{N(\bar y, (2.5 s_y)^2)} and each slope at
+#'   \eqn{N(0, (2.5 s_y / s_j)^2)}, independently; `mu0` and `V0` are that
+#'   prior on the coefficients of `x` (a full covariance matrix). `S0` is
+#'   \eqn{\max(\eta_0 - p - 1, 1)} times the same covariance with 1 in
+#'   place of 2.5 (the prior mean of \eqn{\Sigma} lets group coefficients
+#'   vary by about \eqn{s_y / s_j}), and `s0sq` is \eqn{s_y^2}. Without an
+#'   intercept column \eqn{s_j} is the root mean square of column j.
+#'   Priors you give are used as given. `print()` and `summary()` show
+#'   which priors were scaled and the standard deviations used (the
+#'   `Priors:` line); `fit$model` holds the priors used. Before this
+#'   default, the priors were the fixed numbers `mu0 = 0`, `V0 = 100`,
+#'   `S0 = 1`, `s0sq = 1`, which suit a response and covariates of unit
+#'   scale only; give them to reproduce such a fit.
 #' @param keep_beta Keep the group coefficients as traces.
 #' @inheritParams probit_gibbs
 #' @section Deprecated argument order: The design matrix comes first, as in
@@ -34,6 +58,7 @@
 #' @references Murphy, K. P. (2012). *Machine Learning: a Probabilistic
 #'   Perspective*, section 24.2.5. Hoff, P. D. (2009). *A First Course in
 #'   Bayesian Statistical Methods*, chapter 11.
+#' @seealso [mcmix-defaults] for the default priors of every sampler.
 #' @examples
 #' set.seed(1)
 #' g <- rep(1:8, each = 10)

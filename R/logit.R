@@ -32,7 +32,28 @@
 #' from \eqn{IG(d_1 + p/2, d_2 + |\beta - b_0|^2/2)} each iteration (traced
 #' as `v0`); `prior_cov` is then not used. All three schemes accept it.
 #'
+#' @section Default prior (scaled to the covariates): With `prior_cov =
+#'   NULL` (and no `prior_var`) the prior follows the units of the
+#'   covariates, as rstanarm's default priors do (formulas on
+#'   [mcmix-defaults]): with an intercept column, the centred intercept
+#'   (the linear predictor at the mean of the covariates) is
+#'   \eqn{N(b, 2.5^2)} and the coefficient of column j is
+#'   \eqn{N(b_j, (2.5 / s_j)^2)}, independently, with \eqn{s_j} the
+#'   standard deviation of column j; \eqn{B_0} is that prior on the
+#'   coefficients of the design matrix, a full covariance matrix. Without
+#'   an intercept column \eqn{s_j} is the root mean square of column j.
+#'   A covariate in dollars or in calendar years then gets a prior on its
+#'   own scale, where the former default `prior_cov = 100` (give it to
+#'   reproduce such a fit) pulled the intercept of a covariate near 2000
+#'   towards 0. The `"student_t"` scheme with its default `t_scale` has its
+#'   coefficients on the logit scale too. `print()` shows which prior was
+#'   used (the `Priors:` line).
+#'
 #' @inheritParams probit_gibbs
+#' @param prior_cov Prior covariance \eqn{B_0}: a positive number (times
+#'   the identity), a vector of variances, or a positive definite matrix;
+#'   `NULL` (the default) scales it to the covariates (see "Default
+#'   prior").
 #' @param method `"polya_gamma"`, `"holmes_held"` or `"student_t"`.
 #' @param prior_var `NULL` (the prior covariance is `prior_cov`), or the
 #'   shape and scale `c(d1, d2)` of an inverse-gamma prior on the prior
@@ -49,9 +70,10 @@
 #' @return An `mcmix_fit` (class `mcmix_logit_fit`) whose traces are the
 #'   coefficients (named after the columns of the design matrix), then `v0`
 #'   and `nu` when sampled. Chains start at the prior mean plus a normal
-#'   jitter with standard deviation 1 / (1 + the standard deviation of the
-#'   covariate). [extend()] continues the chains; [predict()] gives
-#'   posterior probabilities with credible intervals.
+#'   jitter with standard deviation 1 on the centred intercept and
+#'   \eqn{1 / s_j} on the coefficient of column j. [extend()] continues
+#'   the chains; [predict()] gives posterior probabilities with credible
+#'   intervals.
 #' @references Holmes, C. C. and Held, L. (2006). Bayesian auxiliary
 #'   variable models for binary and multinomial regression. *Bayesian
 #'   Analysis* 1, 145-168.
@@ -62,7 +84,8 @@
 #'   polychotomous response data. *JASA* 88, 669-679.
 #'   Murphy, K. P. (2012). *Machine Learning: A Probabilistic Perspective*.
 #'   MIT Press. Section 24.5.1.
-#' @seealso [probit_gibbs()], [predict.mcmix_logit_fit()], [rpolyagamma()]
+#' @seealso [probit_gibbs()], [predict.mcmix_logit_fit()], [rpolyagamma()];
+#'   [mcmix-defaults] for the default priors of every sampler.
 #' @examples
 #' set.seed(1)
 #' x <- rnorm(100)
@@ -100,7 +123,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     pr <- binary_prior(X, NULL, "logit", "logit_gibbs")   # for the starting values
   } else {
     prior_var <- c(1, 1)
-    pr <- binary_prior(X, prior_cov, "logit", "logit_gibbs")   # R/scaled_prior.R
+    pr <- binary_prior(X, prior_cov, "logit", "logit_gibbs", !missing(prior_mean))   # R/scaled_prior.R
     B0 <- pr$cov
     prior_prec <- pr$prec
     prior_lin <- as.double(prior_prec %*% b0)

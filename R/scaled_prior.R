@@ -134,17 +134,17 @@ response_scale <- function(y) {
 # `scaled` is the scaled prior in either case (for the starting values).
 binary_scale <- function(link) 2.5 * if (link == "probit") stats::dlogis(0) / stats::dnorm(0) else 1
 
-binary_prior <- function(X, prior_cov, link, page) {
+binary_prior <- function(X, prior_cov, link, page, mean_given = TRUE) {
   p <- ncol(X)
   sc <- binary_scale(link)
   pr <- scaled_normal_prior(X, y_scale = 1, coef_scale = sc, intercept_scale = sc)
   if (!is.null(prior_cov)) {
     B0 <- check_cov_spec(prior_cov, "prior_cov", p)
     return(list(cov = B0, prec = solve(B0), scaled = pr,
-                label = "prior_mean, prior_cov as given"))
+                label = if (mean_given) "prior_mean, prior_cov as given" else "prior_cov as given"))
   }
   list(cov = pr$cov, prec = pr$prec, scaled = pr,
-       label = prior_label("prior_mean", "prior_cov",
+       label = prior_label(if (mean_given) "prior_mean", "prior_cov",
                            sprintf("scale %s on the %s scale, %s", format(signif(sc, 3)), link,
                                    design_scale_text(X)), page))
 }

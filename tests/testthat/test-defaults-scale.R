@@ -94,7 +94,7 @@ test_that("explicit priors are used as given, and print() says so", {
                "mu0, S0, s0sq scaled to the data .*; V0 as given")
   lg <- logit_gibbs(X, rep(0:1, 90), prior_cov = 100, iter = 2, burnin = 0, progress = FALSE)
   expect_identical(lg$model$prior_cov, diag(100, 2))
-  expect_identical(mcmix:::fit_prior_label(lg), "prior_mean, prior_cov as given")
+  expect_identical(mcmix:::fit_prior_label(lg), "prior_cov as given")
 })
 
 test_that("a change of units rescales the hier_lm_gibbs() draws and nothing else", {
