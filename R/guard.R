@@ -74,7 +74,7 @@ fit_guard_table <- function(fit, stats = NULL) {
       score <- guard_ess_min / max(st[["ess_bulk"]], 1e-3)
     }
     if (several && is.finite(st[["rhat"]]) && st[["rhat"]] > guard_rhat_max) {
-      why <- c(why, sprintf("R-hat %.3f", st[["rhat"]]))
+      why <- c(why, sprintf("R-hat %s", format_rhat(st[["rhat"]])))
       score <- max(score, 100 * (st[["rhat"]] - 1))
     }
     if (length(why))
@@ -94,6 +94,12 @@ fit_guard_table <- function(fit, stats = NULL) {
   if (!length(rows)) return(none)
   out <- do.call(rbind, rows)
   out[order(-out$score, seq_len(nrow(out))), , drop = FALSE]
+}
+
+# An R-hat with 3 decimals, or 4 when 3 would show the threshold itself.
+format_rhat <- function(r) {
+  out <- sprintf("%.3f", r)
+  if (as.numeric(out) <= guard_rhat_max) sprintf("%.4f", r) else out
 }
 
 # The Metropolis-Hastings acceptance rates of the kept phase, one per chain

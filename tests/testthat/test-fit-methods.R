@@ -46,7 +46,8 @@ test_that("format() is one short line for every fit, whatever the model holds", 
   expect_lt(sum(nchar(capture.output(suppressWarnings(print(fits$probit),
                                                     classes = "mcmix_warning_convergence")))),
             1500)
-  expect_false(any(grepl("bytecode|<environment", capture.output(print(fits$gibbs)))))
+  expect_false(any(grepl("bytecode|<environment", capture.output(suppressWarnings(print(fits$gibbs),
+                                                    classes = "mcmix_warning_mixing"))))))
   # a call with inlined functions and data (do.call) stays short
   set.seed(2)
   g <- do.call(sample_mh, list(function(x) -sum(x^2) / 2, init = rnorm(200), iter = 5,
