@@ -27,6 +27,11 @@
 #' `"mcmix_error_internal"`. Some errors add a more specific class in front,
 #' e.g. `"mcmix_error_chib_unsupported"` from [chib_evidence()].
 #'
+#' Warnings that a caller may want to catch are classed too: `print()` and
+#' `summary()` of a fit warn with class `"mcmix_warning_mixing"` (also
+#' `"mcmix_warning_convergence"` and `"mcmix_warning"`) when its draws do
+#' not represent the posterior yet (see [summary.mcmix_fit()]).
+#'
 #' @name mcmix-conditions
 #' @examples
 #' e <- tryCatch(rcrp(-1, alpha = 1), mcmix_error_input = function(e) e)

@@ -27,8 +27,14 @@
 #'   one row per point.
 #' @param y Binary labels: 0/1, logical, or a two-level factor.
 #' @param lengthscale Positive lengthscale \eqn{\ell} (a number, or one per
-#'   column of `x`).
-#' @param variance Positive signal variance \eqn{\sigma^2}.
+#'   column of `x`), or `NULL` (the default): the standard deviation of
+#'   each column of `x` (1 for a constant column), so that the kernel
+#'   does not depend on the units of `x` (a fixed lengthscale 1 makes
+#'   inputs in metres look unrelated where the same inputs in kilometres
+#'   are smooth). `print()` shows the lengthscale used (the `Priors:`
+#'   line); see [mcmix-defaults].
+#' @param variance Positive signal variance \eqn{\sigma^2} of the latent
+#'   function, on the probit scale (default 1).
 #' @param x_test Optional test inputs (same columns as `x`).
 #' @param keep_f Keep the draws of \eqn{f} at the training inputs as traces
 #'   (needed for `predict()` with `newdata`); the log-likelihood is always
@@ -48,7 +54,7 @@
 #'                    iter = 500, burnin = 100)
 #' predict(fit)
 #' @export
-gp_classify <- function(x, y, lengthscale = 1, variance = 1, x_test = NULL,
+gp_classify <- function(x, y, lengthscale = NULL, variance = 1, x_test = NULL,
                         keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
                         chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
@@ -69,6 +75,8 @@ gp_classify <- function(x, y, lengthscale = 1, variance = 1, x_test = NULL,
   n <- nrow(X)
   if (n < 1L) stop("`x` must have at least one row.", call. = FALSE)
   y <- check_binary(y, "y", n)
+  scaled <- is.null(lengthscale)
+  if (scaled) lengthscale <- gp_default_lengthscale(X)
   if (!is.numeric(lengthscale) || !(length(lengthscale) %in% c(1L, ncol(X))) ||
       any(!is.finite(lengthscale)) || any(lengthscale <= 0))
     stop(sprintf("`lengthscale` must be a positive number or %d positive numbers, not %s.",
@@ -117,9 +125,26 @@ gp_classify <- function(x, y, lengthscale = 1, variance = 1, x_test = NULL,
     kernel$trace_names <- "log_lik"
   }
   run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
-            model = list(type = "gp_classify", kernel = kern),
+            model = list(type = "gp_classify", kernel = kern,
+                         prior_label = paste0(if (scaled)
+                           prior_label(character(), "lengthscale",
+                                       sprintf("sd of x: %s", format_scales(
+                                         kern$lengthscale, design_names(X, "x"))),
+                                       "gp_classify")
+                           else "lengthscale as given",
+                           sprintf("; variance %s on the probit scale",
+                                   format(signif(variance, 4))))),
             data = list(X = X, y = y, X_test = X_test), call = call,
             kind = "gp_classify", class = "mcmix_gpclass")
+}
+
+# The default lengthscale: the standard deviation of each input column
+# (1 for a constant column or a single point), so that the kernel does not
+# depend on the units of x (R/scaled_prior.R).
+gp_default_lengthscale <- function(X) {
+  s <- if (nrow(X) >= 2L) apply(X, 2L, stats::sd) else rep(1, ncol(X))
+  s[!is.finite(s) | s <= 0] <- 1
+  s
 }
 
 # Budgets of a GP on n training and m test points (R/chains_budget.R): the

@@ -363,6 +363,7 @@ print.mcmix_hdp_fit <- function(x, ...) {
         ", gamma: ", format(mean(tr[, "gamma"]), digits = 3),
         ", alpha: ", format(mean(tr[, "alpha"]), digits = 3), "\n", sep = "")
   }
+  fit_guard(x)   # R/guard.R: one warning when the draws mix poorly
   invisible(x)
 }
 

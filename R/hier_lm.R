@@ -15,12 +15,36 @@
 #' @param y Numeric response.
 #' @param group Group of each observation (a factor or a vector; groups are
 #'   the factor levels, or the sorted unique values).
-#' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p).
-#' @param V0 Prior covariance of \eqn{\mu} (number, variances, or matrix).
+#' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p),
+#'   or `NULL` (the default) to scale it to the data (see "Default priors").
+#' @param V0 Prior covariance of \eqn{\mu} (number, variances, or matrix),
+#'   or `NULL` (the default) to scale it to the data.
 #' @param eta0 Degrees of freedom of the inverse-Wishart prior on
 #'   \eqn{\Sigma}, greater than p - 1 (default p + 2).
-#' @param S0 Scale matrix of that prior (number, variances, or matrix).
-#' @param nu0,s0sq Prior degrees of freedom and scale of \eqn{\sigma^2}.
+#' @param S0 Scale matrix of that prior (number, variances, or matrix), or
+#'   `NULL` (the default) to scale it to the data.
+#' @param nu0,s0sq Prior degrees of freedom (default 1) and scale of
+#'   \eqn{\sigma^2}; `s0sq = NULL` (the default) is the variance of `y`.
+#' @section Default priors (scaled to the data): The priors left `NULL`
+#'   follow the units of `y` and of the columns of `x`, so the same data in
+#'   other units give the same posterior, rescaled (as rstanarm's default
+#'   priors; formulas on [mcmix-defaults]). With \eqn{s_y} the standard
+#'   deviation of `y`, \eqn{s_j} that of column j of `x` and an intercept
+#'   column in `x`, the prior of \eqn{\mu} puts the centred intercept
+#'   (the mean response at the mean of the covariates) at
+#'   \eqn{N(\bar y, (2.5 s_y)^2)} and each slope at
+#'   \eqn{N(0, (2.5 s_y / s_j)^2)}, independently; `mu0` and `V0` are that
+#'   prior on the coefficients of `x` (a full covariance matrix). `S0` is
+#'   \eqn{\max(\eta_0 - p - 1, 1)} times the same covariance with 1 in
+#'   place of 2.5 (the prior mean of \eqn{\Sigma} lets group coefficients
+#'   vary by about \eqn{s_y / s_j}), and `s0sq` is \eqn{s_y^2}. Without an
+#'   intercept column \eqn{s_j} is the root mean square of column j.
+#'   Priors you give are used as given. `print()` and `summary()` show
+#'   which priors were scaled and the standard deviations used (the
+#'   `Priors:` line); `fit$model` holds the priors used. Before this
+#'   default, the priors were the fixed numbers `mu0 = 0`, `V0 = 100`,
+#'   `S0 = 1`, `s0sq = 1`, which suit a response and covariates of unit
+#'   scale only; give them to reproduce such a fit.
 #' @param keep_beta Keep the group coefficients as traces.
 #' @inheritParams probit_gibbs
 #' @section Deprecated argument order: The design matrix comes first, as in
@@ -34,6 +58,7 @@
 #' @references Murphy, K. P. (2012). *Machine Learning: a Probabilistic
 #'   Perspective*, section 24.2.5. Hoff, P. D. (2009). *A First Course in
 #'   Bayesian Statistical Methods*, chapter 11.
+#' @seealso [mcmix-defaults] for the default priors of every sampler.
 #' @examples
 #' set.seed(1)
 #' g <- rep(1:8, each = 10)
@@ -43,8 +68,8 @@
 #' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
 #' colMeans(as.matrix(fit)[, 1:2])
 #' @export
-hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
-                          nu0 = 1, s0sq = 1, keep_beta = TRUE, iter = 1000,
+hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = NULL,
+                          nu0 = 1, s0sq = NULL, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
@@ -80,17 +105,34 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
          call. = FALSE)
   group <- droplevels(as.factor(group))
   m <- nlevels(group)
-  mu0 <- check_vector(mu0, "mu0", p)
-  V0 <- check_cov_spec(V0, "V0", p)
   if (is.null(eta0)) eta0 <- p + 2
   eta0 <- check_number(eta0, "eta0")
   if (eta0 <= p - 1)
     stop(sprintf("`eta0` must be greater than p - 1 = %d, not %s.", p - 1L, format(eta0)),
          call. = FALSE)
-  S0 <- check_cov_spec(S0, "S0", p)
   nu0 <- check_number(nu0, "nu0", 0, open_lower = TRUE)
-  s0sq <- check_number(s0sq, "s0sq", 0, open_lower = TRUE)
   keep_beta <- check_flag(keep_beta, "keep_beta")
+  # the priors left NULL are scaled to the data (R/scaled_prior.R)
+  defaulted <- c("mu0", "V0", "S0", "s0sq")[c(is.null(mu0), is.null(V0), is.null(S0),
+                                              is.null(s0sq))]
+  sy <- response_scale(y)
+  pop <- scaled_normal_prior(X, location = mean(y), y_scale = sy)
+  mu0 <- if (is.null(mu0)) pop$mean else check_vector(mu0, "mu0", p)
+  if (is.null(V0)) {
+    V0 <- pop$cov
+    V0inv <- pop$prec
+  } else {
+    V0 <- check_cov_spec(V0, "V0", p)
+    V0inv <- solve(V0)
+  }
+  S0 <- if (is.null(S0))
+    max(eta0 - p - 1, 1) * scaled_normal_prior(X, y_scale = sy, coef_scale = 1,
+                                               intercept_scale = 1)$cov
+  else check_cov_spec(S0, "S0", p)
+  s0sq <- if (is.null(s0sq)) sy^2 else check_number(s0sq, "s0sq", 0, open_lower = TRUE)
+  plabel <- prior_label(setdiff(c("mu0", "V0", "S0", "s0sq"), defaulted), defaulted,
+                        sprintf("sd(y) %s, %s", format(signif(sy, 3)), design_scale_text(X)),
+                        "hier_lm_gibbs")
 
   gi <- as.integer(group)
   XtX <- array(0, c(p, p, m))
@@ -104,7 +146,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
     yty[j] <- sum(y[rows]^2)
   }
   data_c <- list(p = p, m = m, n_total = as.double(N), XtX = as.double(XtX),
-                 Xty = as.double(Xty), yty = yty, mu0 = mu0, V0inv = solve(V0),
+                 Xty = as.double(Xty), yty = yty, mu0 = mu0, V0inv = V0inv,
                  eta0 = eta0, S0 = S0, nu0 = nu0, s0sq = s0sq,
                  keep_beta = as.integer(keep_beta))
   cn <- colnames(X)
@@ -126,6 +168,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = 0, V0 = 100, eta0 = NULL, S0 = 1,
   run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
-                         groups = levels(group)),
+                         groups = levels(group), prior_scaled = defaulted,
+                         prior_label = plabel),
             data = list(y = y, X = X, group = group), call = call, kind = "hier_lm")
 }

@@ -355,6 +355,7 @@ print.mcmix_lda_fit <- function(x, ...) {
     cat("Top terms (chain 1):\n")
     print(noquote(top_terms(x, n = min(5L, x$data$W))))
   }
+  fit_guard(x)   # R/guard.R: one warning when the draws mix poorly
   invisible(x)
 }
 

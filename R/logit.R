@@ -32,7 +32,28 @@
 #' from \eqn{IG(d_1 + p/2, d_2 + |\beta - b_0|^2/2)} each iteration (traced
 #' as `v0`); `prior_cov` is then not used. All three schemes accept it.
 #'
+#' @section Default prior (scaled to the covariates): With `prior_cov =
+#'   NULL` (and no `prior_var`) the prior follows the units of the
+#'   covariates, as rstanarm's default priors do (formulas on
+#'   [mcmix-defaults]): with an intercept column, the centred intercept
+#'   (the linear predictor at the mean of the covariates) is
+#'   \eqn{N(b, 2.5^2)} and the coefficient of column j is
+#'   \eqn{N(b_j, (2.5 / s_j)^2)}, independently, with \eqn{s_j} the
+#'   standard deviation of column j; \eqn{B_0} is that prior on the
+#'   coefficients of the design matrix, a full covariance matrix. Without
+#'   an intercept column \eqn{s_j} is the root mean square of column j.
+#'   A covariate in dollars or in calendar years then gets a prior on its
+#'   own scale, where the former default `prior_cov = 100` (give it to
+#'   reproduce such a fit) pulled the intercept of a covariate near 2000
+#'   towards 0. The `"student_t"` scheme with its default `t_scale` has its
+#'   coefficients on the logit scale too. `print()` shows which prior was
+#'   used (the `Priors:` line).
+#'
 #' @inheritParams probit_gibbs
+#' @param prior_cov Prior covariance \eqn{B_0}: a positive number (times
+#'   the identity), a vector of variances, or a positive definite matrix;
+#'   `NULL` (the default) scales it to the covariates (see "Default
+#'   prior").
 #' @param method `"polya_gamma"`, `"holmes_held"` or `"student_t"`.
 #' @param prior_var `NULL` (the prior covariance is `prior_cov`), or the
 #'   shape and scale `c(d1, d2)` of an inverse-gamma prior on the prior
@@ -49,9 +70,10 @@
 #' @return An `mcmix_fit` (class `mcmix_logit_fit`) whose traces are the
 #'   coefficients (named after the columns of the design matrix), then `v0`
 #'   and `nu` when sampled. Chains start at the prior mean plus a normal
-#'   jitter with standard deviation 1 / (1 + the standard deviation of the
-#'   covariate). [extend()] continues the chains; [predict()] gives
-#'   posterior probabilities with credible intervals.
+#'   jitter with standard deviation 1 on the centred intercept and
+#'   \eqn{1 / s_j} on the coefficient of column j. [extend()] continues
+#'   the chains; [predict()] gives posterior probabilities with credible
+#'   intervals.
 #' @references Holmes, C. C. and Held, L. (2006). Bayesian auxiliary
 #'   variable models for binary and multinomial regression. *Bayesian
 #'   Analysis* 1, 145-168.
@@ -62,7 +84,8 @@
 #'   polychotomous response data. *JASA* 88, 669-679.
 #'   Murphy, K. P. (2012). *Machine Learning: A Probabilistic Perspective*.
 #'   MIT Press. Section 24.5.1.
-#' @seealso [probit_gibbs()], [predict.mcmix_logit_fit()], [rpolyagamma()]
+#' @seealso [probit_gibbs()], [predict.mcmix_logit_fit()], [rpolyagamma()];
+#'   [mcmix-defaults] for the default priors of every sampler.
 #' @examples
 #' set.seed(1)
 #' x <- rnorm(100)
@@ -74,7 +97,7 @@
 #' @export
 logit_gibbs <- function(x, y = NULL, data = NULL,
                         method = c("polya_gamma", "holmes_held", "student_t"),
-                        prior_mean = 0, prior_cov = 100, prior_var = NULL,
+                        prior_mean = 0, prior_cov = NULL, prior_var = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
@@ -85,8 +108,9 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
   p <- ncol(X)
   b0 <- check_vector(prior_mean, "prior_mean", p)
   hier <- !is.null(prior_var)
+  plabel <- NULL
   if (hier) {
-    if (!missing(prior_cov))
+    if (!is.null(prior_cov))
       stop(paste0("`prior_cov` and `prior_var` cannot both be given: with `prior_var` ",
                   "the prior covariance is v0 times the identity."), call. = FALSE)
     if (!is.numeric(prior_var) || length(prior_var) != 2L || anyNA(prior_var) ||
@@ -96,12 +120,16 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     B0 <- diag(1, p)
     prior_prec <- B0
     prior_lin <- b0
+    pr <- binary_prior(X, NULL, "logit", "logit_gibbs")   # for the starting values
   } else {
     prior_var <- c(1, 1)
-    B0 <- check_cov_spec(prior_cov, "prior_cov", p)
-    prior_prec <- solve(B0)
+    pr <- binary_prior(X, prior_cov, "logit", "logit_gibbs", !missing(prior_mean))   # R/scaled_prior.R
+    B0 <- pr$cov
+    prior_prec <- pr$prec
     prior_lin <- as.double(prior_prec %*% b0)
+    plabel <- pr$label
   }
+  if (hier) plabel <- "prior_var as given (beta ~ N(prior_mean, v0 I))"
   nu_grid <- double()
   nu0 <- 1
   s <- 1
@@ -130,13 +158,13 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                  nu_grid = nu_grid)
   names_out <- c(colnames(X), if (hier) "v0", if (length(nu_grid)) "nu")
   # start near the prior mean, jittered on the scale of each covariate
-  jitter_scale <- 1 + apply(X, 2L, stats::sd)
-  if (nrow(X) < 2L) jitter_scale <- rep(1, p)
+  # (R/scaled_prior.R): standard deviation 1 / sd(x_j) for the slopes, 1
+  # for the intercept of the centred covariates
   v0_init <- if (hier) prior_var[2L] / (prior_var[1L] + 1) else 1
   kernel <- model_kernel(paste0("logit_gibbs (", method, ")"),
     function(d, s, c) .Call(C_ffi_logit_step, d, s, c),
     data_c,
-    init = function(chain) list(beta = b0 + stats::rnorm(p) / jitter_scale,
+    init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5),
                                 v0 = v0_init, nu = nu0),
     trace_names = names_out)
   run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
@@ -146,7 +174,8 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          nu = if (method == "student_t") nu else NULL,
                          t_scale = if (method == "student_t") s else NULL,
                          terms = des$terms, xlevels = des$xlevels,
-                         coef_names = colnames(X)), class = "mcmix_logit_model"),
+                         coef_names = colnames(X), prior_label = plabel),
+                         class = "mcmix_logit_model"),
             kind = "logit",
             data = list(X = X, y = des$y), call = call,
             class = "mcmix_logit_fit")

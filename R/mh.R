@@ -280,6 +280,10 @@ adapt_spec <- function(a, d) {
 #' that ratio is negative. Draws therefore differ from those of an R
 #' implementation using `rnorm()`, but have the same distribution.
 #'
+#' print() and summary() of the fit warn (class `mcmix_warning_mixing`)
+#' when the acceptance rate of a chain is outside 0.05-0.95 or the bulk
+#' effective sample size of a coordinate is below 100.
+#'
 #' Acceptance counts are kept in the final state of each chain:
 #' `n_accept`/`n_prop` over the kept phase, `warmup_accept`/`warmup_prop`
 #' over the burn-in, and `proposal_accept`/`proposal_prop` per proposal of a
@@ -300,7 +304,16 @@ adapt_spec <- function(a, d) {
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains.
 #' @param proposal A proposal, see [proposals].
-#' @param adapt An adaptation scheme, see [adaptation].
+#' @param adapt An adaptation scheme, see [adaptation]. `NULL` (the
+#'   default) means `adapt_scale()` (the scale of the random-walk proposal
+#'   tuned during burn-in towards an acceptance rate of 0.234, then frozen)
+#'   when the proposal is a random walk and `burnin` is positive, and
+#'   `adapt_none()` otherwise. The default random-walk scale
+#'   \eqn{2.38/\sqrt{d}} suits a target whose coordinates have standard
+#'   deviations near 1; the adaptation brings it to the target's own scale
+#'   (a factor of 10 either way takes a few dozen burn-in iterations), so a
+#'   target measured in other units still mixes. `adapt_none()` keeps the
+#'   proposal exactly as given.
 #' @param cores,backend,progress See [run_kernel()].
 #' @return An `mcmix_fit`.
 #' @seealso [sample_slice()], [sample_hmc()], [target()]
@@ -315,7 +328,7 @@ adapt_spec <- function(a, d) {
 #' @export
 sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       thin = 1, chains = 1, proposal = proposal_rw(),
-                      adapt = adapt_none(),
+                      adapt = NULL,
                       cores = mcmix_option("cores"),
                       backend = mcmix_option("backend"),
                       progress = interactive()) {
@@ -327,8 +340,10 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
   if (!inherits(proposal, "mcmix_proposal"))
     stop(sprintf("`proposal` must be a proposal (proposal_rw(), ...), not %s.",
                  describe_value(proposal)), call. = FALSE)
+  if (is.null(adapt))   # the default: tune the random walk's scale during burn-in
+    adapt <- if (proposal$kind == "rw" && burnin > 0L) adapt_scale() else adapt_none()
   if (!inherits(adapt, "mcmix_adapt"))
-    stop(sprintf("`adapt` must be adapt_none(), adapt_scale() or adapt_haario(), not %s.",
+    stop(sprintf("`adapt` must be NULL, adapt_none(), adapt_scale() or adapt_haario(), not %s.",
                  describe_value(adapt)), call. = FALSE)
   if (adapt$kind != "none" && proposal$kind != "rw")
     stop("`adapt` needs a random-walk proposal (`proposal = proposal_rw()`).",

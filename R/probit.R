@@ -17,16 +17,36 @@
 #' @param prior_mean Prior mean \eqn{b_0}: a number or a vector with one
 #'   entry per coefficient.
 #' @param prior_cov Prior covariance \eqn{B_0}: a positive number (times
-#'   the identity), a vector of variances, or a positive definite matrix.
+#'   the identity), a vector of variances, or a positive definite matrix;
+#'   `NULL` (the default) scales it to the covariates (see "Default
+#'   prior").
 #' @param iter,burnin,thin,chains Kept iterations per chain, burn-in
 #'   iterations (default `floor(iter / 2)`), thinning interval, number of
 #'   chains (see [mcmix-run-settings]).
 #' @param ... `cores`, `backend` or `progress`, passed to [run_kernel()].
+#' @section Default prior (scaled to the covariates): With `prior_cov =
+#'   NULL` the prior follows the units of the covariates, as rstanarm's
+#'   default priors do (formulas on [mcmix-defaults]): with an intercept
+#'   column, the centred intercept (the linear predictor at the mean of
+#'   the covariates) is \eqn{N(b, k^2)} and the coefficient of column j
+#'   is \eqn{N(b_j, (k / s_j)^2)}, independently, with \eqn{s_j} the
+#'   standard deviation of column j and \eqn{k = 2.5\,
+#'   \mathrm{dlogis}(0) / \mathrm{dnorm}(0) \approx 1.57} (the logit
+#'   default 2.5 on the probit scale); \eqn{B_0} is that prior on the
+#'   coefficients of the design matrix, a full covariance matrix. Without
+#'   an intercept column \eqn{s_j} is the root mean square of column j.
+#'   A covariate in dollars or in calendar years then gets a prior on its
+#'   own scale, where the former default `prior_cov = 100` (give it to
+#'   reproduce such a fit) pulled the intercept of a covariate near 2000
+#'   towards 0. `print()` shows which prior was used (the `Priors:` line).
 #' @return An `mcmix_fit` whose traces are the coefficients (named after the
 #'   columns of the design matrix). Chains start at the prior mean plus a
-#'   standard normal jitter. [extend()] continues the chains.
+#'   normal jitter with standard deviation \eqn{k / 2.5 \approx 0.63} on
+#'   the centred intercept and \eqn{0.63 / s_j} on the coefficient of
+#'   column j. [extend()] continues the chains.
 #' @references Albert, J. H. and Chib, S. (1993). Bayesian analysis of binary
 #'   and polychotomous response data. *JASA* 88, 669-679.
+#' @seealso [mcmix-defaults] for the default priors of every sampler.
 #' @examples
 #' set.seed(1)
 #' x <- rnorm(100)
@@ -36,7 +56,7 @@
 #' colMeans(as.matrix(fit))
 #' @export
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
-                         prior_cov = 100, iter = 1000, burnin = floor(iter / 2), thin = 1,
+                         prior_cov = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
@@ -48,18 +68,19 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   n <- nrow(X)
   p <- ncol(X)
   b0 <- check_vector(prior_mean, "prior_mean", p)
-  B0 <- check_cov_spec(prior_cov, "prior_cov", p)
-  P0 <- solve(B0)
+  pr <- binary_prior(X, prior_cov, "probit", "probit_gibbs", !missing(prior_mean))   # R/scaled_prior.R
+  B0 <- pr$cov
+  P0 <- pr$prec
   data_c <- list(n = n, p = p, X = unname(X * 1.0), y = y,
                  prior_prec = P0, prior_lin = as.double(P0 %*% b0))
   kernel <- model_kernel("probit_gibbs",
     function(d, s, c) .Call(C_ffi_probit_step, d, s, c),
     data_c,
-    init = function(chain) list(beta = b0 + stats::rnorm(p)),
+    init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5)),
     trace_names = colnames(X))
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
-                                terms = des$terms),
+                                terms = des$terms, prior_label = pr$label),
                    data = list(X = X, y = y), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev

@@ -34,6 +34,16 @@ target_label <- function(tg, d) {
 
 fit_dim <- function(fit) length(fit_trace_names(fit))
 
+# Which priors were scaled to the data and which were given (the
+# regression samplers store it as `prior_label` in their model,
+# R/scaled_prior.R); NULL for other fits.
+fit_prior_label <- function(fit) {
+  m <- fit$model
+  if (!is.list(m) || !is.character(m$prior_label) || length(m$prior_label) != 1L)
+    return(NULL)
+  m$prior_label
+}
+
 #' One-line descriptions of fits
 #'
 #' `format()` of a fit is a single line saying what was sampled: the
@@ -192,6 +202,8 @@ fit_header <- function(fit) {
     cat("Call:      ", call_label(fit$call), "\n", sep = "")
   lab <- if (inherits(fit, "mcmix_fit")) fit_model_label(fit) else fit$model_label
   if (!is.null(lab)) cat("Model:     ", lab, "\n", sep = "")
+  pl <- if (inherits(fit, "mcmix_fit")) fit_prior_label(fit) else fit$prior_label
+  if (!is.null(pl)) cat("Priors:    ", pl, "\n", sep = "")
   if (!is.null(fit$N)) cat("Data:      ", fit$N, " observations\n", sep = "")
   if (is.character(s$init)) cat("Start:     ", s$init, "\n", sep = "")   # R/mixture_warm.R
   cat("Chains:    ", s$chains, "\n", sep = "")
@@ -213,9 +225,15 @@ fit_header <- function(fit) {
 #' 2.5%, 50% and 97.5% quantiles (pooled over chains), the rank-normalised
 #' R-hat and the bulk and tail effective sample sizes ([rhat()], [ess()]);
 #' for mixtures also the posterior distribution of the number of clusters.
-#' With several chains both give one warning (class
-#' `mcmix_warning_convergence`) listing the traces whose R-hat is above
-#' 1.1 or that are constant within each chain but differ between chains.
+#' Both give one warning (class `mcmix_warning_mixing`, also
+#' `mcmix_warning_convergence`) naming the traces whose draws do not
+#' represent the posterior yet, and what to do: a bulk effective sample
+#' size below 100; with several chains, an R-hat above 1.01 or a trace
+#' constant within each chain but different between chains; for
+#' Metropolis-Hastings samplers ([sample_mh()], the Metropolis blocks of
+#' [sample_gibbs()], [sample_tempering()]), an acceptance rate of a chain
+#' outside 0.05-0.95. Chains of fewer than 20 kept draws are not judged.
+#' [suppressWarnings()] with `classes = "mcmix_warning_mixing"` silences it.
 #'
 #' @param x,object An `mcmix_fit`.
 #' @param probs Quantiles to report.
@@ -248,7 +266,7 @@ print.mcmix_fit <- function(x, ...) {
   fit_header(x)
   cat("Traces:    ", paste(fit_trace_names(x), collapse = ", "), "\n", sep = "")
   cat("Use summary() for posterior summaries and convergence diagnostics.\n")
-  fit_guard(x)   # R/guard.R: one warning when the chains disagree
+  fit_guard(x)   # R/guard.R: one warning when the draws mix poorly
   invisible(x)
 }
 
@@ -257,7 +275,6 @@ print.mcmix_fit <- function(x, ...) {
 summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   probs <- check_probs(probs)   # R/checks.R
   object <- fit_usable(object)  # R/chains.R: the chains with draws
-  fit_guard(object)             # R/guard.R: one warning when the chains disagree
   q <- diag_input(object)
   codes <- c("mean", "sd", "rhat", "ess_bulk", "ess_tail")
   tab <- vapply(q, function(m) .Call(C_ffi_diag_stats, m, unname(diag_codes[codes])),
@@ -271,6 +288,7 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   df$rhat <- tab["rhat", ]
   df$ess_bulk <- tab["ess_bulk", ]
   df$ess_tail <- tab["ess_tail", ]
+  fit_guard(object, stats = t(tab))   # R/guard.R: one warning when the draws mix poorly
   k <- k_large <- NULL
   if (inherits(object, "mcmix_mixture_fit") && "n_clusters" %in% names(q)) {
     k <- cluster_table(q[["n_clusters"]])
@@ -278,7 +296,8 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   }
   structure(list(table = df, n_clusters = k, n_large_clusters = k_large,
     fit = c(unclass(object)[c("kernel", "call", "settings", "timing", "interrupted", "N")],
-            list(model_label = fit_model_label(object))),
+            list(model_label = fit_model_label(object),
+                 prior_label = fit_prior_label(object))),
     draws = fit_draw_counts(object)),
     class = "summary.mcmix_fit")
 }

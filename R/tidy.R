@@ -60,7 +60,8 @@ glance_fit <- function(x, ...) {
   check_no_dots(...)
   x <- fit_usable(x, quiet = TRUE)
   n <- tryCatch(stats::nobs(x), mcmix_error_generic = function(e) NA_integer_)
-  s <- suppressMessages(summary(x))$table
+  # its columns max_rhat and min_ess_bulk report the mixing: no warning
+  s <- suppressWarnings(suppressMessages(summary(x)), classes = "mcmix_warning_mixing")$table
   out <- data.frame(algorithm = x$kernel$name, chains = length(x$chains),
                     draws = sum(fit_draw_counts(x)), nobs = as.integer(n),
                     max_rhat = suppressWarnings(max(s$rhat, na.rm = TRUE)),

@@ -46,7 +46,8 @@ test_that("format() is one short line for every fit, whatever the model holds", 
   expect_lt(sum(nchar(capture.output(suppressWarnings(print(fits$probit),
                                                     classes = "mcmix_warning_convergence")))),
             1500)
-  expect_false(any(grepl("bytecode|<environment", capture.output(print(fits$gibbs)))))
+  expect_false(any(grepl("bytecode|<environment", capture.output(suppressWarnings(print(fits$gibbs),
+                                                    classes = "mcmix_warning_mixing")))))
   # a call with inlined functions and data (do.call) stays short
   set.seed(2)
   g <- do.call(sample_mh, list(function(x) -sum(x^2) / 2, init = rnorm(200), iter = 5,
@@ -54,6 +55,22 @@ test_that("format() is one short line for every fit, whatever the model holds", 
   out <- capture.output(print(g))
   expect_lt(length(out), 16L)
   expect_false(any(grepl("sum\\(x\\^2\\)", out)))
+})
+
+test_that("print() and summary() of every fit kind warn once exactly when the mixing guard flags", {
+  for (n in names(fits)) {
+    flagged <- nrow(mcmix:::fit_guard_table(fits[[n]])) > 0L
+    w <- testthat::capture_warnings(capture.output(print(fits[[n]])))
+    expect_length(w, as.integer(flagged))
+    ws <- testthat::capture_warnings(s <- summary(fits[[n]]))
+    expect_length(ws, as.integer(flagged))
+    expect_identical(w, ws, label = n)
+  }
+  # 60 draws per chain: most kinds are flagged, LDA and HDP (print methods
+  # of their own) included
+  expect_gt(sum(vapply(fits, function(f) nrow(mcmix:::fit_guard_table(f)) > 0L, TRUE)), 15L)
+  for (n in c("lda", "hdp", "nuts", "logit", "hier_lm"))
+    expect_warning(capture.output(print(fits[[n]])), class = "mcmix_warning_mixing")
 })
 
 test_that("print() of a fit of every sampler", {

@@ -83,7 +83,7 @@ test_that("the three schemes agree with each other and with a long MH run on MAS
   ref <- mh$chains[[1]]$traces
   post_sd <- apply(ref, 2, stats::sd)
   fits <- lapply(c("polya_gamma", "holmes_held", "student_t"), function(m)
-    logit_gibbs(type ~ ., data = d, method = m, iter = 8000, burnin = 500,
+    logit_gibbs(type ~ ., data = d, method = m, prior_cov = 100, iter = 8000, burnin = 500,
                 progress = FALSE)$chains[[1]]$traces)
   names(fits) <- c("polya_gamma", "holmes_held", "student_t")
   se <- function(tr) apply(tr, 2, batch_se)
