@@ -58,14 +58,12 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     function(t, io, st, run, sp) .Call(C_ffi_hmc_run, t, io, st, run, sp),
     tg, d, init, init_fun,
     init_state = function(theta) {
-      logd <- target_probe(tg, theta)
-      grad <- with_target_io(d, function(io)
-        .Call(C_ffi_target_grad0, tg, io, theta))
-      list(theta = theta, logd = logd, grad = grad, iteration = 0,
+      start <- target_probe(tg, theta, gradient = TRUE)   # R/target.R
+      list(theta = theta, logd = start$logd, grad = start$grad, iteration = 0,
            log_step_size = log(step_size), da_mu = log(10 * step_size),
            da_hbar = 0, da_log_step_size_bar = 0, da_m = 0,
            n_accept = 0, n_prop = 0, sum_accept_prob = 0, n_divergent = 0,
-           warmup_divergent = 0)
+           warmup_divergent = 0, n_nonfinite = 0)
     },
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "hmc", target = tg), call = call)

@@ -361,7 +361,7 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
            warmup_accept = 0, warmup_prop = 0,
            proposal_accept = double(K), proposal_prop = double(K),
            log_scale = 0, adapt_t = 0, adapt_mean = double(d),
-           adapt_m2 = double(d * d)),
+           adapt_m2 = double(d * d), n_nonfinite = 0),
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "mh", target = tg, proposal = proposal, adapt = adapt),
     call = call)

@@ -106,12 +106,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
     function(t, io, st, run, sp) .Call(C_ffi_nuts_run, t, io, st, run, sp),
     tg, d, init, init_fun,
     init_state = function(theta) {
-      logd <- target_probe(tg, theta)
-      # a failing gradient at the start is reported without the internal call
-      grad <- tryCatch(with_target_io(d, function(io)
-        .Call(C_ffi_target_grad0, tg, io, theta)),
-        error = function(e) stop(conditionMessage(e), call. = FALSE))
-      list(theta = theta, logd = logd, grad = grad, iteration = 0,
+      start <- target_probe(tg, theta, gradient = TRUE)   # R/target.R
+      list(theta = theta, logd = start$logd, grad = start$grad, iteration = 0,
            inv_metric = as.double(inv_metric),
            chol = if (dense) as.double(t(chol(inv_metric))) else 0,
            log_step_size = log(step_size), da_mu = log(10 * step_size),
@@ -121,7 +117,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
            n_prop = 0, n_divergent = 0, n_max_depth = 0, n_leapfrog = 0,
            sum_accept_stat = 0, depth_counts = double(max_treedepth + 1L),
            energy_prev = 0, energy_n = 0, energy_mean = 0, energy_m2 = 0,
-           energy_sqdiff = 0, warmup_divergent = 0, warmup_leapfrog = 0)
+           energy_sqdiff = 0, warmup_divergent = 0, warmup_leapfrog = 0,
+           n_nonfinite = 0)
     },
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = structure(list(type = "nuts", target = tg, metric = metric,

@@ -73,7 +73,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     tg, d, init, init_fun,
     init_state = function(theta)
       list(theta = theta, logd = target_probe(tg, theta), iteration = 0,
-           n_eval = 0),
+           n_eval = 0, n_nonfinite = 0),
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "slice", target = tg), call = call)
 }

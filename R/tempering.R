@@ -103,7 +103,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
       counts <- stats::setNames(double(K), paste0("t=", format(temperatures)))
       list(theta = th, log_lik = p$ll, log_prior = p$lp, iteration = 0,
            n_accept = counts, n_prop = counts,
-           swap_accept = double(K - 1L), swap_prop = double(K - 1L))
+           swap_accept = double(K - 1L), swap_prop = double(K - 1L), n_nonfinite = 0)
     },
     step = function(state, n, thin, offset, warmup)
       sampler_chunk(

@@ -19,6 +19,8 @@
  *      statistics computed in parallel blocks and then combined) and
  *      log_predictive_loo (the leave-one-out predictive of a member read
  *      from its full cluster's statistics).
+ *   5  one optional target slot appended: log_density_gradient (the log
+ *      density and its gradient from one evaluation).
  */
 #ifndef MCMIX_ABI_H
 #define MCMIX_ABI_H
@@ -29,7 +31,7 @@
 extern "C" {
 #endif
 
-#define MCX_ABI_VERSION 4
+#define MCX_ABI_VERSION 5
 #define MCX_ABI_MIN_VERSION 1
 
 /* The number of doubles that hold `bytes` bytes (for the size slots). */
@@ -145,6 +147,14 @@ typedef struct mcx_target {
      * then uses central finite differences of log_density) */
     void   (*gradient)(const double *theta, double *grad, void *ctx);
     void   *ctx;
+
+    /* ---- ABI version >= 5 (read only when abi_version >= 5) ---- */
+    /* Optional (NULL: log_density, then gradient): return the log density
+     * at theta and write its gradient into grad, from one evaluation (most
+     * of the work of a gradient is usually the log density's).  grad need
+     * not be written when the value is -INFINITY.  Given only together
+     * with `gradient` (samplers that need one of the two still call it). */
+    double (*log_density_gradient)(const double *theta, double *grad, void *ctx);
 } mcx_target;
 
 #ifdef __cplusplus
