@@ -146,8 +146,9 @@ with_stream <- function(seed, f) {
 
 # A chain is a list: state, seed (current stream state), warmup_done,
 # iter_done, the draws collected so far (traces, labels, labels_subset: the
-# labels of a subsample of the observations, R/mixture_online.R; extra) and
-# the online co-clustering counts (psm, psm_n).
+# labels of a subsample of the observations, R/mixture_online.R; extra),
+# the online co-clustering counts (psm, psm_n) and the elapsed seconds of
+# its warm-up and sampling phases (time, see elapsed_time()).
 # A kernel whose init is costly (field `init_deferred`, e.g. the warm start
 # of R/mixture_warm.R) gives a chain never reached by an interrupted run
 # (`deferred`) no state: its first run makes it from the same stream.
@@ -155,13 +156,17 @@ chain_new <- function(kernel, chain_id, seed, deferred = FALSE) {
   if (deferred && isTRUE(kernel$init_deferred))
     return(list(id = chain_id, state = NULL, seed = seed, warmup_done = 0L, iter_done = 0L,
                 traces = NULL, labels = NULL, labels_subset = NULL, extra = NULL, psm = NULL,
-                psm_n = 0L))
+                psm_n = 0L, time = chain_time_zero()))
   r <- with_stream(seed, function() kernel$init(chain_id))
   list(id = chain_id, state = r$value, seed = r$seed,
        warmup_done = 0L, iter_done = 0L,
        traces = NULL, labels = NULL, labels_subset = NULL, extra = NULL, psm = NULL,
-       psm_n = 0L)
+       psm_n = 0L, time = chain_time_zero())
 }
+
+# The seconds a chain spent in its kernel's steps, by phase (warm-up, then
+# sampling), summed over every run of the chain (extend() adds to them).
+chain_time_zero <- function() c(warmup = 0, sample = 0)
 
 # The kernel of `fit` as it runs. A kernel may hold no data, so that a
 # saved fit stores them once (in `fit$data`): its step is then
@@ -220,7 +225,7 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     dt <- proc.time()[[3L]] - t0
     check_step_value(r$value, kernel$name, n, offset, thin, warmup,
                      width = chain_trace_width(chain))
-    chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
+    chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm, dt)
     if (!is.na(fixed)) NULL
     else if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
@@ -241,10 +246,14 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
 }
 
 # The chain after one chunk, built from scratch (see chain_run()).
-chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm) {
+chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm, seconds = 0) {
   nc <- chain
   nc$state <- value$state
   nc$seed <- seed
+  tm <- if (is.null(chain$time)) chain_time_zero() else chain$time   # (fits saved before)
+  phase <- if (warmup) "warmup" else "sample"
+  tm[[phase]] <- tm[[phase]] + seconds
+  nc$time <- tm
   if (warmup) {
     nc$warmup_done <- chain$warmup_done + as.integer(n)
     return(nc)

@@ -7,12 +7,16 @@
 #' is tuned during burn-in by dual averaging (Hoffman and Gelman 2014,
 #' section 3.2) towards the mean acceptance probability `target_accept`,
 #' and fixed afterwards. The gradient is the target's own, or computed by
-#' central finite differences. Transitions whose energy error exceeds 1000
-#' are divergences: rejected and counted.
+#' central finite differences (one call for both with
+#' `target(f, gradient = TRUE)`). Transitions whose energy error exceeds
+#' 1000, or that reach a point where the log density is `NaN` or `+Inf` or
+#' its gradient is not finite, are divergences: rejected and counted (the
+#' latter also in `n_nonfinite`; at the initial values such a value is an
+#' error of class `"mcmix_error_init"`).
 #'
 #' The final state of each chain holds `n_accept`, `n_prop`,
 #' `sum_accept_prob` (kept phase), `n_divergent` (kept phase),
-#' `warmup_divergent`, and the step size (`exp(da_log_step_size_bar)` after
+#' `warmup_divergent`, `n_nonfinite` (all phases), and the step size (`exp(da_log_step_size_bar)` after
 #' adaptation, see [hmc_step_size()]).
 #'
 #' @inheritParams sample_mh

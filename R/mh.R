@@ -283,7 +283,9 @@ adapt_spec <- function(a, d) {
 #' Acceptance counts are kept in the final state of each chain:
 #' `n_accept`/`n_prop` over the kept phase, `warmup_accept`/`warmup_prop`
 #' over the burn-in, and `proposal_accept`/`proposal_prop` per proposal of a
-#' mixture.
+#' mixture. A proposal where the log density is `NaN` or `+Inf` is
+#' rejected, as one outside the support, and counted in `n_nonfinite`
+#' (all phases; see [target()]); `print()` of the fit reports them.
 #'
 #' @param target A [target()], an R function (the log density of a numeric
 #'   vector), or a compiled target (external pointer).

@@ -7,7 +7,9 @@
 #' random-walk Metropolis step in every chain at each iteration followed by
 #' a proposed swap of the states of one pair of neighbouring temperatures.
 #' The draws returned are those of the `t = 1` chain (the posterior); the
-#' swap acceptance rates are given by [swap_rates()].
+#' swap acceptance rates are given by [swap_rates()]. A proposal where the
+#' log likelihood or the log prior is `NaN` or `+Inf` is rejected and
+#' counted in `n_nonfinite` of the final state (see [target()]).
 #'
 #' @inheritParams sample_mh
 #' @param log_lik The log likelihood `log p(X | theta)`: a [target()], an R
