@@ -29,7 +29,8 @@
 #' tails, say) rejects that point: every sampler counts these points
 #' (`n_nonfinite` in the final state of each chain, and in `summary()`),
 #' and [sample_nuts()] and [sample_hmc()] count them as divergent
-#' transitions; the step-size search and adaptation halve the step. At the
+#' transitions (the step-size search counts its rejected trial steps in
+#' `n_nonfinite` only, and halves the step there). At the
 #' initial values the same values are an error of class
 #' `"mcmix_error_init"` naming `init`. A value of the wrong type or length,
 #' or an error raised by the function, stops the sampler with a message
@@ -249,9 +250,11 @@ target_probe <- function(tg, theta, arg = "init",
                        arg, label, format(r$logd), at), arg_name, class = "mcmix_error_init")
   if (r$status == 3L) {  # MCX_EVAL_BAD_GRAD
     j <- which(!is.finite(r$grad))[1L]
-    stop_input(sprintf(paste0("`%s` is not a valid starting point: the gradient of `%s` has a ",
-                              "non-finite value (%s in coordinate %d) at (%s)."),
-                       arg, label, format(r$grad[j]), j, at), arg_name,
+    who <- if (is.function(tg$gradient)) "`gradient` returned"   # the user's own function
+           else sprintf("the gradient of `%s` has", label)
+    stop_input(sprintf(paste0("`%s` is not a valid starting point: %s a non-finite value ",
+                              "(%s in coordinate %d) at (%s)."),
+                       arg, who, format(r$grad[j]), j, at), arg_name,
                class = "mcmix_error_init")
   }
   if (gradient) r[c("logd", "grad")] else invisible(r$logd)

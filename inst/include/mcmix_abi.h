@@ -9,7 +9,10 @@
  * ABI: the structs only ever grow at the end.  MCX_ABI_VERSION is bumped
  * when a slot is appended or a convention changes; mcmix refuses
  * descriptors whose abi_version is newer than its own or older than
- * MCX_ABI_MIN_VERSION.
+ * MCX_ABI_MIN_VERSION.  A descriptor must be zero-initialised before its
+ * slots are set (static storage, `= {0}`, or memset() of allocated memory),
+ * so that the slots appended after the code was written are NULL when it
+ * is compiled against a newer header with abi_version = MCX_ABI_VERSION.
  *   1  the first slots;
  *   2  param_update appended (non-conjugate families);
  *   3  every size slot counts doubles (hyper_size and stats_size counted
