@@ -201,15 +201,17 @@ elapsed_time <- function(fit) {
 
 elapsed_time_of <- function(fit) {
   if (!is.list(fit$chains) || !length(fit$chains)) return(NULL)
-  tm <- t(vapply(fit$chains, function(ch) {
-    v <- ch$time
-    if (is.numeric(v) && all(c("warmup", "sample") %in% names(v)))
-      c(v[["warmup"]], v[["sample"]]) else c(NA_real_, NA_real_)
-  }, numeric(2)))
-  dimnames(tm) <- list(paste0("chain:", vapply(seq_along(fit$chains), function(i) {
+  ids <- vapply(seq_along(fit$chains), function(i) {
     id <- fit$chains[[i]]$id
     if (is.numeric(id) && length(id) == 1L) as.integer(id) else i
-  }, integer(1))), c("warmup", "sample"))
+  }, integer(1))
+  rows <- paste0("chain:", ids)
+  tm <- matrix(NA_real_, length(ids), 2L, dimnames = list(rows, c("warmup", "sample")))
+  ct <- fit$chain_time   # R/chains.R, fit_add_time()
+  if (is.matrix(ct)) {
+    ok <- rows %in% rownames(ct)
+    tm[ok, ] <- ct[rows[ok], , drop = FALSE]
+  }
   tm
 }
 
@@ -260,7 +262,7 @@ fit_header <- function(fit) {
     paste0(" ", kept[1L], " per chain (", sum(kept), " in all)")
   else paste0(" ", paste(kept, collapse = ", "), " (chains differ: interrupted run)"),
   "\n", sep = "")
-  tm <- if (is.matrix(fit$chain_time)) fit$chain_time else elapsed_time_of(fit)
+  tm <- if (inherits(fit, "mcmix_fit")) elapsed_time_of(fit) else fit$chain_time
   cat("Time:      ", format_seconds(fit$timing[["elapsed"]]), time_phases(tm), "\n", sep = "")
   bad <- if (is.numeric(fit$nonfinite)) fit$nonfinite else fit_nonfinite(fit)
   if (bad > 0)
