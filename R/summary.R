@@ -180,8 +180,9 @@ fit_nonfinite <- function(fit) {
 #' sampling iterations, like `rstan::get_elapsed_time()`. They are measured
 #' around the sampler's own steps in the process that ran the chain (so
 #' they do not include starting parallel workers), and add up over
-#' [extend()]. `print()` of a fit shows them on its "Time:" line, after the
-#' total elapsed time of the run (`fit$timing`).
+#' [extend()]. The fit keeps them in `fit$chain_time`; `print()` and
+#' `summary()` show them on their "Time:" line, after the total elapsed
+#' time of the run (`fit$timing`).
 #'
 #' @param fit An `mcmix_fit`.
 #' @return A matrix with one row per chain (`"chain:1"`, ...) and the

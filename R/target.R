@@ -250,6 +250,11 @@ target_probe <- function(tg, theta, arg = "init",
                        arg, label, format(r$logd), at), arg_name, class = "mcmix_error_init")
   if (r$status == 3L) {  # MCX_EVAL_BAD_GRAD
     j <- which(!is.finite(r$grad))[1L]
+    if (!isTRUE(tg$has_gradient))
+      stop_input(sprintf(paste0("`%s` is not a valid starting point: the gradient of `%s` cannot ",
+                                "be computed by finite differences at (%s) (the log density is ",
+                                "not finite next to it)."), arg, label, at), arg_name,
+                 class = "mcmix_error_init")
     who <- if (is.function(tg$gradient)) "`gradient` returned"   # the user's own function
            else sprintf("the gradient of `%s` has", label)
     stop_input(sprintf(paste0("`%s` is not a valid starting point: %s a non-finite value ",

@@ -81,6 +81,8 @@ static int first_nonfinite(const double *g, int d)
     return -1;
 }
 
+static int fd_grad(mcx_tgt *h, const double *theta, double *grad);
+
 int mcx_tgt_eval(mcx_tgt *h, const double *theta, double *logd, double *grad)
 {
     double v;
@@ -90,7 +92,7 @@ int mcx_tgt_eval(mcx_tgt *h, const double *theta, double *logd, double *grad)
         v = h->desc->log_density(theta, h->desc->ctx);
         if (grad != NULL && isfinite(v)) {
             if (h->desc->gradient != NULL) h->desc->gradient(theta, grad, h->desc->ctx);
-            else mcx_tgt_grad(h, theta, grad);
+            else (void) fd_grad(h, theta, grad);   /* NaN where it cannot */
         }
     }
     *logd = v;
@@ -116,16 +118,11 @@ int mcx_tgt_logd_grad(mcx_tgt *h, const double *theta, double *logd, double *gra
 
 /* Central differences with step h_j = 6e-6 * max(1, |theta_j|) (about the
  * cube root of the machine epsilon); one-sided when one side is outside the
- * support. */
-void mcx_tgt_grad(mcx_tgt *h, const double *theta, double *grad)
+ * support.  Returns -1, or the first coordinate whose derivative cannot be
+ * computed (the density is not finite on either side; grad[j] = NaN). */
+static int fd_grad(mcx_tgt *h, const double *theta, double *grad)
 {
     int d = h->dim;
-    if (h->desc->gradient != NULL) {
-        h->desc->gradient(theta, grad, h->desc->ctx);
-        int j = first_nonfinite(grad, d);
-        if (j >= 0) bad_gradient(h, theta, grad, j);
-        return;
-    }
     double *x = h->work;
     memcpy(x, theta, (size_t) d * sizeof(double));
     double f0 = NAN;
@@ -143,13 +140,29 @@ void mcx_tgt_grad(mcx_tgt *h, const double *theta, double *grad)
             if (isfinite(fp) && isfinite(f0)) grad[j] = (fp - f0) / step;
             else if (isfinite(fm) && isfinite(f0)) grad[j] = (f0 - fm) / step;
             else {
-                char th[256], where[64];
-                mcx_format_theta(th, sizeof th, theta, d);
-                mcx_format_where(where, sizeof where, h->iter);
-                mcx_error("cannot compute the gradient of `%s` by finite "
-                          "differences %s (theta = %s): the density is -Inf "
-                          "next to theta.", h->label, where, th);
+                grad[j] = NAN;
+                return j;
             }
         }
+    }
+    return -1;
+}
+
+void mcx_tgt_grad(mcx_tgt *h, const double *theta, double *grad)
+{
+    int d = h->dim;
+    if (h->desc->gradient != NULL) {
+        h->desc->gradient(theta, grad, h->desc->ctx);
+        int j = first_nonfinite(grad, d);
+        if (j >= 0) bad_gradient(h, theta, grad, j);
+        return;
+    }
+    if (fd_grad(h, theta, grad) >= 0) {
+        char th[256], where[64];
+        mcx_format_theta(th, sizeof th, theta, d);
+        mcx_format_where(where, sizeof where, h->iter);
+        mcx_error("cannot compute the gradient of `%s` by finite "
+                  "differences %s (theta = %s): the density is -Inf "
+                  "next to theta.", h->label, where, th);
     }
 }

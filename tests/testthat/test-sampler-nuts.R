@@ -219,6 +219,12 @@ test_that("NUTS rejects points where the log density is NaN (step-size search in
   fit <- sample_nuts(g_bad, init = c(0, 0), iter = 300, burnin = 100, progress = FALSE)
   expect_true(all(abs(fit$chains[[1]]$traces[, 1]) < trunc_r))
   expect_gt(nuts_diagnostics(fit)$nonfinite, 0)
+  # and with the gradient by finite differences (which cannot be computed
+  # where both neighbours are NaN: the point is rejected too)
+  set.seed(74)
+  fit <- sample_nuts(trunc_ld, init = c(0, 0), iter = 300, burnin = 100, progress = FALSE)
+  expect_true(all(abs(fit$chains[[1]]$traces[, 1]) < trunc_r))
+  expect_gt(nuts_diagnostics(fit)$nonfinite, 0)
 })
 
 test_that("a NaN or a non-finite gradient at the initial values is a classed error naming `init`", {
