@@ -219,7 +219,7 @@ static double r_combined_eval(r_target *t, const double *theta, double *grad)
         g = Rf_getAttrib(v, t->gradient_sym);
     }
     double lp = number_of(val);
-    if (R_IsNA(lp) || (TYPEOF(v) == VECSXP && XLENGTH(v) != 2)) goto bad;
+    if (R_IsNA(lp)) goto bad;
     /* no gradient needed where the value is -Inf, NaN or +Inf */
     if (grad != NULL && isfinite(lp) && !copy_numeric(g, grad, d)) goto bad;
     UNPROTECT(1);
