@@ -7,8 +7,9 @@
  * kept a reference to it (MAYBE_SHARED after the call), in which case a
  * fresh vector replaces it so that the kept value never changes under the
  * user's feet.  Values are checked here for type and length (with a message
- * that says what came back); NaN and +Inf are reported by the engine
- * (target.h), with the same context.
+ * that says what came back); non-finite values (a NaN or +Inf log density,
+ * a non-finite gradient) are left to the engine (target.h), which rejects
+ * them during sampling or reports them with the same context.
  */
 #include <stdio.h>
 #include <string.h>
