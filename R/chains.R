@@ -146,8 +146,11 @@ with_stream <- function(seed, f) {
 
 # A chain is a list: state, seed (current stream state), warmup_done,
 # iter_done, the draws collected so far (traces, labels, labels_subset: the
-# labels of a subsample of the observations, R/mixture_online.R; extra) and
-# the online co-clustering counts (psm, psm_n).
+# labels of a subsample of the observations, R/mixture_online.R; extra),
+# the online co-clustering counts (psm, psm_n). While a runner advances it,
+# it also holds the elapsed seconds of the warm-up and sampling chunks of
+# that run (time); fit_collect() moves them into the fit (fit$chain_time,
+# see elapsed_time()), so a chain depends only on its draws and state.
 # A kernel whose init is costly (field `init_deferred`, e.g. the warm start
 # of R/mixture_warm.R) gives a chain never reached by an interrupted run
 # (`deferred`) no state: its first run makes it from the same stream.
@@ -162,6 +165,9 @@ chain_new <- function(kernel, chain_id, seed, deferred = FALSE) {
        traces = NULL, labels = NULL, labels_subset = NULL, extra = NULL, psm = NULL,
        psm_n = 0L)
 }
+
+# The seconds a chain spent in its kernel's steps in one run, by phase.
+chain_time_zero <- function() c(warmup = 0, sample = 0)
 
 # The kernel of `fit` as it runs. A kernel may hold no data, so that a
 # saved fit stores them once (in `fit$data`): its step is then
@@ -220,7 +226,7 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
     dt <- proc.time()[[3L]] - t0
     check_step_value(r$value, kernel$name, n, offset, thin, warmup,
                      width = chain_trace_width(chain))
-    chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm)
+    chain <<- chain_commit(chain, r$value, r$seed, n, warmup, keep_labels, psm, dt)
     if (!is.na(fixed)) NULL
     else if (dt < target_secs / 2 && chunk < 1e6) chunk <<- chunk * 2L
     else if (dt > 2 * target_secs && chunk > 1L) chunk <<- max(1L, chunk %/% 2L)
@@ -241,10 +247,14 @@ chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
 }
 
 # The chain after one chunk, built from scratch (see chain_run()).
-chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm) {
+chain_commit <- function(chain, value, seed, n, warmup, keep_labels, psm, seconds = 0) {
   nc <- chain
   nc$state <- value$state
   nc$seed <- seed
+  tm <- if (is.null(chain$time)) chain_time_zero() else chain$time
+  phase <- if (warmup) "warmup" else "sample"
+  tm[[phase]] <- tm[[phase]] + seconds
+  nc$time <- tm
   if (warmup) {
     nc$warmup_done <- chain$warmup_done + as.integer(n)
     return(nc)
@@ -520,7 +530,8 @@ run_kernel <- function(kernel, iter = 1000, burnin = 0, thin = 1, chains = 1,
     settings = list(iter = iter, burnin = burnin, thin = thin, chains = chains,
                     labels = labels, psm = psm),
     seed = streams$base, streams = streams$seeds,
-    timing = c(elapsed = 0), interrupted = FALSE, format = fit_format), class = "mcmix_fit")
+    timing = c(elapsed = 0), chain_time = chain_time_matrix(chains), interrupted = FALSE,
+    format = fit_format), class = "mcmix_fit")
   fit_advance(fit, new = TRUE, cores = cores, backend = backend,
               progress = progress)
 }
@@ -576,7 +587,11 @@ fit_collect <- function(fit, idx, new, res) {
     r <- res[[k]]
     if (is.null(r)) next
     status[k] <- r$status
-    if (!is.null(r$chain)) fit$chains[[idx[k]]] <- r$chain
+    if (!is.null(r$chain)) {
+      fit <- fit_add_time(fit, idx[k], r$chain$time)
+      r$chain$time <- NULL
+      fit$chains[[idx[k]]] <- r$chain
+    }
   }
   for (i in idx)
     if (is.null(fit$chains[[i]])) fit$chains[[i]] <- chain_new(fit_kernel(fit), i, fit$streams[[i]],
@@ -613,6 +628,26 @@ fit_collect <- function(fit, idx, new, res) {
 }
 
 interrupt_store <- new.env(parent = emptyenv())
+
+# Add the seconds `tm` (c(warmup, sample), or NULL) of a run of chain `i`
+# to fit$chain_time (see chain_time_matrix()), summed over the runs
+# (extend() adds to it). A fit saved before the times were recorded has NA.
+fit_add_time <- function(fit, i, tm) {
+  ct <- fit$chain_time
+  if (!is.matrix(ct) || nrow(ct) < i) {
+    new <- chain_time_matrix(max(fit$settings$chains, i), NA_real_)
+    if (is.matrix(ct)) new[seq_len(nrow(ct)), ] <- ct
+    ct <- new
+  }
+  if (is.numeric(tm)) ct[i, ] <- ct[i, ] + tm[c("warmup", "sample")]
+  fit$chain_time <- ct
+  fit
+}
+
+# The seconds of warm-up and sampling of `n` chains: a matrix with a row per
+# chain ("chain:1", ...) and the columns warmup and sample, all `value`.
+chain_time_matrix <- function(n, value = 0)
+  matrix(value, n, 2L, dimnames = list(paste0("chain:", seq_len(n)), c("warmup", "sample")))
 
 # ---------------------------------------------------------------------------
 # Partial fits

@@ -7,12 +7,16 @@
 #' is tuned during burn-in by dual averaging (Hoffman and Gelman 2014,
 #' section 3.2) towards the mean acceptance probability `target_accept`,
 #' and fixed afterwards. The gradient is the target's own, or computed by
-#' central finite differences. Transitions whose energy error exceeds 1000
-#' are divergences: rejected and counted.
+#' central finite differences (one call for both with
+#' `target(f, gradient = TRUE)`). Transitions whose energy error exceeds
+#' 1000, or that reach a point where the log density is `NaN` or `+Inf` or
+#' its gradient is not finite, are divergences: rejected and counted (the
+#' latter also in `n_nonfinite`; at the initial values such a value is an
+#' error of class `"mcmix_error_init"`).
 #'
 #' The final state of each chain holds `n_accept`, `n_prop`,
 #' `sum_accept_prob` (kept phase), `n_divergent` (kept phase),
-#' `warmup_divergent`, and the step size (`exp(da_log_step_size_bar)` after
+#' `warmup_divergent`, `n_nonfinite` (all phases), and the step size (`exp(da_log_step_size_bar)` after
 #' adaptation, see [hmc_step_size()]).
 #'
 #' @inheritParams sample_mh
@@ -58,14 +62,12 @@ sample_hmc <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     function(t, io, st, run, sp) .Call(C_ffi_hmc_run, t, io, st, run, sp),
     tg, d, init, init_fun,
     init_state = function(theta) {
-      logd <- target_probe(tg, theta)
-      grad <- with_target_io(d, function(io)
-        .Call(C_ffi_target_grad0, tg, io, theta))
-      list(theta = theta, logd = logd, grad = grad, iteration = 0,
+      start <- target_probe(tg, theta, gradient = TRUE)   # R/target.R
+      list(theta = theta, logd = start$logd, grad = start$grad, iteration = 0,
            log_step_size = log(step_size), da_mu = log(10 * step_size),
            da_hbar = 0, da_log_step_size_bar = 0, da_m = 0,
            n_accept = 0, n_prop = 0, sum_accept_prob = 0, n_divergent = 0,
-           warmup_divergent = 0)
+           warmup_divergent = 0, n_nonfinite = 0)
     },
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "hmc", target = tg), call = call)

@@ -287,7 +287,9 @@ adapt_spec <- function(a, d) {
 #' Acceptance counts are kept in the final state of each chain:
 #' `n_accept`/`n_prop` over the kept phase, `warmup_accept`/`warmup_prop`
 #' over the burn-in, and `proposal_accept`/`proposal_prop` per proposal of a
-#' mixture.
+#' mixture. A proposal where the log density is `NaN` or `+Inf` is
+#' rejected, as one outside the support, and counted in `n_nonfinite`
+#' (all phases; see [target()]); `print()` of the fit reports them.
 #'
 #' @param target A [target()], an R function (the log density of a numeric
 #'   vector), or a compiled target (external pointer).
@@ -376,7 +378,7 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
            warmup_accept = 0, warmup_prop = 0,
            proposal_accept = double(K), proposal_prop = double(K),
            log_scale = 0, adapt_t = 0, adapt_mean = double(d),
-           adapt_m2 = double(d * d)),
+           adapt_m2 = double(d * d), n_nonfinite = 0),
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "mh", target = tg, proposal = proposal, adapt = adapt),
     call = call)

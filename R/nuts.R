@@ -22,9 +22,14 @@
 #' one leapfrog step is accepted with probability about 0.8.
 #'
 #' The target's own gradient is used when it has one (R function or
-#' compiled target); otherwise central finite differences. A transition
-#' whose energy error exceeds 1000, or that leaves the support, is
-#' divergent. [nuts_diagnostics()] reports, per chain, the step size,
+#' compiled target); otherwise central finite differences, and from one
+#' call when the target gives both (`target(f, gradient = TRUE)`). A
+#' transition whose energy error exceeds 1000, or that leaves the support,
+#' or that reaches a point where the log density is `NaN` or `+Inf` or its
+#' gradient is not finite (a density that overflows far in the tails), is
+#' divergent: the point is rejected, never an error, as in Stan, and the
+#' step-size search halves the step there. At the initial values such a
+#' value is an error of class `"mcmix_error_init"`. [nuts_diagnostics()] reports, per chain, the step size,
 #' divergences, hits of the maximum tree depth, leapfrog steps (gradient
 #' evaluations) and the energy Bayesian fraction of missing information
 #' (E-BFMI, Betancourt 2016); `print()` and `summary()` of the fit show
@@ -106,12 +111,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
     function(t, io, st, run, sp) .Call(C_ffi_nuts_run, t, io, st, run, sp),
     tg, d, init, init_fun,
     init_state = function(theta) {
-      logd <- target_probe(tg, theta)
-      # a failing gradient at the start is reported without the internal call
-      grad <- tryCatch(with_target_io(d, function(io)
-        .Call(C_ffi_target_grad0, tg, io, theta)),
-        error = function(e) stop(conditionMessage(e), call. = FALSE))
-      list(theta = theta, logd = logd, grad = grad, iteration = 0,
+      start <- target_probe(tg, theta, gradient = TRUE)   # R/target.R
+      list(theta = theta, logd = start$logd, grad = start$grad, iteration = 0,
            inv_metric = as.double(inv_metric),
            chol = if (dense) as.double(t(chol(inv_metric))) else 0,
            log_step_size = log(step_size), da_mu = log(10 * step_size),
@@ -121,7 +122,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
            n_prop = 0, n_divergent = 0, n_max_depth = 0, n_leapfrog = 0,
            sum_accept_stat = 0, depth_counts = double(max_treedepth + 1L),
            energy_prev = 0, energy_n = 0, energy_mean = 0, energy_m2 = 0,
-           energy_sqdiff = 0, warmup_divergent = 0, warmup_leapfrog = 0)
+           energy_sqdiff = 0, warmup_divergent = 0, warmup_leapfrog = 0,
+           n_nonfinite = 0)
     },
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = structure(list(type = "nuts", target = tg, metric = metric,
@@ -175,7 +177,10 @@ print.mcmix_nuts_model <- function(x, ...) {
 #' burn-in, and the E-BFMI \eqn{\sum_n (E_n - E_{n-1})^2 / (N-1) \big/
 #' \widehat{\mathrm{Var}}(E)} of the energies \eqn{E_n} of the
 #' transitions (values below 0.3 indicate that the momentum resampling
-#' explores the energy levels poorly; Betancourt 2016).
+#' explores the energy levels poorly; Betancourt 2016). `nonfinite` counts
+#' the points (warm-up included) where the log density was `NaN` or `+Inf`
+#' or its gradient not finite: each ended its trajectory as a divergence
+#' (see [target()]).
 #'
 #' @param fit An `mcmix_fit` from [sample_nuts()].
 #' @return A data frame with one row per chain.
@@ -201,6 +206,7 @@ nuts_diagnostics <- function(fit) {
       n_leapfrog = s$n_leapfrog,
       warmup_leapfrog = s$warmup_leapfrog,
       warmup_divergent = s$warmup_divergent,
+      nonfinite = if (is.numeric(s$n_nonfinite)) s$n_nonfinite else 0,
       ebfmi = if (s$energy_n > 2 && s$energy_m2 > 0)
         (s$energy_sqdiff / (s$energy_n - 1)) / (s$energy_m2 / s$energy_n)
         else NA_real_)
@@ -220,6 +226,9 @@ nuts_print_diagnostics <- function(dg, max_treedepth) {
   if (sum(dg$divergent) > 0)
     cat(sum(dg$divergent), " divergent transition(s) after warm-up: the ",
         "draws may be biased; raise `target_accept` or reparameterise.\n", sep = "")
+  if (sum(dg$nonfinite) > 0)
+    cat(sum(dg$nonfinite), " point(s) with a non-finite log density or gradient were ",
+        "rejected (each counted as a divergence).\n", sep = "")
   if (sum(dg$max_treedepth_hits) > 0)
     cat(sum(dg$max_treedepth_hits), " transition(s) hit the maximum tree depth ",
         max_treedepth, ": raise `max_treedepth` if this is frequent.\n", sep = "")

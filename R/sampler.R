@@ -102,6 +102,9 @@ sampler_chunk <- function(fn, targets, dim, state, n, thin, offset, warmup,
                           spec, names) {
   run <- chunk_ctrl(n, thin, offset, warmup)
   spec$names <- names  # the C code names the columns (no copy of the draws)
+  # points rejected for a non-finite value of the target (a state saved
+  # before the count existed starts it at 0)
+  if (is.null(state$n_nonfinite)) state$n_nonfinite <- 0
   res <- with_target_io(dim, function(io)
     fn(targets, io, state, run, spec))
   # NUTS: the sampler parameters of each kept iteration, one list element

@@ -9,7 +9,9 @@
 #' density is the target at its integer part).
 #'
 #' The number of evaluations of the log density is kept in the final state
-#' of each chain (`n_eval`).
+#' of each chain (`n_eval`). A point where the log density is `NaN` or
+#' `+Inf` is taken as outside the slice (so outside the support), and
+#' counted in `n_nonfinite` (see [target()]).
 #'
 #' @inheritParams sample_mh
 #' @param width Initial width of the slice interval: one number, or one per
@@ -73,7 +75,7 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
     tg, d, init, init_fun,
     init_state = function(theta)
       list(theta = theta, logd = target_probe(tg, theta), iteration = 0,
-           n_eval = 0),
+           n_eval = 0, n_nonfinite = 0),
     spec, iter, burnin, thin, chains, cores, backend, progress,
     model = list(type = "slice", target = tg), call = call)
 }

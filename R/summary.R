@@ -164,6 +164,68 @@ format.mcmix_mixture_fit <- function(x, ...)
 
 fit_draw_counts <- function(fit) vapply(fit$chains, function(ch) NROW(ch$traces), integer(1))
 
+# " (warm-up 1.20 s, sampling 3.40 s)" for one chain, " (per chain: warm-up
+# 1.10 to 1.30 s, sampling ...)" for several: the phases of elapsed_time().
+time_phases <- function(tm) {
+  if (!is.matrix(tm) || !nrow(tm) || anyNA(tm)) return("")
+  rng <- function(v) if (length(v) == 1L || diff(range(v)) < 0.005) format_seconds(v[1L])
+                     else paste(format_seconds(min(v)), "to", format_seconds(max(v)))
+  sprintf(" (%swarm-up %s, sampling %s)", if (nrow(tm) > 1L) "per chain: " else "",
+          rng(tm[, "warmup"]), rng(tm[, "sample"]))
+}
+
+# Proposed points rejected because the target's value there was not finite
+# (the samplers' n_nonfinite, R/target.R), summed over the chains.
+fit_nonfinite <- function(fit) {
+  if (!is.list(fit$chains)) return(0)
+  sum(vapply(fit$chains, function(ch) {
+    n <- if (is.list(ch$state)) ch$state$n_nonfinite
+    if (is.numeric(n)) sum(n) else 0
+  }, numeric(1)))
+}
+
+#' Warm-up and sampling time of each chain
+#'
+#' The elapsed seconds each chain spent in its warm-up (burn-in) and in its
+#' sampling iterations, like `rstan::get_elapsed_time()`. They are measured
+#' around the sampler's own steps in the process that ran the chain (so
+#' they do not include starting parallel workers), and add up over
+#' [extend()]. The fit keeps them in `fit$chain_time`; `print()` and
+#' `summary()` show them on their "Time:" line, after the total elapsed
+#' time of the run (`fit$timing`).
+#'
+#' @param fit An `mcmix_fit`.
+#' @return A matrix with one row per chain (`"chain:1"`, ...) and the
+#'   columns `warmup` and `sample` (seconds); `NA` for a chain of a fit
+#'   saved by a version of mcmix that did not record them.
+#' @examples
+#' set.seed(1)
+#' fit <- sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 200,
+#'                    chains = 2, progress = FALSE)
+#' elapsed_time(fit)
+#' @export
+elapsed_time <- function(fit) {
+  if (!inherits(fit, "mcmix_fit") || !is.list(fit$chains))
+    stop_input(sprintf("`fit` must be an mcmix_fit, not %s.", describe_value(fit)), "fit")
+  elapsed_time_of(fit)
+}
+
+elapsed_time_of <- function(fit) {
+  if (!is.list(fit$chains) || !length(fit$chains)) return(NULL)
+  ids <- vapply(seq_along(fit$chains), function(i) {
+    id <- fit$chains[[i]]$id
+    if (is.numeric(id) && length(id) == 1L) as.integer(id) else i
+  }, integer(1))
+  rows <- paste0("chain:", ids)
+  tm <- matrix(NA_real_, length(ids), 2L, dimnames = list(rows, c("warmup", "sample")))
+  ct <- fit$chain_time   # R/chains.R, fit_add_time()
+  if (is.matrix(ct)) {
+    ok <- rows %in% rownames(ct)
+    tm[ok, ] <- ct[rows[ok], , drop = FALSE]
+  }
+  tm
+}
+
 format_seconds <- function(s) {
   if (is.na(s)) return("NA")
   if (s < 60) return(sprintf("%.2f s", s))
@@ -213,7 +275,12 @@ fit_header <- function(fit) {
     paste0(" ", kept[1L], " per chain (", sum(kept), " in all)")
   else paste0(" ", paste(kept, collapse = ", "), " (chains differ: interrupted run)"),
   "\n", sep = "")
-  cat("Time:      ", format_seconds(fit$timing[["elapsed"]]), "\n", sep = "")
+  tm <- if (inherits(fit, "mcmix_fit")) elapsed_time_of(fit) else fit$chain_time
+  cat("Time:      ", format_seconds(fit$timing[["elapsed"]]), time_phases(tm), "\n", sep = "")
+  bad <- if (is.numeric(fit$nonfinite)) fit$nonfinite else fit_nonfinite(fit)
+  if (bad > 0)
+    cat("Rejected:  ", format_count(bad), " proposed point(s) where the log density was NaN ",
+        "or +Inf or its gradient not finite (see ?target)\n", sep = "")
   if (isTRUE(fit$interrupted))
     cat("The run was interrupted; extend(fit, iter = 0) completes it.\n")
 }
@@ -297,7 +364,9 @@ summary.mcmix_fit <- function(object, probs = c(0.025, 0.5, 0.975), ...) {
   structure(list(table = df, n_clusters = k, n_large_clusters = k_large,
     fit = c(unclass(object)[c("kernel", "call", "settings", "timing", "interrupted", "N")],
             list(model_label = fit_model_label(object),
-                 prior_label = fit_prior_label(object))),
+                 prior_label = fit_prior_label(object),
+                 chain_time = elapsed_time_of(object),
+                 nonfinite = fit_nonfinite(object))),
     draws = fit_draw_counts(object)),
     class = "summary.mcmix_fit")
 }

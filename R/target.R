@@ -6,6 +6,9 @@
 #   xptr         external pointer of class "mcmix_target_ptr" or NULL
 #   dim          integer, NA when not known until an initial value is given
 #   has_gradient logical
+#   combined     logical: log_density returns its gradient with the value
+#                (attribute "gradient" or list(value, gradient)); for a
+#                compiled target, it has the slot log_density_gradient
 # The C side (src/ffi_target_r.c) turns it into an engine handle; both kinds go
 # through the same samplers.
 
@@ -19,18 +22,43 @@
 #' the external pointer that package returns.
 #'
 #' Every value returned by an R function is checked while sampling: it must
-#' be a single number that is not `NA`, `NaN` or `+Inf`. `-Inf` means that
-#' the point is outside the support (a proposal there is rejected). A bad
-#' value, or an error raised by the function, stops the sampler with a
-#' message naming the iteration and the parameter value.
+#' be a single number that is not `NA`. `-Inf` means that the point is
+#' outside the support (a proposal there is rejected). As in Stan, a `NaN`
+#' or `+Inf` log density, or a gradient with a non-finite coordinate, at a
+#' point proposed during sampling (a density that overflows far out in the
+#' tails, say) rejects that point: every sampler counts these points
+#' (`n_nonfinite` in the final state of each chain, and in `summary()`),
+#' and [sample_nuts()] and [sample_hmc()] count them as divergent
+#' transitions (the step-size search counts its rejected trial steps in
+#' `n_nonfinite` only, and halves the step there). At the
+#' initial values the same values are an error of class
+#' `"mcmix_error_init"` naming `init`. A value of the wrong type or length,
+#' or an error raised by the function, stops the sampler with a message
+#' naming the iteration and the parameter value.
+#'
+#' @section One call for the log density and its gradient:
+#' Gradient samplers ([sample_nuts()], [sample_hmc()]) need the log density
+#' and its gradient at every leapfrog step, and the two usually share most
+#' of their work. With `gradient = TRUE`, `log_density` returns both from
+#' one call, either as the number with the gradient as its attribute
+#' `"gradient"` (as for [stats::nlm()], and as functions made by
+#' [stats::deriv()] return it), or as `list(value = , gradient = )`. The
+#' samplers then make one R call per leapfrog step instead of two (the
+#' draws are the same as with two functions computing the same values);
+#' samplers that need only the log density use the value and ignore the
+#' gradient. Where the log density is `-Inf` the gradient may be left out.
+#' A compiled target does the same through its `log_density_gradient` slot
+#' (ABI version 5, `inst/include/mcmix_abi.h`).
 #'
 #' @param log_density An R function `function(theta, ...)` returning the log
 #'   density (up to an additive constant) at the numeric vector `theta`, or
 #'   an external pointer of class `"mcmix_target_ptr"` (a compiled target).
 #' @param gradient Optional R function `function(theta, ...)` returning the
-#'   gradient of the log density (a numeric vector like `theta`). Without
-#'   it, samplers that need a gradient use central finite differences. Not
-#'   used with a compiled target (which carries its own gradient, if any).
+#'   gradient of the log density (a numeric vector like `theta`), or `TRUE`
+#'   when `log_density` returns the gradient together with its value (see
+#'   the section One call). Without it, samplers that need a gradient use
+#'   central finite differences. Not used with a compiled target (which
+#'   carries its own gradient, if any).
 #' @param dim Length of `theta`, when known (taken from the compiled target,
 #'   or from the initial values of a sampler otherwise).
 #' @param init Optional numeric vector at which the density is evaluated once
@@ -46,13 +74,21 @@
 #'              gradient = function(x) -as.vector(P %*% (x - c(1, 2))),
 #'              init = c(0, 0))
 #' tg
+#'
+#' # the same target, value and gradient from one call
+#' tg1 <- target(function(x) {
+#'   r <- x - c(1, 2)
+#'   g <- -as.vector(P %*% r)
+#'   structure(sum(r * g) / 2, gradient = g)
+#' }, gradient = TRUE, init = c(0, 0))
+#' target_eval(tg1, c(0, 0), gradient = TRUE)
 #' @export
 target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
   extra <- list(...)
   if (inherits(log_density, "mcmix_target")) {
     tg <- log_density
   } else if (inherits(log_density, "mcmix_target_ptr")) {
-    if (!is.null(gradient))
+    if (!is.null(gradient) && !isFALSE(gradient))
       stop("`gradient` cannot be given with a compiled target (it carries its ",
            "own gradient, if any).", call. = FALSE)
     info <- .Call(C_ffi_target_info, log_density)
@@ -61,11 +97,14 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
                    format(dim), info$dim), call. = FALSE)
     tg <- structure(list(log_density = NULL, gradient = NULL,
                          xptr = log_density, dim = info$dim,
-                         has_gradient = info$has_gradient),
+                         has_gradient = info$has_gradient,
+                         combined = info$one_call),
                     class = "mcmix_target")
   } else if (is.function(log_density)) {
+    combined <- isTRUE(gradient)
+    if (combined) gradient <- NULL
     if (!is.null(gradient) && !is.function(gradient))
-      stop(sprintf("`gradient` must be NULL or a function, not %s.",
+      stop(sprintf("`gradient` must be NULL, a function or TRUE, not %s.",
                    describe_value(gradient)), call. = FALSE)
     if (length(extra)) {
       f <- log_density
@@ -79,7 +118,8 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
     tg <- structure(list(log_density = log_density, gradient = gradient,
                          xptr = NULL,
                          dim = if (is.null(dim)) NA_integer_ else dim,
-                         has_gradient = !is.null(gradient)),
+                         has_gradient = combined || !is.null(gradient),
+                         combined = combined),
                     class = "mcmix_target")
   } else {
     stop(sprintf(paste0("`log_density` must be a function or a compiled target ",
@@ -100,7 +140,8 @@ print.mcmix_target <- function(x, ...) {
   d <- if (is.na(x$dim)) "dimension set by the initial values" else
     paste("dimension", x$dim)
   cat("<mcmix target: ", kind, ", ", d,
-      if (x$has_gradient) ", with gradient" else
+      if (isTRUE(x$combined)) ", with gradient (one call for both)"
+      else if (x$has_gradient) ", with gradient" else
         ", gradient by finite differences", ">\n", sep = "")
   invisible(x)
 }
@@ -117,7 +158,9 @@ print.mcmix_target_ptr <- function(x, ...) {
 gradient_label <- function(tg) {
   if (is.null(tg)) return("gradient unknown")
   if (!isTRUE(tg$has_gradient)) return("gradient by central finite differences")
-  if (is.null(tg$xptr)) "analytic gradient (an R function)" else "analytic gradient (compiled)"
+  one <- if (isTRUE(tg$combined)) ", one call with the log density" else ""
+  if (is.null(tg$xptr)) paste0("analytic gradient (an R function", one, ")")
+  else paste0("analytic gradient (compiled", one, ")")
 }
 
 # Turn `x` (an mcmix_target, an R function, or a compiled target pointer)
@@ -178,24 +221,48 @@ with_target_io <- function(dim, f) {
   })
 }
 
-# Evaluate the target at `theta` with the samplers' checks, and require a
-# finite value (the starting point must be inside the support).
+# Evaluate the target at `theta`, the initial value of a chain, and require
+# a finite value there (and a finite gradient when `gradient` is TRUE): a
+# -Inf log density means `arg` is outside the support, a NaN or +Inf value
+# or a non-finite gradient is an error of class "mcmix_error_init" naming
+# `arg` (during sampling the same values only reject the point). Returns
+# the log density, or list(logd, grad) when `gradient` is TRUE (one call of
+# a target that gives both at once).
 target_probe <- function(tg, theta, arg = "init",
                          label = if (is.character(attr(tg, "given_as"))) attr(tg, "given_as")
-                                 else "log_density") {
-  v <- tryCatch(with_target_io(length(theta), function(io)
-    .Call(C_ffi_target_eval, tg, as.double(theta), io, 0L)),
+                                 else "log_density", gradient = FALSE) {
+  r <- tryCatch(with_target_io(length(theta), function(io)
+    .Call(C_ffi_target_start, tg, io, as.double(theta), as.integer(gradient))),
     error = function(e) {
       if (label == "log_density") stop(e)
       stop(gsub("`log_density`", paste0("`", label, "`"), conditionMessage(e),
                 fixed = TRUE), call. = FALSE)
     })
-  if (!is.finite(v))
-    stop(sprintf(paste0("`%s` is outside the support of the target: the log ",
-                        "density at (%s) is -Inf."), arg,
-                 paste(format(theta, digits = 6), collapse = ", ")),
-         call. = FALSE)
-  invisible(v)
+  at <- paste(format(theta, digits = 6), collapse = ", ")
+  arg_name <- sub("[[(].*$", "", arg)   # "init(2)", "init[[2]]" -> "init"
+  if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/target.h)
+    stop_input(sprintf(paste0("`%s` is outside the support of the target: the log ",
+                              "density at (%s) is -Inf."), arg, at), arg_name)
+  if (r$status == 2L)   # MCX_EVAL_BAD_VALUE
+    stop_input(sprintf(paste0("`%s` is not a valid starting point: `%s` returned %s at (%s). ",
+                              "The log density must be finite at the initial values (during ",
+                              "sampling a non-finite value only rejects the point)."),
+                       arg, label, format(r$logd), at), arg_name, class = "mcmix_error_init")
+  if (r$status == 3L) {  # MCX_EVAL_BAD_GRAD
+    j <- which(!is.finite(r$grad))[1L]
+    if (!isTRUE(tg$has_gradient))
+      stop_input(sprintf(paste0("`%s` is not a valid starting point: the gradient of `%s` cannot ",
+                                "be computed by finite differences at (%s) (the log density is ",
+                                "not finite next to it)."), arg, label, at), arg_name,
+                 class = "mcmix_error_init")
+    who <- if (is.function(tg$gradient)) "`gradient` returned"   # the user's own function
+           else sprintf("the gradient of `%s` has", label)
+    stop_input(sprintf(paste0("`%s` is not a valid starting point: %s a non-finite value ",
+                              "(%s in coordinate %d) at (%s)."),
+                       arg, who, format(r$grad[j]), j, at), arg_name,
+               class = "mcmix_error_init")
+  }
+  if (gradient) r[c("logd", "grad")] else invisible(r$logd)
 }
 
 #' Evaluate a target

@@ -7,7 +7,9 @@
 #' random-walk Metropolis step in every chain at each iteration followed by
 #' a proposed swap of the states of one pair of neighbouring temperatures.
 #' The draws returned are those of the `t = 1` chain (the posterior); the
-#' swap acceptance rates are given by [swap_rates()].
+#' swap acceptance rates are given by [swap_rates()]. A proposal where the
+#' log likelihood or the log prior is `NaN` or `+Inf` is rejected and
+#' counted in `n_nonfinite` of the final state (see [target()]).
 #'
 #' @inheritParams sample_mh
 #' @param log_lik The log likelihood `log p(X | theta)`: a [target()], an R
@@ -103,7 +105,7 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
       counts <- stats::setNames(double(K), paste0("t=", format(temperatures)))
       list(theta = th, log_lik = p$ll, log_prior = p$lp, iteration = 0,
            n_accept = counts, n_prop = counts,
-           swap_accept = double(K - 1L), swap_prop = double(K - 1L))
+           swap_accept = double(K - 1L), swap_prop = double(K - 1L), n_nonfinite = 0)
     },
     step = function(state, n, thin, offset, warmup)
       sampler_chunk(

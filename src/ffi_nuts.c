@@ -67,6 +67,7 @@ SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
 
     mcx_tgt h;
     nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
+    mcx_target_reject_nonfinite(&h);   /* divergent points, counted */
 
     mcx_chunk ch = mcx_chunk_read(run_);
     mcx_run run = {ch.n, ch.thin, ch.warmup, ch.offset, NULL, ch.n_kept};
@@ -82,6 +83,7 @@ SEXP ffi_nuts_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_nuts_run(&h, &c, &s, &run, REAL(params));
     PutRNGstate();
+    mcx_target_count(state, &h);
 
     const char *nms[] = {"state", "traces", "sampler_params", ""};
     SEXP vals[] = {state, traces, params};

@@ -8,7 +8,10 @@
  * integer vector c(n, thin, offset, warmup) of the chunk, `io` the context
  * vector of R/target.R's with_target_io(), and `spec` the sampler's fixed
  * settings.  The state is duplicated, advanced in place by the engine and
- * returned as list(state = , traces = <n_kept x dim matrix>).
+ * returned as list(state = , traces = <n_kept x dim matrix>).  The target
+ * handles reject non-finite values after the initial one (a point where the
+ * log density is NaN or +Inf is a rejected proposal, as one outside the
+ * support), counted in the state's "n_nonfinite".
  */
 #include <string.h>
 #include "mcmix_engine.h"
@@ -119,6 +122,7 @@ static void sampler_open(SEXP target, SEXP io, SEXP state_, SEXP run_,
     mcx_bind_fields(sc->state, fields, engine_state, lens);
     *nprot += mcx_target_open(target, sc->d, io, MCX_CB_LOG_DENSITY, "log_density",
                               &sc->h);
+    mcx_target_reject_nonfinite(&sc->h);
     sc->traces = PROTECT(run_open(run_, sc->d, &sc->run)); (*nprot)++;
 }
 
@@ -210,6 +214,7 @@ SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_mh_run(&sc.h, props, K, &ad, &s, &sc.run);
     PutRNGstate();
+    mcx_target_count(sc.state, &sc.h);
     return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
@@ -229,6 +234,7 @@ SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_slice_run(&sc.h, width, INTEGER(disc), max_steps, &s, &sc.run);
     PutRNGstate();
+    mcx_target_count(sc.state, &sc.h);
     return sampler_close(sc.state, sc.traces, spec, nprot);
 }
 
@@ -253,20 +259,8 @@ SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     if (!isfinite(*s.logd)) MCX_INTERNAL("HMC state outside the support");
     mcx_hmc_run(&sc.h, &c, &s, &sc.run);
     PutRNGstate();
+    mcx_target_count(sc.state, &sc.h);
     return sampler_close(sc.state, sc.traces, spec, nprot);
-}
-
-/* Gradient of a target at theta (HMC's initial state), iteration 0. */
-SEXP ffi_target_grad0(SEXP target, SEXP io, SEXP theta)
-{
-    if (TYPEOF(theta) != REALSXP) MCX_INTERNAL("bad theta");
-    int d = (int) XLENGTH(theta), nprot = 0;
-    mcx_tgt h;
-    nprot += mcx_target_open(target, d, io, MCX_CB_LOG_DENSITY, "log_density", &h);
-    SEXP g = PROTECT(Rf_allocVector(REALSXP, d)); nprot++;
-    mcx_tgt_grad(&h, REAL(theta), REAL(g));
-    UNPROTECT(nprot);
-    return g;
 }
 
 /* --------------------------------------------------------- tempering */
@@ -285,6 +279,8 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     mcx_tgt lik, prior;
     nprot += mcx_target_open(VECTOR_ELT(targets, 0), d, io, MCX_CB_LOG_LIK, "log_lik", &lik);
     nprot += mcx_target_open(VECTOR_ELT(targets, 1), d, io, MCX_CB_LOG_PRIOR, "log_prior", &prior);
+    mcx_target_reject_nonfinite(&lik);
+    mcx_target_reject_nonfinite(&prior);
     mcx_run run;
     SEXP traces = PROTECT(run_open(run_, d, &run)); nprot++;
     mcx_pt_state s;
@@ -293,5 +289,7 @@ SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state_, SEXP run_, SEXP spec)
     GetRNGstate();
     mcx_pt_run(&lik, &prior, temps, K, scales, &s, &run);
     PutRNGstate();
+    mcx_target_count(state, &lik);
+    mcx_target_count(state, &prior);
     return sampler_close(state, traces, spec, nprot);
 }

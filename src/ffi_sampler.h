@@ -7,11 +7,11 @@
 /* ffi_target.c */
 SEXP ffi_target_info(SEXP xptr);
 SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what);
+SEXP ffi_target_start(SEXP target, SEXP io, SEXP theta, SEXP need_grad);
 /* ffi_sampler.c */
 SEXP ffi_mh_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
 SEXP ffi_slice_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
 SEXP ffi_hmc_run(SEXP target, SEXP io, SEXP state, SEXP run, SEXP spec);
-SEXP ffi_target_grad0(SEXP target, SEXP io, SEXP theta);
 SEXP ffi_tempering_run(SEXP targets, SEXP io, SEXP state, SEXP run, SEXP spec);
 
 /* ffi_models.c (model-specific Gibbs samplers) */

@@ -32,6 +32,10 @@ SEXP mcx_target_xptr(const mcx_target *target, SEXP prot)
                  "not %d.", target->dim);
     if (target->log_density == NULL)
         Rf_error("mcmix_target_xptr(): the target has no log_density function.");
+    if (target->abi_version >= 5 && target->log_density_gradient != NULL &&
+        target->gradient == NULL)
+        Rf_error("mcmix_target_xptr(): the target has log_density_gradient but no "
+                 "gradient function (give both).");
     SEXP ptr = PROTECT(R_MakeExternalPtr((void *) target, target_tag(), prot));
     Rf_setAttrib(ptr, R_ClassSymbol, Rf_mkString("mcmix_target_ptr"));
     UNPROTECT(1);
@@ -50,16 +54,46 @@ const mcx_target *mcx_target_from_xptr(SEXP xptr)
     return t;
 }
 
-/* list(dim = , has_gradient = ) of a compiled target. */
+/* list(dim = , has_gradient = , one_call = ) of a compiled target. */
 SEXP ffi_target_info(SEXP xptr)
 {
     const mcx_target *t = mcx_target_from_xptr(xptr);
-    const char *nms[] = {"dim", "has_gradient", NULL};
-    SEXP vals[2];
+    const char *nms[] = {"dim", "has_gradient", "one_call", NULL};
+    SEXP vals[3];
     vals[0] = PROTECT(Rf_ScalarInteger(t->dim));
     vals[1] = PROTECT(Rf_ScalarLogical(t->gradient != NULL));
+    vals[2] = PROTECT(Rf_ScalarLogical(t->abi_version >= 5 && t->gradient != NULL &&
+                                       t->log_density_gradient != NULL));
     SEXP out = mcx_named_list(nms, vals);
-    UNPROTECT(2);
+    UNPROTECT(3);
+    return out;
+}
+
+/* The initial point of a chain: list(logd = , grad = , status = ) with the
+ * log density at theta, its gradient (need_grad = 1 and a finite value;
+ * else NULL) and the MCX_EVAL_* outcome (target.h).  Values are returned
+ * unchecked: R/target.R's target_start() turns a non-finite one into an
+ * error naming the argument of the initial values. */
+SEXP ffi_target_start(SEXP target, SEXP io, SEXP theta, SEXP need_grad)
+{
+    if (TYPEOF(theta) != REALSXP || XLENGTH(theta) < 1 ||
+        TYPEOF(need_grad) != INTSXP || XLENGTH(need_grad) != 1)
+        MCX_INTERNAL("bad argument types");
+    int dim = (int) XLENGTH(theta), nprot = 0;
+    mcx_tgt h;
+    nprot += mcx_target_open(target, dim, io, MCX_CB_LOG_DENSITY, "log_density", &h);
+    SEXP grad = PROTECT(Rf_allocVector(REALSXP, dim)); nprot++;
+    double logd;
+    int st = mcx_tgt_eval(&h, REAL(theta), &logd,
+                          INTEGER(need_grad)[0] ? REAL(grad) : NULL);
+    const char *nms[] = {"logd", "grad", "status", NULL};
+    SEXP vals[3];
+    vals[0] = PROTECT(Rf_ScalarReal(logd)); nprot++;
+    vals[1] = INTEGER(need_grad)[0] && st != MCX_EVAL_OUTSIDE && st != MCX_EVAL_BAD_VALUE ?
+        grad : R_NilValue;
+    vals[2] = PROTECT(Rf_ScalarInteger(st)); nprot++;
+    SEXP out = mcx_named_list(nms, vals);
+    UNPROTECT(nprot);
     return out;
 }
 

@@ -7,8 +7,9 @@
  * kept a reference to it (MAYBE_SHARED after the call), in which case a
  * fresh vector replaces it so that the kept value never changes under the
  * user's feet.  Values are checked here for type and length (with a message
- * that says what came back); NaN and +Inf are reported by the engine
- * (target.h), with the same context.
+ * that says what came back); non-finite values (a NaN or +Inf log density,
+ * a non-finite gradient) are left to the engine (target.h), which rejects
+ * them during sampling or reports them with the same context.
  */
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +138,42 @@ void mcx_rfun_vector(mcx_rfun *f, const double *x, const double *y,
     }
 }
 
+/* Copy v, a numeric vector of length n, into out (non-finite values
+ * included: the engine checks them); 0 when v has another type or length. */
+static int copy_numeric(SEXP v, double *out, int n)
+{
+    if ((TYPEOF(v) != REALSXP && TYPEOF(v) != INTSXP) || Rf_xlength(v) != n) return 0;
+    if (TYPEOF(v) == REALSXP) {
+        memcpy(out, REAL(v), (size_t) n * sizeof(double));
+    } else {
+        const int *iv = INTEGER(v);
+        for (int j = 0; j < n; j++) out[j] = iv[j] == NA_INTEGER ? NAN : (double) iv[j];
+    }
+    return 1;
+}
+
+/* The number in v (numeric, length one, not NA), or NA_REAL. */
+static double number_of(SEXP v)
+{
+    if (Rf_xlength(v) == 1) {
+        if (TYPEOF(v) == REALSXP && !R_IsNA(REAL(v)[0])) return REAL(v)[0];
+        if (TYPEOF(v) == INTSXP && INTEGER(v)[0] != NA_INTEGER)
+            return (double) INTEGER(v)[0];
+    }
+    return NA_REAL;
+}
+
+/* Element `name` of a list returned by a user function (R_NilValue when
+ * it has none, or no names). */
+static SEXP user_elt(SEXP v, const char *name)
+{
+    SEXP nms = Rf_getAttrib(v, R_NamesSymbol);
+    if (TYPEOF(nms) != STRSXP) return R_NilValue;
+    for (R_xlen_t i = 0; i < XLENGTH(v); i++)
+        if (strcmp(CHAR(STRING_ELT(nms, i)), name) == 0) return VECTOR_ELT(v, i);
+    return R_NilValue;
+}
+
 /* ---- the R-function target: an mcx_target whose ctx is an adapter ---- */
 
 typedef struct r_target {
@@ -144,6 +181,8 @@ typedef struct r_target {
     mcx_rfun   ld;
     mcx_rfun   gr;
     int        has_gr;
+    int        combined;   /* ld returns the value with its gradient */
+    SEXP       gradient_sym;
     char       gr_label[64];
 } r_target;
 
@@ -156,7 +195,61 @@ static double r_target_logd(const double *theta, void *ctx)
 static void r_target_grad(const double *theta, double *grad, void *ctx)
 {
     r_target *t = (r_target *) ctx;
-    mcx_rfun_vector(&t->gr, theta, NULL, grad, t->desc.dim);
+    SEXP v = mcx_rfun_eval(&t->gr, theta, NULL);
+    if (!copy_numeric(v, grad, t->desc.dim)) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "a numeric vector of length %d", t->desc.dim);
+        bad_return(&t->gr, theta, v, expected);
+    }
+}
+
+/* The combined form: ld(theta) returns the log density with its gradient,
+ * as a number with attribute "gradient" (as for nlm()) or as
+ * list(value = , gradient = ).  The value is returned; the gradient is
+ * copied into grad when grad != NULL and the value is finite (elsewhere it
+ * may be absent). */
+static double r_combined_eval(r_target *t, const double *theta, double *grad)
+{
+    int d = t->desc.dim;
+    SEXP v = PROTECT(mcx_rfun_eval(&t->ld, theta, NULL));
+    SEXP val = v, g = R_NilValue;
+    if (TYPEOF(v) == VECSXP) {
+        val = user_elt(v, "value");
+        g = user_elt(v, "gradient");
+    } else {
+        g = Rf_getAttrib(v, t->gradient_sym);
+    }
+    double lp = number_of(val);
+    if (R_IsNA(lp)) goto bad;
+    /* no gradient needed where the value is -Inf, NaN or +Inf */
+    if (grad != NULL && isfinite(lp) && !copy_numeric(g, grad, d)) goto bad;
+    UNPROTECT(1);
+    return lp;
+bad: {
+        char expected[160];
+        snprintf(expected, sizeof expected, "a number with attribute \"gradient\" (a numeric "
+                 "vector of length %d), or list(value = , gradient = )", d);
+        bad_return(&t->ld, theta, v, expected);
+        return NAN; /* not reached */
+    }
+}
+
+static double r_combined_logd(const double *theta, void *ctx)
+{
+    return r_combined_eval((r_target *) ctx, theta, NULL);
+}
+
+static void r_combined_grad(const double *theta, double *grad, void *ctx)
+{
+    r_target *t = (r_target *) ctx;
+    double lp = r_combined_eval(t, theta, grad);
+    if (!isfinite(lp))   /* no gradient there */
+        for (int j = 0; j < t->desc.dim; j++) grad[j] = NAN;
+}
+
+static double r_combined_logd_grad(const double *theta, double *grad, void *ctx)
+{
+    return r_combined_eval((r_target *) ctx, theta, grad);
 }
 
 int mcx_target_open(SEXP target, int dim, SEXP io, int code,
@@ -176,13 +269,24 @@ int mcx_target_open(SEXP target, int dim, SEXP io, int code,
         return 0;
     }
     SEXP ld = mcx_list_get(target, "log_density"), gr = mcx_list_get(target, "gradient");
+    SEXP comb = mcx_list_get(target, "combined");
     r_target *t = (r_target *) mcx_alloc(1, sizeof(r_target));
+    memset(t, 0, sizeof *t);
     t->desc.abi_version = MCX_ABI_VERSION;
     t->desc.dim = dim;
-    t->desc.log_density = r_target_logd;
     t->desc.ctx = t;
+    t->combined = TYPEOF(comb) == LGLSXP && XLENGTH(comb) == 1 && LOGICAL(comb)[0] == 1;
     t->has_gr = gr != R_NilValue;
-    t->desc.gradient = t->has_gr ? r_target_grad : NULL;
+    if (t->combined) {
+        t->gradient_sym = Rf_install("gradient");
+        if (t->has_gr) MCX_INTERNAL("a combined target with a gradient function");
+        t->desc.log_density = r_combined_logd;
+        t->desc.gradient = r_combined_grad;
+        t->desc.log_density_gradient = r_combined_logd_grad;
+    } else {
+        t->desc.log_density = r_target_logd;
+        t->desc.gradient = t->has_gr ? r_target_grad : NULL;
+    }
     /* h->iter is read through a pointer; set the handle up first */
     mcx_tgt_init(h, &t->desc, label);
     int nprot = mcx_rfun_open(&t->ld, ld, 1, dim, io, code, label, &h->iter, 0);
@@ -194,4 +298,15 @@ int mcx_target_open(SEXP target, int dim, SEXP io, int code,
                                &h->iter, 0);
     }
     return nprot;
+}
+
+void mcx_target_reject_nonfinite(mcx_tgt *h)
+{
+    h->nonfinite = MCX_TGT_REJECT;
+    h->n_nonfinite = 0.0;
+}
+
+void mcx_target_count(SEXP state, const mcx_tgt *h)
+{
+    *mcx_list_real(state, "n_nonfinite", 1) += h->n_nonfinite;
 }

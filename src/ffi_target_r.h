@@ -68,6 +68,12 @@ void mcx_rfun_vector(mcx_rfun *f, const double *x, const double *y,
 int mcx_target_open(SEXP target, int dim, SEXP io, int code,
                     const char *label, mcx_tgt *h);
 
+/* Make h reject non-finite values after the initial one (MCX_TGT_REJECT),
+ * as the samplers do; mcx_target_count() then adds the number rejected in
+ * a chunk to the element "n_nonfinite" of the chain's state list. */
+void mcx_target_reject_nonfinite(mcx_tgt *h);
+void mcx_target_count(SEXP state, const mcx_tgt *h);
+
 /* The compiled descriptor inside an "mcmix_target_ptr" (errors otherwise). */
 const mcx_target *mcx_target_from_xptr(SEXP xptr);
 

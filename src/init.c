@@ -58,10 +58,10 @@ static const R_CallMethodDef call_methods[] = {
     /* --- generic samplers and targets (ffi_sampler.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
+    CALLDEF(ffi_target_start, 4),
     CALLDEF(ffi_mh_run, 5),
     CALLDEF(ffi_slice_run, 5),
     CALLDEF(ffi_hmc_run, 5),
-    CALLDEF(ffi_target_grad0, 3),
     CALLDEF(ffi_tempering_run, 5),
     CALLDEF(ffi_probit_step, 3),
     CALLDEF(ffi_gpclass_step, 3),

@@ -9,7 +9,8 @@
  *
  * After burn-in the step size is fixed at epsbar.  Momentum p ~ N(0, M),
  * H(theta, p) = -log pi(theta) + p' M^-1 p / 2.  A transition whose energy
- * error exceeds 1000 (or is not finite, or leaves the support) is a
+ * error exceeds 1000 (or is not finite, or leaves the support, or meets a
+ * non-finite log density or gradient: mcx_tgt_logd_grad()) is a
  * divergence: it is rejected and counted.
  */
 #include <string.h>
@@ -47,9 +48,7 @@ void mcx_hmc_run(mcx_tgt *h, const mcx_hmc_ctrl *c, mcx_hmc_state *s,
         for (int j = 0; j < d; j++) p[j] += 0.5 * eps * gq[j];
         for (int l = 0; l < c->n_steps; l++) {
             for (int j = 0; j < d; j++) q[j] += eps * p[j] / M[j];
-            lq = mcx_tgt_logd(h, q);
-            if (!isfinite(lq)) { outside = 1; break; }
-            mcx_tgt_grad(h, q, gq);
+            if (!mcx_tgt_logd_grad(h, q, &lq, gq)) { outside = 1; break; }
             double f = (l == c->n_steps - 1) ? 0.5 : 1.0;
             for (int j = 0; j < d; j++) p[j] += f * eps * gq[j];
         }

@@ -103,9 +103,12 @@ int mcx_nuts_leapfrog(mcx_nuts_tree *t, double e)
     for (int j = 0; j < d; j++) z->p[j] += 0.5 * e * z->g[j];
     sharp(t, z->p, tmp);
     for (int j = 0; j < d; j++) z->q[j] += e * tmp[j];
-    z->logd = mcx_tgt_logd(t->h, z->q);
-    if (!isfinite(z->logd)) return 0;
-    mcx_tgt_grad(t->h, z->q, z->g);
+    /* a point outside the support, or (after the initial value) with a
+     * non-finite log density or gradient, ends the trajectory: divergent */
+    if (!mcx_tgt_logd_grad(t->h, z->q, &z->logd, z->g)) {
+        z->logd = -INFINITY;
+        return 0;
+    }
     for (int j = 0; j < d; j++) z->p[j] += 0.5 * e * z->g[j];
     return 1;
 }

@@ -43,7 +43,9 @@ void mcx_nuts_tree_alloc(mcx_nuts_tree *t);
 double mcx_nuts_energy(const mcx_nuts_tree *t, const mcx_nuts_point *z);
 /* Draw p ~ N(0, M) into p. */
 void mcx_nuts_momentum(const mcx_nuts_tree *t, double *p);
-/* One leapfrog step of size e from t->z; 0 when it left the support. */
+/* One leapfrog step of size e from t->z (one evaluation of the log density
+ * and its gradient); 0 when the new point is rejected: outside the support,
+ * or a non-finite value of the target (see mcx_tgt_logd_grad()). */
 int mcx_nuts_leapfrog(mcx_nuts_tree *t, double e);
 /* One NUTS transition from (theta, logd, grad), updated in place. */
 void mcx_nuts_transition(mcx_nuts_tree *t, double *theta, double *logd,

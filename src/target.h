@@ -3,8 +3,12 @@
  *
  * A sampler never calls an mcx_target descriptor directly: it wraps it in a
  * handle (mcx_tgt) that
- *   - checks every value (NaN and +Inf are errors; -Inf means "outside the
- *     support") and reports a bad value with the iteration and theta,
+ *   - checks every value (-Inf means "outside the support"; NaN and +Inf
+ *     are errors reported with the iteration and theta, unless the sampler
+ *     made the handle reject them: then a non-finite value after the
+ *     initial one is a rejected point, counted, as Stan does),
+ *   - gives the log density and its gradient from one call of the target
+ *     when it can (mcx_tgt_logd_grad()),
  *   - provides the gradient, by central finite differences when the target
  *     has none,
  *   - records the iteration being run (set by the sampler in h->iter), so
@@ -18,6 +22,7 @@
  *     h->iter = it;                        (1-based; 0 = the initial value)
  *     double lp = mcx_tgt_logd(h, theta);  (checked; may be -Inf)
  *     mcx_tgt_grad(h, theta, grad);        (checked; finite)
+ *     if (mcx_tgt_logd_grad(h, theta, &lp, grad)) ... (both; 0 = rejected)
  */
 #ifndef MCMIX_TARGET_H
 #define MCMIX_TARGET_H
@@ -25,15 +30,37 @@
 #include <math.h>
 #include "mcmix_abi.h"
 
+/* What to do with a non-finite value (NaN or +Inf log density, non-finite
+ * gradient coordinate) returned by the target. */
+enum {
+    MCX_TGT_STRICT = 0,  /* always an error (with the iteration and theta) */
+    MCX_TGT_REJECT = 1   /* after the initial value (iter > 0): the point is
+                          * rejected, as one outside the support, and counted
+                          * in n_nonfinite; at the initial value an error */
+};
+
 typedef struct mcx_tgt {
     const mcx_target *desc;  /* the descriptor (R adapter or compiled) */
     int    dim;              /* desc->dim */
     long   iter;             /* iteration being run; 0 = initial value */
     const char *label;       /* name used in messages, e.g. "log_density" */
     double *work;            /* dim doubles: finite-difference scratch */
+    int    nonfinite;        /* MCX_TGT_STRICT (default) or MCX_TGT_REJECT */
+    double n_nonfinite;      /* non-finite values rejected (MCX_TGT_REJECT) */
+    /* desc->log_density_gradient when the descriptor has it (ABI >= 5) */
+    double (*logd_grad)(const double *theta, double *grad, void *ctx);
 } mcx_tgt;
 
-/* Fill a handle for `desc` (work from mcx_alloc).  `label` must outlive h. */
+/* Outcome of mcx_tgt_eval(). */
+enum {
+    MCX_EVAL_OK = 0,         /* finite log density (and gradient) */
+    MCX_EVAL_OUTSIDE = 1,    /* log density -Inf (gradient not computed) */
+    MCX_EVAL_BAD_VALUE = 2,  /* log density NaN or +Inf */
+    MCX_EVAL_BAD_GRAD = 3    /* a gradient coordinate not finite */
+};
+
+/* Fill a handle for `desc` (work from mcx_alloc).  `label` must outlive h.
+ * The handle starts strict (h->nonfinite = MCX_TGT_STRICT). */
 void mcx_tgt_init(mcx_tgt *h, const mcx_target *desc, const char *label);
 
 /* Raise the error for a bad value v of the log density at theta. */
@@ -44,17 +71,22 @@ void mcx_tgt_bad_value(const mcx_tgt *h, const char *what, double v,
 #endif
     ;
 
+/* A non-finite log density v at theta: -Inf (counted) when the handle
+ * rejects such points after the initial value, else the error above. */
+double mcx_tgt_nonfinite(mcx_tgt *h, double v, const double *theta);
+
 /* Write theta as "0.1, 2" (at most the first 10 coordinates) into buf. */
 void mcx_format_theta(char *buf, size_t size, const double *theta, int dim);
 
 /* Write "at the initial value" (iter <= 0) or "at iteration <iter>" into buf. */
 void mcx_format_where(char *buf, size_t size, long iter);
 
-/* The log density at theta: finite or -Inf (anything else is an error). */
-static inline double mcx_tgt_logd(const mcx_tgt *h, const double *theta)
+/* The log density at theta: finite or -Inf.  NaN and +Inf are errors on a
+ * strict handle; a rejecting one returns -Inf after the initial value. */
+static inline double mcx_tgt_logd(mcx_tgt *h, const double *theta)
 {
     double v = h->desc->log_density(theta, h->desc->ctx);
-    if (isnan(v) || v == INFINITY) mcx_tgt_bad_value(h, "log density", v, theta);
+    if (isnan(v) || v == INFINITY) return mcx_tgt_nonfinite(h, v, theta);
     return v;
 }
 
@@ -66,7 +98,20 @@ static inline int mcx_tgt_has_grad(const mcx_tgt *h)
 
 /* Gradient of the log density at theta into grad (dim doubles): the
  * target's own, or central differences (one-sided next to the boundary of
- * the support).  Every coordinate is checked to be finite. */
-void mcx_tgt_grad(const mcx_tgt *h, const double *theta, double *grad);
+ * the support).  Every coordinate is checked to be finite (an error
+ * otherwise, whatever h->nonfinite). */
+void mcx_tgt_grad(mcx_tgt *h, const double *theta, double *grad);
 
+/* The log density at theta into *logd and, when grad != NULL and the value
+ * is finite, the gradient into grad: one call of the target when it has
+ * log_density_gradient, else log_density then the gradient.  No value is
+ * checked beyond the MCX_EVAL_* outcome (and no error raised for one). */
+int mcx_tgt_eval(mcx_tgt *h, const double *theta, double *logd, double *grad);
+
+/* The point of a gradient sampler: *logd and grad at theta.  Returns 1 for
+ * a usable point (finite value and gradient), 0 for a rejected one (outside
+ * the support, or a non-finite value on a rejecting handle after the
+ * initial value, counted in n_nonfinite); other non-finite values are the
+ * errors of mcx_tgt_logd() / mcx_tgt_grad(). */
+int mcx_tgt_logd_grad(mcx_tgt *h, const double *theta, double *logd, double *grad);
 #endif

@@ -9,7 +9,10 @@
  * ABI: the structs only ever grow at the end.  MCX_ABI_VERSION is bumped
  * when a slot is appended or a convention changes; mcmix refuses
  * descriptors whose abi_version is newer than its own or older than
- * MCX_ABI_MIN_VERSION.
+ * MCX_ABI_MIN_VERSION.  A descriptor must be zero-initialised before its
+ * slots are set (static storage, `= {0}`, or memset() of allocated memory),
+ * so that the slots appended after the code was written are NULL when it
+ * is compiled against a newer header with abi_version = MCX_ABI_VERSION.
  *   1  the first slots;
  *   2  param_update appended (non-conjugate families);
  *   3  every size slot counts doubles (hyper_size and stats_size counted
@@ -19,6 +22,8 @@
  *      statistics computed in parallel blocks and then combined) and
  *      log_predictive_loo (the leave-one-out predictive of a member read
  *      from its full cluster's statistics).
+ *   5  one optional target slot appended: log_density_gradient (the log
+ *      density and its gradient from one evaluation).
  */
 #ifndef MCMIX_ABI_H
 #define MCMIX_ABI_H
@@ -29,7 +34,7 @@
 extern "C" {
 #endif
 
-#define MCX_ABI_VERSION 4
+#define MCX_ABI_VERSION 5
 #define MCX_ABI_MIN_VERSION 1
 
 /* The number of doubles that hold `bytes` bytes (for the size slots). */
@@ -145,6 +150,14 @@ typedef struct mcx_target {
      * then uses central finite differences of log_density) */
     void   (*gradient)(const double *theta, double *grad, void *ctx);
     void   *ctx;
+
+    /* ---- ABI version >= 5 (read only when abi_version >= 5) ---- */
+    /* Optional (NULL: log_density, then gradient): return the log density
+     * at theta and write its gradient into grad, from one evaluation (most
+     * of the work of a gradient is usually the log density's).  grad need
+     * not be written when the value is -INFINITY.  Given only together
+     * with `gradient` (samplers that need one of the two still call it). */
+    double (*log_density_gradient)(const double *theta, double *grad, void *ctx);
 } mcx_target;
 
 #ifdef __cplusplus

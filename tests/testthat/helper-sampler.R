@@ -43,3 +43,33 @@ expect_extend_matches <- function(run, iter, more, seed) {
   testthat::expect_identical(f1$chains[[1]]$state, f2$chains[[1]]$state)
   invisible(f2)
 }
+
+# N(0, I_2) truncated to |x1| < trunc_r, written as a density that is NaN
+# outside (as one that overflows there): during sampling such points are
+# rejected, so the chain samples the truncated density, whose exact moments
+# are var(x1) = 1 - 2 r phi(r) / (2 Phi(r) - 1), P(|x1| > 1) =
+# 2 (Phi(r) - Phi(1)) / (2 Phi(r) - 1), and x2 ~ N(0, 1).
+trunc_r <- 1.5
+trunc_ld <- function(x) if (abs(x[1]) < trunc_r) -sum(x^2) / 2 else NaN
+trunc_gr <- function(x) -x
+trunc_z <- 2 * stats::pnorm(trunc_r) - 1
+trunc_var <- 1 - 2 * trunc_r * stats::dnorm(trunc_r) / trunc_z
+trunc_tail <- 2 * (stats::pnorm(trunc_r) - stats::pnorm(1)) / trunc_z
+
+# The draws `tr` (n x 2) have the exact moments above within k batch-means
+# standard errors, and never leave |x1| < trunc_r.
+expect_trunc_moments <- function(tr, k = 5) {
+  x <- tr[, 1]
+  testthat::expect_true(all(abs(x) < trunc_r))
+  testthat::expect_lt(abs(mean(x)), k * bm_se(x))
+  testthat::expect_lt(abs(mean(x^2) - trunc_var), k * bm_se(x^2))
+  tail <- as.numeric(abs(x) > 1)
+  testthat::expect_lt(abs(mean(tail) - trunc_tail), k * bm_se(tail))
+  y <- tr[, 2]
+  testthat::expect_lt(abs(mean(y)), k * bm_se(y))
+  testthat::expect_lt(abs(mean(y^2) - 1), k * bm_se(y^2))
+}
+
+# The truncated target as one function returning the value with its
+# gradient (as an attribute), for comparison with the two-function form.
+trunc_vg <- function(x) if (abs(x[1]) < trunc_r) structure(-sum(x^2) / 2, gradient = -x) else NaN

@@ -36,3 +36,36 @@ test_that("hmc: extend() equals one longer run; bad arguments are refused", {
   expect_error(sample_hmc(gauss_ld, c(0, 0), mass = c(1, 0)), "`mass`")
   expect_error(hmc_step_size(1), "`fit`")
 })
+
+test_that("HMC rejects points where the log density is NaN and samples the truncated density", {
+  set.seed(81)
+  fit <- sample_hmc(target(trunc_ld, gradient = trunc_gr), init = c(1.4, 0), iter = 8000,
+                    burnin = 500, n_steps = 5, step_size = 2, progress = FALSE)
+  expect_trunc_moments(fit$chains[[1]]$traces)
+  st <- fit$chains[[1]]$state
+  expect_gt(st$n_nonfinite, 0)
+  expect_gte(st$n_divergent + st$warmup_divergent, st$n_nonfinite)
+  expect_equal(hmc_divergences(fit), st$n_divergent)
+  # a non-finite gradient during sampling: rejected, never an error
+  late <- target(function(x) -sum(x^2) / 2,
+                 gradient = function(x) if (abs(x[1]) > 0.3) c(Inf, 0) else -x)
+  set.seed(82)
+  fit <- sample_hmc(late, init = c(0, 0), iter = 200, progress = FALSE)
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  # at the initial values: a classed error naming `init`
+  e <- tryCatch(sample_hmc(target(trunc_ld, gradient = trunc_gr), init = c(3, 0), iter = 5,
+                           progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_identical(e$arg, "init")
+})
+
+test_that("HMC gives the same draws from one function for the value and gradient as from two", {
+  run <- function(tg) {
+    set.seed(83)
+    sample_hmc(tg, init = c(0.5, 0), iter = 300, burnin = 100, n_steps = 5, progress = FALSE)
+  }
+  a <- run(target(trunc_ld, gradient = trunc_gr))
+  b <- run(target(trunc_vg, gradient = TRUE))
+  expect_identical(b$chains[[1]]$traces, a$chains[[1]]$traces)
+  expect_identical(b$chains[[1]]$state, a$chains[[1]]$state)
+})

@@ -172,3 +172,22 @@ test_that("sample_mh refuses bad tuning arguments with messages naming them", {
   expect_error(sample_mh(gauss_ld, c(0, 0), proposal = bad_draw, iter = 5, burnin = 0),
                "`draw` must return a numeric vector of length 2.*iteration 1")
 })
+
+test_that("MH rejects and counts proposals where the log density is NaN, and samples the truncated density", {
+  set.seed(91)
+  fit <- sample_mh(trunc_ld, init = c(0, 0), iter = 20000, burnin = 500,
+                   proposal = proposal_rw(scale = 1.5), progress = FALSE)
+  expect_trunc_moments(fit$chains[[1]]$traces)
+  n_bad <- fit$chains[[1]]$state$n_nonfinite
+  expect_gt(n_bad, 0)
+  expect_output(print(fit), sprintf("Rejected:  %s proposed point", format_count(n_bad)))
+  # the same with the general loop (adaptation) and with +Inf
+  set.seed(92)
+  fit <- sample_mh(function(x) if (abs(x[1]) < trunc_r) -sum(x^2) / 2 else Inf,
+                   init = c(0, 0), iter = 2000, adapt = adapt_scale(), progress = FALSE)
+  expect_true(all(abs(fit$chains[[1]]$traces[, 1]) < trunc_r))
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  e <- tryCatch(sample_mh(trunc_ld, init = c(2, 0), progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_identical(e$arg, "init")
+})

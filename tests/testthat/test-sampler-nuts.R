@@ -187,3 +187,140 @@ test_that("sample_nuts refuses bad input, naming the argument", {
   expect_error(nuts_diagnostics(sample_hmc(tg, init = 0, iter = 5, progress = FALSE)),
                "`fit`")
 })
+
+test_that("NUTS rejects points where the log density is NaN (step-size search included) and samples the truncated density", {
+  tg <- target(trunc_ld, gradient = trunc_gr)
+  # a first step of size 10 leaves |x1| < 1.5: the step-size search at the
+  # first warm-up iteration meets NaN and halves the step
+  set.seed(71)
+  one <- sample_nuts(tg, init = c(0, 0), iter = 1, burnin = 1, step_size = 10, progress = FALSE)
+  expect_gte(one$chains[[1]]$state$n_nonfinite, 1)
+  expect_lt(exp(one$chains[[1]]$state$log_step_size), 10)
+  set.seed(72)
+  fit <- sample_nuts(tg, init = c(1.4, 0), iter = 6000, burnin = 500, step_size = 10,
+                     progress = FALSE)
+  expect_trunc_moments(fit$chains[[1]]$traces)
+  dg <- nuts_diagnostics(fit)
+  expect_gt(dg$nonfinite, 0)
+  # rejected points end trajectories as divergences (those of the step-size
+  # search are trial steps, not transitions: counted in `nonfinite` only)
+  expect_gt(dg$divergent, 0)
+  np <- nuts_params_fit(fit)
+  expect_equal(sum(np$Value[np$Parameter == "divergent__"]), dg$divergent)
+  out <- capture.output(print(fit))
+  expect_true(any(grepl("non-finite log density or gradient were rejected", out)))
+  expect_true(any(grepl("^Rejected: ", out)))
+  out <- capture.output(print(summary(fit)))
+  expect_true(any(grepl("^Rejected: ", out)))
+  # a non-finite gradient is rejected the same way
+  g_bad <- target(function(x) -sum(x^2) / 2,
+                  gradient = function(x) if (abs(x[1]) < trunc_r) -x else c(Inf, 0))
+  set.seed(73)
+  fit <- sample_nuts(g_bad, init = c(0, 0), iter = 300, burnin = 100, progress = FALSE)
+  expect_true(all(abs(fit$chains[[1]]$traces[, 1]) < trunc_r))
+  expect_gt(nuts_diagnostics(fit)$nonfinite, 0)
+  # and with the gradient by finite differences (which cannot be computed
+  # where both neighbours are NaN: the point is rejected too)
+  set.seed(74)
+  fit <- sample_nuts(trunc_ld, init = c(0, 0), iter = 300, burnin = 100, progress = FALSE)
+  expect_true(all(abs(fit$chains[[1]]$traces[, 1]) < trunc_r))
+  expect_gt(nuts_diagnostics(fit)$nonfinite, 0)
+})
+
+test_that("a NaN or a non-finite gradient at the initial values is a classed error naming `init`", {
+  e <- tryCatch(sample_nuts(trunc_ld, init = c(2, 0), iter = 5, progress = FALSE),
+                error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "init")
+  # (the function given as `target` is named so)
+  expect_match(conditionMessage(e), "`init` is not a valid starting point: `target` returned NaN at \\(2, 0\\)")
+  e <- tryCatch(sample_nuts(function(x) Inf, init = 0, iter = 5, progress = FALSE),
+                error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  e <- tryCatch(sample_nuts(target(function(x) -x^2, gradient = function(x) NaN), init = 0,
+                            iter = 5, progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_match(conditionMessage(e), "`gradient` returned a non-finite value \\(NaN in coordinate 1\\)")
+  e <- tryCatch(sample_nuts(target(trunc_vg, gradient = TRUE), iter = 5, progress = FALSE,
+                            init = list(c(0, 0), c(3, 0)), chains = 2), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_identical(e$arg, "init")
+  expect_match(conditionMessage(e), "returned NaN at \\(3, 0\\)")
+})
+
+test_that("one function for the log density and its gradient gives the draws of two functions", {
+  two <- target(trunc_ld, gradient = trunc_gr)
+  one <- target(trunc_vg, gradient = TRUE)
+  one_list <- target(function(x) {
+    v <- trunc_vg(x)
+    if (is.nan(v)) NaN else list(value = as.vector(v), gradient = attr(v, "gradient"))
+  }, gradient = TRUE)
+  runs <- lapply(list(two, one, one_list), function(tg) {
+    set.seed(74)
+    sample_nuts(tg, init = c(0.5, 0), iter = 300, burnin = 200, chains = 2, progress = FALSE)
+  })
+  for (k in 2:3) {
+    expect_identical(runs[[k]]$chains[[1]]$traces, runs[[1]]$chains[[1]]$traces)
+    expect_identical(runs[[k]]$chains[[2]]$state$theta, runs[[1]]$chains[[2]]$state$theta)
+    expect_identical(nuts_diagnostics(runs[[k]]), nuts_diagnostics(runs[[1]]))
+  }
+  # one R call per evaluation instead of two
+  calls <- c(two = 0, one = 0)
+  cnt_two <- target(function(x) { calls[["two"]] <<- calls[["two"]] + 1; trunc_ld(x) },
+                    gradient = function(x) { calls[["two"]] <<- calls[["two"]] + 1; trunc_gr(x) })
+  cnt_one <- target(function(x) { calls[["one"]] <<- calls[["one"]] + 1; trunc_vg(x) },
+                    gradient = TRUE)
+  set.seed(75); sample_nuts(cnt_two, init = c(0.5, 0), iter = 50, burnin = 50, progress = FALSE)
+  set.seed(75); f1 <- sample_nuts(cnt_one, init = c(0.5, 0), iter = 50, burnin = 50,
+                                  progress = FALSE)
+  dg <- nuts_diagnostics(f1)
+  # every leapfrog step, and every trial step of the step-size search, is
+  # one call; the two-function form calls twice where the value is finite
+  expect_gte(calls[["one"]], dg$n_leapfrog + dg$warmup_leapfrog)
+  # (the check of fixed initial values asks for the value only)
+  expect_equal(calls[["two"]] - calls[["one"]],
+               calls[["one"]] - 1 - f1$chains[[1]]$state$n_nonfinite)
+  # print() says so; a bad return value is refused with what was expected
+  expect_output(print(one), "one call for both")
+  expect_error(sample_nuts(target(function(x) -sum(x^2), gradient = TRUE), init = c(0, 0),
+                           iter = 5, progress = FALSE),
+               "number with attribute \"gradient\"")
+  expect_error(target(function(x) 1, gradient = "a"), "`gradient`")
+})
+
+test_that("a sleepstudy-like hierarchical model (non-centred, LKJ) overflowing in the tails runs without error", {
+  # with this seed the first iterations reach points where exp() overflows
+  # and the log density is NaN (a chain that used to stop with an error)
+  tg <- sleep_target(sleep_data(), "one")
+  set.seed(4)
+  fit <- sample_nuts(tg, iter = 5, burnin = 5, progress = FALSE)
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  expect_true(all(is.finite(fit$chains[[1]]$traces)))
+  # and the two forms of the target give the same chain
+  set.seed(4)
+  fit2 <- sample_nuts(sleep_target(sleep_data(), "two"), iter = 5, burnin = 5, progress = FALSE)
+  expect_identical(fit2$chains[[1]]$traces, fit$chains[[1]]$traces)
+  if (identical(Sys.getenv("MCMIX_NUTS_SLEEPSTUDY"), "full")) {
+    # Stan's setting: 20 chains from uniform(-2, 2) initial values
+    set.seed(2024)
+    fit <- sample_nuts(tg, iter = 1000, burnin = 1000, chains = 20, progress = FALSE)
+    expect_length(fit$chains, 20L)
+    expect_false(fit$interrupted)
+  }
+})
+
+test_that("the warm-up and sampling time of each chain are recorded", {
+  set.seed(76)
+  fit <- sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 100, burnin = 100,
+                     chains = 2, progress = FALSE)
+  tm <- elapsed_time(fit)
+  expect_identical(dimnames(tm), list(c("chain:1", "chain:2"), c("warmup", "sample")))
+  expect_true(all(tm >= 0))
+  expect_lte(sum(tm), fit$timing[["elapsed"]] + 0.05)
+  ext <- extend(fit, 50, progress = FALSE)
+  expect_true(all(elapsed_time(ext)[, "sample"] >= tm[, "sample"]))
+  expect_identical(elapsed_time(ext)[, "warmup"], tm[, "warmup"])
+  expect_output(print(fit), "Time: .*per chain: warm-up .*sampling")
+  expect_error(elapsed_time(1), class = "mcmix_error_input")
+})

@@ -41,13 +41,44 @@ test_that("the banana target (no gradient) has the exact moments", {
 
 test_that("bad values of compiled targets and invalid pointers are refused", {
   ns <- install_test_plugin("mcmixtarget")
+  # NaN for x1 > 1: rejected during sampling, so x1 ~ N(0, 1) truncated to
+  # x1 <= 1, with mean -phi(1) / Phi(1)
   set.seed(65)
-  expect_error(sample_mh(ns$bad_target(), c(0, 0), iter = 2000, burnin = 0),
-               "`log_density` returned NaN at iteration [0-9]+ \\(theta = ")
+  fit <- sample_mh(ns$bad_target(), c(0, 0), iter = 20000, burnin = 200,
+                   proposal = proposal_rw(scale = 1.5))
+  x <- fit$chains[[1]]$traces[, 1]
+  expect_true(all(x <= 1))
+  expect_lt(abs(mean(x) + dnorm(1) / pnorm(1)), 5 * bm_se(x))
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  expect_error(sample_mh(ns$bad_target(), c(2, 0)), class = "mcmix_error_init")
   expect_error(sample_mh(ns$gauss2_target(), c(0, 0, 0)), "dimension 2")
   expect_error(target(ns$gauss2_target(), gradient = function(x) x), "`gradient`")
   f <- tempfile(fileext = ".rds")
   saveRDS(ns$gauss2_target(), f)
   stale <- readRDS(f)
   expect_error(target(stale), "no longer valid")
+})
+
+test_that("a compiled target with the one-call slot gives the draws of its two functions", {
+  ns <- install_test_plugin("mcmixtarget")
+  set.seed(66)
+  X <- cbind(1, matrix(rnorm(60), 30))
+  y <- rbinom(30, 1, plogis(X %*% c(0.5, 1, -1)))
+  two <- target(ns$logistic_target(X, y, gradient = "two"))
+  one <- target(ns$logistic_target(X, y, gradient = "one"))
+  expect_false(two$combined)
+  expect_true(one$combined)
+  expect_output(print(one), "one call for both")
+  expect_equal(target_eval(one, c(0.1, 0.2, 0.3), gradient = TRUE),
+               target_eval(two, c(0.1, 0.2, 0.3), gradient = TRUE))
+  runs <- lapply(list(two, one), function(tg) {
+    set.seed(67)
+    sample_nuts(tg, init = c(0, 0, 0), iter = 200, burnin = 200, progress = FALSE)
+  })
+  expect_identical(runs[[2]]$chains[[1]]$traces, runs[[1]]$chains[[1]]$traces)
+  expect_identical(runs[[2]]$chains[[1]]$state, runs[[1]]$chains[[1]]$state)
+  # the analytic gradient agrees with finite differences of the log density
+  none <- target(ns$logistic_target(X, y))
+  expect_equal(target_eval(none, c(0.1, 0.2, 0.3), gradient = TRUE),
+               target_eval(one, c(0.1, 0.2, 0.3), gradient = TRUE), tolerance = 1e-6)
 })

@@ -38,3 +38,13 @@ test_that("slice: extend() equals one longer run; bad arguments are refused", {
   expect_error(sample_slice(gauss_ld, c(0, 0), discrete = 3), "`discrete`")
   expect_error(sample_slice(five_ld, 0.5, discrete = TRUE), "`init`")
 })
+
+test_that("slice sampling takes points where the log density is NaN as outside the slice, and counts them", {
+  set.seed(23)
+  fit <- sample_slice(trunc_ld, init = c(0, 0), iter = 10000, burnin = 200, width = 2,
+                      progress = FALSE)
+  expect_trunc_moments(fit$chains[[1]]$traces)
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  e <- tryCatch(sample_slice(trunc_ld, init = c(2, 0), progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+})

@@ -36,3 +36,18 @@ test_that("tempering: extend() equals one longer run; bad arguments are refused"
   expect_error(sample_tempering(ll, function(x) NaN, 0, c(1, 0.5)), "`log_prior` returned NaN")
   expect_error(sample_tempering(ll, lp, matrix(0, 1, 3), c(1, 0.5)), "`init`")
 })
+
+test_that("parallel tempering rejects and counts proposals where the log likelihood is NaN", {
+  ll <- function(x) if (abs(x[1]) < trunc_r) 0 else NaN
+  lp <- function(x) -sum(x^2) / 2
+  set.seed(53)
+  fit <- sample_tempering(ll, lp, init = c(0, 0), temperatures = c(1, 0.5), iter = 20000,
+                          burnin = 500, scale = 1.5, progress = FALSE)
+  # at every temperature the target is the truncated normal (ll is 0 or NaN)
+  expect_trunc_moments(fit$chains[[1]]$traces)
+  expect_gt(fit$chains[[1]]$state$n_nonfinite, 0)
+  e <- tryCatch(sample_tempering(ll, lp, init = c(2, 0), temperatures = c(1, 0.5),
+                                 progress = FALSE), error = function(e) e)
+  expect_s3_class(e, "mcmix_error_init")
+  expect_match(conditionMessage(e), "`log_lik` returned NaN")
+})

@@ -19,9 +19,12 @@ normal_data_target <- function(y) .Call(C_normal_data_xptr, as.double(y))
 # GARCH(1,1) likelihood of returns `y` (parameters omega, alpha, beta).
 garch_target <- function(y) .Call(C_garch_xptr, as.double(y), stats::var(y))
 
-# Logistic regression of 0/1 `y` on the columns of `X`, prior N(0, 10^2 I).
-logistic_target <- function(X, y) {
+# Logistic regression of 0/1 `y` on the columns of `X`, prior N(0, 10^2 I);
+# `gradient`: "none", "two" (log density and gradient functions) or "one"
+# (also the one-call slot giving both from one pass over the data).
+logistic_target <- function(X, y, gradient = c("none", "two", "one")) {
+  gradient <- match.arg(gradient)
   X <- as.matrix(X)
   storage.mode(X) <- "double"
-  .Call(C_logistic_xptr, X, as.double(y))
+  .Call(C_logistic_xptr, X, as.double(y), match(gradient, c("none", "two", "one")) - 1L)
 }

@@ -32,6 +32,7 @@ static SEXP gauss2_xptr(SEXP mu, SEXP P)
 {
     SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(gauss2)));
     gauss2 *g = (gauss2 *) RAW(raw);
+    memset(g, 0, sizeof *g);   /* slots this code does not set are NULL */
     g->desc.abi_version = MCX_ABI_VERSION;
     g->desc.dim = 2;
     g->desc.log_density = gauss2_logd;
@@ -60,6 +61,7 @@ static SEXP banana_xptr(SEXP a, SEXP b)
 {
     SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(banana)));
     banana *p = (banana *) RAW(raw);
+    memset(p, 0, sizeof *p);   /* slots this code does not set are NULL */
     p->desc.abi_version = MCX_ABI_VERSION;
     p->desc.dim = 2;
     p->desc.log_density = banana_logd;
@@ -97,6 +99,7 @@ static SEXP normal_data_xptr(SEXP y)
     int n = LENGTH(y);
     SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(normal_data) + (size_t) n * sizeof(double)));
     normal_data *p = (normal_data *) RAW(raw);
+    memset(p, 0, sizeof *p);   /* slots this code does not set are NULL */
     p->desc.abi_version = MCX_ABI_VERSION;
     p->desc.dim = 2;
     p->desc.log_density = normal_data_logd;
@@ -135,6 +138,7 @@ static SEXP garch_xptr(SEXP y, SEXP v0)
     int n = LENGTH(y);
     SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(normal_data) + (size_t) (n + 1) * sizeof(double)));
     normal_data *p = (normal_data *) RAW(raw);
+    memset(p, 0, sizeof *p);   /* slots this code does not set are NULL */
     p->desc.abi_version = MCX_ABI_VERSION;
     p->desc.dim = 3;
     p->desc.log_density = garch_logd;
@@ -150,7 +154,11 @@ static SEXP garch_xptr(SEXP y, SEXP v0)
 
 /* Logistic regression: y_i ~ Bernoulli(plogis(x_i' beta)), X n x p
  * (column-major), prior beta ~ N(0, 10^2 I):
- *   log p = sum_i [y_i eta_i - log(1 + e^eta_i)] - |beta|^2 / 200. */
+ *   log p = sum_i [y_i eta_i - log(1 + e^eta_i)] - |beta|^2 / 200,
+ *   grad  = X' (y - plogis(eta)) - beta / 100.
+ * With a gradient, either as two functions (each computes eta = X beta)
+ * or, in addition, as the one-call slot log_density_gradient (ABI 5),
+ * which computes eta once for both. */
 typedef struct logistic {
     mcx_target desc;
     int n, p;
@@ -171,16 +179,44 @@ static double logistic_logd(const double *b, void *ctx)
     return ll - pr / 200.0;
 }
 
-static SEXP logistic_xptr(SEXP X, SEXP y)
+static double logistic_logd_grad(const double *b, double *grad, void *ctx)
 {
+    const logistic *m = (const logistic *) ctx;
+    const double *X = m->v, *y = m->v + (size_t) m->n * m->p;
+    double ll = 0.0, pr = 0.0;
+    for (int j = 0; j < m->p; j++) {
+        grad[j] = -b[j] / 100.0;
+        pr += b[j] * b[j];
+    }
+    for (int i = 0; i < m->n; i++) {
+        double eta = 0.0;
+        for (int j = 0; j < m->p; j++) eta += X[i + (size_t) j * m->n] * b[j];
+        ll += y[i] * eta - (eta > 0 ? eta + log1p(exp(-eta)) : log1p(exp(eta)));
+        double r = y[i] - 1.0 / (1.0 + exp(-eta));
+        for (int j = 0; j < m->p; j++) grad[j] += X[i + (size_t) j * m->n] * r;
+    }
+    return ll - pr / 200.0;
+}
+
+static void logistic_grad(const double *b, double *grad, void *ctx)
+{
+    (void) logistic_logd_grad(b, grad, ctx);
+}
+
+/* mode: 0 no gradient, 1 log_density and gradient, 2 also the one-call slot */
+static SEXP logistic_xptr(SEXP X, SEXP y, SEXP mode)
+{
+    int md = Rf_asInteger(mode);
     int n = LENGTH(y), p = LENGTH(X) / n;
     SEXP raw = PROTECT(Rf_allocVector(RAWSXP, sizeof(logistic) +
                                       (size_t) n * (p + 1) * sizeof(double)));
     logistic *m = (logistic *) RAW(raw);
+    memset(m, 0, sizeof *m);   /* slots this code does not set are NULL */
     m->desc.abi_version = MCX_ABI_VERSION;
     m->desc.dim = p;
     m->desc.log_density = logistic_logd;
-    m->desc.gradient = NULL;
+    m->desc.gradient = md >= 1 ? logistic_grad : NULL;
+    m->desc.log_density_gradient = md == 2 ? logistic_logd_grad : NULL;
     m->desc.ctx = m;
     m->n = n;
     m->p = p;
@@ -210,7 +246,7 @@ static const R_CallMethodDef calls[] = {
     {"bad_xptr", (DL_FUNC) &bad_xptr, 0},
     {"normal_data_xptr", (DL_FUNC) &normal_data_xptr, 1},
     {"garch_xptr", (DL_FUNC) &garch_xptr, 2},
-    {"logistic_xptr", (DL_FUNC) &logistic_xptr, 2},
+    {"logistic_xptr", (DL_FUNC) &logistic_xptr, 3},
     {NULL, NULL, 0}
 };
 
