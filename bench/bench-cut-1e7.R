@@ -1,9 +1,13 @@
 #!/usr/bin/env Rscript
 ## Whether the default sampler leaves a true cluster cut at large N.
 ##
-## Usage: Rscript bench/bench-cut-1e7.R [N [seeds [sweeps [threads]]]]
-##        defaults: N = 1e7, seeds 12,13,14,15,16, 40 sweeps, 2 threads
-##        (run from the package root on an idle machine for the wall times)
+## Usage: Rscript bench/bench-cut-1e7.R [N [seeds [sweeps [threads [start]]]]]
+##        defaults: N = 1e7, seeds 12,13,14,15,16, 40 sweeps, 2 threads,
+##        start "default" (run from the package root on an idle machine for
+##        the wall times); start "cut": from the true partition with the
+##        central cluster cut by the line x1 = qnorm(0.86) into pieces of
+##        86% and 14% (the mechanism of the cuts seen at 1e7: whether the
+##        pieces merge within the sweeps)
 ##
 ## Data: five unit-variance bivariate Gaussian clusters at (0, 0) and
 ## (+-5, +-5), equal weights, made after set.seed(11) in blocks of 1e6
@@ -25,6 +29,8 @@ N <- if (length(args) >= 1L) as.numeric(args[[1L]]) else 1e7
 seeds <- if (length(args) >= 2L) as.integer(strsplit(args[[2L]], ",")[[1L]]) else 12:16
 sweeps <- if (length(args) >= 3L) as.integer(args[[3L]]) else 40L
 threads <- if (length(args) >= 4L) as.integer(args[[4L]]) else 2L
+start <- if (length(args) >= 5L) args[[5L]] else "default"
+stopifnot(start %in% c("default", "cut"))
 suppressPackageStartupMessages(library(mcmix))
 
 cut_data <- function(N, block = 1e6) {
@@ -42,15 +48,21 @@ cut_data <- function(N, block = 1e6) {
 }
 
 d <- cut_data(N)
+init <- if (start == "cut") {
+  z0 <- d$z
+  z0[d$z == 1L & d$x[, 1L] > stats::qnorm(0.86)] <- 6L
+  z0
+}
 load1 <- function() strsplit(readLines("/proc/loadavg"), " ")[[1L]][1L]
-cat(sprintf("N = %g, %d sweeps, %d threads\n", N, sweeps, threads))
+cat(sprintf("N = %g, %d sweeps, %d threads, start %s\n", N, sweeps, threads, start))
 cat("seed wall_s cpu_s whole share1 share2 share3 share4 share5 load1 sizes\n")
 for (seed in seeds) {
   invisible(gc())
   set.seed(seed)
-  t <- system.time(fit <- sample_posterior(dp_mixture(gaussian_niw(), alpha = 1), d$x,
-                                           iter = sweeps, burnin = 0, threads = threads,
-                                           labels = FALSE, progress = FALSE))
+  a <- list(dp_mixture(gaussian_niw(), alpha = 1), d$x, iter = sweeps, burnin = 0,
+            threads = threads, labels = FALSE, progress = FALSE)
+  if (!is.null(init)) a$init <- init
+  t <- system.time(fit <- do.call(sample_posterior, a))
   z <- fit$chains[[1L]]$state$labels
   # per true cluster: its points' largest count in one cluster over its size
   share <- vapply(1:5, function(k) {
