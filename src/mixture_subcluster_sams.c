@@ -24,11 +24,12 @@
  *  - with probability ps(K) (1 if K = 1, else SAMS_SPLIT_SHARE) a split of
  *    a cluster k drawn uniformly (q = ps(K) / K); launch points i != j
  *    drawn uniformly (ordered) among its n members, S = the others in a
- *    random order (with probability 1/4 each uniform, in shells
- *    of decreasing distance from the union's mean, of increasing distance
- *    from j: shell_order(); or local: the members other than the k
- *    nearest to j first, put with i with probability 1, then the k
- *    nearest, nearest first: nearest_order()); i founds side A, j side B,
+ *    random order (uniform, in shells of decreasing distance from the
+ *    union's mean, of increasing distance from j: shell_order(); or
+ *    local: the members other than the k nearest to j first, put with i
+ *    with probability 1, then the k nearest, nearest first:
+ *    nearest_order(); with probabilities order_cuts(), 1/4 each on
+ *    unions of at most t members); i founds side A, j side B,
  *    and each point of S goes to side c with probability proportional to
  *      (n_c - d) p(x | side c so far)    (collapsed predictive),
  *    q_S the product of these probabilities;
@@ -46,22 +47,43 @@
  * Metropolis-Hastings pair of moves and their mixture is reversible
  * (Tierney 1994, sec. 2.3).
  *
- * Thinning: a move on a union of n > t members (t the setting s->thin, 0:
- * none) is carried out with probability f = t / n if a split, g =
- * sqrt(t / n) if a merge, and else skipped (the state kept).  f and g are
- * functions of the size of the union alone (the same in both directions),
- * so a split's q carries f and its reverse merge's g: log(g / f) is added
- * to a split's log r below and log(f / g) to a merge's.  Against thinning
- * both directions by f, every move is at least as likely to be made and
- * accepted (a merge at rate g min(1, r f / g) >= f min(1, r), a split at
- * f min(1, r g / f) >= f min(1, r)): the two pieces of a cut cluster
- * (r huge) merge at rate g, small clusters (r about 1) as often as
- * before.  Why: a split of a cluster of millions visits every member in
- * random order (a cache miss each, serial), about as much CPU as the rest
- * of the sweep, and so can a merge of a few points into such a cluster,
- * which is scored until its running log q_S rules it out; thinned, the
- * members visited per move stay about t, or sqrt(t n), whatever N
- * (mcx_sc_log_share(), mixture_subcluster.h).
+ * Thinning: a move on a union of n > t members (t the setting s->thin,
+ * 0: none) is carried out with probability f = t / n if a split, g if a
+ * merge, and else skipped (the state kept): g = 1 when both clusters of
+ * the merge (both sides of the split) hold at least w = max(2, t / 32)
+ * members, else g = sqrt(t / n) (merge_log_share()).  A split is thinned
+ * before its allocation pass and its g is known after it; g is a function
+ * of the two sides alone, the same in both directions, and so is f; so a
+ * split's q carries f and its reverse merge's g: log(g / f) is added to a
+ * split's log r below and log(f / g) to a merge's (a move made with a
+ * probability that depends on both of its states is still a
+ * Metropolis-Hastings move if that probability is the same in both
+ * directions).  Against thinning both directions by f, every move is at
+ * least as likely to be made and accepted (a merge at rate g min(1, r f /
+ * g) >= f min(1, r), a split at f min(1, r g / f) >= f min(1, r)): the two
+ * pieces of a cut cluster (r huge) merge whenever their pair is proposed,
+ * small clusters (r about 1) as often as before.  Why: a split of a
+ * cluster of millions visits every member in random order (a cache miss
+ * each, serial), about as much CPU as the rest of the sweep, and so can a
+ * merge of a few points into such a cluster, which is scored until its
+ * running log q_S rules it out; thinned, the members visited per move
+ * stay about t, or sqrt(t n), whatever N (mcx_sc_log_share(),
+ * mixture_subcluster.h).  Merges of two clusters of w or more were
+ * thinned by sqrt(t / n) as well: at N = 1e7 the pair of pieces of a cut
+ * cluster of 2e6 members was then tried about once in 11 sweeps (at 1e8
+ * once in 35), and a cut of a true cluster stayed for 100 sweeps.  A
+ * merge whose prior and likelihood ratio rules it out costs no pass
+ * (below), so merges of the true clusters cost O(K) log marginals.
+ * Orders on large unions (order_cuts()): on a union of n > t members the
+ * uniform order is drawn with probability 1/2, the two shell orders with
+ * 1/8 each and the local one with 1/4 (1/4 each on smaller unions; a
+ * function of n alone, so the mixture is still reversible).  Why: the
+ * pieces of one true cluster are given back by the uniform order with log
+ * q_S about the log posterior gain of their merge minus its regret
+ * (gain + log q_S = +2,500 at N = 1e7 for a cut of 2e6 points, +30 at
+ * 1e6 after 40 sweeps of blurring), by the shell orders 10,000 nats worse
+ * at 1e7 (the sides are first fitted to the outer or inner points alone)
+ * and by the local order never (side B holds more than the k nearest).
  *
  * With the Pitman-Yor EPPF (Pitman 2006, eq. 3.6) and L the log marginal
  * likelihood, a split of k (K clusters) into
@@ -416,9 +438,20 @@ static int nearest_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, co
     return nS - k;
 }
 
+/* The allocation order's probabilities on a union of nm members, as
+ * cumulative cuts of one uniform: uniform, shells outside-in, shells
+ * inside-out, local (see the top of this file). */
+static void order_cuts(const mcx_subcluster *s, int nm, double *cut)
+{
+    int large = mcx_sc_log_share(s, nm) < 0.0;
+    cut[0] = large ? 0.5 : 0.25;
+    cut[1] = large ? 0.625 : 0.5;
+    cut[2] = 0.75;
+}
+
 /* Launch: member positions pi (side A) and pj (side B) moved to the end of
- * s->mem[0 .. nm-1], the rest in the order of the allocation: with
- * probability 1/4 each uniformly random, outside-in from the union's mean,
+ * s->mem[0 .. nm-1], the rest in the order of the allocation: with the
+ * probabilities of order_cuts() uniformly random, outside-in from the union's mean,
  * inside-out from the launch point of B (shell_order()), or local: only
  * the k members nearest to the launch point of B allocated (k drawn from
  * SAMS_LOCAL_K), nearest first, after the others have been put on side A
@@ -438,18 +471,19 @@ static int launch(mcx_mix *m, mcx_subcluster *s, int nm, int pi, int pj, double 
         if (r != pi && r != pj) mem[w++] = mem[r];
     mem[nm - 2] = i;
     mem[nm - 1] = j;
-    double u = unif_rand();
+    double u = unif_rand(), cut[3];
+    order_cuts(s, nm, cut);
     int nfix = 0, nS = nm - 2;
     s->odone = lazy ? 0 : nS;
-    if (u < 0.25) {
+    if (u < cut[0]) {
         if (lazy) { s->noseg = 1; s->oseg[0] = 0; s->oseg[1] = nS; }
         else mcx_rshuffle(mem, nS);
-    } else if (u < 0.5) shell_order(m, s, nS, nm, NULL, lazy);
+    } else if (u < cut[1]) shell_order(m, s, nS, nm, NULL, lazy);
     else {
         /* the launch point of B (a copy: mcx_mix_x() may gather into a ring) */
         double *xj = s->cen + 3 * m->dim;
         memcpy(xj, mcx_mix_x(m, j), (size_t) m->dim * sizeof(double));
-        if (u < 0.75) shell_order(m, s, nS, nm, xj, lazy);
+        if (u < cut[2]) shell_order(m, s, nS, nm, xj, lazy);
         else {
             nfix = nearest_order(m, s, nS, nm, xj,
                                  SAMS_LOCAL_K[(int) R_unif_index((double) SAMS_N_LOCAL)]);
@@ -496,6 +530,16 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
 {
     for (int c = 0; c < m->K; c++)
         s->lm[c] = m->fam->log_marginal(m->hyper, mcx_mix_stats(m, c), m->work);
+}
+
+/* log g, g the probability that a sequentially allocated merge of two
+ * clusters of na and nb members is made (the same for the split into two
+ * sides of these sizes; see the top of this file). */
+static double merge_log_share(const mcx_subcluster *s, int na, int nb)
+{
+    double lf = mcx_sc_log_share(s, na + nb);
+    int w = s->thin / 32 > 2 ? s->thin / 32 : 2;
+    return lf < 0.0 && (na < w || nb < w) ? 0.5 * lf : 0.0;
 }
 
 /* A split's cluster *k (uniform among the K) and its ordered launch points
@@ -577,7 +621,8 @@ static void sams_split(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     double lB = f->log_marginal(m->hyper, st[1], m->work);
     double lqm = mcx_sc_sams_split_reverse_lq(m, s, p, k, st, n, lA, lB, &lqs);
     double g = mcx_sc_log_prior_split(p, K, n[0], n[1]) + lA + lB - s->lm[k];
-    double lr = g + lqm - lqs - lq - 0.5 * mcx_sc_log_share(s, nm);   /* + log(g / f) */
+    double lr = g + lqm - lqs - lq + merge_log_share(s, n[0], n[1])
+        - mcx_sc_log_share(s, nm);                                  /* + log(g / f) */
     if (s->record) record(m, s, 1, nm, nfix, g, lq, lqm, lqs, lr);
     if (!(lr >= 0.0 || log(unif_rand()) < lr)) return;
     if (s->record) s->rec[7] = 1;                     /* the split's record */
@@ -622,8 +667,8 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     int K = m->K, a, b;
     double lqs, lqm = mcx_sc_sams_merge_pick(m, s, p, &a, &b, &lqs);
     int na = m->size[a], nb = m->size[b], nm = na + nb;
-    double lf = mcx_sc_log_share(s, nm);
-    if (mcx_sc_thinned_out(0.5 * lf)) return;                  /* g = sqrt(f) */
+    double lf = mcx_sc_log_share(s, nm), lg = merge_log_share(s, na, nb);
+    if (mcx_sc_thinned_out(lg)) return;
     const double *sa = mcx_mix_stats(m, a), *sb = mcx_mix_stats(m, b);
     double *su = s->ss + 2 * m->sstride;
     double gain;
@@ -636,7 +681,7 @@ static void sams_merge(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
         gain = -mcx_sc_log_prior_split(p, K - 1, na, nb)
             + m->fam->log_marginal(m->hyper, su, m->work) - s->lm[a] - s->lm[b];
     }
-    double lu = log(unif_rand()), base = gain + lqs - lqm + 0.5 * lf;   /* + log(f / g) */
+    double lu = log(unif_rand()), base = gain + lqs - lqm + lf - lg;   /* + log(f / g) */
     if (!(lu < base) && !s->record) return;   /* q_S <= 1: rejected whatever the pass gives */
     /* which of the two gives the launch point of side A: a fair coin, so
      * that the ordered launch pair has probability 1 / (2 n_a n_b) given

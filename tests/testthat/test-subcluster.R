@@ -50,9 +50,10 @@ test_that("subcluster matches the exact posterior with its splits thinned by clu
   skip_on_cran()
   # at large N a split of a cluster of n > t members (t = 32768) is made
   # with probability t / n (the 2-means split only when its sub-clusters
-  # say one cluster) and a sequentially allocated merge of a union of n
-  # with probability sqrt(t / n), the factors compensated in the ratios;
-  # with t = 2 every union of 3 or more of these seven points is thinned.
+  # say one cluster), the factor compensated in the ratios, and the
+  # sequentially allocated moves on such unions draw their allocation
+  # order with other probabilities; with t = 2 every union of 3 or more
+  # of these seven points is thinned.
   # Versions with a wrong compensation gave mean K 13 (sequential moves, no
   # compensation), 4.02 (merges thinned by sqrt(t / n), ratios as if by
   # t / n) and 22 (2-means moves alone, on the second data set)
