@@ -177,7 +177,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          coef_names = colnames(X), prior_label = plabel),
                          class = "mcmix_logit_model"),
             kind = "logit",
-            data = list(X = X, y = des$y), call = call,
+            data = list(X = X, y = des$y, frame = des$frame), call = call,
             class = "mcmix_logit_fit")
 }
 
@@ -202,6 +202,7 @@ print.mcmix_logit_model <- function(x, ...) {
 binary_design <- function(x, y, data) {
   terms <- NULL
   xlevels <- NULL
+  mf <- NULL
   if (inherits(x, "formula")) {
     if (!is.null(y))
       stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
@@ -231,7 +232,8 @@ binary_design <- function(x, y, data) {
   if (nrow(X) < 1L || ncol(X) < 1L)
     stop("`x` must give a design matrix with at least one row and one column.",
          call. = FALSE)
-  list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels)
+  list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels,
+       frame = mf)
 }
 
 #' Posterior predictive probabilities of a logistic regression fit

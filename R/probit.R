@@ -81,7 +81,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
                                 terms = des$terms, prior_label = pr$label),
-                   data = list(X = X, y = y), call = call, kind = "probit")
+                   data = list(X = X, y = y, frame = des$frame), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev
   fit
