@@ -92,3 +92,88 @@ test_that("nobs() and sigma() take their generics' arguments", {
   expect_equal(sigma(hfit), median(sqrt(s2)))
   expect_identical(nobs(hfit, use.fallback = FALSE), 30L)
 })
+
+test_that("posterior_epred() and posterior_linpred() are F(X beta) and X beta of every draw", {
+  d <- glm_data()
+  nd <- data.frame(x = c(-1, 0, 2), z = c(0, 1, -1))
+  for (link in c("logit", "probit")) {
+    set.seed(2)
+    fit <- if (link == "logit") logit_gibbs(y ~ x + z, data = d, iter = 30, progress = FALSE)
+           else probit_gibbs(y ~ x + z, data = d, iter = 30, progress = FALSE)
+    B <- as.matrix(fit)[, c("(Intercept)", "x", "z")]
+    Xn <- cbind(1, nd$x, nd$z)
+    eta <- B %*% t(Xn)
+    cdf <- if (link == "logit") plogis else pnorm
+    expect_equal(posterior_linpred(fit, newdata = nd), unname(eta), tolerance = 1e-12)
+    expect_equal(posterior_linpred(fit, transform = TRUE, newdata = nd), unname(cdf(eta)),
+                 tolerance = 1e-12)
+    expect_equal(posterior_epred(fit, newdata = nd), unname(cdf(eta)), tolerance = 1e-12)
+    ep <- posterior_epred(fit)
+    expect_identical(dim(ep), c(nrow(B), 80L))
+    expect_equal(colMeans(ep), unname(fitted(fit)), tolerance = 1e-12)
+    # the generics of rstantools reach the same methods
+    require_suggested("rstantools")
+    expect_identical(rstantools::posterior_epred(fit, newdata = nd),
+                     posterior_epred(fit, newdata = nd))
+    expect_identical(rstantools::posterior_linpred(fit, newdata = nd),
+                     posterior_linpred(fit, newdata = nd))
+  }
+  mh <- sample_mh(function(x) -x^2 / 2, init = 0, iter = 20, progress = FALSE)
+  expect_error(posterior_epred(mh), class = "mcmix_error_generic")
+  expect_error(posterior_linpred(mh), class = "mcmix_error_generic")
+  expect_error(posterior_epred(1), class = "mcmix_error_input")
+})
+
+test_that("posterior_epred() of hier_lm is the group regression line of every draw", {
+  set.seed(4)
+  g <- rep(1:3, each = 10)
+  xg <- rnorm(30)
+  yg <- 1 + xg + rnorm(30, sd = 0.5)
+  hfit <- hier_lm_gibbs(cbind(1, xg), yg, g, iter = 20, progress = FALSE)
+  m <- as.matrix(hfit)
+  i <- 25L   # an observation of group 3
+  expect_equal(posterior_epred(hfit)[, i],
+               unname(m[, "beta[3,x1]"] + m[, "beta[3,xg]"] * xg[i]), tolerance = 1e-12)
+  expect_identical(posterior_linpred(hfit), posterior_epred(hfit))
+  expect_error(posterior_epred(hfit, newdata = data.frame(x = 1)), class = "mcmix_error_input")
+})
+
+test_that("predictive_interval() holds the quantiles of posterior_predict()", {
+  d <- glm_data()
+  set.seed(2)
+  fit <- logit_gibbs(y ~ x, data = d, iter = 50, progress = FALSE)
+  nd <- data.frame(x = c(-3, 0, 3))
+  set.seed(9)
+  pi <- predictive_interval(fit, prob = 0.5, newdata = nd)
+  set.seed(9)
+  yrep <- posterior_predict(fit, newdata = nd)
+  expect_identical(colnames(pi), c("25%", "75%"))
+  expect_equal(unname(pi[, 1]), unname(apply(yrep, 2, quantile, 0.25)))
+  expect_equal(unname(pi[, 2]), unname(apply(yrep, 2, quantile, 0.75)))
+  expect_identical(dim(predictive_interval(fit)), c(80L, 2L))
+  expect_error(predictive_interval(fit, prob = 2), class = "mcmix_error_input")
+})
+
+test_that("prior_summary() shows the prior used, scaled or given", {
+  set.seed(1)
+  d <- data.frame(x = rnorm(50, 2000, 10))
+  d$y <- rbinom(50, 1, plogis((d$x - 2000) / 10))
+  fit <- logit_gibbs(y ~ x, data = d, iter = 20, progress = FALSE)
+  ps <- prior_summary(fit)
+  # scaled default: the slope has sd 2.5 / sd(x), the intercept the sd
+  # that gives the linear predictor at mean(x) sd 2.5
+  expect_equal(ps$sd[2], 2.5 / sd(d$x), tolerance = 1e-12)
+  a <- c(1, mean(d$x))
+  expect_equal(drop(t(a) %*% attr(ps, "cov") %*% a), 2.5^2, tolerance = 1e-8)
+  expect_identical(ps$term, c("(Intercept)", "x"))
+  expect_match(attr(ps, "label"), "scaled to the data")
+  expect_output(print(ps), "Priors:")
+  given <- prior_summary(probit_gibbs(y ~ x, data = d, prior_cov = c(100, 4), iter = 20,
+                                     progress = FALSE))
+  expect_equal(given$sd, c(10, 2))
+  expect_match(attr(given, "label"), "prior_cov as given")
+  require_suggested("rstantools")
+  expect_identical(rstantools::prior_summary(fit), ps)
+  mh <- sample_mh(function(x) -x^2 / 2, init = 0, iter = 20, progress = FALSE)
+  expect_error(prior_summary(mh), class = "mcmix_error_generic")
+})
