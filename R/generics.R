@@ -505,6 +505,28 @@ update.mcmix_fit <- function(object, formula., ..., evaluate = TRUE) {
   eval(call, parent.frame())
 }
 
+#' Predictions: which fits have them
+#'
+#' `predict()` applies to fits of a model of data: [logit_gibbs()]
+#' ([predict.mcmix_logit_fit()]), [probit_gibbs()]
+#' ([predict.mcmix_probit_fit()]), [hier_lm_gibbs()]
+#' ([predict.mcmix_hier_lm_fit()]), [gp_classify()], mixtures
+#' ([predict.mcmix_mixture_fit()]), [hdp()] and topic models. On other fits
+#' (samplers of a target density such as [sample_mh()] and
+#' [sample_nuts()], Ising models, Bayesian networks) it is an error of
+#' class `mcmix_error_generic` saying what to use instead: the draws
+#' (`as.matrix(fit)`) and `summary()`.
+#'
+#' @param object A fit.
+#' @param ... Unused.
+#' @return No value: an error.
+#' @examples
+#' fit <- sample_mh(function(x) -x^2 / 2, init = 0, iter = 100, progress = FALSE)
+#' try(predict(fit))
+#' @export
+predict.mcmix_fit <- function(object, ...)
+  refuse_generic("predict", object, "it is not a fit of a model of data")
+
 #' The log-likelihood of a fit, as the log pointwise predictive density
 #'
 #' A Bayesian fit has no maximised likelihood. `logLik()` returns the log

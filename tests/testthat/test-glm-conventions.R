@@ -177,3 +177,54 @@ test_that("prior_summary() shows the prior used, scaled or given", {
   mh <- sample_mh(function(x) -x^2 / 2, init = 0, iter = 20, progress = FALSE)
   expect_error(prior_summary(mh), class = "mcmix_error_generic")
 })
+
+test_that("predict() of logit and probit fits names its columns fit, lower, upper", {
+  d <- glm_data()
+  nd <- data.frame(x = c(-1, 1), z = c(0, 0))
+  set.seed(2)
+  lfit <- logit_gibbs(y ~ x + z, data = d, iter = 30, progress = FALSE)
+  pfit <- probit_gibbs(y ~ x + z, data = d, iter = 30, progress = FALSE)
+  for (fit in list(lfit, pfit)) {
+    p <- predict(fit, newdata = nd, level = 0.8)
+    expect_identical(names(p), c("fit", "lower", "upper"))
+    ep <- posterior_epred(fit, newdata = nd)
+    expect_equal(p$fit, colMeans(ep), tolerance = 1e-12, ignore_attr = TRUE)
+    expect_equal(p$lower, apply(ep, 2, quantile, 0.1, names = FALSE), tolerance = 1e-12)
+    expect_error(predict(fit, newdata = data.frame(w = 1)), class = "mcmix_error_input")
+  }
+  # the former column name of logit predictions still works, deprecated
+  p <- predict(lfit, newdata = nd)
+  expect_warning(m <- p$mean, class = "mcmix_deprecated")
+  expect_identical(m, p$fit)
+})
+
+test_that("predict() on hier_lm gives the group lines; on target samplers a classed refusal", {
+  set.seed(4)
+  g <- rep(1:3, each = 10)
+  xg <- rnorm(30)
+  yg <- 1 + xg + rnorm(30, sd = 0.5)
+  hfit <- hier_lm_gibbs(cbind(1, xg), yg, g, iter = 30, progress = FALSE)
+  m <- as.matrix(hfit)
+  p <- predict(hfit, newdata = cbind(1, c(0, 2)), group = c(3, 1))
+  expect_identical(names(p), c("fit", "lower", "upper"))
+  expect_equal(p$fit, c(mean(m[, "beta[3,x1]"]), mean(m[, "beta[1,x1]"] + 2 * m[, "beta[1,xg]"])),
+               tolerance = 1e-12)
+  expect_equal(predict(hfit)$fit, unname(fitted(hfit)), tolerance = 1e-12)
+  e <- tryCatch(predict(hfit, newdata = cbind(1, 0), group = 9), error = identity)
+  expect_s3_class(e, "mcmix_error_input")
+  expect_identical(e$arg, "group")
+  nob <- hier_lm_gibbs(cbind(1, xg), yg, g, keep_beta = FALSE, iter = 10, progress = FALSE)
+  expect_error(predict(nob), class = "mcmix_error_input")
+  set.seed(1)
+  fits <- list(
+    mh = sample_mh(function(x) -x^2 / 2, init = 0, iter = 20, progress = FALSE),
+    nuts = sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 20, progress = FALSE),
+    ising = ising_gibbs(4, 4, J = 0.3, iter = 10, progress = FALSE))
+  for (k in names(fits)) {
+    e <- tryCatch(predict(fits[[k]]), error = identity)
+    expect_s3_class(e, "mcmix_error_generic")
+    expect_match(conditionMessage(e), "use ", info = k)
+  }
+  expect_match(conditionMessage(tryCatch(predict(fits$mh), error = identity)), "as.matrix()",
+               fixed = TRUE)
+})
