@@ -485,7 +485,10 @@ predictor_draws.mcmix_hier_lm_fit <- function(fit, newdata, scale, generic) {
 #' standard deviation (the square roots of the diagonal of the prior
 #' covariance, which for a scaled default is a full matrix, kept in
 #' attribute `cov`), and the `Priors:` line of `print(fit)` (attribute
-#' `label`). For [logit_gibbs()] and [probit_gibbs()] the coefficients are
+#' `label`), and, when the design matrix has an intercept column, the
+#' prior of the linear predictor at the mean of the covariates (the
+#' centred intercept that the scaled default sets; attribute `centred`,
+#' its mean and sd). For [logit_gibbs()] and [probit_gibbs()] the coefficients are
 #' \eqn{\beta}; with `prior_var` (a hierarchical prior) the standard
 #' deviations are those of \eqn{v_0 = 1} and the inverse-gamma prior of
 #' \eqn{v_0} is in the label. For [hier_lm_gibbs()] the rows are the
@@ -525,8 +528,14 @@ prior_summary.mcmix_fit <- function(object, ...) {
   dimnames(cov) <- list(terms, terms)
   out <- data.frame(term = terms, prior = "normal", mean = as.double(mean),
                     sd = sqrt(diag(cov)), stringsAsFactors = FALSE, row.names = NULL)
+  # the prior of the linear predictor at the mean of the covariates (the
+  # centred intercept of R/scaled_prior.R), when X has an intercept column
+  X <- object$data$X
+  a <- colMeans(X)
+  centred <- if (design_scales(X)$intercept > 0L)
+    c(mean = sum(a * mean), sd = sqrt(max(0, drop(crossprod(a, cov %*% a)))))
   structure(out, class = c("mcmix_prior_summary", "data.frame"),
-            label = fit_prior_label(object), cov = cov,   # R/summary.R
+            label = fit_prior_label(object), cov = cov, centred = centred,   # R/summary.R
             other = if (hier_lm) m[c("eta0", "S0", "nu0", "s0sq")],
             parameter = if (hier_lm) "mu" else "beta")
 }
@@ -537,6 +546,10 @@ print.mcmix_prior_summary <- function(x, digits = 4, ...) {
               attr(x, "parameter")))
   print(as.data.frame(unclass(x)[c("term", "mean", "sd")], stringsAsFactors = FALSE),
         digits = digits, row.names = FALSE)
+  ce <- attr(x, "centred")
+  if (!is.null(ce))
+    cat(sprintf("Linear predictor at the mean of the covariates (the centred intercept): mean %s, sd %s\n",
+                format(signif(ce[["mean"]], digits)), format(signif(ce[["sd"]], digits))))
   if (!is.null(attr(x, "label"))) cat("Priors:", attr(x, "label"), "\n")
   invisible(x)
 }

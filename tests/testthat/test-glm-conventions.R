@@ -165,6 +165,8 @@ test_that("prior_summary() shows the prior used, scaled or given", {
   expect_equal(ps$sd[2], 2.5 / sd(d$x), tolerance = 1e-12)
   a <- c(1, mean(d$x))
   expect_equal(drop(t(a) %*% attr(ps, "cov") %*% a), 2.5^2, tolerance = 1e-8)
+  expect_equal(attr(ps, "centred")[["sd"]], 2.5, tolerance = 1e-8)
+  expect_output(print(ps), "centred intercept): mean 0, sd 2.5", fixed = TRUE)
   expect_identical(ps$term, c("(Intercept)", "x"))
   expect_match(attr(ps, "label"), "scaled to the data")
   expect_output(print(ps), "Priors:")
