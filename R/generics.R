@@ -1,7 +1,7 @@
 # The stats generics on fits: coef(), vcov(), confint(),
-# posterior_interval(), fitted(), residuals(), nobs(), formula(), logLik(),
-# window() (update() works through the stored call, see fit_call() in
-# R/chains.R). What a fit's "parameters", "observations" and "fitted
+# posterior_interval(), fitted(), residuals(), nobs(), sigma(), formula(),
+# terms(), model.frame(), model.matrix(), update(), logLik(), window()
+# (update() re-evaluates the stored call, see fit_call() in R/chains.R). What a fit's "parameters", "observations" and "fitted
 # values" are depends on its kind; the internal generics below say it once
 # per kind, and every kind for which a generic has no meaning refuses with
 # a message saying what to use instead (never a silent NULL).
@@ -9,7 +9,7 @@
 # The generics are imported so that their methods register when the
 # namespace is loaded with only base attached (e.g. by readRDS() of a fit).
 #' @importFrom stats coef vcov confint fitted residuals nobs formula logLik
-#' @importFrom stats update window predict
+#' @importFrom stats update window predict sigma terms model.frame model.matrix
 NULL
 
 # ---------------------------------------------------------------------------
@@ -302,7 +302,9 @@ hier_lm_mean_draws <- function(fit, generic) {
 #' regression \eqn{x_{ij}^\top\beta_j} for [hier_lm_gibbs()] (with
 #' `keep_beta = TRUE`). `residuals()` is \eqn{y_i} minus the fitted value
 #' (response residuals). `nobs()` is the number of observations of a
-#' regression or mixture fit.
+#' regression or mixture fit. `sigma()` is the posterior median of the
+#' residual standard deviation \eqn{\sigma} of a [hier_lm_gibbs()] fit
+#' (other fits have none and refuse).
 #'
 #' Mixture fits have no fitted values: an observation's cluster is a
 #' latent quantity, summarised by [partition()] and
@@ -313,7 +315,7 @@ hier_lm_mean_draws <- function(fit, generic) {
 #' @inheritParams coef.mcmix_fit
 #' @param type `"response"` (the only residuals defined).
 #' @return `fitted()`, `residuals()`: a numeric vector with one value per
-#'   observation. `nobs()`: an integer.
+#'   observation. `nobs()`: an integer. `sigma()`: a number.
 #' @examples
 #' set.seed(1)
 #' d <- data.frame(x = rnorm(60))
@@ -342,10 +344,24 @@ residuals.mcmix_fit <- function(object, type = "response", ...) {
 }
 
 #' @rdname fitted.mcmix_fit
+#' @param use.fallback As for [stats::nobs()]: accepted for [stats::sigma()],
+#'   which passes it; a fit always knows its number of observations.
 #' @export
-nobs.mcmix_fit <- function(object, ...) {
+nobs.mcmix_fit <- function(object, use.fallback = FALSE, ...) {
   check_no_dots(...)
+  check_flag(use.fallback, "use.fallback")
   fit_observations(object, "nobs")$n
+}
+
+#' @rdname fitted.mcmix_fit
+#' @export
+sigma.mcmix_fit <- function(object, use.fallback = TRUE, ...) {
+  check_no_dots(...)
+  check_flag(use.fallback, "use.fallback")
+  s2 <- if (inherits(object, "mcmix_hier_lm_fit")) draws_column(object, "sigma2")
+  if (is.null(s2))
+    refuse_generic("sigma", object, "it has no residual standard deviation")
+  stats::median(sqrt(s2))
 }
 
 #' The model formula of a regression fit
@@ -365,17 +381,151 @@ nobs.mcmix_fit <- function(object, ...) {
 #' @export
 formula.mcmix_fit <- function(x, ...) {
   check_no_dots(...)
-  tt <- x$model$terms
-  if (!inherits(x, c("mcmix_logit_fit", "mcmix_probit_fit")))
-    refuse_generic("formula", x, "it has no model formula", arg = "x")
-  if (is.null(tt))
-    stop_input(paste0("formula() does not apply: `x` was fitted from a design matrix, ",
-                      "not a formula: use coef() (named after its columns) and x$data$X."),
-               "x", class = "mcmix_error_generic")
+  tt <- fit_terms(x, "formula", "x")
   f <- stats::formula(tt)
   attributes(f) <- list(class = "formula", .Environment = environment(tt))
   f
 }
+
+# The terms (with the response) of a formula fit of logit_gibbs() or
+# probit_gibbs(), or a classed refusal naming `arg`.
+fit_terms <- function(x, generic, arg = "object") {
+  if (!inherits(x, c("mcmix_logit_fit", "mcmix_probit_fit")))
+    refuse_generic(generic, x, "it has no model formula", arg = arg)
+  tt <- x$model$terms
+  if (is.null(tt))
+    stop_input(sprintf(paste0("%s() does not apply: `%s` was fitted from a design matrix, ",
+                              "not a formula: use coef() (named after its columns) and %s$data$X."),
+                       generic, arg, arg),
+               arg, class = "mcmix_error_generic")
+  tt
+}
+
+#' The terms, model frame and design matrix of a regression fit
+#'
+#' As for [stats::lm()] fits: `terms()` gives the terms of the formula of a
+#' [logit_gibbs()] or [probit_gibbs()] fit, `model.frame()` the data frame
+#' of the variables of the formula that was fitted (with attribute
+#' `terms`), and `model.matrix()` the design matrix of the fit (for
+#' [logit_gibbs()] and [probit_gibbs()] fits from a formula or a matrix,
+#' and [hier_lm_gibbs()] fits). Fits from a design matrix have no terms and
+#' no model frame, and other fits none of the three: they refuse with an
+#' error of class `mcmix_error_generic`.
+#'
+#' @param x,formula,object A fit.
+#' @param ... Unused.
+#' @return `terms()`: a `terms` object. `model.frame()`: a data frame.
+#'   `model.matrix()`: a numeric matrix, one row per observation.
+#' @seealso [formula.mcmix_fit()], [update.mcmix_fit()]
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x = rnorm(40), g = gl(2, 20))
+#' d$y <- rbinom(40, 1, plogis(d$x))
+#' fit <- logit_gibbs(y ~ x + g, data = d, iter = 100, progress = FALSE)
+#' terms(fit)
+#' head(model.frame(fit))
+#' head(model.matrix(fit))
+#' @name terms.mcmix_fit
+#' @export
+terms.mcmix_fit <- function(x, ...) {
+  check_no_dots(...)
+  fit_terms(x, "terms", "x")
+}
+
+#' @rdname terms.mcmix_fit
+#' @export
+model.frame.mcmix_fit <- function(formula, ...) {
+  check_no_dots(...)
+  fit_terms(formula, "model.frame", "formula")
+  mf <- formula$data$frame
+  if (is.null(mf))
+    stop_input(paste0("model.frame() needs the model frame, which this fit (from an ",
+                      "earlier version of mcmix) did not keep: refit it with update()."),
+               "formula", class = "mcmix_error_generic")
+  mf
+}
+
+#' @rdname terms.mcmix_fit
+#' @export
+model.matrix.mcmix_fit <- function(object, ...) {
+  check_no_dots(...)
+  if (!inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit", "mcmix_hier_lm_fit")))
+    refuse_generic("model.matrix", object, "it has no design matrix")
+  object$data$X
+}
+
+#' Refit with changed arguments or formula
+#'
+#' As [stats::update()]: re-evaluates the call that made the fit, with the
+#' arguments in `...` changed (`NULL` removes one). For fits of
+#' [logit_gibbs()] and [probit_gibbs()] from a formula, `formula.` changes
+#' the model formula, with `.` standing for the old one as in
+#' [stats::update.formula()] (`update(fit, . ~ . + age)`). Other fits have
+#' no formula, and `formula.` is then refused with an error of class
+#' `mcmix_error_generic`; change their design matrix with `x = `.
+#'
+#' @param object A fit.
+#' @param formula. Changes to the formula (formula fits only).
+#' @param ... Arguments of the fitting function to change.
+#' @param evaluate `FALSE` returns the new call instead of evaluating it.
+#' @return A new fit (or a call).
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x = rnorm(60), z = rnorm(60))
+#' d$y <- rbinom(60, 1, plogis(d$x - d$z))
+#' fit <- logit_gibbs(y ~ x, data = d, iter = 200, progress = FALSE)
+#' fit2 <- update(fit, . ~ . + z)
+#' coef(fit2)
+#' update(fit, iter = 100, evaluate = FALSE)
+#' @export
+update.mcmix_fit <- function(object, formula., ..., evaluate = TRUE) {
+  call <- object$call
+  if (!is.call(call))
+    stop_input("update() needs the call that made `object`, which it does not hold.",
+               "object", class = "mcmix_error_generic")
+  evaluate <- check_flag(evaluate, "evaluate")
+  extras <- match.call(expand.dots = FALSE)$...
+  if (!missing(formula.)) {
+    if (!inherits(formula., "formula"))
+      stop_input(sprintf("`formula.` must be a formula such as . ~ . + z, not %s.",
+                         describe_value(formula.)), "formula.")
+    if (!inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit")) ||
+        is.null(object$model$terms))
+      stop_input(sprintf(paste0("`formula.` applies to fits from a formula (logit_gibbs(), ",
+                                "probit_gibbs()); `object` is %s without one: change its ",
+                                "design matrix with update(object, x = ...)."),
+                         fit_kind_label(object)), "formula.", class = "mcmix_error_generic")
+    call$x <- stats::update.formula(stats::formula(object), formula.)
+  }
+  if (length(extras) && (is.null(names(extras)) || any(!nzchar(names(extras)))))
+    stop_input("The arguments to change in `...` must be named, as in update(object, iter = 500).",
+               "...")
+  for (a in names(extras)) call[[a]] <- extras[[a]]
+  if (!evaluate) return(call)
+  eval(call, parent.frame())
+}
+
+#' Predictions: which fits have them
+#'
+#' `predict()` applies to fits of a model of data: [logit_gibbs()]
+#' ([predict.mcmix_logit_fit()]), [probit_gibbs()]
+#' ([predict.mcmix_probit_fit()]), [hier_lm_gibbs()]
+#' ([predict.mcmix_hier_lm_fit()]), [gp_classify()], mixtures
+#' ([predict.mcmix_mixture_fit()]), [hdp()] and topic models. On other fits
+#' (samplers of a target density such as [sample_mh()] and
+#' [sample_nuts()], Ising models, Bayesian networks) it is an error of
+#' class `mcmix_error_generic` saying what to use instead: the draws
+#' (`as.matrix(fit)`) and `summary()`.
+#'
+#' @param object A fit.
+#' @param ... Unused.
+#' @return No value: an error.
+#' @examples
+#' fit <- sample_mh(function(x) -x^2 / 2, init = 0, iter = 100, progress = FALSE)
+#' try(predict(fit))
+#' @export
+predict.mcmix_fit <- function(object, ...)
+  refuse_generic("predict", object, "it is not a fit of a model of data")
 
 #' The log-likelihood of a fit, as the log pointwise predictive density
 #'

@@ -172,3 +172,61 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
                          prior_label = plabel),
             data = list(y = y, X = X, group = group), call = call, kind = "hier_lm")
 }
+
+#' Predictions from a hierarchical linear regression fit
+#'
+#' For every row \eqn{x} of `newdata` in group \eqn{j}, the posterior of
+#' the group's regression line \eqn{x^\top \beta_j} over the kept draws of
+#' \eqn{\beta_j} (so the fit needs `keep_beta = TRUE`): its mean and a
+#' pointwise credible interval. With `newdata = NULL`, at the fitted rows
+#' and groups (the column means of [posterior_epred()]). Groups not in the
+#' fit are refused (their coefficients would be new draws from
+#' \eqn{N(\mu, \Sigma)}: use the draws of `mu[k]` and `Sigma[a,b]`).
+#'
+#' @param object A fit from [hier_lm_gibbs()].
+#' @param newdata A numeric matrix with the columns of `x`, or `NULL`.
+#' @param group The group of each row of `newdata`, among the groups of
+#'   the fit.
+#' @param level Credible level of the interval, in (0, 1).
+#' @param ... Unused (an error if given).
+#' @return A data frame with columns `fit` (posterior mean), `lower` and
+#'   `upper`, one row per row, with the draws (draws x rows) in attribute
+#'   `draws`.
+#' @examples
+#' set.seed(1)
+#' g <- rep(1:4, each = 10)
+#' x <- rnorm(40)
+#' y <- rnorm(4)[g] + x + rnorm(40, sd = 0.5)
+#' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 200, progress = FALSE)
+#' predict(fit, newdata = cbind(1, c(0, 1)), group = c(1, 4))
+#' @export
+predict.mcmix_hier_lm_fit <- function(object, newdata = NULL, group = NULL, level = 0.95, ...) {
+  check_no_dots(...)
+  level <- check_prob(level, "level")
+  if (is.null(newdata)) {
+    if (!is.null(group))
+      stop_input("`group` is given with `newdata` only (the fitted rows have their groups).",
+                 "group")
+    return(prediction_frame(hier_lm_mean_draws(object, "predict"), level))   # R/logit.R
+  }
+  cn <- colnames(object$data$X)
+  X <- check_matrix(newdata, "newdata", ncol = length(cn))
+  if (!nrow(X)) stop_input("`newdata` has no rows.", "newdata")
+  lev <- object$model$groups
+  if (is.null(group) || !is.atomic(group) || length(group) != nrow(X) || anyNA(group) ||
+      !all(as.character(group) %in% lev))
+    stop_input(sprintf("`group` must give the group of each row of `newdata` (%d values), among the groups of the fit (%s), not %s.",
+                       nrow(X), paste(utils::head(lev, 6L), collapse = ", "),
+                       describe_value(group)), "group")
+  m <- as.matrix(object)
+  gi <- match(as.character(group), lev)
+  cols <- sprintf("beta[%s,%s]", rep(lev[gi], each = length(cn)), rep(cn, nrow(X)))
+  if (!all(cols %in% colnames(m)))
+    stop_input("predict() needs the draws of the group coefficients: fit with `keep_beta = TRUE`.",
+               "keep_beta")
+  check_predict_budget(nrow(m), nrow(X))   # R/chains_budget.R
+  out <- vapply(seq_len(nrow(X)), function(i)
+    as.double(m[, cols[(i - 1L) * length(cn) + seq_along(cn)], drop = FALSE] %*% X[i, ]),
+    double(nrow(m)))
+  prediction_frame(matrix(out, nrow(m)), level)
+}

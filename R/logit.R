@@ -177,7 +177,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          coef_names = colnames(X), prior_label = plabel),
                          class = "mcmix_logit_model"),
             kind = "logit",
-            data = list(X = X, y = des$y), call = call,
+            data = list(X = X, y = des$y, frame = des$frame), call = call,
             class = "mcmix_logit_fit")
 }
 
@@ -202,6 +202,7 @@ print.mcmix_logit_model <- function(x, ...) {
 binary_design <- function(x, y, data) {
   terms <- NULL
   xlevels <- NULL
+  mf <- NULL
   if (inherits(x, "formula")) {
     if (!is.null(y))
       stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
@@ -231,7 +232,8 @@ binary_design <- function(x, y, data) {
   if (nrow(X) < 1L || ncol(X) < 1L)
     stop("`x` must give a design matrix with at least one row and one column.",
          call. = FALSE)
-  list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels)
+  list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels,
+       frame = mf)
 }
 
 #' Posterior predictive probabilities of a logistic regression fit
@@ -250,8 +252,11 @@ binary_design <- function(x, y, data) {
 #'   (the linear predictor \eqn{x^\top\beta}).
 #' @param level Probability of the credible interval.
 #' @param ... Unused.
-#' @return A data frame with columns `mean`, `lower`, `upper` (one row per
-#'   row of `newdata`), with the draws (rows = draws) in attribute `draws`.
+#' @return A data frame with columns `fit` (the posterior mean; named as
+#'   by [stats::predict.lm()] and for [probit_gibbs()] fits), `lower`,
+#'   `upper` (one row per row of `newdata`), with the draws (rows = draws)
+#'   in attribute `draws`. The former name `mean` of the column `fit`
+#'   still works with `$`, with a deprecation warning.
 #' @examples
 #' set.seed(2)
 #' x <- rnorm(60)
@@ -266,25 +271,7 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL,
   type <- match_choice(type, c("prob", "response", "link"), "type")
   level <- check_prob(level, "level")
   m <- object$model
-  if (is.null(newdata)) {
-    X <- object$data$X
-  } else if (!is.null(m$terms)) {
-    if (!is.data.frame(newdata) && !is.list(newdata))
-      stop(sprintf("`newdata` must be a data frame, not %s.", describe_value(newdata)),
-           call. = FALSE)
-    tt <- stats::delete.response(m$terms)
-    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = m$xlevels,
-                                          na.action = stats::na.pass),
-                   error = function(e)
-                     stop(sprintf("`newdata` lacks the variables of the model: %s",
-                                  conditionMessage(e)), call. = FALSE))
-    X <- stats::model.matrix(tt, mf)
-  } else {
-    X <- check_matrix(newdata, "newdata", ncol = length(m$coef_names))
-  }
-  if (anyNA(X))
-    stop("`newdata` must not have missing values.", call. = FALSE)
-  if (!nrow(X)) stop("`newdata` has no rows.", call. = FALSE)
+  X <- binary_newdata(object, newdata)
   draws <- do.call(rbind, lapply(object$chains, function(ch) ch$traces))
   if (is.null(draws) || !nrow(draws))
     stop("`object` holds no kept draws.", call. = FALSE)
@@ -295,12 +282,56 @@ predict.mcmix_logit_fit <- function(object, newdata = NULL,
       nu <- if ("nu" %in% colnames(draws)) draws[, "nu"] else m$nu
       stats::pt(eta / m$t_scale, df = nu)
     }
+  prediction_frame(out, level)
+}
+
+# The design matrix of a logit_gibbs() or probit_gibbs() fit at `newdata`:
+# a data frame with the variables of the formula (formula fits) or a
+# matrix with the columns of the design matrix; NULL gives the fitted rows.
+binary_newdata <- function(object, newdata) {
+  X <- object$data$X
+  if (is.null(newdata)) return(X)
+  tt <- object$model$terms
+  if (!is.null(tt)) {
+    if (!is.data.frame(newdata) && !is.list(newdata))
+      stop_input(sprintf("`newdata` must be a data frame with the variables of the formula, not %s.",
+                         describe_value(newdata)), "newdata")
+    tt <- stats::delete.response(tt)
+    xlev <- if (!is.null(object$model$xlevels)) object$model$xlevels else object$xlevels
+    mf <- tryCatch(stats::model.frame(tt, newdata, xlev = xlev, na.action = stats::na.pass),
+                   error = function(e)
+                     stop_input(sprintf("`newdata` lacks the variables of the model: %s",
+                                        conditionMessage(e)), "newdata"))
+    X <- stats::model.matrix(tt, mf)
+  } else {
+    X <- check_matrix(newdata, "newdata", ncol = ncol(X))
+  }
+  if (anyNA(X)) stop_input("`newdata` must not have missing values.", "newdata")
+  if (!nrow(X)) stop_input("`newdata` has no rows.", "newdata")
+  X
+}
+
+# The predictions of the regression fits from their draws (draws x rows):
+# columns `fit` (the posterior mean, named as by predict.lm()), `lower`,
+# `upper` (the equal-tailed interval of probability `level`), with the
+# draws in attribute `draws`.
+prediction_frame <- function(draws, level) {
   a <- (1 - level) / 2
-  res <- data.frame(mean = colMeans(out),
-                    lower = apply(out, 2L, stats::quantile, probs = a, names = FALSE),
-                    upper = apply(out, 2L, stats::quantile, probs = 1 - a, names = FALSE))
-  attr(res, "draws") <- out
-  res
+  band <- apply(draws, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE)
+  band <- matrix(band, 2L)
+  structure(data.frame(fit = colMeans(draws), lower = band[1L, ], upper = band[2L, ]),
+            draws = draws, class = c("mcmix_prediction", "data.frame"))
+}
+
+# The former name of the column `fit` of logistic regression predictions.
+#' @export
+`$.mcmix_prediction` <- function(x, name) {
+  if (identical(name, "mean") && !"mean" %in% names(x)) {
+    warn_deprecated("predict(<fit>)$mean", "predict(<fit>)$fit",
+                    "the posterior mean is the column `fit`, as for predict.lm() and probit fits")
+    return(.subset2(x, "fit"))
+  }
+  NextMethod()
 }
 
 #' Polya-Gamma random variates

@@ -1,6 +1,9 @@
 # Pointwise log-likelihood and posterior predictive draws of regression and
-# mixture fits, for loo (loo(), waic()) and bayesplot (pp_check()). The
-# generics log_lik() and posterior_predict() are rstantools' names; mcmix
+# mixture fits, for loo (loo(), waic()) and bayesplot (pp_check()), and the
+# expected values, linear predictors, predictive intervals and priors of
+# regression fits. The generics log_lik(), posterior_predict(),
+# posterior_epred(), posterior_linpred(), predictive_interval() and
+# prior_summary() are rstantools' names; mcmix
 # exports its own and registers the methods on rstantools' when it is
 # loaded (R/zzz.R), so either generic finds them.
 
@@ -341,4 +344,212 @@ waic_fit <- function(x, ...) {
   ll <- log_lik(x)
   attr(ll, "chain_id") <- NULL
   loo::waic(ll, ...)
+}
+
+#' Expected values, linear predictors and predictive intervals of a fit
+#'
+#' rstantools' generics on regression fits (rstanarm's conventions), as
+#' draws x observations matrices, at the fitted rows or (for
+#' [logit_gibbs()] and [probit_gibbs()]) at the rows of `newdata`:
+#' * `posterior_epred()`: the draws of the expected response
+#'   \eqn{E(y \mid x, \theta)}: \eqn{F(x^\top\beta)} for [logit_gibbs()],
+#'   [probit_gibbs()] and [gp_classify()] (`keep_f = TRUE`, fitted rows),
+#'   \eqn{x_{ij}^\top\beta_j} for [hier_lm_gibbs()] (`keep_beta = TRUE`,
+#'   fitted rows); the column means are [fitted.mcmix_fit()] at the
+#'   fitted rows.
+#' * `posterior_linpred()`: the draws of the linear predictor
+#'   \eqn{x^\top\beta} (the latent \eqn{f} of [gp_classify()]), or with
+#'   `transform = TRUE` those of `posterior_epred()`.
+#' * `predictive_interval()`: for each observation, the equal-tailed
+#'   interval of probability `prob` of the posterior predictive
+#'   distribution, from the quantiles of [posterior_predict()]'s draws
+#'   (for a binary response its bounds are 0 or 1). They are random
+#'   draws: set a seed for reproducible values.
+#'
+#' Other fits refuse with an error of class `mcmix_error_generic`. The
+#' generics are rstantools', re-exported so they work without it.
+#'
+#' @param object A fit.
+#' @param transform `FALSE` (the linear predictor) or `TRUE` (the
+#'   expected response, as `posterior_epred()`).
+#' @param newdata `logit_gibbs()` and `probit_gibbs()` only: new
+#'   covariates, as for their `predict()` methods; `NULL` the fitted rows.
+#' @param prob Probability of the interval.
+#' @param ... Unused.
+#' @return `posterior_epred()`, `posterior_linpred()`: a numeric matrix,
+#'   draws (chains stacked) x observations. `predictive_interval()`: a
+#'   matrix with one row per observation and columns named like `"5%"`,
+#'   `"95%"`.
+#' @seealso [predict.mcmix_logit_fit()], [posterior_predict()],
+#'   [prior_summary()]
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x = rnorm(50))
+#' d$y <- rbinom(50, 1, plogis(d$x))
+#' fit <- logit_gibbs(y ~ x, data = d, iter = 200, progress = FALSE)
+#' nd <- data.frame(x = c(-1, 0, 1))
+#' colMeans(posterior_epred(fit, newdata = nd))
+#' dim(posterior_linpred(fit))
+#' head(predictive_interval(fit))
+#' @name posterior_epred
+#' @export
+posterior_epred <- function(object, ...) UseMethod("posterior_epred")
+
+#' @rdname posterior_epred
+#' @export
+posterior_epred.default <- function(object, ...) refuse_not_fit("posterior_epred", object)
+
+#' @rdname posterior_epred
+#' @export
+posterior_epred.mcmix_fit <- function(object, newdata = NULL, ...) {
+  check_no_dots(...)
+  predictor_draws(fit_usable(object, quiet = TRUE), newdata, "response", "posterior_epred")
+}
+
+#' @rdname posterior_epred
+#' @export
+posterior_linpred <- function(object, transform = FALSE, ...) UseMethod("posterior_linpred")
+
+#' @rdname posterior_epred
+#' @export
+posterior_linpred.default <- function(object, transform = FALSE, ...)
+  refuse_not_fit("posterior_linpred", object)
+
+#' @rdname posterior_epred
+#' @export
+posterior_linpred.mcmix_fit <- function(object, transform = FALSE, newdata = NULL, ...) {
+  check_no_dots(...)
+  transform <- check_flag(transform, "transform")
+  predictor_draws(fit_usable(object, quiet = TRUE), newdata,
+                  if (transform) "response" else "link", "posterior_linpred")
+}
+
+#' @rdname posterior_epred
+#' @export
+predictive_interval <- function(object, ...) UseMethod("predictive_interval")
+
+#' @rdname posterior_epred
+#' @export
+predictive_interval.default <- function(object, ...) refuse_not_fit("predictive_interval", object)
+
+#' @rdname posterior_epred
+#' @export
+predictive_interval.mcmix_fit <- function(object, prob = 0.9, newdata = NULL, ...) {
+  check_no_dots(...)
+  prob <- check_prob(prob, "prob")
+  yrep <- posterior_predict(object, newdata = newdata)
+  if (length(dim(yrep)) != 2L)
+    refuse_generic("predictive_interval", object,
+                   "its data have more than one dimension; use posterior_predict()")
+  a <- (1 - prob) / 2
+  out <- t(apply(yrep, 2L, stats::quantile, probs = c(a, 1 - a), names = FALSE))
+  colnames(out) <- paste0(format(100 * c(a, 1 - a), trim = TRUE, scientific = FALSE,
+                                 digits = 3), "%")
+  out
+}
+
+# Draws (draws x observations) of the expected response (`scale =
+# "response"`) or the linear predictor ("link") of a regression fit, at the
+# fitted rows or at `newdata` (logit and probit only).
+predictor_draws <- function(fit, newdata, scale, generic) UseMethod("predictor_draws")
+
+predictor_draws.mcmix_fit <- function(fit, newdata, scale, generic)
+  refuse_generic(generic, fit, "it has no regression predictor")
+
+predictor_draws.mcmix_logit_fit <- function(fit, newdata, scale, generic)
+  unname(attr(stats::predict(fit, newdata = newdata, type = scale), "draws"))
+predictor_draws.mcmix_probit_fit <- predictor_draws.mcmix_logit_fit
+
+no_newdata <- function(fit, newdata, generic) {
+  if (!is.null(newdata))
+    stop_input(sprintf("%s(newdata = ) is supported for logit_gibbs() and probit_gibbs() fits only; `object` is %s.",
+                       generic, fit_kind_label(fit)), "newdata")
+}
+
+predictor_draws.mcmix_gp_classify_fit <- function(fit, newdata, scale, generic) {
+  no_newdata(fit, newdata, generic)
+  f <- unname(gp_f_draws(fit, generic))
+  if (scale == "response") stats::pnorm(f) else f
+}
+
+predictor_draws.mcmix_hier_lm_fit <- function(fit, newdata, scale, generic) {
+  no_newdata(fit, newdata, generic)
+  hier_lm_mean_draws(fit, generic)   # the identity link
+}
+
+#' The priors a regression fit used
+#'
+#' rstantools' `prior_summary()` generic: the prior of the coefficients as
+#' the fit used it, whether given or scaled to the data (see
+#' [mcmix-defaults]): one row per coefficient with its prior mean and
+#' standard deviation (the square roots of the diagonal of the prior
+#' covariance, which for a scaled default is a full matrix, kept in
+#' attribute `cov`), and the `Priors:` line of `print(fit)` (attribute
+#' `label`), and, when the design matrix has an intercept column, the
+#' prior of the linear predictor at the mean of the covariates (the
+#' centred intercept that the scaled default sets; attribute `centred`,
+#' its mean and sd). For [logit_gibbs()] and [probit_gibbs()] the coefficients are
+#' \eqn{\beta}; with `prior_var` (a hierarchical prior) the standard
+#' deviations are those of \eqn{v_0 = 1} and the inverse-gamma prior of
+#' \eqn{v_0} is in the label. For [hier_lm_gibbs()] the rows are the
+#' population coefficients \eqn{\mu} (prior `mu0`, `V0`), and attribute
+#' `other` holds `eta0`, `S0`, `nu0` and `s0sq`. Other fits refuse with an
+#' error of class `mcmix_error_generic`.
+#'
+#' @param object A fit.
+#' @param ... Unused.
+#' @return A data frame of class `mcmix_prior_summary` with columns
+#'   `term`, `prior` (`"normal"`), `mean` and `sd`.
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x = rnorm(50, 2000, 10))
+#' d$y <- rbinom(50, 1, plogis((d$x - 2000) / 10))
+#' fit <- logit_gibbs(y ~ x, data = d, iter = 100, progress = FALSE)
+#' prior_summary(fit)
+#' @export
+prior_summary <- function(object, ...) UseMethod("prior_summary")
+
+#' @rdname prior_summary
+#' @export
+prior_summary.default <- function(object, ...) refuse_not_fit("prior_summary", object)
+
+#' @rdname prior_summary
+#' @export
+prior_summary.mcmix_fit <- function(object, ...) {
+  check_no_dots(...)
+  m <- object$model
+  regression <- inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit", "mcmix_hier_lm_fit"))
+  if (!regression || !is.list(m))
+    refuse_generic("prior_summary", object, "it has no prior on regression coefficients")
+  hier_lm <- inherits(object, "mcmix_hier_lm_fit")
+  mean <- if (hier_lm) m$mu0 else m$prior_mean
+  cov <- if (hier_lm) m$V0 else if (is.null(m$prior_cov)) diag(1, length(mean)) else m$prior_cov
+  terms <- colnames(object$data$X)
+  dimnames(cov) <- list(terms, terms)
+  out <- data.frame(term = terms, prior = "normal", mean = as.double(mean),
+                    sd = sqrt(diag(cov)), stringsAsFactors = FALSE, row.names = NULL)
+  # the prior of the linear predictor at the mean of the covariates (the
+  # centred intercept of R/scaled_prior.R), when X has an intercept column
+  X <- object$data$X
+  a <- colMeans(X)
+  centred <- if (design_scales(X)$intercept > 0L)
+    c(mean = sum(a * mean), sd = sqrt(max(0, drop(crossprod(a, cov %*% a)))))
+  structure(out, class = c("mcmix_prior_summary", "data.frame"),
+            label = fit_prior_label(object), cov = cov, centred = centred,   # R/summary.R
+            other = if (hier_lm) m[c("eta0", "S0", "nu0", "s0sq")],
+            parameter = if (hier_lm) "mu" else "beta")
+}
+
+#' @export
+print.mcmix_prior_summary <- function(x, digits = 4, ...) {
+  cat(sprintf("Prior of the coefficients %s (normal; sd: the square roots of the diagonal of the prior covariance, attribute `cov`):\n",
+              attr(x, "parameter")))
+  print(as.data.frame(unclass(x)[c("term", "mean", "sd")], stringsAsFactors = FALSE),
+        digits = digits, row.names = FALSE)
+  ce <- attr(x, "centred")
+  if (!is.null(ce))
+    cat(sprintf("Linear predictor at the mean of the covariates (the centred intercept): mean %s, sd %s\n",
+                format(signif(ce[["mean"]], digits)), format(signif(ce[["sd"]], digits))))
+  if (!is.null(attr(x, "label"))) cat("Priors:", attr(x, "label"), "\n")
+  invisible(x)
 }

@@ -80,8 +80,8 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     trace_names = colnames(X))
   fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
-                                terms = des$terms, prior_label = pr$label),
-                   data = list(X = X, y = y), call = call, kind = "probit")
+                                terms = des$terms, xlevels = xlev, prior_label = pr$label),
+                   data = list(X = X, y = y, frame = des$frame), call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev
   fit
@@ -117,28 +117,9 @@ predict.mcmix_probit_fit <- function(object, newdata = NULL, type = c("response"
   check_no_dots(...)
   type <- match_choice(type, c("response", "link"), "type")
   level <- check_prob(level, "level")
-  X <- object$data$X
-  if (!is.null(newdata)) {
-    if (!is.null(object$terms)) {
-      if (!is.data.frame(newdata))
-        stop(sprintf("`newdata` must be a data frame with the variables of the formula, not %s.",
-                     describe_value(newdata)), call. = FALSE)
-      mf <- tryCatch(stats::model.frame(object$terms, newdata, xlev = object$xlevels,
-                                        na.action = stats::na.pass),
-                     error = function(e) stop(sprintf("`newdata` does not fit the formula: %s",
-                                                      conditionMessage(e)), call. = FALSE))
-      X <- stats::model.matrix(object$terms, mf)
-    } else {
-      X <- check_matrix(newdata, "newdata", ncol = ncol(X))
-    }
-    if (anyNA(X)) stop("`newdata` must not have missing values.", call. = FALSE)
-    if (!nrow(X)) stop("`newdata` has no rows.", call. = FALSE)
-  }
+  X <- binary_newdata(object, newdata)   # R/logit.R
   beta <- as.matrix(object)[, colnames(object$data$X), drop = FALSE]
   check_predict_budget(nrow(beta), nrow(X))   # R/chains_budget.R
   eta <- unname(beta %*% t(X))
-  draws <- if (type == "response") stats::pnorm(eta) else eta
-  band <- apply(draws, 2L, stats::quantile, c((1 - level) / 2, (1 + level) / 2), names = FALSE)
-  structure(data.frame(fit = colMeans(draws), lower = band[1L, ], upper = band[2L, ]),
-            draws = draws)
+  prediction_frame(if (type == "response") stats::pnorm(eta) else eta, level)
 }

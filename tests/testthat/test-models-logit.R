@@ -188,11 +188,11 @@ test_that("logit_gibbs: extend() equals one longer run, predict() gives probabil
   B <- fit$chains[[1]]$traces
   Xn <- cbind(1, nd$x, nd$g == "b")
   pr <- stats::plogis(B %*% t(Xn))
-  expect_equal(p$mean, colMeans(pr), tolerance = 1e-12)
+  expect_equal(p$fit, colMeans(pr), tolerance = 1e-12)
   expect_equal(p$lower, apply(pr, 2, stats::quantile, 0.05, names = FALSE),
                tolerance = 1e-12)
   lk <- predict(fit, newdata = nd, type = "link")
-  expect_equal(lk$mean, as.vector(Xn %*% colMeans(B)), tolerance = 1e-10)
+  expect_equal(lk$fit, as.vector(Xn %*% colMeans(B)), tolerance = 1e-10)
   expect_equal(nrow(predict(fit)), nrow(d))
   # the t link with nu sampled on a grid: predict() uses each draw's nu
   set.seed(7)
@@ -200,7 +200,7 @@ test_that("logit_gibbs: extend() equals one longer run, predict() gives probabil
                     iter = 200, burnin = 20, progress = FALSE)
   Bt <- ft$chains[[1]]$traces
   expect_true(all(Bt[, "nu"] %in% c(2, 8, 32)))
-  expect_equal(predict(ft, nd)$mean,
+  expect_equal(predict(ft, nd)$fit,
                colMeans(stats::pt(Bt[, 1:3] %*% t(Xn), df = Bt[, "nu"])),
                tolerance = 1e-12)
   r <- unserialize(serialize(fit, NULL))
