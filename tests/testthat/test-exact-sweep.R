@@ -84,8 +84,8 @@ sw_kinds <- sw_restrict(c("gaussian_mean", "gaussian_niw", "gaussian_diag", "gau
                         "MCMIX_EXACT_SWEEP_KINDS")
 sw_algs <- sw_restrict(names(sw_algorithms), "MCMIX_EXACT_SWEEP_ALGS")
 sw_nas <- sw_restrict(c("none", "integrated", "imputed"), "MCMIX_EXACT_SWEEP_NA")
-sw_Ns <- as.integer(strsplit(Sys.getenv("MCMIX_EXACT_SWEEP_N", if (sw_full) "8" else "5"),
-                             ",")[[1L]])
+sw_Ns <- Sys.getenv("MCMIX_EXACT_SWEEP_N")     # set but empty from `make exact`: the default
+sw_Ns <- as.integer(strsplit(if (nzchar(sw_Ns)) sw_Ns else if (sw_full) "8" else "5", ",")[[1L]])
 
 # Every (prior, algorithm) of one case at N rows.
 sw_sweep_case <- function(kind, na, N, algs = sw_algs, priors = names(sw_priors),
