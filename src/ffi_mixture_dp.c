@@ -167,7 +167,8 @@ static SEXP dp_step(void *data)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
     /* check_moves (tests only, any row): verify the state after every
      * sweep, and after every move of the rows that name theirs */
-    SEXP chk = mcx_list_get(mcx_list_elt(spec, "control"), "check_moves");
+    SEXP ctl = mcx_list_elt(spec, "control");    /* list() (no names) for rows without settings */
+    SEXP chk = XLENGTH(ctl) > 0 ? mcx_list_get(ctl, "check_moves") : R_NilValue;
     if (chk != R_NilValue && Rf_asReal(chk) != 0.0) mcx_mix_check_enable(&m, alg->empty_slots);
     mcx_dp_saved saved = {NULL, 0, NULL, 0, c.n};
     if (in[F_params] != R_NilValue) {
