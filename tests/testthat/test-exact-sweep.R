@@ -36,7 +36,7 @@
 # rows. That is 24 (kind, mode) cases x 4 priors x 7 algorithms = 672
 # combinations per N.
 #
-# Always on (about 1.5 minutes of CPU): every combination at N = 5 (but
+# Always on (about 70 s of CPU): every combination at N = 5 (but
 # subcluster_small under the fixed prior only), 2000 iterations
 # (subcluster 1000, imputed 2500), standard errors about
 # 0.01-0.03, z within 5 (Bonferroni over the ~9000 statistics); and at N = 8
