@@ -75,11 +75,19 @@ bench: install deps-bench
 	for f in bench/bench-*.R; do $(RSCRIPT) $$f || exit 1; done
 
 # Every DP algorithm x family kind x prior x missing-value mode against the
-# exact posterior, at full precision (tests/testthat/test-exact-sweep.R);
-# MCMIX_EXACT_SWEEP_KINDS (comma-separated) restricts the family kinds.
+# exact posterior over the partitions of 8 rows, at full precision, the
+# samplers' state verified after every move and the sub-cluster sampler's
+# size thresholds lowered too (tests/testthat/test-exact-sweep.R); the HDP
+# and LDA samplers likewise (test-exact-sweep-models.R). Comma-separated
+# restrictions: MCMIX_EXACT_SWEEP_KINDS (family kinds), MCMIX_EXACT_SWEEP_ALGS
+# (algorithms), MCMIX_EXACT_SWEEP_NA (missing-value modes),
+# MCMIX_EXACT_SWEEP_N (row counts, default 8).
 exact: install
 	NOT_CRAN=true MCMIX_EXACT_SWEEP=full MCMIX_TEST_FILTER='exact-sweep|impute-exact' \
-	  MCMIX_EXACT_SWEEP_KINDS='$(MCMIX_EXACT_SWEEP_KINDS)' $(RSCRIPT) tools/run-tests.R
+	  MCMIX_EXACT_SWEEP_KINDS='$(MCMIX_EXACT_SWEEP_KINDS)' \
+	  MCMIX_EXACT_SWEEP_ALGS='$(MCMIX_EXACT_SWEEP_ALGS)' \
+	  MCMIX_EXACT_SWEEP_NA='$(MCMIX_EXACT_SWEEP_NA)' \
+	  MCMIX_EXACT_SWEEP_N='$(MCMIX_EXACT_SWEEP_N)' $(RSCRIPT) tools/run-tests.R
 
 # Fault campaigns (tools/fuzz.R, tools/interrupts.R; see the README). The
 # campaign runs under a virtual-memory limit so that runaway allocation

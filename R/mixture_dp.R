@@ -64,7 +64,12 @@ dp_algorithms <- list(
                                 # moves are thinned (< 0: the default)
                                 sc_thin = if (is.null(ctl$sc_thin)) -1 else ctl$sc_thin,
                                 # tests only: 0 leaves out the sequentially allocated moves
-                                sc_sams = if (isFALSE(ctl$sc_sams)) 0 else 1),
+                                sc_sams = if (isFALSE(ctl$sc_sams)) 0 else 1,
+                                # tests only (< 1: the defaults): the members the 2-means
+                                # sub-clusters are fitted to at most (16384), and gathered
+                                # at a time by the sequential allocation (2048)
+                                sc_fit_max = if (is.null(ctl$sc_fit_max)) -1 else ctl$sc_fit_max,
+                                sc_gather = if (is.null(ctl$sc_gather)) -1 else ctl$sc_gather),
                             counters = TRUE))
 
 # "a", "a or b", "a, b or c" (quoted names)
@@ -321,7 +326,9 @@ dp_kernel <- function(model, prepared, algorithm, init, control) {
     hyper = if (is.list(hyper)) hyper else as.double(hyper), algorithm = algorithm,
     alpha_prior = if (random_alpha) c(model$alpha$shape, model$alpha$rate) else numeric(),
     discount_prior = if (random_d) c(model$discount$a, model$discount$b) else numeric(),
-    control = as.list(vapply(row$control(control, model, N), as.double, 0)),
+    control = c(as.list(vapply(row$control(control, model, N), as.double, 0)),
+                # tests only (dp_control_testing()): verify the state after every move
+                if (isTRUE(control$check_moves)) list(check_moves = 1)),
     # labels of the kept draws are returned only when the fit keeps them
     # (N integers per kept draw: 4 MB each at N = 1e6)
     store_labels = !isFALSE(control$store_labels),

@@ -21,6 +21,27 @@ void mcx_error(const char *fmt, ...)
     Rf_error("%s", buf);
 }
 
+/* The move in progress (mcx_context()): one per process, as samplers run
+ * their moves on the host thread one .Call at a time. */
+static const char *move_context = NULL;
+
+const char *mcx_context(const char *move)
+{
+    const char *prev = move_context;
+    move_context = move;
+    return prev;
+}
+
+void mcx_internal_error(const char *func, const char *file, int line, const char *msg)
+{
+    const char *move = move_context;
+    move_context = NULL;                 /* the error ends the .Call */
+    if (move != NULL)
+        mcx_error("mcmix internal error in %s (%s:%d): %s (found during the move: %s)",
+                  func, file, line, msg, move);
+    mcx_error("mcmix internal error in %s (%s:%d): %s", func, file, line, msg);
+}
+
 void mcx_interrupt_point(double work)
 {
     static double done = 0.0;

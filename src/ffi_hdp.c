@@ -60,6 +60,7 @@ static mcx_hdp_conc read_conc(SEXP spec, const char *prior, SEXP value)
 
 SEXP ffi_hdp_step(SEXP spec, SEXP x, SEXP group, SEXP state, SEXP chunk)
 {
+    mcx_context(NULL);          /* none left over from an interrupted chunk */
     mcx_chunk c = mcx_chunk_read(chunk);
     int nprot = 0;
     SEXP dims = Rf_getAttrib(x, R_DimSymbol);

@@ -135,6 +135,7 @@ static void finite_keep(void *ctx, int r, double ll)
 SEXP ffi_mix_step_run(SEXP (*body)(void *), SEXP spec, SEXP x, SEXP state, SEXP chunk)
 {
     ffi_mix_step_args a = {spec, x, state, chunk};
+    mcx_context(NULL);          /* none left over from an interrupted chunk */
     return ffi_workspace_run(mcx_list_get(spec, "workspace"), body, &a);
 }
 

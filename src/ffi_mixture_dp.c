@@ -8,7 +8,8 @@
  *   spec  = list(family, dim, hyper, algorithm, alpha_prior = c(shape,
  *           rate) or numeric(0), discount_prior = c(a, b) or numeric(0),
  *           control = named list of the algorithm's settings (numbers),
- *           the names of its row's control_names; x_rows; workspace =
+ *           the names of its row's control_names, and check_moves = 1
+ *           (tests) to verify the state after every move; x_rows; workspace =
  *           the chain's workspace (ffi_workspace.c) or NULL; the returned
  *           state's labels are then one of its label buffers);
  *           hyper: a double vector, or the list of R functions of an
@@ -91,10 +92,14 @@ typedef struct {
     ffi_online *online;      /* subsample labels and online estimate, or NULL */
 } dp_run;
 
+/* One sweep, named by the row (internal errors found during it say so;
+ * with the setting check_moves the state is verified after it). */
 static double dp_sweep(void *ctx)
 {
     dp_run *u = ctx;
-    return u->alg->sweep(u->st, u->m, u->pr);
+    double ll;
+    MCX_MIX_MOVE(u->m, u->alg->name, ll = u->alg->sweep(u->st, u->m, u->pr));
+    return ll;
 }
 
 /* Traces n_clusters, [alpha,] [discount,] log_lik and the labels numbered
@@ -160,6 +165,11 @@ static SEXP dp_step(void *data)
     if (!alg->empty_slots)
         for (int k = 0; k < m.K; k++)
             if (m.size[k] == 0) MCX_INTERNAL("DP state with an empty cluster");
+    /* check_moves (tests only, any row): verify the state after every
+     * sweep, and after every move of the rows that name theirs */
+    SEXP ctl = mcx_list_elt(spec, "control");    /* list() (no names) for rows without settings */
+    SEXP chk = XLENGTH(ctl) > 0 ? mcx_list_get(ctl, "check_moves") : R_NilValue;
+    if (chk != R_NilValue && Rf_asReal(chk) != 0.0) mcx_mix_check_enable(&m, alg->empty_slots);
     mcx_dp_saved saved = {NULL, 0, NULL, 0, c.n};
     if (in[F_params] != R_NilValue) {
         if (TYPEOF(in[F_params]) != REALSXP) MCX_INTERNAL("state$params must be double");

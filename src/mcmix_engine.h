@@ -39,9 +39,21 @@
 
 /* Raise an R error (never returns). */
 void mcx_error(const char *fmt, ...) MCX_NORETURN MCX_PRINTF(1, 2);
-/* An internal error: a bug in mcmix, not a user mistake. */
-#define MCX_INTERNAL(msg) \
-    mcx_error("mcmix internal error in %s (%s:%d): %s", __func__, __FILE__, __LINE__, (msg))
+/* An internal error: a bug in mcmix, not a user mistake.  The message names
+ * the function and place that found it and, when a sampler has named the
+ * move in progress (mcx_context()), that move: a broken invariant is
+ * usually found by a family or an RNG helper, long after the move that
+ * broke it returned, so the place alone does not say which move to read. */
+#define MCX_INTERNAL(msg) mcx_internal_error(__func__, __FILE__, __LINE__, (msg))
+void mcx_internal_error(const char *func, const char *file, int line, const char *msg)
+    MCX_NORETURN;
+/* Name the move about to run ("subcluster: sequentially allocated merge");
+ * returns the name it replaces, to be put back when the move is done
+ * (contexts nest).  `move` must outlive the move (a literal, or a table's
+ * name); NULL: none.  Host thread only: a plain store, so it costs nothing
+ * per move.  Cleared by an error (the .Call ends) and by the glue at the
+ * start of a chunk (ffi_mix_step_run()). */
+const char *mcx_context(const char *move);
 /* Scratch memory reclaimed by R at the end of the .Call (also on error). */
 void *mcx_alloc(size_t n, size_t size);
 /* Report `work` units of work done (about one floating-point operation or

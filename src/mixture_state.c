@@ -288,3 +288,58 @@ void mcx_mix_chunk(mcx_mix *m, const mcx_chunk *c, double (*sweep)(void *ctx),
             mcx_interrupt_point((double) m->n * (m->K + 1) * (m->dim + 1));
     }
 }
+
+void mcx_mix_check_enable(mcx_mix *m, int allow_empty)
+{
+    m->check = allow_empty ? 2 : 1;
+    m->check_stats = mcx_alloc(m->sstride, sizeof(double));
+}
+
+/* a and b agree to a relative 1e-7 (both NaN or the same infinity too) */
+static int check_close(double a, double b)
+{
+    if (a == b || (ISNAN(a) && ISNAN(b))) return 1;
+    return fabs(a - b) <= 1e-7 * (1.0 + fabs(a) + fabs(b));
+}
+
+void mcx_mix_verify(mcx_mix *m, const char *move)
+{
+    const mcx_family *f = m->fam;
+    const char *what = NULL, *unit = "cluster";
+    int bad = -1, total = 0;
+    for (int i = 0; i < m->n && what == NULL; i++)
+        if (m->z[i] < 0 || m->z[i] >= m->K) {
+            what = "a label names no cluster";
+            unit = "observation";
+            bad = i;
+        }
+    for (int k = 0; k < m->K && what == NULL; k++) {
+        double *st = m->check_stats;
+        int cnt = 0;
+        memcpy(st, m->empty, m->sstride * sizeof(double));
+        for (int i = 0; i < m->n; i++)
+            if (m->z[i] == k) {
+                f->stats_add(m->hyper, st, mcx_mix_x(m, i), m->work);
+                cnt++;
+            }
+        total += m->size[k];
+        bad = k;
+        if (cnt != m->size[k]) what = "the size of a cluster is not its number of members";
+        else if (cnt == 0 && m->check != 2) what = "an empty cluster";
+        else {
+            const double *cur = mcx_mix_stats(m, k);
+            for (size_t j = 0; j < m->sstride && what == NULL; j++)
+                if (!check_close(cur[j], st[j]))
+                    what = "the stats of a cluster are not those of its members";
+            if (what == NULL && f->log_marginal != NULL &&
+                !check_close(f->log_marginal(m->hyper, cur, m->work),
+                             f->log_marginal(m->hyper, st, m->work)))
+                what = "the log marginal of a cluster is not that of its members";
+        }
+    }
+    if (what == NULL && total != m->n) { what = "the sizes do not add up to n"; bad = -1; }
+    if (what == NULL) return;
+    mcx_context(NULL);
+    mcx_error("mcmix internal error: the state check after the move '%s' failed: %s "
+              "(%s %d; K = %d, n = %d)", move, what, unit, bad, m->K, m->n);
+}

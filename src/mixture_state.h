@@ -87,6 +87,9 @@ typedef struct mcx_mix {
     double *empty;        /* the stats of an empty cluster (copied on creation) */
     double *work;         /* family scratch, work_size(hyper) doubles */
     double *scratch;      /* one stats block of scratch for the samplers */
+    int check;            /* tests (setting check_moves): 0 none, else verify the state
+                           * after every move (MCX_MIX_MOVE); 2: empty clusters allowed */
+    double *check_stats;  /* one stats block for the verification (check != 0) */
 } mcx_mix;
 
 /* Parse the hyperparameter vector of `fam` into a block from mcx_alloc. */
@@ -220,6 +223,29 @@ static inline void mcx_mix_prefetch(const mcx_mix *m, int i)
     }
     for (int j = 0; j < m->dim; j++) MCX_PREFETCH(m->x + i + (size_t) j * m->ld);
 }
+
+/* Tests: verify the state after every move from now on (the setting
+ * check_moves of the DP samplers); allow_empty: clusters may be empty
+ * (rows with empty slots). */
+void mcx_mix_check_enable(mcx_mix *m, int allow_empty);
+/* The verification of the state left by the move `move` (an internal
+ * error naming the move when it fails): every label names a cluster, the
+ * sizes count the labels (and are positive unless empty clusters are
+ * allowed), and every cluster's stats equal those recomputed from its
+ * members (each double within a relative 1e-7; the log marginal too).
+ * O(n K): tests only. */
+void mcx_mix_verify(mcx_mix *m, const char *move);
+/* Run one move of the partition m under its name: internal errors found
+ * during it name it (mcx_context()), and with m->check set the state it
+ * leaves is verified (mcx_mix_verify()).  Without the check it costs two
+ * pointer stores and a test. */
+#define MCX_MIX_MOVE(m, name, call)                       \
+    do {                                                  \
+        const char *mcx_prev_move_ = mcx_context(name);   \
+        call;                                             \
+        if ((m)->check) mcx_mix_verify((m), (name));      \
+        mcx_context(mcx_prev_move_);                      \
+    } while (0)
 
 /* Remove observation i from its cluster (z[i] becomes -1). */
 void mcx_mix_remove(mcx_mix *m, int i);

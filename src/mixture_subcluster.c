@@ -33,6 +33,12 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     /* sc_sams (tests only): 0 leaves out the sequentially allocated moves,
      * so that the exact tests see the 2-means moves alone */
     s->no_sams = control[4] == 0.0;
+    /* sc_fit_max, sc_gather (tests only; < 1: the default): the members the
+     * sub-clusters are fitted to at most, and gathered at a time by the
+     * allocation pass, lowered so that tiny data reach the code paths of
+     * large clusters (both at most their defaults: the buffers' sizes) */
+    if (control[5] >= 1.0 && control[5] < SC_FIT_MAX) s->fit_max = (int) control[5];
+    if (control[6] >= 1.0 && control[6] < MCX_SC_GATHER) s->gather = (int) control[6];
     if (s->record) {
         size_t nn = (size_t) (m->n > 0 ? m->n : 1);
         s->rec = mcx_alloc(2 * (SC_REC_HEAD + 3 * nn), sizeof(double));
@@ -50,9 +56,14 @@ void mcx_subcluster_init(mcx_subcluster *s, const mcx_mix *m, int moves, int thr
     s->threads = threads;
     s->moves = moves;
     s->singles = SC_SINGLES_PER_MOVE * moves;
+    s->fit_max = SC_FIT_MAX;
+    s->gather = MCX_SC_GATHER;
+    s->has_na = mcx_sc_data_has_na(m);
     s->combine = mcx_family_combiner(m->fam, m->hyper);
-    s->moments = s->combine != NULL ? mcx_family_stats_moments(m->fam) : NULL;
-    s->lik_all = mcx_family_log_lik_all(m->fam);
+    /* the moments and all-clusters likelihood hooks read the coordinates
+     * themselves, not through the family's handling of missing cells */
+    s->moments = s->combine != NULL && !s->has_na ? mcx_family_stats_moments(m->fam) : NULL;
+    s->lik_all = s->has_na ? NULL : mcx_family_log_lik_all(m->fam);
     s->psize = m->fam->param_size(m->hyper);
     s->wsz = m->fam->work_size(m->hyper);
     if (s->wsz < 1) s->wsz = 1;
@@ -235,7 +246,7 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
 static double sweep(void *st, mcx_mix *m, mcx_partition_prior *p)
 {
     mcx_subcluster *s = st;
-    restricted_gibbs(m, s, p);
+    MCX_MIX_MOVE(m, "subcluster: restricted Gibbs pass", restricted_gibbs(m, s, p));
     SCP_START;
     mcx_subcluster_moves(m, s, p);
     SCP_MARK(SCP_MOVES);
@@ -270,7 +281,7 @@ static const double *params(const void *st, const mcx_mix *m, int *rows, int *co
 }
 
 static const char *const control_names[] = {"sc_moves", "threads", "sc_record", "sc_thin",
-                                             "sc_sams", NULL};
+                                             "sc_sams", "sc_fit_max", "sc_gather", NULL};
 
 const mcx_dp_algorithm mcx_dp_subcluster = {
     "subcluster", 1, 0, 1, sizeof(mcx_subcluster), control_names,

@@ -75,6 +75,13 @@ typedef struct {
     int moves;             /* split / merge proposals per sweep */
     int thin;              /* unions of n > thin members: moves thinned (mcx_sc_log_share()) */
     int no_sams;           /* 1: no sequentially allocated moves (tests) */
+    int has_na;            /* 1: some coordinate of the data is NaN (a missing cell of the
+                            * product family): the geometry of the proposals reads it as
+                            * the members' mean of that coordinate (mcx_sc_coord()) */
+    int fit_max;           /* members the sub-clusters are fitted to at most (SC_FIT_MAX;
+                            * lower in tests: setting sc_fit_max) */
+    int gather;            /* members gathered at a time by the allocation pass
+                            * (MCX_SC_GATHER; lower in tests: setting sc_gather) */
     int singles;           /* singleton split / merge proposals per sweep */
     size_t psize, wsz;     /* doubles per parameter / per family scratch */
     int kcap;              /* capacity of the per-cluster arrays */
@@ -203,6 +210,21 @@ void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prio
 #define SC_FIT_GATHER_DIM 16
 /* Members gathered at a time for the allocation pass (mixture_subcluster_sams.c). */
 #define MCX_SC_GATHER 2048
+/* Coordinate t (at x[t * step]) of a member as the geometry of the proposals
+ * (2-means passes, allocation orders) reads it: a missing cell (NaN; the
+ * product family skips the block it belongs to) is read as fill[t], the
+ * mean of the coordinate over the observed cells of the member set, so that
+ * sums, distances and orders stay finite and a function of the member set
+ * alone (the proposals stay exact).  Without missing cells (has_na == 0)
+ * the value itself, bit for bit. */
+static inline double mcx_sc_coord(int has_na, const double *x, size_t step, int t,
+                                  const double *fill)
+{
+    double y = x[(size_t) t * step];
+    return has_na && ISNAN(y) ? fill[t] : y;
+}
+/* 1 when some of the n x dim values read through m (either layout) is NaN. */
+int mcx_sc_data_has_na(const mcx_mix *m);
 /* Largest neighbourhood of the local order (mixture_subcluster_sams.c). */
 #define MCX_SC_LOCAL_MAX 1024
 /* Doubles of the record before its two lists (mixture_subcluster_sams.c). */

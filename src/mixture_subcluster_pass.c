@@ -34,9 +34,15 @@ typedef struct {
     const int *mem;
     size_t istep, tstep, stride;
     long lo, hi;
-    int d;
+    int d, na;             /* na: missing cells read as mu (mcx_sc_coord()) */
     const double *mu, *v, *c0, *c1;
 } pass_ctx;
+
+/* Coordinate t of member x (a missing cell: the members' mean mu[t]). */
+static inline double coord(const pass_ctx *c, const double *x, int t)
+{
+    return mcx_sc_coord(c->na, x, c->tstep, t, c->mu);
+}
 
 static inline const double *member(const pass_ctx *c, long j)
 {
@@ -44,12 +50,22 @@ static inline const double *member(const pass_ctx *c, long j)
     return c->x + (size_t) c->mem[(size_t) j * c->stride] * c->istep;
 }
 
+/* Sums of the coordinates; with missing cells (c->na) of the observed
+ * ones, their counts in acc[d + t]. */
 static void sums_mean(const pass_ctx *c, double *restrict acc)
 {
     int d = c->d;
     size_t ts = c->tstep;
     for (long j = c->lo; j < c->hi; j++) {
         const double *x = member(c, j);
+        if (c->na) {
+            for (int t = 0; t < d; t++)
+                if (!ISNAN(x[t * ts])) {
+                    acc[t] += x[t * ts];
+                    acc[d + t] += 1.0;
+                }
+            continue;
+        }
         for (int t = 0; t < d; t++) acc[t] += x[t * ts];
     }
 }
@@ -57,14 +73,13 @@ static void sums_mean(const pass_ctx *c, double *restrict acc)
 static void sums_axis(const pass_ctx *c, double *restrict acc)
 {
     int d = c->d;
-    size_t ts = c->tstep;
     const double *mu = c->mu, *v = c->v;
     double var = 0.0;
     for (long j = c->lo; j < c->hi; j++) {
         const double *x = member(c, j);
         double pr = 0.0;
-        for (int t = 0; t < d; t++) pr += (x[t * ts] - mu[t]) * v[t];
-        for (int t = 0; t < d; t++) acc[t] += (x[t * ts] - mu[t]) * pr;
+        for (int t = 0; t < d; t++) pr += (coord(c, x, t) - mu[t]) * v[t];
+        for (int t = 0; t < d; t++) acc[t] += (coord(c, x, t) - mu[t]) * pr;
         var += pr * pr;
     }
     acc[2 * d] = var;
@@ -74,10 +89,9 @@ static void sums_axis(const pass_ctx *c, double *restrict acc)
 static inline void dist2(const pass_ctx *c, const double *x, double *e0, double *e1)
 {
     const double *c0 = c->c0, *c1 = c->c1;
-    size_t ts = c->tstep;
     double a = 0.0, b = 0.0;
     for (int t = 0; t < c->d; t++) {
-        double y = x[t * ts];
+        double y = coord(c, x, t);
         a += (y - c0[t]) * (y - c0[t]);
         b += (y - c1[t]) * (y - c1[t]);
     }
@@ -90,7 +104,6 @@ static inline void dist2(const pass_ctx *c, const double *x, double *e0, double 
 static void sums_lloyd(const pass_ctx *c, double *restrict acc)
 {
     int d = c->d;
-    size_t ts = c->tstep;
     double cnt[2] = {0.0, 0.0}, err = 0.0;
     for (long j = c->lo; j < c->hi; j++) {
         const double *x = member(c, j);
@@ -98,7 +111,7 @@ static void sums_lloyd(const pass_ctx *c, double *restrict acc)
         dist2(c, x, &e0, &e1);
         int side = e1 < e0;
         double *to = acc + side * d;
-        for (int t = 0; t < d; t++) to[t] += x[t * ts];
+        for (int t = 0; t < d; t++) to[t] += coord(c, x, t);
         cnt[side] += 1.0;
         err += side ? e1 : e0;
     }
@@ -150,11 +163,11 @@ static void pass_block(const mcx_mix *m, mcx_subcluster *s, int kind, long b, in
     memset(acc, 0, ps * sizeof(double));
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < nmem ? lo + MCX_BLOCK : nmem;
     const double *cen = s->cen;
-    /* the fitting passes read every fit_stride-th member (SC_FIT_MAX);
+    /* the fitting passes read every fit_stride-th member (s->fit_max);
      * the sides are drawn for all */
     size_t stride = kind != MCX_PASS_SIDES && s->fit_stride > 1 ? (size_t) s->fit_stride : 1;
     pass_ctx c = {mcx_mix_xs(m, 0), s->mem, mcx_mix_istep(m), mcx_mix_xstep(m), stride,
-                  lo, hi, d, cen, cen + d, cen + 2 * d, cen + 3 * d};
+                  lo, hi, d, s->has_na, cen, cen + d, cen + 2 * d, cen + 3 * d};
     if (kind != MCX_PASS_SIDES && s->fit_gathered) {    /* the rows of s->fitx */
         c.x = s->fitx;
         c.mem = NULL;
@@ -189,7 +202,7 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *s
      * member (in index order: a function of the set alone, the same in both
      * directions of a move, so the proposal stays exact); its sides are
      * still drawn for every member */
-    int stride = nall > SC_FIT_MAX ? (nall + SC_FIT_MAX - 1) / SC_FIT_MAX : 1;
+    int fm = s->fit_max, stride = nall > fm ? (nall + fm - 1) / fm : 1;
     int nmem = (nall + stride - 1) / stride;
     s->fit_stride = stride;
     /* the up to 11 fitting passes read the same members: copied once into
@@ -207,7 +220,8 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *s
     double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
     mcx_sc_pass(m, s, MCX_PASS_MEAN, nmem, 0, sum);
     for (int t = 0; t < d; t++) {
-        mu[t] = sum[t] / nmem;
+        /* with missing cells: the mean of the observed ones (0 if none) */
+        mu[t] = !s->has_na ? sum[t] / nmem : sum[d + t] > 0 ? sum[t] / sum[d + t] : 0.0;
         v[t] = 1.0 / sqrt((double) d) * (1.0 + 0.01 * t);   /* not symmetric in t */
     }
     double var = 0.0;

@@ -266,9 +266,9 @@ static double allocate(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior 
     }
     int dim = m->dim;
     for (int r = nfix; r < nS; r++) {
-        int c = (r - nfix) % MCX_SC_GATHER;
+        int c = (r - nfix) % s->gather;
         if (c == 0) {
-            int cnt = nS - r < MCX_SC_GATHER ? nS - r : MCX_SC_GATHER;
+            int cnt = nS - r < s->gather ? nS - r : s->gather;
             order_upto(s, r + cnt);
             gather(m, s, r, cnt);
         }
@@ -303,28 +303,43 @@ static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.2
  * s->mem[0 .. nm-1]. */
 static void union_scale(const mcx_mix *m, mcx_subcluster *s, int nm)
 {
-    int d = m->dim;
+    int d = m->dim, na = s->has_na;
     const int *mem = s->mem;
-    double *mu = s->cen, *v = s->cen + d;
-    for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
+    /* with missing cells: mean and variance of the observed cells of each
+     * coordinate, their counts in cen[2 D .. 3 D - 1] (unused by these moves) */
+    double *mu = s->cen, *v = s->cen + d, *cnt = s->cen + 2 * d;
+    for (int t = 0; t < d; t++) mu[t] = v[t] = cnt[t] = 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
-        for (int t = 0; t < d; t++) mu[t] += x[t];
+        for (int t = 0; t < d; t++) {
+            if (na && ISNAN(x[t])) continue;
+            mu[t] += x[t];
+            cnt[t] += 1.0;
+        }
     }
-    for (int t = 0; t < d; t++) mu[t] /= nm;
+    for (int t = 0; t < d; t++) mu[t] = !na ? mu[t] / nm : cnt[t] > 0 ? mu[t] / cnt[t] : 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
-        for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
+        for (int t = 0; t < d; t++) {
+            double y = mcx_sc_coord(na, x, 1, t, mu);
+            v[t] += (y - mu[t]) * (y - mu[t]);
+        }
     }
-    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
+    for (int t = 0; t < d; t++)
+        v[t] = v[t] > 0.0 ? (na ? cnt[t] : nm) / (v[t] * d) : 0.0;
 }
 
+/* The standardised squared distance / D of x from c0 (missing cells of
+ * either read as the union's mean: mcx_sc_coord()). */
 static double scaled_dist(const mcx_mix *m, const mcx_subcluster *s, const double *x,
                           const double *c0)
 {
-    const double *v = s->cen + m->dim;
+    const double *v = s->cen + m->dim, *mu = s->cen;
     double q = 0.0;
-    for (int t = 0; t < m->dim; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+    for (int t = 0; t < m->dim; t++) {
+        double e = mcx_sc_coord(s->has_na, x, 1, t, mu) - mcx_sc_coord(s->has_na, c0, 1, t, mu);
+        q += e * e * v[t];
+    }
     return q;
 }
 
@@ -428,6 +443,10 @@ static int nearest_order(const mcx_mix *m, mcx_subcluster *s, int nS, int nm, co
     for (int r = 0; r < nS; r++)
         if (farther(scaled_dist(m, s, mcx_mix_x(m, mem[r]), xj), mem[r], qk, ik))
             mem[w++] = mem[r];
+    /* (q, member) is a strict total order on finite q: exactly the nS - k
+     * members outside the heap come before it (with NaN distances it is
+     * not, and members would be lost and repeated: mcx_sc_coord()) */
+    if (w != nS - len) MCX_INTERNAL("the local order lost or repeated members");
     while (len > 0) {                  /* heap sort: the farthest popped first */
         mem[w + len - 1] = hi[0];
         len--;
@@ -721,8 +740,9 @@ void mcx_subcluster_sams(mcx_mix *m, mcx_subcluster *s, const mcx_partition_prio
         if (m->K < 1 || m->n < 2) return;
         mcx_sc_reserve(s, m->K + 1);
         s->counts[1] += 1;
-        if (unif_rand() < ps_sams(m->K)) sams_split(m, s, p);
-        else sams_merge(m, s, p);
+        if (unif_rand() < ps_sams(m->K))
+            MCX_MIX_MOVE(m, "subcluster: sequentially allocated split", sams_split(m, s, p));
+        else MCX_MIX_MOVE(m, "subcluster: sequentially allocated merge", sams_merge(m, s, p));
     }
 }
 

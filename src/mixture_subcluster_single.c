@@ -108,7 +108,8 @@ void mcx_subcluster_singles(mcx_mix *m, mcx_subcluster *s, const mcx_partition_p
     for (int t = 0; t < s->singles; t++) {
         if (m->K < 1) return;
         mcx_sc_reserve(s, m->K + 1);
-        if (unif_rand() < 0.5) single_split(m, s, p);
-        else single_merge(m, s, p);
+        if (unif_rand() < 0.5)
+            MCX_MIX_MOVE(m, "subcluster: singleton split", single_split(m, s, p));
+        else MCX_MIX_MOVE(m, "subcluster: singleton merge", single_merge(m, s, p));
     }
 }

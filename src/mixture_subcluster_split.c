@@ -77,13 +77,13 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
  * centres s->cen + 2d, + 3d) of the members the sub-clusters of the n
  * members in s->mem were fitted to (every stride-th, as
  * mcx_sc_subclusters(); called right after it).  Their raw moments in one
- * plain serial pass (at most SC_FIT_MAX members, read from the gathered
+ * plain serial pass (at most s->fit_max members, read from the gathered
  * rows s->fitx when there are), turned into statistics by the family's
  * moments hook (s->moments, non-NULL). */
 static double subsample_gain(const mcx_mix *m, mcx_subcluster *s, const mcx_partition_prior *p,
                              int n)
 {
-    int d = m->dim, stride = n > SC_FIT_MAX ? (n + SC_FIT_MAX - 1) / SC_FIT_MAX : 1;
+    int d = m->dim, fm = s->fit_max, stride = n > fm ? (n + fm - 1) / fm : 1;
     int nmem = (n + stride - 1) / stride, rows = s->fitx != NULL && stride > 1;
     size_t ms = mcx_moments_size(d), ts = rows ? 1 : mcx_mix_xstep(m);
     double *mo = s->gmo, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
@@ -255,7 +255,8 @@ void mcx_subcluster_moves(mcx_mix *m, mcx_subcluster *s, const mcx_partition_pri
 {
     for (int t = 0; t < s->moves; t++) {
         if (m->K < 1) return;
-        if (unif_rand() < ps_split(m->K)) propose_split(m, s, p);
-        else propose_merge(m, s, p);
+        if (unif_rand() < ps_split(m->K))
+            MCX_MIX_MOVE(m, "subcluster: 2-means split", propose_split(m, s, p));
+        else MCX_MIX_MOVE(m, "subcluster: 2-means merge", propose_merge(m, s, p));
     }
 }

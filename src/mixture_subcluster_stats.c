@@ -39,6 +39,16 @@ void mcx_sc_block_setup(const mcx_mix *m, mcx_subcluster *s)
     s->tblk = mcx_alloc((size_t) s->threads * s->tbs, sizeof(double));
 }
 
+int mcx_sc_data_has_na(const mcx_mix *m)
+{
+    size_t is = mcx_mix_istep(m), ts = mcx_mix_xstep(m);
+    const double *x0 = mcx_mix_xs(m, 0);
+    for (int i = 0; i < m->n; i++)
+        for (int t = 0; t < m->dim; t++)
+            if (ISNAN(x0[(size_t) i * is + (size_t) t * ts])) return 1;
+    return 0;
+}
+
 int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b)
 {
     long n = m->n, nb = mcx_sc_blocks(n);

@@ -91,7 +91,7 @@ sw_lml_cat <- function(v, a) {
 
 # ---- the cases: family kind x missing-value mode ---------------------------
 
-# Data of N rows for a family kind, with missing cells by `na`:
+# Data of N rows (N <= 8) for a family kind, with missing cells by `na`:
 #   "none"       complete data;
 #   "integrated" a row missing as a whole (or a cell of a separable family),
 #                integrated out by the samplers;
@@ -102,11 +102,12 @@ sw_lml_cat <- function(v, a) {
 # partly missing block).
 sw_case <- function(kind, na = c("none", "integrated", "imputed"), N = 5L) {
   na <- match.arg(na)
+  stopifnot(N >= 5L, N <= 8L)
   xy <- rbind(c(-1.2, -0.9), c(-0.8, -1.1), c(0.9, 1.3), c(1.4, 0.8), c(0.1, 0.3),
-              c(-0.2, 0.2))[seq_len(N), ]
-  cnt <- c(0, 1, 4, 6, 2, 3)[seq_len(N)]
-  bin <- cbind(c(0, 0, 1, 1, 0, 1), c(0, 1, 1, 1, 0, 0))[seq_len(N), ]
-  ct <- c(1L, 1L, 3L, 2L, 3L, 1L)[seq_len(N)]
+              c(-0.2, 0.2), c(1.1, 0.9), c(-1.0, -0.7))[seq_len(N), ]
+  cnt <- c(0, 1, 4, 6, 2, 3, 5, 1)[seq_len(N)]
+  bin <- cbind(c(0, 0, 1, 1, 0, 1, 1, 0), c(0, 1, 1, 1, 0, 0, 1, 0))[seq_len(N), ]
+  ct <- c(1L, 1L, 3L, 2L, 3L, 1L, 2L, 1L)[seq_len(N)]
   S <- matrix(c(0.5, 0.4, 0.4, 0.5), 2L); m0 <- c(0, 0); V0 <- diag(3, 2L)
   kap <- 0.5; nu <- 4; Psi <- diag(0.5, 2L)
   joint_na <- function(X) {
@@ -120,7 +121,7 @@ sw_case <- function(kind, na = c("none", "integrated", "imputed"), N = 5L) {
     X
   }
   sep_only <- kind %in% c("gaussian_diag", "bernoulli_beta", "poisson_gamma",
-                          "categorical_dirichlet")
+                          "categorical_dirichlet", "product_mixed", "product_categorical")
   if (na == "imputed" && sep_only) return(NULL)
   switch(kind,
     gaussian_mean = {
@@ -179,6 +180,45 @@ sw_case <- function(kind, na = c("none", "integrated", "imputed"), N = 5L) {
            lml = function(r) sw_lml_niw(X[r, , drop = FALSE], m0, kap, nu, Psi) +
              sw_lml_pois(v[r], 2, 1) + sw_lml_cat(k[r], a))
     },
+    # a continuous (gaussian_diag), a categorical and a count column, each
+    # with missing cells ("integrated"; a row may miss several)
+    product_mixed = {
+      g <- xy[, 1L]
+      v <- cnt
+      k <- ct
+      if (na == "integrated") {
+        g[3L] <- NA
+        k[4L] <- NA
+        v[5L] <- NA
+        if (N >= 8L) { g[8L] <- NA; k[8L] <- NA }
+      }
+      df <- data.frame(g = g, k = factor(c("a", "b", "c")[k], levels = c("a", "b", "c")),
+                       n = v)
+      a <- c(0.5, 0.5, 0.5)
+      list(family = product_family(g = gaussian_diag(prior_mean = 0, kappa = kap, shape = 2,
+                                                     rate = 0.5),
+                                   k = categorical_dirichlet(alpha = a),
+                                   n = poisson_gamma(shape = 2, rate = 1)),
+           data = df,
+           lml = function(r) sw_lml_diag(g[r], 0, kap, 2, 0.5) + sw_lml_cat(k[r], a) +
+             sw_lml_pois(v[r], 2, 1))
+    },
+    # the model of lca(): categorical columns (the answers to three
+    # questions), Dirichlet(1) priors; a missing answer ("integrated")
+    product_categorical = {
+      q <- cbind(c(2L, 2L, 1L, 2L, 1L, 1L, 2L, 1L), c(2L, 2L, 2L, 2L, 1L, 1L, 1L, 1L),
+                 c(1L, 1L, 2L, 1L, 3L, 3L, 2L, 3L))[seq_len(N), ]
+      if (na == "integrated") q[4L, 2L] <- NA
+      lv <- list(c("n", "y"), c("n", "y"), c("a", "b", "c"))
+      df <- as.data.frame(lapply(1:3, function(j) factor(lv[[j]][q[, j]], levels = lv[[j]])))
+      names(df) <- c("q1", "q2", "q3")
+      list(family = product_family(q1 = categorical_dirichlet(alpha = c(1, 1)),
+                                   q2 = categorical_dirichlet(alpha = c(1, 1)),
+                                   q3 = categorical_dirichlet(alpha = c(1, 1, 1))),
+           data = df,
+           lml = function(r) sw_lml_cat(q[r, 1L], c(1, 1)) + sw_lml_cat(q[r, 2L], c(1, 1)) +
+             sw_lml_cat(q[r, 3L], c(1, 1, 1)))
+    },
     stop("unknown kind ", kind))
 }
 
@@ -222,12 +262,33 @@ sw_exact <- function(P, loglik, prior) {
     })
 }
 
-# Exact posterior of a case under a prior (named by partition key).
-sw_case_exact <- function(case, prior) {
+# The partitions of N items (memoised: 4140 rows at N = 8).
+sw_memo <- new.env(parent = emptyenv())
+sw_partitions <- function(N) {
+  key <- paste0("P", N)
+  if (is.null(sw_memo[[key]])) sw_memo[[key]] <- mx_partitions(N)
+  sw_memo[[key]]
+}
+
+# log p(x | partition) of every partition of the case's rows: the log
+# marginal likelihood of each of the 2^N - 1 subsets once, then a sum per
+# partition over its blocks (their subsets' indices from the labels).
+sw_case_ll <- function(case) {
   N <- NROW(case$data)
-  P <- mx_partitions(N)
-  ll <- apply(P, 1L, function(z)
-    sum(vapply(split(seq_along(z), z), case$lml, 0)))
+  P <- sw_partitions(N)
+  L <- vapply(seq_len(2^N - 1), function(m) case$lml(which(bitwAnd(m, 2^(0:(N - 1))) > 0)), 0)
+  w <- 2^(0:(N - 1))
+  rowSums(vapply(seq_len(N), function(k) {
+    m <- as.vector((P == k) %*% w)
+    ifelse(m > 0, L[pmax(m, 1)], 0)
+  }, numeric(nrow(P))))
+}
+
+# Exact posterior of a case under a prior (named by partition key); `ll`
+# from sw_case_ll() (computed when NULL).
+sw_case_exact <- function(case, prior, ll = NULL) {
+  P <- sw_partitions(NROW(case$data))
+  if (is.null(ll)) ll <- sw_case_ll(case)
   sw_exact(P, ll, prior)
 }
 
@@ -256,9 +317,15 @@ sw_stats <- function(Z) {
 # miss when no burst falls in the run; the effective sample size of the
 # number of clusters (ess()) is then the scale of the Monte Carlo error.
 sw_zscores <- function(Z, p, n_eff = NULL) {
-  P <- mx_partitions(ncol(Z))
-  stopifnot(identical(mx_keys(P), names(p)))
-  exact <- colSums(sw_stats(P) * p)
+  N <- ncol(Z)
+  key <- paste0("S", N)
+  if (is.null(sw_memo[[key]])) {
+    P <- sw_partitions(N)
+    sw_memo[[key]] <- list(keys = mx_keys(P), stats = sw_stats(P))
+  }
+  ps <- sw_memo[[key]]
+  stopifnot(identical(ps$keys, names(p)))
+  exact <- colSums(ps$stats * p)
   draws <- sw_stats(Z)
   S <- nrow(draws)
   bm <- function(nb) {
@@ -272,7 +339,15 @@ sw_zscores <- function(Z, p, n_eff = NULL) {
   list(z = (est - exact) / se, est = est, exact = exact, se = se)
 }
 
-# The samplers of the sweep: name -> sample_posterior() arguments.
+# The samplers of the sweep: name -> sample_posterior() arguments. Every
+# one runs with the state verified after every move (check_moves of
+# dp_control_testing(): the labels, sizes and every cluster's statistics
+# against those recomputed from its members, an error naming the move
+# otherwise); "subcluster_small" with the size thresholds lowered too (the
+# thinning of the split / merge moves from unions of 3, the 2-means
+# sub-clusters fitted to a subsample from 4 members, the sequential
+# allocation gathering 2 members at a time), so that the code paths of
+# large clusters run on these few rows.
 sw_algorithms <- list(
   collapsed = list(algorithm = "collapsed"),
   neal8 = list(algorithm = "neal8"),
@@ -280,7 +355,18 @@ sw_algorithms <- list(
   split_merge_sams = list(algorithm = "split_merge", control = dp_control(proposal = "sams")),
   split_merge_rgibbs = list(algorithm = "split_merge",
                             control = dp_control(proposal = "restricted_gibbs")),
-  subcluster = list(algorithm = "subcluster"))
+  subcluster = list(algorithm = "subcluster"),
+  subcluster_small = list(algorithm = "subcluster", small = TRUE))
+
+# The sample_posterior() arguments of algorithm `alg`: its row above with
+# the testing settings (dp_control_testing(), R/testing.R) applied.
+sw_alg_args <- function(alg) {
+  a <- sw_algorithms[[alg]]
+  ctl <- if (is.null(a$control)) dp_control() else a$control
+  a$control <- mcmix:::dp_control_testing(ctl, small = isTRUE(a$small), check = TRUE)
+  a$small <- NULL
+  a
+}
 
 # Run one combination; returns the z-scores (or the error when the
 # combination is refused).
@@ -289,9 +375,36 @@ sw_run <- function(kind, na, prior, alg, iter, seed = 1L, N = 5L) {
   if (is.null(case)) return(NULL)
   a <- sw_priors[[prior]]
   args <- c(list(dp_mixture(case$family, alpha = a$alpha, discount = a$discount), case$data,
-                 iter = iter, burnin = 200L, progress = FALSE), sw_algorithms[[alg]])
+                 iter = iter, burnin = 200L, progress = FALSE), sw_alg_args(alg))
   set.seed(seed)
   fit <- tryCatch(do.call(sample_posterior, args), error = function(e) e)
   if (inherits(fit, "error")) return(fit)
   c(sw_zscores(partition_draws(fit), sw_case_exact(case, prior)), list(fit = fit))
+}
+
+# One combination of the sweep (test-exact-sweep.R): sampled and compared
+# with the exact posterior `ex` (or the refusal asserted), one expectation
+# labelled with the combination.
+sw_expect <- function(case, kind, na, prior, alg, N, iter, zmax, ex, refusal = NULL) {
+  label <- sprintf("[N = %d, family %s, missing %s, prior %s, algorithm %s]", N, kind, na,
+                   prior, alg)
+  a <- sw_priors[[prior]]
+  args <- c(list(dp_mixture(case$family, alpha = a$alpha, discount = a$discount),
+                 case$data, iter = iter, burnin = 200L, progress = FALSE),
+            sw_alg_args(alg))
+  if (!is.null(refusal)) {
+    expect_error(do.call(sample_posterior, args), refusal, label = label)
+    return(invisible())
+  }
+  set.seed(1)
+  fit <- tryCatch(do.call(sample_posterior, args), error = function(e) e)
+  if (inherits(fit, "error")) {
+    fail(sprintf("%s: %s", label, conditionMessage(fit)))
+    return(invisible())
+  }
+  Z <- partition_draws(fit)
+  K <- apply(Z, 1L, function(zz) length(unique(zz)))
+  z <- sw_zscores(Z, ex, n_eff = if (stats::var(K) > 0) ess(K))$z
+  expect_lt(max(abs(z)), zmax,
+            label = sprintf("%s: max |z| (%s)", label, names(z)[which.max(abs(z))]))
 }

@@ -4,66 +4,6 @@
 # sampler on the recovery data, reproducibility (seed, chunks, extend(),
 # input forms), the consumers of a fit, and bad input.
 
-# log p(w, z) computed directly from the Dirichlet-multinomial formulas.
-mh_log_joint_r <- function(word, doc, z, K, W, alpha, beta) {
-  nwk <- table(factor(z, 1:K), factor(word, 1:W))
-  ndk <- table(factor(doc, sort(unique(doc))), factor(z, 1:K))
-  sum(lgamma(W * beta) - lgamma(rowSums(nwk) + W * beta) +
-        rowSums(lgamma(nwk + beta) - lgamma(beta))) +
-    sum(lgamma(K * alpha) - lgamma(rowSums(ndk) + K * alpha) +
-          rowSums(lgamma(ndk + alpha) - lgamma(alpha)))
-}
-
-# Run `n` single sweeps of the "mh" sampler on `corpus` from z = 0 and
-# return the assignment after each, as its row of expand.grid(1:K, ...).
-mh_keys <- function(model, corpus, n, steps, seed) {
-  K <- model$K
-  N <- length(corpus$word)
-  set.seed(seed)
-  state <- list(z = integer(N), phi_sum = matrix(0, K, corpus$W),
-                theta_sum = matrix(0, corpus$D, K), n_draws = 0)
-  key <- integer(n)
-  for (g in seq_len(n)) {
-    state <- mcmix:::lda_step_c(model, corpus, state, 1L, 1L, g - 1L, TRUE, "mh",
-                                mh_steps = steps)
-    key[g] <- sum(state$z * K^(seq_len(N) - 1L)) + 1L
-  }
-  key
-}
-
-# The chain's assignments `key` against the exact posterior `ex`:
-# (1) for every pair of tokens, the probability that they share a topic
-# (the token marginals are 1 / K by the symmetry of the labels, so the
-# pairs carry the information), as a z-score with a batch-means standard
-# error (100 batches), below 4.5 (the sampler gives at most 2.3 over the
-# corpora below); (2) the total-variation distance of the empirical
-# distribution, below twice the expected one of n / 4 independent draws.
-mh_expect_exact <- function(ex, key) {
-  n <- length(key)
-  N <- ncol(ex$zs)
-  for (s in seq_len(N - 1L)) for (t in seq.int(s + 1L, N)) {
-    same <- ex$zs[, s] == ex$zs[, t]
-    x <- same[key]
-    se <- sqrt(stats::var(colMeans(matrix(x, n / 100))) / 100)
-    expect_lt(abs(mean(x) - sum(ex$post[same])) / se, 4.5,
-              label = sprintf("tokens %d and %d in one topic", s, t))
-  }
-  freq <- tabulate(key, length(ex$post)) / n
-  expect_lt(0.5 * sum(abs(freq - ex$post)),
-            2 * 0.5 * sum(sqrt(ex$post * (1 - ex$post) / (n / 4))))
-}
-
-# Exact posterior p(z | w) by enumerating the K^N assignments.
-mh_exact_posterior <- function(corpus, K, alpha, beta) {
-  N <- length(corpus$word)
-  doc <- rep(seq_len(corpus$D), diff(corpus$doc_start))
-  zs <- as.matrix(expand.grid(rep(list(seq_len(K)), N)))
-  lp <- apply(zs, 1, function(z) mh_log_joint_r(corpus$word + 1L, doc, z, K, corpus$W,
-                                                alpha, beta))
-  post <- exp(lp - max(lp))
-  list(zs = zs, post = post / sum(post))
-}
-
 # Both proposals are exercised: word 2 occurs in both documents (the word
 # proposal reads the other document), word 3 twice in one; alpha and beta
 # of order 1 give the uniform parts of the proposals a large share.
