@@ -216,6 +216,49 @@ test_that("memberships sum to 1 with a new-cluster column; class and uncertainty
   expect_equal(predict(fit, newx, type = "uncertainty", estimate = est), 1 - apply(m, 1, max))
 })
 
+test_that("predict() without newdata: memberships of the fitted rows, named by the data's rows", {
+  df <- data.frame(a = c(-5.2, -5, -4.8, 4.9, 5, 5.3, 5.1, 0.2),
+                   b = factor(c("x", "x", "x", "y", "y", "y", "y", "z")),
+                   n = c(0L, 1L, 0L, 4L, 5L, 3L, NA, 2L),
+                   row.names = paste0("r", 1:8))
+  set.seed(5)
+  fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE), alpha = 1), df, iter = 60,
+                          progress = FALSE)
+  est <- partition(fit)
+  C <- est$n_clusters
+  m <- predict(fit, type = "membership", estimate = est)
+  # the definition, row by row: the share of row i's draw cluster in each c
+  z <- partition_draws(fit)
+  ref <- matrix(0, 8, C)
+  for (s in seq_len(nrow(z))) for (i in 1:8) {
+    members <- which(z[s, ] == z[s, i])
+    ref[i, ] <- ref[i, ] + tabulate(est$labels[members], C) / length(members)
+  }
+  expect_equal(unname(m[, seq_len(C)]), ref / nrow(z), tolerance = 1e-12)
+  expect_identical(dimnames(m), list(rownames(df), c(paste0("cluster", seq_len(C)), "new")))
+  expect_identical(unname(m[, "new"]), rep(0, 8))
+  expect_equal(unname(rowSums(m)), rep(1, 8), tolerance = 1e-12)
+  cl <- predict(fit, type = "class", estimate = est)
+  expect_identical(names(cl), rownames(df))
+  expect_identical(unname(cl), max.col(ref, ties.method = "first"))
+  expect_identical(names(predict(fit, type = "uncertainty", estimate = est)), rownames(df))
+  expect_identical(rownames(predict(fit, df[c("r2", "r6"), ], type = "membership",
+                                    estimate = est)), c("r2", "r6"))
+  expect_error(predict(fit, type = "density"), "`newdata` is missing")
+  # automatic row names are left off
+  df2 <- df
+  rownames(df2) <- NULL
+  set.seed(5)
+  fit2 <- sample_posterior(dp_mixture(auto_family(quiet = TRUE), alpha = 1), df2, iter = 20,
+                           progress = FALSE)
+  expect_null(rownames(predict(fit2, type = "membership")))
+  # plot_clusters() names the axes by the data frame's columns
+  expect_identical(mcmix:::fit_data_names(fit), c("a", "b=x", "b=y", "b=z", "n"))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot_clusters(fit, estimate = est), est)
+})
+
 test_that("cluster_profiles() is a wide data frame that subsets and converts", {
   set.seed(7)
   df <- data.frame(age = c(rnorm(20, 30, 3), rnorm(20, 60, 3)),
