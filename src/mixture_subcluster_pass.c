@@ -44,14 +44,29 @@ static inline const double *member(const pass_ctx *c, long j)
     return c->x + (size_t) c->mem[(size_t) j * c->stride] * c->istep;
 }
 
+/* Missing coordinates (NaN: a product family's missing cells) are left
+ * out: of the mean (the sums and the counts of each coordinate, in acc[0 ..
+ * d-1] and acc[d .. 2d-1]), of the deviations from it and of the distances
+ * to the centres; in the Lloyd sums a missing coordinate counts at the
+ * centre of its side.  Without them a NaN mean made every proposal of a
+ * cluster holding one missing cell NaN, and no such cluster was split. */
 static void sums_mean(const pass_ctx *c, double *restrict acc)
 {
     int d = c->d;
     size_t ts = c->tstep;
     for (long j = c->lo; j < c->hi; j++) {
         const double *x = member(c, j);
-        for (int t = 0; t < d; t++) acc[t] += x[t * ts];
+        for (int t = 0; t < d; t++) {
+            double y = x[t * ts];
+            if (!isnan(y)) { acc[t] += y; acc[d + t] += 1.0; }
+        }
     }
+}
+
+/* x - mu, 0 for a missing coordinate. */
+static inline double dev(double x, double mu)
+{
+    return isnan(x) ? 0.0 : x - mu;
 }
 
 static void sums_axis(const pass_ctx *c, double *restrict acc)
@@ -63,8 +78,8 @@ static void sums_axis(const pass_ctx *c, double *restrict acc)
     for (long j = c->lo; j < c->hi; j++) {
         const double *x = member(c, j);
         double pr = 0.0;
-        for (int t = 0; t < d; t++) pr += (x[t * ts] - mu[t]) * v[t];
-        for (int t = 0; t < d; t++) acc[t] += (x[t * ts] - mu[t]) * pr;
+        for (int t = 0; t < d; t++) pr += dev(x[t * ts], mu[t]) * v[t];
+        for (int t = 0; t < d; t++) acc[t] += dev(x[t * ts], mu[t]) * pr;
         var += pr * pr;
     }
     acc[2 * d] = var;
@@ -78,6 +93,7 @@ static inline void dist2(const pass_ctx *c, const double *x, double *e0, double 
     double a = 0.0, b = 0.0;
     for (int t = 0; t < c->d; t++) {
         double y = x[t * ts];
+        if (isnan(y)) continue;
         a += (y - c0[t]) * (y - c0[t]);
         b += (y - c1[t]) * (y - c1[t]);
     }
@@ -98,7 +114,11 @@ static void sums_lloyd(const pass_ctx *c, double *restrict acc)
         dist2(c, x, &e0, &e1);
         int side = e1 < e0;
         double *to = acc + side * d;
-        for (int t = 0; t < d; t++) to[t] += x[t * ts];
+        const double *cs = side ? c->c1 : c->c0;
+        for (int t = 0; t < d; t++) {
+            double y = x[t * ts];
+            to[t] += isnan(y) ? cs[t] : y;
+        }
         cnt[side] += 1.0;
         err += side ? e1 : e0;
     }
@@ -207,7 +227,7 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nall, double *s
     double *mu = s->cen, *v = s->cen + d, *c0 = s->cen + 2 * d, *c1 = s->cen + 3 * d;
     mcx_sc_pass(m, s, MCX_PASS_MEAN, nmem, 0, sum);
     for (int t = 0; t < d; t++) {
-        mu[t] = sum[t] / nmem;
+        mu[t] = sum[d + t] > 0.0 ? sum[t] / sum[d + t] : 0.0;   /* sum[d + t] = nmem: no NaN */
         v[t] = 1.0 / sqrt((double) d) * (1.0 + 0.01 * t);   /* not symmetric in t */
     }
     double var = 0.0;

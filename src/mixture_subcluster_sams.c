@@ -278,31 +278,43 @@ static const double SHELL_CUT[N_SHELLS - 1] = {4.0, 3.0, 2.3, 1.6, 1.0, 0.5, 0.2
 /* The union's mean into s->cen[0 .. D-1] and the inverse of D times the
  * variance of each coordinate over the union into s->cen[D .. 2D-1] (the
  * weights of the standardised squared distance / D); the union is
- * s->mem[0 .. nm-1]. */
+ * s->mem[0 .. nm-1].  Missing coordinates (NaN: a product family's
+ * missing cells) are left out of the coordinate's mean and variance (their
+ * counts in s->cen[2D .. 3D-1]), so that every distance is a number: a NaN
+ * distance compares false both ways, and the orders below would drop and
+ * duplicate members (the allocation then removed a point from a cluster
+ * that never held it). */
 static void union_scale(const mcx_mix *m, mcx_subcluster *s, int nm)
 {
     int d = m->dim;
     const int *mem = s->mem;
-    double *mu = s->cen, *v = s->cen + d;
-    for (int t = 0; t < d; t++) mu[t] = v[t] = 0.0;
+    double *mu = s->cen, *v = s->cen + d, *cnt = s->cen + 2 * d;
+    for (int t = 0; t < d; t++) mu[t] = v[t] = cnt[t] = 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
-        for (int t = 0; t < d; t++) mu[t] += x[t];
+        for (int t = 0; t < d; t++)
+            if (!isnan(x[t])) { mu[t] += x[t]; cnt[t] += 1.0; }
     }
-    for (int t = 0; t < d; t++) mu[t] /= nm;
+    for (int t = 0; t < d; t++) mu[t] = cnt[t] > 0.0 ? mu[t] / cnt[t] : 0.0;
     for (int r = 0; r < nm; r++) {
         const double *x = mcx_mix_x(m, mem[r]);
-        for (int t = 0; t < d; t++) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
+        for (int t = 0; t < d; t++)
+            if (!isnan(x[t])) v[t] += (x[t] - mu[t]) * (x[t] - mu[t]);
     }
-    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? nm / (v[t] * d) : 0.0;
+    for (int t = 0; t < d; t++) v[t] = v[t] > 0.0 ? cnt[t] / (v[t] * d) : 0.0;
 }
 
+/* The standardised squared distance of x from c0 / D, over the
+ * coordinates observed in both (a missing one adds nothing). */
 static double scaled_dist(const mcx_mix *m, const mcx_subcluster *s, const double *x,
                           const double *c0)
 {
     const double *v = s->cen + m->dim;
     double q = 0.0;
-    for (int t = 0; t < m->dim; t++) q += (x[t] - c0[t]) * (x[t] - c0[t]) * v[t];
+    for (int t = 0; t < m->dim; t++) {
+        double e = x[t] - c0[t];
+        if (!isnan(e)) q += e * e * v[t];
+    }
     return q;
 }
 
