@@ -35,6 +35,16 @@ describe_value <- function(x, max = 5L) {
   s
 }
 
+# The first `max` of the strings `s` for a message, comma-separated, with
+# "... and N more" when there are more (the values of a user's data never
+# fill a message).
+list_some <- function(s, max = 8L) {
+  out <- paste(utils::head(s, max), collapse = ", ")
+  if (length(s) > max)
+    out <- sprintf("%s, ... and %s more", out, format(length(s) - max, big.mark = ","))
+  out
+}
+
 # Largest magnitude accepted for a data value or hyperparameter: sums of
 # squares and products of such values stay far from overflow (a value near
 # the largest double would turn the linear algebra into Inf/NaN).

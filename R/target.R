@@ -193,7 +193,7 @@ target_probe <- function(tg, theta, arg = "init",
   if (!is.finite(v))
     stop(sprintf(paste0("`%s` is outside the support of the target: the log ",
                         "density at (%s) is -Inf."), arg,
-                 paste(format(theta, digits = 6), collapse = ", ")),
+                 list_some(format(theta, digits = 6, trim = TRUE))),   # R/checks.R
          call. = FALSE)
   invisible(v)
 }
