@@ -11,10 +11,12 @@
 
 # Thresholds of the choice (documented in auto_family()).
 auto_count_max_mean <- 20     # whole numbers with a larger mean are measurements
-auto_overdispersed <- 2       # variance / mean above this: not a Poisson count
+auto_overdispersed <- 2       # variance / mean above this: noted as overdispersed
 auto_id_share <- 0.9          # distinct values / observed rows of an identifier
 auto_id_min_rows <- 10L       # fewer rows: never called an identifier
 auto_max_codes <- 6L          # whole numbers with so few values (not counts): categories
+auto_many_levels <- 10L       # categories with more levels ...
+auto_level_rows <- 5          # ... and fewer observed rows per level: dropped
 
 # The override arguments of auto_family() and the family each one gives.
 auto_override_families <- list(
@@ -36,30 +38,38 @@ auto_override_families <- list(
 #'   which become a factor with two levels, the larger value the second);
 #' * **categorical** ([categorical_dirichlet()]): factors and character
 #'   columns with more levels;
-#' * **count** ([poisson_gamma()]): non-negative whole numbers whose mean
-#'   is at most 20 and whose dispersion index (variance / mean) is between
-#'   \eqn{1 - 2\sqrt{2/(n-1)}} (two standard errors below the Poisson's 1;
-#'   a mixture of Poissons cannot be less variable than one Poisson) and 2;
-#' * **categorical** too: whole numbers that are not counts by the rule
-#'   below and take at most 6 distinct values in at least 12 rows (codes
-#'   such as a month or a number of seats: a Gaussian would put a cluster
-#'   of near-zero variance on each value); they become factors;
+#' * **categorical** too: whole numbers with at most 6 distinct values in
+#'   at least 12 rows that are codes rather than counts: their values do
+#'   not start at 0 or 1, or fill less than half of the range from the
+#'   smallest to the largest (4 / 6 / 8 cylinders, months 5 to 9, seats 2
+#'   to 8), or they are less variable than counts can be (below);
+#'   they become factors;
+#' * **count** ([poisson_gamma()]): other non-negative whole numbers whose
+#'   mean is at most 20 and whose dispersion index (variance / mean) is at
+#'   least \eqn{1 - 2\sqrt{2/(n-1)}} (two standard errors below the
+#'   Poisson's 1: a mixture of Poissons cannot be less variable than one
+#'   Poisson). Counts *more* variable than a Poisson's (index above 2) are
+#'   kept as counts, with a note: a mixture needs its counts Poisson only
+#'   within each cluster, and counts whose mean differs between clusters
+#'   are overdispersed as a whole (a Gaussian fitted to a few small
+#'   integer values would instead put a cluster on each value). Name such a
+#'   column in `continuous` if it is overdispersed within its groups;
 #' * **continuous** ([gaussian_diag()]): every other numeric column:
 #'   numbers that are not whole or are negative, and whole numbers that are
 #'   large (mean above 20: the Poisson is then close to a normal whose
 #'   variance is tied to its mean, while the Gaussian's is free -- a
-#'   temperature in degrees or a weight in pounds), underdispersed, or
-#'   *overdispersed* (variance more than twice the mean: mcmix has no
-#'   overdispersed count family, and a mixture of Poissons would split the
-#'   table into clusters to absorb the extra variance, so the column is
-#'   treated as continuous, with a note);
+#'   temperature in degrees or a weight in pounds) or underdispersed;
 #' * **dates and times** (`Date`, `POSIXct`, `POSIXlt`, `difftime`) are
 #'   converted to numbers (days since 1970-01-01, or the difference in its
 #'   units) and treated as continuous, with a message;
 #' * **dropped**, with a message: identifier-like columns (at least 10
 #'   observed rows and as many distinct values as 90% of them: names,
 #'   codes, row numbers -- a whole-number column counts as one only when
-#'   its values are consecutive) and constant columns. A column with no
+#'   its values are consecutive), factors and character columns with
+#'   more than 10 levels and fewer than 5 observed rows per level (a
+#'   manufacturer among 32 in 93 cars: each cluster would estimate a
+#'   probability per level from a row or two; name the column in
+#'   `categorical` to keep it), and constant columns. A column with no
 #'   observed value is an error (drop it).
 #'
 #' Each family's default prior is scaled to its column (see the families'
@@ -92,6 +102,8 @@ auto_override_families <- list(
 #' fam <- auto_family(airquality)
 #' fam$auto
 #' auto_family(airquality, count = "Month", drop = "Day")
+#' fm <- auto_family(mtcars, quiet = TRUE)   # cyl (4, 6, 8): codes; carb: counts
+#' fm$auto[fm$auto$column %in% c("cyl", "carb"), ]
 #' @export
 auto_family <- function(data = NULL, ..., continuous = NULL, count = NULL, categorical = NULL,
                         binary = NULL, drop = NULL, quiet = FALSE) {
@@ -173,14 +185,22 @@ auto_arg <- function(arg, nm) sprintf("%s = \"%s\"", arg, nm)
 # converted.
 auto_messages <- function(auto) {
   d <- auto[auto$family == "dropped" & !startsWith(auto$reason, "given"), , drop = FALSE]
-  if (nrow(d))
-    message(sprintf("auto_family(): dropped %s (%s).",
+  if (nrow(d)) {
+    many <- d$column[startsWith(d$reason, "too many levels")]
+    keep <- if (!length(many)) "" else
+      sprintf("; `categorical = %s` keeps %s",
+              if (length(many) > 1L) sprintf("c(%s)", paste0("\"", many, "\"", collapse = ", "))
+              else sprintf("\"%s\"", many), if (length(many) > 1L) "them" else "it")
+    message(sprintf("auto_family(): dropped %s (%s)%s.",
                     paste0("`", d$column, "`", collapse = ", "),
-                    paste(unique(sub(":.*", "", d$reason)), collapse = "; ")))
-  o <- auto[startsWith(auto$reason, "overdispersed"), , drop = FALSE]
+                    paste(unique(sub(":.*", "", d$reason)), collapse = "; "), keep))
+  }
+  o <- auto[auto$family == "poisson_gamma" & grepl("overdispersed", auto$reason), , drop = FALSE]
   if (nrow(o))
-    message(sprintf(paste0("auto_family(): %s: counts more variable than a Poisson's, modelled ",
-                           "as continuous (name %s in `count` for Poisson parts)."),
+    message(sprintf(paste0("auto_family(): %s: counts more variable than one Poisson's, kept as ",
+                           "Poisson counts: a mixture needs them Poisson only within each ",
+                           "cluster, and its clusters make the column overdispersed (name %s ",
+                           "in `continuous` for a Gaussian part)."),
                     paste0("`", o$column, "`", collapse = ", "),
                     if (nrow(o) > 1L) "them" else "it"))
   t <- auto[grepl("^(date|time)", auto$reason), , drop = FALSE]
@@ -224,6 +244,10 @@ auto_choose <- function(col, nm) {
       return(auto_row(NULL, "dropped",
                       sprintf("identifier-like: %d values in %d rows", f$distinct, f$n),
                       auto_arg("categorical", nm)))
+    if (f$distinct > auto_many_levels && f$n < auto_level_rows * f$distinct)
+      return(auto_row(NULL, "dropped",
+                      sprintf("too many levels: %d in %d rows", f$distinct, f$n),
+                      auto_arg("categorical", nm)))
     if (nlev == 2L)
       return(auto_row(bernoulli_beta(), "bernoulli_beta", "2 levels",
                       auto_arg("drop", nm)))
@@ -254,9 +278,11 @@ auto_choose <- function(col, nm) {
   m <- mean(x)
   disp <- if (f$n > 1L && m > 0) stats::var(x) / m else NA_real_
   low <- if (f$n > 1L) 1 - 2 * sqrt(2 / (f$n - 1)) else -Inf
-  counts <- m <= auto_count_max_mean && !is.na(disp) && disp >= low &&
-    disp <= auto_overdispersed
-  if (!counts && f$distinct <= auto_max_codes && f$n >= 2L * auto_max_codes)
+  under <- !is.na(disp) && disp < low
+  # few values that are not shaped like counts (or are less variable than
+  # counts can be): codes such as 4 / 6 / 8 cylinders or months 5 to 9
+  if (f$distinct <= auto_max_codes && f$n >= 2L * auto_max_codes &&
+      (!auto_count_shaped(x) || under))
     return(auto_row(categorical_dirichlet(), "categorical_dirichlet",
                     sprintf("whole, %d distinct values: codes", f$distinct),
                     auto_arg("continuous", nm), levels = sort(unique(x))))
@@ -265,18 +291,23 @@ auto_choose <- function(col, nm) {
                     sprintf("whole, mean %s > %d: a measurement", fmt_num(m),
                             auto_count_max_mean),
                     auto_arg("count", nm)))
-  if (!is.na(disp) && disp > auto_overdispersed)
-    return(auto_row(gaussian_diag(), "gaussian_diag",
-                    sprintf("overdispersed counts (var/mean %s > %d)",
-                            fmt_num(disp), auto_overdispersed),
-                    auto_arg("count", nm)))
-  if (!is.na(disp) && disp < low)
+  if (under)
     return(auto_row(gaussian_diag(), "gaussian_diag",
                     sprintf("whole, underdispersed (var/mean %s)", fmt_num(disp)),
                     auto_arg("count", nm)))
   auto_row(poisson_gamma(), "poisson_gamma",
-           if (is.na(disp)) "counts" else sprintf("counts (var/mean %s)", fmt_num(disp)),
+           if (is.na(disp)) "counts"
+           else if (disp > auto_overdispersed)
+             sprintf("counts, overdispersed (var/mean %s): Poisson within clusters", fmt_num(disp))
+           else sprintf("counts (var/mean %s)", fmt_num(disp)),
            auto_arg("continuous", nm))
+}
+
+# Are the distinct whole numbers `x` shaped like counts: do they start at 0
+# or 1 and fill at least half of the range from the smallest to the largest?
+auto_count_shaped <- function(x) {
+  lo <- min(x)
+  lo <= 1 && length(unique(x)) >= (max(x) - lo + 1) / 2
 }
 
 # A column whose type the user gave by name (`type`: an argument of

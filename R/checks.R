@@ -9,7 +9,8 @@
 
 # A short description of a value for error messages: "NULL", "a function",
 # "a 2 x 3 matrix", "a list of length 2", "an empty double vector", -1,
-# "a", c(1, 2, 3, 4, 5, ...), "an mcmix_family of length 4".
+# "a", c(1, 2, 3, 4, 5, ... and 7 more), "an mcmix_family of length 4";
+# strings longer than 30 characters are cut to 27 and "...".
 describe_value <- function(x, max = 5L) {
   if (is.null(x)) return("NULL")
   if (is.function(x)) return("a function")
@@ -21,11 +22,27 @@ describe_value <- function(x, max = 5L) {
   }
   if (length(x) == 0L) return(sprintf("an empty %s vector", typeof(x)))
   v <- x[seq_len(min(length(x), max))]
+  if (is.character(v)) {   # long strings (texts) cut short
+    long <- !is.na(v) & nchar(v, type = "chars", allowNA = TRUE) > 30L
+    long[is.na(long)] <- FALSE
+    v[long] <- paste0(substr(v[long], 1L, 27L), "...")
+  }
   s <- if (is.character(v)) sprintf("\"%s\"", v) else format(v, digits = 6L, trim = TRUE)
   s <- paste(s, collapse = ", ")
-  if (length(x) > max) s <- paste0(s, ", ...")
+  if (length(x) > max) s <- sprintf("%s, ... and %s more", s, format(length(x) - max,
+                                                                   big.mark = ","))
   if (length(x) > 1L) s <- paste0("c(", s, ")")
   s
+}
+
+# The first `max` of the strings `s` for a message, comma-separated, with
+# "... and N more" when there are more (the values of a user's data never
+# fill a message).
+list_some <- function(s, max = 8L) {
+  out <- paste(utils::head(s, max), collapse = ", ")
+  if (length(s) > max)
+    out <- sprintf("%s, ... and %s more", out, format(length(s) - max, big.mark = ","))
+  out
 }
 
 # Largest magnitude accepted for a data value or hyperparameter: sums of

@@ -227,7 +227,7 @@ select_parm <- function(draws, parm) {
       all(parm == round(parm)) && all(parm >= 1 & parm <= length(nm)))
   if (!ok)
     stop_input(sprintf("`parm` must be distinct names or numbers of parameters (%s), not %s.",
-                       paste(utils::head(nm, 8L), collapse = ", "), describe_value(parm)),
+                       list_some(nm), describe_value(parm)),
                "parm")
   draws[, parm, drop = FALSE]
 }

@@ -456,7 +456,7 @@ predict.mcmix_hdp_fit <- function(object, newdata, group = NULL, level = 0.95, .
          else if (is.character(group) && length(group) == 1L) match(group, lev) else NA
     if (is.na(j))
       stop(sprintf("`group` must be one of the fitted groups (%s) or NULL for a new group, not %s.",
-                   paste(dQuote(lev, FALSE), collapse = ", "), describe_value(group)),
+                   list_some(dQuote(lev, FALSE)), describe_value(group)),
            call. = FALSE)
   }
   labs <- lapply(object$chains, `[[`, "labels")

@@ -182,7 +182,7 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
   for (u in seq_along(use)) memb <- memb + lp[(u - 1L) * N + seq_len(N), , drop = FALSE]
   memb <- memb / length(use)
   cls <- paste0("class", seq_len(K))
-  dimnames(memb) <- list(rownames(fit$data), cls)
+  dimnames(memb) <- list(fit$row_names, cls)
   q <- c((1 - level) / 2, (1 + level) / 2)
   summ <- function(f) lapply(probs, function(pr) {
     m <- apply(pr$th, c(2L, 3L), f)
@@ -307,14 +307,8 @@ lca_probs_dp <- function(fit, level, draws, ...) {
   z <- partition_draws(fit)
   use <- unique(round(seq(1, nrow(z), length.out = min(nrow(z), draws))))
   lab <- as.integer(est$labels)
-  memb <- matrix(0, length(lab), C)
-  for (s in use) {
-    zs <- match(z[s, ], unique(z[s, ]))
-    tab <- table(factor(zs, seq_len(max(zs))), factor(lab, seq_len(C)))
-    memb <- memb + (tab / rowSums(tab))[zs, , drop = FALSE]
-  }
-  memb <- unclass(memb) / length(use)
-  dimnames(memb) <- list(NULL, cls)
+  memb <- membership_shares(z, lab, C, use)   # R/predict.R
+  dimnames(memb) <- list(fit$row_names, cls)
   sizes <- as.double(tabulate(est$labels, C))
   N <- length(est$labels)
   weights <- cbind(mean = sizes / N, lower = NA_real_, upper = NA_real_)

@@ -36,6 +36,7 @@ lda_corpus <- function(data, vocab, arg = "data", K = NULL) {
 # Non-zero entries (i, j, v; 1-based) of a document-term count form, with
 # D, W and the dimnames; NULL for a list of word-id vectors.
 lda_triplets <- function(data, arg) {
+  lda_refuse_texts(data, arg)
   if (inherits(data, "simple_triplet_matrix")) return(lda_triplets_stm(data, arg))
   if (isS4(data) && methods::is(data, "Matrix")) return(lda_triplets_Matrix(data, arg))
   if (is.matrix(data) && (is.numeric(data) || is.logical(data))) {
@@ -52,6 +53,25 @@ lda_triplets <- function(data, arg) {
                             "matrix (a matrix, a Matrix sparse matrix, a slam ",
                             "simple_triplet_matrix, a tm DocumentTermMatrix or a quanteda ",
                             "dfm), not %s."), arg, describe_value(data)), arg)
+}
+
+# Texts (a tm corpus, a quanteda corpus or tokens, a character vector) are
+# not counts: the error says how to make a document-term matrix, without
+# printing the texts.
+lda_refuse_texts <- function(data, arg) {
+  what <- if (inherits(data, "Corpus")) sprintf("a tm %s", class(data)[1L])
+          else if (inherits(data, "corpus")) "a quanteda corpus"
+          else if (inherits(data, "tokens")) "quanteda tokens"
+          else if (is.character(data) || is.factor(data))
+            sprintf("a character vector of %d text%s", length(data),
+                    if (length(data) == 1L) "" else "s")
+          else if (is.list(data) && length(data) && all(vapply(data, is.character, NA)))
+            sprintf("a list of %d character vectors", length(data))
+  if (is.null(what)) return(invisible())
+  stop_input(sprintf(paste0("`%s` is %s; LDA needs word counts: a document-term matrix, made ",
+                            "with tm::DocumentTermMatrix(tm::VCorpus(tm::VectorSource(texts))), ",
+                            "quanteda::dfm(quanteda::tokens(texts)) or text2vec::create_dtm(), ",
+                            "or a list of word-id vectors."), arg, what), arg)
 }
 
 # slam / tm: list(i, j, v, nrow, ncol, dimnames). tm records the weighting;

@@ -385,9 +385,20 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   prepared$x <- NULL
   fit$family <- prepared
   fit$N <- nrow(x)
+  fit$row_names <- data_row_names(data, nrow(x))
   fit$algorithm <- algorithm
   fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
   fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
+}
+
+# The row names of the data of a fit (a data frame's unless automatic, a
+# matrix's, a vector's names), kept for the memberships and classes of
+# predict(); NULL when there are none.
+data_row_names <- function(data, N) {
+  rn <- if (is.data.frame(data)) {
+    if (.row_names_info(data) > 0L) rownames(data)
+  } else if (is.matrix(data)) rownames(data) else if (is.atomic(data)) names(data)
+  if (length(rn) == N) as.character(rn)
 }
 
 # The kernel of a mixture (see R/chains.R for the contract), holding no

@@ -280,7 +280,11 @@ plot_coclustering <- function(x, estimate = NULL,
 #' predictive densities, plus the mass of a new cluster) and a pointwise 95%
 #' band over draws, the observations marked by estimated cluster below.
 #' Two dimensions: a scatter plot coloured by the estimated partition. More:
-#' a [graphics::pairs()] plot coloured the same way.
+#' a [graphics::pairs()] plot coloured the same way. The axes are named by
+#' the columns of the data; for a fit to a data frame (a [product_family()]
+#' or [auto_family()]), by the data frame's column names, with
+#' `column=level` for the indicator columns of a categorical or binary
+#' column, and missing cells are left out of the plot.
 #'
 #' @param x An `mcmix_fit` with stored labels (or online co-clustering
 #'   counts).
@@ -306,8 +310,14 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
     stop(sprintf("`data` must be a numeric vector or matrix, not %s.", describe_value(data)),
          call. = FALSE)
   X <- as.matrix(data)
-  if (!is.numeric(X) || anyNA(X))
-    stop("`data` must be a numeric vector or matrix without missing values.", call. = FALSE)
+  if (missing(data) && is.null(colnames(X))) {   # a data frame's columns, by name
+    nm <- fit_data_names(x)
+    if (length(nm) == ncol(X)) colnames(X) <- nm
+  }
+  if (is.numeric(X) && ncol(X) > 1L) X[is.nan(X)] <- NA   # missing cells: not drawn
+  if (!is.numeric(X) || (ncol(X) == 1L && anyNA(X)))
+    stop(paste0("`data` must be a numeric vector or matrix (without missing values when ",
+                "it has one column)."), call. = FALSE)
   if (is.null(estimate))   # labels = "online": the estimate of every observation
     estimate <- if (fit_is_online(x)) online_partition(x) else partition(x)
   cl <- if (inherits(estimate, "mcmix_partition")) estimate$labels else estimate
@@ -319,7 +329,8 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   cols <- if (K <= 8L) chain_colours(K) else grDevices::hcl.colors(K, "Dark 3")
   D <- ncol(X)
   if (D == 1L) {
-    plot_clusters_1d(x, X[, 1L], cl, cols, draws, ...)
+    plot_clusters_1d(x, X[, 1L], cl, cols, draws,
+                     xlab = if (is.null(colnames(X))) "x" else colnames(X)[1L], ...)
   } else if (D == 2L) {
     nm <- colnames(X)
     if (is.null(nm)) nm <- c("x1", "x2")
@@ -340,7 +351,21 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   invisible(estimate)
 }
 
-plot_clusters_1d <- function(fit, y, cl, cols, draws, ...) {
+# The names of the columns of the data matrix of a fit to a data frame (a
+# product family): the data's column names, `column=level` for the
+# indicator columns of a categorical or binary part (as in
+# cluster_profiles()); NULL for other fits.
+fit_data_names <- function(fit) {
+  prep <- fit$family
+  if (!is.list(prep) || !identical(prep$name, "product")) return(NULL)
+  nm <- paste0("x", seq_len(prep$dim))
+  for (b in profile_blocks(prep))   # R/profiles.R
+    nm[b$cols] <- if (is.na(b$category) || b$parameter != "prob") b$column
+                  else paste0(b$column, "=", b$category)
+  nm
+}
+
+plot_clusters_1d <- function(fit, y, cl, cols, draws, xlab = "x", ...) {
   old <- plot_par(mar = c(3.5, 3.5, 2.5, 0.8), mgp = c(2, 0.6, 0))
   on.exit(graphics::par(old))
   h <- graphics::hist(y, breaks = max(10L, min(60L, 2L * ceiling(sqrt(length(y))))), plot = FALSE)
@@ -348,7 +373,7 @@ plot_clusters_1d <- function(fit, y, cl, cols, draws, ...) {
   pred <- tryCatch(predictive_density_1d(fit, y, grid, draws), error = function(e) NULL)
   top <- max(h$density, if (!is.null(pred)) pred$upper)
   graphics::plot(h, freq = FALSE, col = "grey90", border = "grey60", ylim = c(-0.06, 1.04) * top,
-                 main = "Data and posterior predictive density", xlab = "x", ...)
+                 main = "Data and posterior predictive density", xlab = xlab, ...)
   if (!is.null(pred)) {
     graphics::polygon(c(grid, rev(grid)), c(pred$lower, rev(pred$upper)),
                       col = grDevices::adjustcolor("steelblue", 0.3), border = NA)

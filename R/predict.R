@@ -34,6 +34,17 @@
 #' \eqn{c}), the entry `new` is \eqn{S^{-1} \sum_s q_0^{(s)}}, and every row
 #' sums to 1.
 #'
+#' Without `newdata`, the memberships are those of the fitted rows: in
+#' draw \eqn{s} row \eqn{i} is in its draw cluster \eqn{k_i}, and the entry
+#' for the estimated cluster \eqn{c} is the share of \eqn{k_i}'s members
+#' (row \eqn{i} included) that are in \eqn{c},
+#' \deqn{S^{-1} \sum_s n^{(s)}_{c k_i} / n^{(s)}_{k_i},}
+#' so every row sums to 1 and the column `new` is 0 (these need only the
+#' stored labels, for any family). Rows are named by the row names of the
+#' data (of `newdata`, or of the fitted data when it is not given; a data
+#' frame's automatic row names `1`, `2`, ... are left off), and so are the
+#' classes and uncertainties.
+#'
 #' `type = "class"`: the estimated cluster of largest membership
 #' probability (the `new` column left out; mclust's `classification`).
 #' `type = "uncertainty"`: one minus the largest membership probability of
@@ -46,7 +57,9 @@
 #'
 #' @param object A mixture fit from [sample_posterior()].
 #' @param newdata New observations, in the form of the fitted data (a
-#'   vector for one-dimensional data, else a matrix or data frame).
+#'   vector for one-dimensional data, else a matrix or data frame). May be
+#'   left out for `type = "membership"`, `"class"` and `"uncertainty"`:
+#'   the fitted rows.
 #' @param type `"density"`, `"membership"`, `"class"` or `"uncertainty"`.
 #' @param level Credible level of the band, in (0, 1).
 #' @param estimate `type = "membership"`, `"class"` or `"uncertainty"`:
@@ -75,6 +88,7 @@
 #' predict(fit, c(-3, 0, 3, 20), type = "membership", estimate = est)
 #' predict(fit, c(-3, 0, 3, 20), type = "class", estimate = est)
 #' predict(fit, c(-3, 0, 3, 20), type = "uncertainty", estimate = est)
+#' head(predict(fit, type = "membership", estimate = est))   # the fitted rows
 #' @export
 predict.mcmix_mixture_fit <- function(object, newdata,
                                       type = c("density", "membership", "class", "uncertainty"),
@@ -82,8 +96,12 @@ predict.mcmix_mixture_fit <- function(object, newdata,
   type <- match_choice(type, c("density", "membership", "class", "uncertainty"), "type")
   level <- check_prob(level, "level")
   check_dots(list(...))   # R/checks.R
-  if (missing(newdata))
-    stop("`newdata` is missing: give the points at which to predict.", call. = FALSE)
+  if (missing(newdata)) {
+    if (type == "density")
+      stop("`newdata` is missing: give the points at which to predict the density.",
+           call. = FALSE)
+    return(membership_fitted(object, type, estimate))
+  }
   prep <- object$family
   if (!family_is_conjugate(prep$family))
     stop(sprintf("`object` was fitted with the non-conjugate family %s: predictive ",
@@ -130,7 +148,39 @@ predict.mcmix_mixture_fit <- function(object, newdata,
                as.double(prep$hyper), xt, z, w, nt, lab)
   out <- cbind(out, new = pmax(0, 1 - rowSums(out)))
   colnames(out) <- c(paste0("cluster", seq_len(ncol(out) - 1L)), "new")
+  rn <- if (is.data.frame(newdata) || is.matrix(newdata)) rownames(newdata) else names(newdata)
+  if (length(rn) == nrow(out)) rownames(out) <- rn
   membership_as(out, type, est)
+}
+
+# predict(type = "membership" / "class" / "uncertainty") without `newdata`:
+# the fitted rows, from the stored labels alone (any family).
+membership_fitted <- function(object, type, estimate) {
+  if (is.null(fit_labels(object, need = FALSE))) stop_no_labels(object, "predict()", "object")
+  z <- partition_draws(object)
+  est <- if (is.null(estimate)) partition(object) else check_estimate(estimate, object$N)
+  lab <- as.integer(est$labels)
+  C <- max(lab)
+  out <- cbind(membership_shares(z, lab, C), 0)
+  colnames(out) <- c(paste0("cluster", seq_len(C)), "new")
+  if (length(object$row_names) == nrow(out)) rownames(out) <- object$row_names
+  membership_as(out, type, est)
+}
+
+# Memberships of the fitted rows in the C clusters of a point estimate
+# (`lab`, labels 1..C): in draw s, row i is in its draw cluster k_i, shared
+# out among the estimated clusters in proportion to k_i's members (row i
+# included), n_{c k_i} / n_{k_i}; averaged over the draws `use` of `z`
+# (draws x rows). Each row sums to 1.
+membership_shares <- function(z, lab, C, use = seq_len(nrow(z))) {
+  memb <- matrix(0, length(lab), C)
+  for (s in use) {
+    zs <- match(z[s, ], unique(z[s, ]))
+    K <- max(zs)
+    tab <- matrix(tabulate(zs + K * (lab - 1L), K * C), K, C)
+    memb <- memb + (tab / rowSums(tab))[zs, , drop = FALSE]
+  }
+  memb / length(use)
 }
 
 # A membership matrix (rows summing to 1, last column `new`) as asked by
@@ -139,9 +189,10 @@ predict.mcmix_mixture_fit <- function(object, newdata,
 membership_as <- function(m, type, est) {
   if (type == "class") {
     C <- ncol(m) - 1L
-    return(max.col(m[, seq_len(C), drop = FALSE], ties.method = "first"))
+    return(stats::setNames(max.col(m[, seq_len(C), drop = FALSE], ties.method = "first"),
+                           rownames(m)))
   }
-  if (type == "uncertainty") return(1 - apply(m, 1L, max))
+  if (type == "uncertainty") return(stats::setNames(1 - apply(m, 1L, max), rownames(m)))
   attr(m, "partition") <- est
   m
 }

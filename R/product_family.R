@@ -209,7 +209,7 @@ product_prepare <- function(family, data, min_rows = 2L) {
   unused <- setdiff(names(df)[-used], family$drop)
   if (length(unused))
     stop(sprintf("`data` has column%s not used by the family: %s; drop %s or add parts.",
-                 if (length(unused) > 1L) "s" else "", paste0("`", unused, "`", collapse = ", "),
+                 if (length(unused) > 1L) "s" else "", list_some(paste0("`", unused, "`")),
                  if (length(unused) > 1L) "them" else "it"), call. = FALSE)
   resolved <- list()
   xs <- list()

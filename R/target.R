@@ -238,7 +238,7 @@ target_probe <- function(tg, theta, arg = "init",
       stop(gsub("`log_density`", paste0("`", label, "`"), conditionMessage(e),
                 fixed = TRUE), call. = FALSE)
     })
-  at <- paste(format(theta, digits = 6), collapse = ", ")
+  at <- list_some(format(theta, digits = 6, trim = TRUE))   # R/checks.R
   arg_name <- sub("[[(].*$", "", arg)   # "init(2)", "init[[2]]" -> "init"
   if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/target.h)
     stop_input(sprintf(paste0("`%s` is outside the support of the target: the log ",

@@ -629,3 +629,14 @@ test_that("annealing schedules, NUTS step sizes and lca_probs() fits are checked
   expect_error(sample_posterior(hdp_mixture(gaussian_mean()), list(a = 1:3, b = list(1)),
                                 iter = 5, progress = FALSE), "`data` must be a list of groups")
 })
+
+test_that("messages show the first few of the user's values and how many more", {
+  e <- expect_error(sample_mh(function(th) -Inf, init = seq(0.5, 25, by = 0.5), iter = 10,
+                              progress = FALSE), class = "mcmix_error_input")
+  expect_match(conditionMessage(e),
+               "at (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, ... and 42 more) is -Inf.",
+               fixed = TRUE)
+  expect_identical(mcmix:::list_some(letters[1:3]), "a, b, c")
+  expect_identical(mcmix:::list_some(as.character(1:1010)),
+                   "1, 2, 3, 4, 5, 6, 7, 8, ... and 1,002 more")
+})

@@ -9,14 +9,23 @@ test_that("auto_family() reads airquality, Cars93 and survey from the values", {
   data("Cars93", package = "MASS", envir = environment())
   data("survey", package = "MASS", envir = environment())
   fa <- auto_family(airquality, quiet = TRUE)
-  expect_identical(unname(auto_families(fa)[c("Ozone", "Solar.R", "Wind", "Temp", "Day")]),
-                   rep("gaussian_diag", 5))
+  expect_identical(unname(auto_families(fa)[c("Ozone", "Solar.R", "Wind", "Temp")]),
+                   rep("gaussian_diag", 4))
   expect_identical(fa$parts$Month$name, "categorical_dirichlet")   # 5 codes
+  expect_identical(fa$parts$Day$name, "poisson_gamma")   # 1 to 31, mean 15.8
   expect_match(fa$auto$reason[fa$auto$column == "Day"], "overdispersed")
-  expect_output(expect_message(fc <- auto_family(Cars93), "dropped `Model`, `Make`"),
+  expect_output(expect_message(fc <- auto_family(Cars93),
+                               "dropped `Manufacturer`, `Model`, `Make`"),
                 "identifier-like: 93 values in 93 rows")
-  expect_false(any(c("Model", "Make") %in% names(fc$parts)))
-  expect_identical(fc$drop, c("Model", "Make"))
+  expect_false(any(c("Manufacturer", "Model", "Make") %in% names(fc$parts)))
+  expect_identical(fc$drop, c("Manufacturer", "Model", "Make"))
+  # 32 manufacturers in 93 rows: too many levels, kept when named
+  expect_identical(fc$auto$reason[1], "too many levels: 32 in 93 rows")
+  expect_identical(fc$auto$override[1], "categorical = \"Manufacturer\"")
+  expect_message(auto_family(Cars93), "; `categorical = \"Manufacturer\"` keeps it\\.")
+  fk <- auto_family(Cars93, categorical = "Manufacturer", quiet = TRUE)
+  expect_identical(fk$parts$Manufacturer$name, "categorical_dirichlet")
+  expect_identical(fc$parts$Passengers$name, "categorical_dirichlet")   # 2 and 4 to 8
   expect_false("poisson_gamma" %in% auto_families(fc))
   expect_identical(fc$parts$Horsepower$name, "gaussian_diag")
   expect_identical(fc$parts$Weight$name, "gaussian_diag")
@@ -41,12 +50,14 @@ test_that("auto_family() rules: counts, codes, identifiers, dates and overrides"
                    x = rnorm(n))
   fam <- suppressMessages(auto_family(df, quiet = TRUE))
   expect_identical(auto_families(fam),
-                   c(cnt = "poisson_gamma", big = "gaussian_diag", over = "gaussian_diag",
+                   c(cnt = "poisson_gamma", big = "gaussian_diag", over = "poisson_gamma",
                      two = "bernoulli_beta", day = "gaussian_diag", x = "gaussian_diag"))
   expect_setequal(fam$drop, c("id", "name", "const"))
   expect_message(auto_family(df), "dropped `id`, `name`, `const`")
   expect_message(auto_family(df), "`day` converted to numbers \\(date")
-  expect_message(auto_family(df), "`over`: counts more variable")
+  expect_message(auto_family(df), "`over`: counts more variable than one Poisson's, kept as")
+  expect_match(fam$auto$reason[fam$auto$column == "over"],
+               "^counts, overdispersed \\(var/mean [0-9.]+\\): Poisson within clusters$")
   # the family fits: dates as days, two-valued numbers as a binary factor
   prep <- mcmix:::family_prepare(fam, df)
   parts <- vapply(prep$family$resolved, `[[`, "", "label")
@@ -64,6 +75,57 @@ test_that("auto_family() rules: counts, codes, identifiers, dates and overrides"
   expect_error(auto_family(df, count = "nope"), "`count` names a column that `data` does not have")
   expect_error(auto_family(df, count = "x", drop = "x"), "named in two overrides")
   expect_error(auto_family(df, drop = 1), "`drop`")
+})
+
+test_that("auto_family(): few whole numbers are codes unless shaped like counts", {
+  fm <- auto_family(mtcars, quiet = TRUE)
+  expect_identical(auto_families(fm)[c("cyl", "gear", "carb")],
+                   c(cyl = "categorical_dirichlet", gear = "categorical_dirichlet",
+                     carb = "poisson_gamma"))
+  expect_identical(fm$as_factor$cyl, c(4, 6, 8))
+  expect_identical(fm$auto$reason[fm$auto$column == "cyl"], "whole, 3 distinct values: codes")
+  # the boundaries of the rule: 0 / 1 start, half of the range filled, 12 rows
+  codes <- function(v) auto_families(auto_family(data.frame(v = v), quiet = TRUE))[["v"]]
+  expect_identical(codes(rep(c(0, 1, 2, 3, 1, 0), 2)), "poisson_gamma")
+  expect_identical(codes(rep(c(2, 3, 4, 2, 3, 3), 2)), "categorical_dirichlet")   # starts at 2
+  expect_identical(codes(rep(c(1, 2, 7, 1, 2, 1), 2)), "categorical_dirichlet")   # 3 of 1..7
+  expect_identical(codes(rep(c(1, 2, 6, 1, 2, 1), 2)), "poisson_gamma")   # 3 of 1..6
+  expect_identical(codes(rep(c(0, 1, 2, 5, 1, 0), 2)), "poisson_gamma")   # 4 of 0..5
+  expect_identical(codes(c(4, 6, 8, 4, 6)), "poisson_gamma")   # too few rows for codes
+  # few levels or many rows per level: kept
+  many <- function(n, k) auto_families(auto_family(
+    data.frame(f = factor(rep_len(seq_len(k), n)), x = seq_len(n) / 7), quiet = TRUE))
+  expect_identical(many(49, 10)[["f"]], "categorical_dirichlet")    # not more than 10 levels
+  expect_identical(many(55, 11)[["f"]], "categorical_dirichlet")    # 5 rows per level
+  expect_false("f" %in% names(many(54, 11)))
+})
+
+# Three groups: a normal, a category and a Poisson count with means 1, 5
+# and 10 (the counts are overdispersed as a whole: var / mean about 3.6).
+three_groups <- function(n_per) {
+  g <- rep(1:3, each = n_per)
+  df <- data.frame(num = stats::rnorm(3 * n_per, c(-3, 0, 3)[g]),
+                   col = factor(c("a", "b", "c")[g]),
+                   cnt = stats::rpois(3 * n_per, c(1, 5, 10)[g]))
+  df$num[c(5, 3 * n_per - 7)] <- NA
+  df$col[c(11, n_per + 3)] <- NA
+  df$cnt[c(2 * n_per + 1, 17)] <- NA
+  df
+}
+
+test_that("overdispersed small counts stay Poisson: three groups give three clusters", {
+  set.seed(3)
+  df <- three_groups(1000)
+  fam <- auto_family(df, quiet = TRUE)
+  expect_identical(fam$parts$cnt$name, "poisson_gamma")
+  set.seed(3)
+  fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE)), df, progress = FALSE)
+  p <- partition(fit)
+  big <- p$sizes[p$sizes >= 0.01 * nrow(df)]
+  expect_length(big, 3L)
+  # each group is (nearly all) one cluster
+  tab <- table(p$labels, rep(1:3, each = 1000))
+  expect_true(all(apply(tab, 2, max) >= 990))
 })
 
 test_that("default priors are scaled to the data by their documented formulas", {
@@ -152,6 +214,49 @@ test_that("memberships sum to 1 with a new-cluster column; class and uncertainty
   cl <- predict(fit, newx, type = "class", estimate = est)
   expect_identical(cl[1:2], est$labels[c(1, 4)])
   expect_equal(predict(fit, newx, type = "uncertainty", estimate = est), 1 - apply(m, 1, max))
+})
+
+test_that("predict() without newdata: memberships of the fitted rows, named by the data's rows", {
+  df <- data.frame(a = c(-5.2, -5, -4.8, 4.9, 5, 5.3, 5.1, 0.2),
+                   b = factor(c("x", "x", "x", "y", "y", "y", "y", "z")),
+                   n = c(0L, 1L, 0L, 4L, 5L, 3L, NA, 2L),
+                   row.names = paste0("r", 1:8))
+  set.seed(5)
+  fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE), alpha = 1), df, iter = 60,
+                          progress = FALSE)
+  est <- partition(fit)
+  C <- est$n_clusters
+  m <- predict(fit, type = "membership", estimate = est)
+  # the definition, row by row: the share of row i's draw cluster in each c
+  z <- partition_draws(fit)
+  ref <- matrix(0, 8, C)
+  for (s in seq_len(nrow(z))) for (i in 1:8) {
+    members <- which(z[s, ] == z[s, i])
+    ref[i, ] <- ref[i, ] + tabulate(est$labels[members], C) / length(members)
+  }
+  expect_equal(unname(m[, seq_len(C)]), ref / nrow(z), tolerance = 1e-12)
+  expect_identical(dimnames(m), list(rownames(df), c(paste0("cluster", seq_len(C)), "new")))
+  expect_identical(unname(m[, "new"]), rep(0, 8))
+  expect_equal(unname(rowSums(m)), rep(1, 8), tolerance = 1e-12)
+  cl <- predict(fit, type = "class", estimate = est)
+  expect_identical(names(cl), rownames(df))
+  expect_identical(unname(cl), max.col(ref, ties.method = "first"))
+  expect_identical(names(predict(fit, type = "uncertainty", estimate = est)), rownames(df))
+  expect_identical(rownames(predict(fit, df[c("r2", "r6"), ], type = "membership",
+                                    estimate = est)), c("r2", "r6"))
+  expect_error(predict(fit, type = "density"), "`newdata` is missing")
+  # automatic row names are left off
+  df2 <- df
+  rownames(df2) <- NULL
+  set.seed(5)
+  fit2 <- sample_posterior(dp_mixture(auto_family(quiet = TRUE), alpha = 1), df2, iter = 20,
+                           progress = FALSE)
+  expect_null(rownames(predict(fit2, type = "membership")))
+  # plot_clusters() names the axes by the data frame's columns
+  expect_identical(mcmix:::fit_data_names(fit), c("a", "b=x", "b=y", "b=z", "n"))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_identical(plot_clusters(fit, estimate = est), est)
 })
 
 test_that("cluster_profiles() is a wide data frame that subsets and converts", {

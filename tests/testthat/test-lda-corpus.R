@@ -134,6 +134,29 @@ test_that("slam and tm matrices, term-document matrices included", {
   expect_error(lda_run(tm::weightTfIdf(dtm2)), "weightTf", class = "mcmix_error_input")
 })
 
+test_that("texts are refused with how to make a document-term matrix, not printed", {
+  require_suggested("tm")
+  long <- paste(rep("a rather long sentence of the first document", 40), collapse = " ")
+  txt <- c(long, "corn bean corn", "fig egg egg fig", "corn fig", "bean bean", "egg")
+  for (data in list(txt, as.list(txt), tm::VCorpus(tm::VectorSource(txt)),
+                    structure(txt, class = c("corpus", "character")))) {
+    e <- expect_error(lda_run(data), class = "mcmix_error_input")
+    expect_match(conditionMessage(e), "tm::DocumentTermMatrix(", fixed = TRUE)
+    expect_match(conditionMessage(e), "quanteda::dfm(", fixed = TRUE)
+    expect_match(conditionMessage(e), "text2vec", fixed = TRUE)
+    expect_false(grepl("sentence|corn", conditionMessage(e)))
+    expect_identical(e$arg, "data")
+  }
+  expect_error(lda_run(txt), "is a character vector of 6 texts")
+  expect_error(lda_run(tm::VCorpus(tm::VectorSource(txt))), "is a tm VCorpus")
+  expect_error(lda_run(structure(txt, class = c("corpus", "character"))), "quanteda corpus")
+  # values in other messages: the first few, each cut short, and how many more
+  d <- mcmix:::describe_value(c(long, letters))
+  expect_identical(d, sprintf("c(\"%s...\", \"a\", \"b\", \"c\", \"d\", ... and 22 more)",
+                              substr(long, 1, 27)))
+  expect_identical(mcmix:::describe_value(1:5), "c(1, 2, 3, 4, 5)")
+})
+
 test_that("weighted, negative, missing or malformed counts are refused naming `data`", {
   x <- lda_test_dtm()
   expect_error(lda_run(as_stm(x, c("term frequency - inverse document frequency", "tf-idf"))),
