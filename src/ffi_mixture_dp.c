@@ -69,14 +69,20 @@ static void read_prior(mcx_partition_prior *pr, SEXP spec, SEXP *in, int n)
 }
 
 /* The row's settings (spec$control, a named list of numbers), in the
- * order of its control_names. */
+ * order of its control_names.  A setting added to a row after a fit was
+ * saved is missing from that fit's spec (the kernel's closure keeps the
+ * spec it was built with); it reads as NaN, which every row's setup takes
+ * as its default, so extend() continues such a fit. */
 static double *read_control(const mcx_dp_algorithm *alg, SEXP spec)
 {
     SEXP ctl = mcx_list_elt(spec, "control");
     int n = 0;
     while (alg->control_names[n] != NULL) n++;
     double *out = mcx_alloc((size_t) n + 1, sizeof(double));
-    for (int j = 0; j < n; j++) out[j] = mcx_list_num(ctl, alg->control_names[j]);
+    for (int j = 0; j < n; j++) {
+        SEXP v = XLENGTH(ctl) > 0 ? mcx_list_get(ctl, alg->control_names[j]) : R_NilValue;
+        out[j] = v == R_NilValue ? R_NaN : mcx_list_num(ctl, alg->control_names[j]);
+    }
     return out;
 }
 

@@ -26,13 +26,13 @@ static void setup(void *st, mcx_mix *m, mcx_partition_prior *p, const double *co
     mcx_subcluster_init(s, m, (int) control[0], (int) control[1]);
     /* sc_record (tests only): the record of the last sequentially
      * allocated move (params() below) */
-    s->record = control[2] != 0.0;
+    s->record = control[2] == 1.0;   /* NaN (missing): off */
     /* sc_thin (tests only; < 0: the default): the union size above which
      * the split / merge moves are thinned */
-    s->thin = control[3] < 0.0 ? SC_THIN : (int) control[3];
+    s->thin = !(control[3] >= 0.0) ? SC_THIN : (int) control[3];   /* NaN: the default */
     /* sc_sams (tests only): 0 leaves out the sequentially allocated moves,
      * so that the exact tests see the 2-means moves alone */
-    s->no_sams = control[4] == 0.0;
+    s->no_sams = control[4] == 0.0;   /* NaN (a fit saved before it): with them */
     /* sc_fit_max, sc_gather (tests only; < 1: the default): the members the
      * sub-clusters are fitted to at most, and gathered at a time by the
      * allocation pass, lowered so that tiny data reach the code paths of

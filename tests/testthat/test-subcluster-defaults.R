@@ -21,3 +21,23 @@ test_that("labels are kept by default only within the memory budget", {
   expect_error(sample_posterior(m, x, iter = 100, burnin = 5, labels = TRUE, progress = FALSE),
                "`labels` asks for the cluster labels")
 })
+
+test_that("a fit saved before a setting was added continues with that setting's default", {
+  # A fit keeps the kernel spec it was built with; settings added to the
+  # sub-cluster row since (sc_fit_max, sc_gather, sc_sams, ...) are missing
+  # from it and must read as their defaults, so extend() equals a longer run.
+  set.seed(4)
+  x <- rbind(matrix(rnorm(120, -3), 60), matrix(rnorm(120, 3), 60))
+  run <- function(iter) {
+    set.seed(5)
+    sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "subcluster",
+                     iter = iter, burnin = 0, progress = FALSE)
+  }
+  long <- run(30)
+  old <- run(15)
+  e <- environment(old$kernel$step_on)
+  for (nm in c("sc_record", "sc_thin", "sc_sams", "sc_fit_max", "sc_gather"))
+    e$spec$control[[nm]] <- NULL
+  cont <- extend(old, 15)
+  expect_identical(as.matrix(cont$chains[[1]]$traces), as.matrix(long$chains[[1]]$traces))
+})
