@@ -258,6 +258,42 @@ lca_match <- function(ov) {
   pick
 }
 
+#' Log-likelihood of a latent class fit at its EM mode
+#'
+#' For a fixed number of classes (`lca(K = )`), the log-likelihood at the
+#' posterior mode found by EM in [lca_probs()] (`$mode`): with the default
+#' `prior = 1` of [lca()] it is the maximum likelihood that poLCA reports,
+#' with `df` poLCA's number of free parameters \eqn{(K - 1) + K \sum_j
+#' (L_j - 1)} (\eqn{L_j} the categories of variable \eqn{j}), so
+#' [stats::BIC()] and [stats::AIC()] are poLCA's `bic` and `aic`. A
+#' Dirichlet process fit (`K = NULL`) has no fixed number of parameters:
+#' its `logLik()` is the Bayesian one of [logLik.mcmix_fit()] (the log
+#' pointwise predictive density, `df` the WAIC penalty). For a Bayesian
+#' comparison of numbers of classes use `loo::loo()` on the fits (see
+#' [log_lik()]) or [chib_evidence()].
+#'
+#' @param object A fit of [lca()].
+#' @param ... Passed to [lca_probs()] (`draws`).
+#' @return An object of class `logLik` with attributes `df` and `nobs`.
+#' @examples
+#' if (requireNamespace("poLCA", quietly = TRUE)) {
+#'   data("carcinoma", package = "poLCA")
+#'   set.seed(1)
+#'   bic <- sapply(1:4, function(K)
+#'     BIC(lca(carcinoma, K = K, iter = 200, progress = FALSE)))
+#'   bic          # poLCA's BIC for 1 to 4 classes
+#'   which.min(bic)
+#' }
+#' @export
+logLik.mcmix_lca_fit <- function(object, ...) {
+  if (!inherits(object, "mcmix_finite_fit")) return(NextMethod())
+  mode <- lca_probs(object, ...)$mode
+  L <- vapply(mode$probs, ncol, 1L)
+  K <- length(mode$weights)
+  structure(mode$log_lik, df = (K - 1) + K * sum(L - 1), nobs = nrow(object$data),
+            class = "logLik")
+}
+
 # The Dirichlet prior parameters of the categorical parts summarised by
 # lca_probs() (`probs` is named by part), as a list of vectors.
 lca_prior_of <- function(parts, probs) {

@@ -67,3 +67,81 @@ test_that("chib_evidence() of lca() fits and data-frame mixtures is exact (all a
   ch2 <- chib_evidence(fit2)
   expect_lt(abs(ch2$log_evidence - lca_exact_evidence(df, 2)), 4 * ch2$se + 0.02)
 })
+
+test_that("log_lik() of an lca() fit mixes over the classes with the missing cells integrated out", {
+  df <- data.frame(a = c("x", "x", "y", NA, "y", "x", "y", "y"),
+                   b = c("p", "q", "q", "p", NA, "r", "r", NA))
+  set.seed(21)
+  fit <- lca(df, K = 2, iter = 60, progress = FALSE)
+  set.seed(5)
+  ll <- log_lik(fit)
+  set.seed(5)
+  cs <- mcmix:::component_sample(fit, relabel = "none")
+  expect_identical(dim(ll), c(cs$S, nrow(df)))
+  nm <- mcmix:::family_param_names(fit$family, all = TRUE)
+  ia <- as.integer(factor(df$a))
+  ib <- as.integer(factor(df$b))
+  for (s in c(1L, cs$S)) for (i in seq_len(nrow(df))) {
+    f <- vapply(1:2, function(k) {
+      pa <- if (is.na(ia[i])) 1 else cs$theta[s, k, match(sprintf("a.prob[%d]", ia[i]), nm)]
+      pb <- if (is.na(ib[i])) 1 else cs$theta[s, k, match(sprintf("b.prob[%d]", ib[i]), nm)]
+      pa * pb
+    }, 0)
+    expect_equal(ll[s, i], log(sum(cs$weights[s, ] * f)))
+  }
+})
+
+test_that("log_lik() of a one-class lca() fit gives the exact posterior predictive and LOO", {
+  require_suggested("loo")
+  set.seed(31)
+  df <- data.frame(a = sample(c("x", "y"), 30, TRUE, prob = c(0.7, 0.3)),
+                   b = sample(c("p", "q", "r"), 30, TRUE))
+  df$b[c(3, 9)] <- NA
+  fit <- lca(df, K = 1, iter = 2000, progress = FALSE)
+  ll <- log_lik(fit)
+  # p(x_i | rest) = prod over observed columns of (1 + n_jx) / (L_j + n_j),
+  # the Dirichlet(1)-multinomial predictive, with the counts n of the other
+  # rows (LOO) or of all rows (posterior predictive)
+  pred <- function(i, loo) {
+    out <- 0
+    for (v in names(df)) {
+      if (is.na(df[[v]][i])) next
+      keep <- if (loo) -i else seq_len(nrow(df))
+      x <- df[[v]][keep]
+      x <- x[!is.na(x)]
+      out <- out + log((1 + sum(x == df[[v]][i])) / (nlevels(factor(df[[v]])) + length(x)))
+    }
+    out
+  }
+  exact_pp <- vapply(seq_len(nrow(df)), pred, 0, loo = FALSE)
+  pp <- log(colMeans(exp(ll)))
+  expect_lt(max(abs(pp - exact_pp)), 0.02)
+  lo <- suppressWarnings(loo::loo(fit))
+  exact_loo <- sum(vapply(seq_len(nrow(df)), pred, 0, loo = TRUE))
+  # PSIS-LOO within 4 Monte Carlo standard errors (+ 0.05 for its bias)
+  expect_lt(abs(lo$estimates["elpd_loo", "Estimate"] - exact_loo), 4 * loo::mcse_loo(lo) + 0.05)
+})
+
+test_that("logLik() and BIC() of lca() fits are poLCA's (maximum likelihood, poLCA's npar)", {
+  require_suggested("poLCA")
+  data("carcinoma", package = "poLCA", envir = environment())
+  bic <- pol <- numeric(3)
+  for (K in 1:3) {
+    set.seed(40 + K)
+    fit <- lca(carcinoma, K = K, iter = 150, progress = FALSE)
+    set.seed(3)
+    ml <- poLCA::poLCA(cbind(A, B, C, D, E, F, G) ~ 1, carcinoma, nclass = K,
+                       verbose = FALSE, nrep = 5)
+    l <- logLik(fit)
+    expect_equal(as.numeric(l), ml$llik, tolerance = 1e-4)
+    expect_equal(attr(l, "df"), ml$npar)
+    bic[K] <- BIC(fit)
+    pol[K] <- ml$bic
+  }
+  expect_equal(bic, pol, tolerance = 1e-5)
+  expect_identical(which.min(bic), which.min(pol))
+  # a Dirichlet process fit answers the Bayesian logLik() (lppd, WAIC penalty)
+  set.seed(2)
+  dp <- lca(carcinoma[1:40, 1:3], iter = 60, progress = FALSE)
+  expect_s3_class(logLik(dp), "logLik")
+})
