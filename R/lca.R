@@ -279,10 +279,16 @@ lca_match <- function(ov) {
 #' if (requireNamespace("poLCA", quietly = TRUE)) {
 #'   data("carcinoma", package = "poLCA")
 #'   set.seed(1)
-#'   bic <- sapply(1:4, function(K)
-#'     BIC(lca(carcinoma, K = K, iter = 200, progress = FALSE)))
+#'   fits <- lapply(1:4, function(K) lca(carcinoma, K = K, iter = 200, progress = FALSE))
+#'   bic <- sapply(fits, BIC)
 #'   bic          # poLCA's BIC for 1 to 4 classes
 #'   which.min(bic)
+#'   if (requireNamespace("loo", quietly = TRUE)) {
+#'     # the Bayesian comparison: leave-one-out predictive accuracy
+#'     loos <- lapply(fits, function(f) suppressWarnings(loo::loo(f)))
+#'     names(loos) <- paste0("K", 1:4)
+#'     loo::loo_compare(loos)
+#'   }
 #' }
 #' @export
 logLik.mcmix_lca_fit <- function(object, ...) {
