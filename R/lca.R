@@ -230,7 +230,7 @@ lca_class_numbering <- function(fit, memb, wmean) {
   labs <- if (!is.null(fit_labels(fit, need = FALSE))) {
     saved <- rng_save()   # R/chains.R
     on.exit(rng_restore(saved))
-    partition(fit)$labels
+    suppressMessages(partition(fit))$labels
   } else {
     pc <- max.col(memb, ties.method = "first")
     match(pc, unique(pc))

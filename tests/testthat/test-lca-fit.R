@@ -66,6 +66,8 @@ test_that("chib_evidence() of lca() fits and data-frame mixtures is exact (all a
                            burnin = 200, progress = FALSE)
   ch2 <- chib_evidence(fit2)
   expect_lt(abs(ch2$log_evidence - lca_exact_evidence(df, 2)), 4 * ch2$se + 0.02)
+  # bridge sampling needs the parameters: a mixture fit is sent to Chib's method
+  expect_error(bridge_evidence(fit), "chib_evidence", class = "mcmix_error_input")
 })
 
 test_that("log_lik() of an lca() fit mixes over the classes with the missing cells integrated out", {
