@@ -106,6 +106,10 @@ bridge_draws <- function(x) {
 
 bridge_log_posterior <- function(x, log_posterior) {
   if (is.null(log_posterior)) {
+    if (inherits(x, "mcmix_mixture_fit"))   # its traces are summaries, not the parameters
+      stop_evidence(paste0("`x` is a mixture fit, whose traces are not its parameters: use ",
+                           "chib_evidence() for a finite mixture (lca() included), or give ",
+                           "`log_posterior` with a matrix of parameter draws as `x`."), "x")
     tg <- if (inherits(x, "mcmix_fit")) x$model$target
     if (!inherits(tg, "mcmix_target"))
       stop_evidence(paste0("`log_posterior` must be given: `x` is not a fit of a ",

@@ -290,8 +290,14 @@ chib_mixture <- function(fit, n_candidates) {
                          "(the default)."), "fit", "mcmix_error_chib_unsupported")
   Z <- do.call(rbind, labs)
   lens <- vapply(labs, nrow, 0L)
-  fam <- function(rows, op, arg = NULL)
-    .family_eval(prep, x[rows, , drop = FALSE], op, arg)
+  # fit$data is already converted by the family: evaluate on its rows as
+  # the prepared data (converting them again fails for a product family,
+  # whose converter reads a data frame by column names)
+  fam <- function(rows, op, arg = NULL) {
+    sub <- prep
+    sub$x <- x[rows, , drop = FALSE]
+    .family_eval(sub, NULL, op, arg)
+  }
   # per stored allocation: counts and log marginals of the clusters, cached
   # by distinct allocation
   key <- apply(Z, 1L, paste, collapse = ",")

@@ -72,9 +72,13 @@ lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
 #' **Fixed number of classes** (`lca(K = )`, a finite mixture): the classes
 #' are the K components, relabelled in every draw by ECR as in
 #' [component_draws()] (so the K classes are reported even when the point
-#' estimate of the partition has merged some), and numbered by decreasing
-#' posterior mean weight. For each kept draw \eqn{s} (at most `draws`,
-#' evenly spaced) the weights \eqn{w^{(s)}} and probabilities
+#' estimate of the partition has merged some), and numbered as the clusters
+#' of [partition()]`(fit)` (the numbering of [cluster_profiles()],
+#' `predict(type = "class")` and the plots): each class takes the number of
+#' the cluster sharing most of its membership, and classes the point
+#' estimate merged away come last, by decreasing posterior mean weight.
+#' For each kept draw \eqn{s} (at most `draws`, evenly spaced) the weights
+#' \eqn{w^{(s)}} and probabilities
 #' \eqn{\theta^{(s)}} are drawn from their conditional posterior given the
 #' draw's partition ([component_draws()]), and the membership probability
 #' of row \eqn{i} is the average over draws of
@@ -111,6 +115,7 @@ lca <- function(data, K = NULL, alpha = 1, prior = 1, ...) {
 #'   With the default `prior = 1` of [lca()] it is the maximum likelihood
 #'   estimate that poLCA reports; when the likelihood is flat it can lie
 #'   far from the posterior means, whose classes carry the posterior mass.
+#'   Its classes are numbered as the others, by the membership they share.
 #' @examples
 #' set.seed(2)
 #' df <- data.frame(a = sample(c("x", "y"), 40, TRUE), b = sample(1:3, 40, TRUE))
@@ -181,6 +186,13 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
   memb <- matrix(0, N, K)
   for (u in seq_along(use)) memb <- memb + lp[(u - 1L) * N + seq_len(N), , drop = FALSE]
   memb <- memb / length(use)
+  # the one class numbering: that of partition(fit) (which cluster_profiles(),
+  # predict() and the plots follow); the columns are permuted here, once
+  renum <- lca_class_numbering(fit, memb, colMeans(w))
+  ord <- ord[renum]
+  w <- w[, renum, drop = FALSE]
+  memb <- memb[, renum, drop = FALSE]
+  for (j in names(probs)) probs[[j]]$th <- probs[[j]]$th[, renum, , drop = FALSE]
   cls <- paste0("class", seq_len(K))
   dimnames(memb) <- list(fit$row_names, cls)
   q <- c((1 - level) / 2, (1 + level) / 2)
@@ -193,7 +205,7 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
   rownames(weights) <- cls
   sizes <- unname(colMeans(cd$sizes[use, ord, drop = FALSE]))
   prior <- lca_prior_of(parts, probs)
-  mode <- lca_mode(x, parts, probs, K, prior, start = memb)
+  mode <- lca_mode(x, parts, probs, K, prior, start = memb, numbering = memb)
   structure(list(mean = summ(mean), sd = summ(stats::sd),
                  lower = summ(function(v) stats::quantile(v, q[1L], names = FALSE)),
                  upper = summ(function(v) stats::quantile(v, q[2L], names = FALSE)),
@@ -201,6 +213,91 @@ lca_probs <- function(fit, level = 0.95, draws = 1000, ...) {
                  class = max.col(memb, ties.method = "first"), mode = mode, K = K,
                  level = level, kind = "finite"),
             class = "mcmix_lca_probs")
+}
+
+# The numbering of the K classes of a finite latent class fit, as a
+# permutation of the columns of `memb` (rows x classes, in order of
+# decreasing weight `wmean`): the classes are matched to the clusters of
+# partition(fit) by greatest shared membership (greedily, largest overlap
+# first), so that class c is the cluster labelled c and the predicted
+# classes are the partition's labels wherever they agree; classes matched to
+# no cluster (the estimate merged them) follow by decreasing weight. Without
+# stored labels the classes are numbered by first appearance of each row's
+# predicted class, the rule of partition()'s labels. The caller's random
+# number stream is left untouched.
+lca_class_numbering <- function(fit, memb, wmean) {
+  K <- ncol(memb)
+  labs <- if (!is.null(fit_labels(fit, need = FALSE))) {
+    saved <- rng_save()   # R/chains.R
+    on.exit(rng_restore(saved))
+    suppressMessages(partition(fit))$labels
+  } else {
+    pc <- max.col(memb, ties.method = "first")
+    match(pc, unique(pc))
+  }
+  C <- max(labs)
+  ov <- vapply(seq_len(C), function(c) colSums(memb[labs == c, , drop = FALSE]), double(K))
+  ov <- matrix(ov, K, C)
+  pick <- lca_match(ov)
+  pick <- pick[!is.na(pick)]
+  rest <- setdiff(seq_len(K), pick)
+  c(pick, rest[order(-wmean[rest])])
+}
+
+# Greedy matching on an overlap matrix (rows x columns): the largest
+# entry first, then the largest among the rows and columns left. The row
+# matched to each column (NA for columns left when the rows run out).
+lca_match <- function(ov) {
+  pick <- rep(NA_integer_, ncol(ov))
+  for (step in seq_len(min(dim(ov)))) {
+    m <- which(ov == max(ov), arr.ind = TRUE)[1L, ]
+    pick[m[2L]] <- m[1L]
+    ov[m[1L], ] <- -Inf
+    ov[, m[2L]] <- -Inf
+  }
+  pick
+}
+
+#' Log-likelihood of a latent class fit at its EM mode
+#'
+#' For a fixed number of classes (`lca(K = )`), the log-likelihood at the
+#' posterior mode found by EM in [lca_probs()] (`$mode`): with the default
+#' `prior = 1` of [lca()] it is the maximum likelihood that poLCA reports,
+#' with `df` poLCA's number of free parameters \eqn{(K - 1) + K \sum_j
+#' (L_j - 1)} (\eqn{L_j} the categories of variable \eqn{j}), so
+#' [stats::BIC()] and [stats::AIC()] are poLCA's `bic` and `aic`. A
+#' Dirichlet process fit (`K = NULL`) has no fixed number of parameters:
+#' its `logLik()` is the Bayesian one of [logLik.mcmix_fit()] (the log
+#' pointwise predictive density, `df` the WAIC penalty). For a Bayesian
+#' comparison of numbers of classes use `loo::loo()` on the fits (see
+#' [log_lik()]) or [chib_evidence()].
+#'
+#' @param object A fit of [lca()].
+#' @param ... Passed to [lca_probs()] (`draws`).
+#' @return An object of class `logLik` with attributes `df` and `nobs`.
+#' @examples
+#' if (requireNamespace("poLCA", quietly = TRUE)) {
+#'   data("carcinoma", package = "poLCA")
+#'   set.seed(1)
+#'   fits <- lapply(1:4, function(K) lca(carcinoma, K = K, iter = 200, progress = FALSE))
+#'   bic <- sapply(fits, BIC)
+#'   bic          # poLCA's BIC for 1 to 4 classes
+#'   which.min(bic)
+#'   if (requireNamespace("loo", quietly = TRUE)) {
+#'     # the Bayesian comparison: leave-one-out predictive accuracy
+#'     loos <- lapply(fits, function(f) suppressWarnings(loo::loo(f)))
+#'     names(loos) <- paste0("K", 1:4)
+#'     loo::loo_compare(loos)
+#'   }
+#' }
+#' @export
+logLik.mcmix_lca_fit <- function(object, ...) {
+  if (!inherits(object, "mcmix_finite_fit")) return(NextMethod())
+  mode <- lca_probs(object, ...)$mode
+  L <- vapply(mode$probs, ncol, 1L)
+  K <- length(mode$weights)
+  structure(mode$log_lik, df = (K - 1) + K * sum(L - 1), nobs = nrow(object$data),
+            class = "logLik")
 }
 
 # The Dirichlet prior parameters of the categorical parts summarised by
@@ -224,7 +321,8 @@ lca_prior_of <- function(parts, probs) {
 # the posterior membership probabilities `start` and from 10 random
 # memberships drawn with a fixed seed (the caller's random number stream is
 # left untouched); the start reaching the highest log posterior wins.
-lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1e-9) {
+lca_mode <- function(x, parts, probs, K, prior, start, numbering = NULL, iter_max = 2000L,
+                     tol = 1e-9) {
   blocks <- list()
   off <- 0L
   for (p in parts) {
@@ -262,7 +360,7 @@ lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1
       if (abs(ll + lpri - last) < tol * (1 + abs(last))) break
       last <- ll + lpri
     }
-    list(weights = w, probs = th, log_lik = ll, log_post = ll + lpri)
+    list(weights = w, probs = th, log_lik = ll, log_post = ll + lpri, r = r)
   }
   saved <- rng_save()   # R/chains.R: the caller's generator, put back on any exit
   on.exit(rng_restore(saved))
@@ -274,6 +372,9 @@ lca_mode <- function(x, parts, probs, K, prior, start, iter_max = 2000L, tol = 1
   runs <- lapply(starts, one_run)
   best <- runs[[which.max(vapply(runs, `[[`, 1, "log_post"))]]
   o <- order(-best$weights)
+  if (!is.null(numbering)) {   # the classes of `numbering` (rows x classes)
+    o <- lca_match(crossprod(best$r, numbering))
+  }
   cls <- paste0("class", seq_len(K))
   list(weights = stats::setNames(best$weights[o], cls),
        probs = lapply(stats::setNames(names(blocks), names(blocks)), function(j) {

@@ -26,7 +26,11 @@
 #'   partition of draw \eqn{s} by [component_draws()] and, for a Dirichlet
 #'   process, \eqn{w_0^{(s)}} is the weight of the unoccupied atoms, whose
 #'   parameters are integrated over the base measure \eqn{G_0} (the
-#'   family's prior predictive). The parameters are random draws: call
+#'   family's prior predictive). For [lca()] fits and other mixtures of a
+#'   [product_family()] (data frames), \eqn{f} is the product over the
+#'   columns, the missing cells of a row integrated out (left out of the
+#'   product), so `loo::loo()` compares numbers of classes. The parameters
+#'   are random draws: call
 #'   [set.seed()] first for reproducible values. Needs stored labels and a
 #'   conjugate family.
 #'
@@ -112,8 +116,7 @@ pointwise_log_lik.mcmix_hier_lm_fit <- function(fit) {
 }
 
 pointwise_log_lik.mcmix_mixture_fit <- function(fit) {
-  if (!inherits(fit, c("mcmix_finite_fit", "mcmix_dp_fit")) || inherits(fit, "mcmix_lca_fit"))
-    return(NextMethod())
+  if (!inherits(fit, c("mcmix_finite_fit", "mcmix_dp_fit"))) return(NextMethod())
   cs <- mixture_components(fit, "log_lik")
   prep <- fit$family
   x <- fit$data

@@ -23,6 +23,7 @@ generic_table <- function(kind) {
   if (kind %in% regressions) out[obs] <- "ok"
   if (kind == "logit") out["formula"] <- "ok"   # probit was fitted from a matrix
   if (kind %in% mixtures) out[c("logLik", "log_lik", "posterior_predict")] <- "ok"
+  if (kind == "lca") out[c("logLik", "log_lik")] <- "ok"
   if (kind == "gp_classify") out[obs] <- "keep_f"
   if (kind == "hier_lm") out[obs] <- "keep_beta"
   out
