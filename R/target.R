@@ -47,6 +47,12 @@
 #' draws are the same as with two functions computing the same values);
 #' samplers that need only the log density use the value and ignore the
 #' gradient. Where the log density is `-Inf` the gradient may be left out.
+#' What this saves is the work the two functions would both do (a linear
+#' predictor, transformed parameters: 2.6 times the gradients per second on
+#' a 42-parameter hierarchical model), not the call itself, which costs a
+#' fraction of a microsecond: for a target whose log density and gradient
+#' share nothing (`-sum(x^2) / 2` and `-x`) two functions are as fast or
+#' faster (bench/RESULTS.md in the sources).
 #' A compiled target does the same through its `log_density_gradient` slot
 #' (ABI version 5, `inst/include/mcmix_abi.h`).
 #'
