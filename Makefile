@@ -7,9 +7,10 @@
 #                was built from the current sources, see tools/install-stamp.R;
 #                make FORCE=1 ... rebuilds, and CI always rebuilds)
 #   make check   R CMD build + R CMD check --as-cran on the tarball (the
-#                incoming checks' look-ups of CRAN's package database are off
-#                unless _R_CHECK_CRAN_INCOMING_REMOTE_=true: machines that
-#                reach only a package mirror stop there)
+#                look-ups of CRAN's package database, by the incoming and
+#                the orphaned-dependency checks, are off unless
+#                _R_CHECK_CRAN_INCOMING_REMOTE_=true / _R_CHECK_ORPHANED_=true:
+#                machines that reach only a package mirror stop there)
 #   make site    build the pkgdown site into docs/ and check every page in
 #                headless Chromium (tools/check-site.R)
 #   make bench   run the benchmarks in bench/ (installs the peer packages)
@@ -73,6 +74,7 @@ check: deps-check
 	rm -f $(TARBALL)
 	$(R) CMD build .
 	_R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_CRAN_INCOMING_REMOTE_=$${_R_CHECK_CRAN_INCOMING_REMOTE_:-false} \
+	  _R_CHECK_ORPHANED_=$${_R_CHECK_ORPHANED_:-false} \
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 
 bench: install deps-bench
