@@ -71,6 +71,7 @@ document: deps-check
 	@rm -f src/*.o src/*.so
 
 check: deps-check
+	$(RSCRIPT) bench/install-peers.R   # BNPmix (Suggests; needs a patch on R < 4.4)
 	rm -f $(TARBALL)
 	$(R) CMD build .
 	_R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_CRAN_INCOMING_REMOTE_=$${_R_CHECK_CRAN_INCOMING_REMOTE_:-false} \
