@@ -26,8 +26,11 @@ test_that("without signal masks, /proc or OpenMP the helpers take their fallback
   expect_identical(n, 1L)
   expect_identical(mcmix:::threads_available(1L), 1L)
   withr::local_options(mcmix.openmp = TRUE, mcmix.threads_adapt = TRUE)
-  # without /proc/stat a run starts the threads asked for (OpenMP builds)
-  if (isTRUE(.Call(mcmix:::C_ffi_openmp))) expect_identical(mcmix:::threads_available(3L), 3L)
+  # without /proc/stat a run starts the threads asked for (one in a build
+  # without OpenMP, which told the session above)
+  built_omp <- .Call(mcmix:::C_ffi_openmp)
+  expect_type(built_omp, "logical")
+  expect_identical(mcmix:::threads_available(3L), if (built_omp) 3L else 1L)
 })
 
 test_that("the testing options of the fallbacks are checked", {
