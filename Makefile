@@ -19,6 +19,9 @@
 #   make exact   the exact-enumeration sweep at full precision (long)
 #   make sanitize    build with ASan + UBSan and run the tests
 #   make valgrind    run the tests under valgrind's memcheck
+#   make portability builds with -Wall -Wextra -pedantic, with clang and
+#                without OpenMP (private libraries), a subset of the tests
+#                against each (tools/portability.sh)
 R       ?= R
 RSCRIPT ?= Rscript
 PKG     := mcmix
@@ -26,7 +29,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
 .PHONY: all deps deps-check deps-site deps-bench install demo test check document bench \
-        site clean fuzz interrupts sanitize valgrind exact
+        site clean fuzz interrupts sanitize valgrind exact portability
 
 all: test
 
@@ -118,6 +121,15 @@ sanitize: deps
 valgrind: deps
 	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' VALGRIND_SHARD='$(VALGRIND_SHARD)' sh tools/valgrind.sh
 
+# The configurations of other platforms (tools/portability.sh): gcc with
+# -Wall -Wextra -pedantic (no warning from the package's files), clang with
+# OpenMP, and OpenMP switched off; each in its own library under
+# .portability-lib-*, with the tests matching MCMIX_TEST_FILTER (default:
+# portability, threads, lda, rng, sampler-nuts, mixture-exact).
+# PORTABILITY_CONFIGS restricts the configurations, CLANG names the compiler.
+portability: deps
+	MCMIX_TEST_FILTER='$(MCMIX_TEST_FILTER)' CLANG='$(CLANG)' sh tools/portability.sh $(PORTABILITY_CONFIGS)
+
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
-	  .sanitize-lib .valgrind-lib fuzz-results*.csv interrupt-sweep.csv docs
+	  .sanitize-lib .valgrind-lib .portability-lib-* fuzz-results*.csv interrupt-sweep.csv docs

@@ -12,7 +12,13 @@
 # a message with one (without_sigint()): the Ctrl-C is served right after,
 # never inside a message. On Windows these are no-ops.
 
-sigint_call <- function(action, arg = 0L) .Call(C_ffi_sigint, as.integer(action), as.integer(arg))
+# Without signal masks (Windows, or `options(mcmix.signals = FALSE)`) every
+# action is a no-op returning FALSE; unblocking (2) still reaches the C
+# side, so that SIGINT held back before the option was set is let through.
+sigint_call <- function(action, arg = 0L) {
+  if (action != 2L && !mcmix_option("signals")) return(FALSE)
+  .Call(C_ffi_sigint, as.integer(action), as.integer(arg))
+}
 
 # Leave the terminal's process group (its own group, led by this process),
 # dropping a SIGINT sent to the old group in the meantime. Called by a

@@ -403,15 +403,36 @@ check_threads <- function(threads) {
 # 2-core machine with one core busy); the wait policy cannot be changed
 # once OpenMP has started.  The draws do not depend on the thread count.
 # Option `mcmix.threads_adapt = FALSE` keeps `threads` as given.
+# Without OpenMP (a build with SHLIB_OPENMP_CFLAGS empty, or
+# `options(mcmix.openmp = FALSE)`) a run has one thread, and the session is
+# told once (a message of class "mcmix_message_threads").
 threads_available <- function(threads) {
+  if (threads > 1L && !openmp_available()) {
+    if (!isTRUE(threads_told$no_openmp)) {
+      threads_told$no_openmp <- TRUE
+      msg <- sprintf(paste0("mcmix was built without OpenMP: `threads` = %d runs on one ",
+                            "thread (the draws are the same). This message is shown once ",
+                            "per session.\n"), threads)
+      message(structure(list(message = msg, call = NULL),
+                        class = c("mcmix_message_threads", "message", "condition")))
+    }
+    return(1L)
+  }
   if (threads <= 1L || !mcmix_option("threads_adapt")) return(threads)
   idle <- idle_cores()
   if (is.na(idle)) return(threads)
   max(1L, min(threads, as.integer(floor(idle + 0.25))))
 }
 
-# Cores idle over `wait` seconds (NA where /proc/stat cannot be read).
+threads_told <- new.env(parent = emptyenv())
+
+# Whether the package was built with OpenMP (and `mcmix.openmp` is TRUE).
+openmp_available <- function() isTRUE(.Call(C_ffi_openmp)) && mcmix_option("openmp")
+
+# Cores idle over `wait` seconds (NA where /proc/stat cannot be read, or
+# with `options(mcmix.proc_stat = FALSE)`).
 idle_cores <- function(wait = 0.05) {
+  if (!mcmix_option("proc_stat")) return(NA_real_)
   snap <- function() {
     l <- tryCatch(readLines("/proc/stat", n = 1L, warn = FALSE), error = function(e) "")
     v <- suppressWarnings(as.numeric(strsplit(trimws(l), "[[:space:]]+")[[1L]][-1L]))

@@ -135,6 +135,18 @@ mcmix_options_table <- list(
     "the parallel runner without fork()",
     "FALSE uses a PSOCK cluster even when the future package is installed.",
     testing = TRUE),
+  signals = opt_row(TRUE, opt_flag(),
+    "the interrupt handling of runs (src/ffi_signals.c)",
+    "FALSE runs without POSIX signal masks and process groups, as on Windows: a Ctrl-C reaches the session when R serves it.",
+    testing = TRUE),
+  proc_stat = opt_row(TRUE, opt_flag(),
+    "the DP and LDA samplers as a run starts (with `mcmix.threads_adapt`)",
+    "FALSE reads no /proc/stat, as on macOS and Windows: a run starts `threads` threads.",
+    testing = TRUE),
+  openmp = opt_row(TRUE, opt_flag(),
+    "the DP and LDA samplers as a run starts",
+    "FALSE runs as a build without OpenMP does: one thread whatever `threads` asks, and a message once per session.",
+    testing = TRUE),
   worker_files = opt_row(TRUE, opt_flag(),
     "the future runner",
     "FALSE gives local workers no run directory, as workers on another machine.",
@@ -204,7 +216,7 @@ mcmix_option <- function(name) {
 # The options of a run's chain driver, runners and interrupt handling,
 # checked before any chain starts (R/chains.R, fit_advance()).
 run_options <- c("chunk_size", "progress_interval", "checkpoint_interval", "stop_wait",
-                 "fork", "psock_future", "worker_files")
+                 "fork", "psock_future", "worker_files", "signals")
 
 check_run_options <- function() {
   for (nm in run_options) mcmix_option(nm)

@@ -99,5 +99,6 @@ const mcx_family mcx_family_gaussian_nonconj = {
     stats_size, stats_reset, stats_add, stats_remove,
     NULL, NULL,               /* no closed-form predictive or marginal */
     param_size, param_draw, log_lik,
-    param_update
+    param_update,
+    NULL, NULL                /* no speed slots (ABI 4) */
 };

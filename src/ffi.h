@@ -22,6 +22,7 @@ SEXP ffi_test_rng(SEXP what, SEXP n, SEXP args);
 SEXP ffi_test_linalg(SEXP what, SEXP a, SEXP b);
 /* ffi_signals.c (SIGINT and the processes running chains) */
 SEXP ffi_sigint(SEXP action, SEXP arg);
+SEXP ffi_openmp(void);
 SEXP ffi_dp_alpha_update(SEXP alpha, SEXP K, SEXP n, SEXP prior, SEXP iters);
 SEXP ffi_dpx_register_abi1(void);
 

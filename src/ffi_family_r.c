@@ -161,7 +161,8 @@ const mcx_family mcx_family_r_family = {
     rf_stats_size, rf_stats_reset, rf_stats_add, rf_stats_remove,
     NULL, NULL,
     rf_param_size, rf_param_draw, rf_log_lik,
-    rf_param_update
+    rf_param_update,
+    NULL, NULL                /* no speed slots (ABI 4) */
 };
 
 const void *ffi_family_r_hyper(SEXP rfam, int dim, int *nprot)

@@ -44,7 +44,7 @@ const char *mcx_list_str(SEXP list, const char *name)
 static SEXP typed_elt(SEXP list, const char *name, SEXPTYPE type, R_xlen_t len)
 {
     SEXP x = mcx_list_elt(list, name);
-    if (TYPEOF(x) != type || (len >= 0 && XLENGTH(x) != len))
+    if (TYPEOF(x) != (int) type || (len >= 0 && XLENGTH(x) != len))
         mcx_error("mcmix internal error: '%s' must be %s vector of length %ld", name,
                   type == REALSXP ? "a double" : "an integer", (long) len);
     return x;

@@ -79,3 +79,14 @@ SEXP ffi_sigint(SEXP action, SEXP arg)
     }
 #endif
 }
+
+/* Whether the package was built with OpenMP (SHLIB_OPENMP_CFLAGS not
+ * empty): without it every run has one thread (R/mixture_dp.R). */
+SEXP ffi_openmp(void)
+{
+#ifdef _OPENMP
+    return ScalarLogical(TRUE);
+#else
+    return ScalarLogical(FALSE);
+#endif
+}

@@ -18,7 +18,11 @@
 #include "ffi_textbook.h"
 #include "ffi_hdp.h"
 
-#define CALLDEF(name, n) {#name, (DL_FUNC) &name, n}
+/* Through void (*)(void), the generic function pointer type: a cast from
+ * a function of another type straight to DL_FUNC draws
+ * -Wcast-function-type (-Wextra) */
+#define MCX_FN(f) ((DL_FUNC) (void (*)(void)) (f))
+#define CALLDEF(name, n) {#name, MCX_FN(&name), n}
 
 static const R_CallMethodDef call_methods[] = {
     /* --- families and registry (ffi_family.c) --- */
@@ -29,6 +33,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_test_linalg, 3),
     /* --- the terminal's interrupt and chain workers (ffi_signals.c) --- */
     CALLDEF(ffi_sigint, 2),
+    CALLDEF(ffi_openmp, 0),
     CALLDEF(ffi_dp_alpha_update, 5),
     CALLDEF(ffi_dpx_register_abi1, 0),
     CALLDEF(ffi_family_conjugate, 1),
@@ -92,9 +97,9 @@ void attribute_visible R_init_mcmix(DllInfo *dll)
     mcx_register_builtin_families();
     mcx_register_family(&mcx_family_r_family);   /* glue: ffi_family_r.c */
 
-    R_RegisterCCallable("mcmix", "mcx_register_family", (DL_FUNC) &mcx_register_family);
-    R_RegisterCCallable("mcmix", "mcx_find_family", (DL_FUNC) &mcx_find_family);
-    R_RegisterCCallable("mcmix", "mcx_abi_version", (DL_FUNC) &mcx_abi_version);
+    R_RegisterCCallable("mcmix", "mcx_register_family", MCX_FN(&mcx_register_family));
+    R_RegisterCCallable("mcmix", "mcx_find_family", MCX_FN(&mcx_find_family));
+    R_RegisterCCallable("mcmix", "mcx_abi_version", MCX_FN(&mcx_abi_version));
     /* --- target C-callables (ffi_target.c) --- */
-    R_RegisterCCallable("mcmix", "mcx_target_xptr", (DL_FUNC) &mcx_target_xptr);
+    R_RegisterCCallable("mcmix", "mcx_target_xptr", MCX_FN(&mcx_target_xptr));
 }

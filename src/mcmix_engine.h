@@ -1,7 +1,7 @@
 /*
  * mcmix_engine.h -- hub header of the SEXP-free engine.
  *
- * Engine files (every src/*.c except init.c and ffi_*.c) include this
+ * Engine files (every C file of src/ except init.c and ffi_*.c) include this
  * header (and the engine headers built on it) only.  It is pure: it brings
  * the plugin ABI (mcmix_abi.h, no R headers) and, from R, only the
  * numerical, RNG and memory headers -- R_ext/Arith.h (NA/NaN/Inf),
@@ -28,6 +28,21 @@
 #include <Rmath.h>
 #include "mcmix_abi.h"
 #include "chunk.h"
+
+/* OpenMP's header, for every engine header that needs it (its include
+ * guard makes later includes no-ops).  A glue file may have included
+ * Rinternals.h first, whose macro `match` (Rf_match) breaks the `match`
+ * clause of the declare-variant pragmas in clang's omp.h: the macro is
+ * lifted around the include. */
+#ifdef _OPENMP
+#ifdef match
+#undef match
+#include <omp.h>
+#define match Rf_match
+#else
+#include <omp.h>
+#endif
+#endif
 
 #if defined(__GNUC__)
 #define MCX_NORETURN __attribute__((noreturn))

@@ -148,7 +148,7 @@ static void sams_split(mcx_hdp *h)
 {
     mcx_mix *m = &h->mix;
     mcx_subcluster *s = h->sc;
-    const int J = h->J, K = m->K;
+    const int J = h->J;
     int k, pi, pj;
     int nm = mcx_sc_sams_pick(m, s, &k, &pi, &pj);
     if (nm < 2) return;

@@ -198,7 +198,7 @@ static void view_start(lda_view *v, const mcx_lda *m)
 static lda_view chain_view(mcx_lda *m)
 {
     lda_view v = { m->wtk, m->wlen, m->nk, m->inv_den, m->inv_minus,
-                   m->dtop, m->coef, m->cum, 0, 0.0 };
+                   m->dtop, m->coef, m->cum, 0, 0.0, {0} };
     return v;
 }
 

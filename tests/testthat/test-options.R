@@ -82,7 +82,8 @@ test_that("the help page lists every option of the table with its default and va
   }
   # the testing options are in their own section
   testing <- names(tab)[vapply(tab, `[[`, logical(1), "testing")]
-  expect_setequal(testing, c("fork", "psock_future", "worker_files", "online_narrow_max"))
+  expect_setequal(testing, c("fork", "psock_future", "signals", "proc_stat", "openmp",
+                             "worker_files", "online_narrow_max"))
   after <- sub(".*Testing options", "", txt)
   for (nm in testing) expect_match(after, paste0("mcmix.", nm), fixed = TRUE)
 })
