@@ -1,0 +1,26 @@
+# Conventions an R user relies on: the labels of a partition one call away,
+# observation labels on the co-clustering heatmap, a short print() of a fit
+# with many traces, and perplexity() reachable when topicmodels masks it.
+
+small_dp_fit <- function() {
+  x <- c(a = -5.2, b = -5, c = -4.8, d = 4.9, e = 5, f = 5.3)
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.05, df = 3, scale = 0.1)
+  withr::with_seed(5, sample_posterior(dp_mixture(fam, alpha = 1), x, iter = 100,
+                                       progress = FALSE))
+}
+
+test_that("as.integer() and as.vector() of a partition give its labels, named by the data", {
+  fit <- small_dp_fit()
+  p <- partition(fit)
+  lab <- as.integer(p)
+  expect_identical(unname(lab), p$labels)
+  expect_identical(names(lab), letters[1:6])
+  expect_identical(as.vector(p), lab)
+  expect_identical(as.vector(p, "numeric"), as.numeric(lab))
+  # the two groups of the data are two clusters
+  expect_identical(unname(lab), rep(1:2, each = 3))
+  expect_equal(as.vector(table(as.integer(p))), c(3L, 3L))
+  # a label matrix has no names to give
+  draws <- rbind(c(1, 1, 2), c(1, 1, 2), c(2, 2, 1))
+  expect_identical(as.integer(partition(draws)), c(1L, 1L, 2L))
+})
