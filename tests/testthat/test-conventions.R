@@ -24,3 +24,28 @@ test_that("as.integer() and as.vector() of a partition give its labels, named by
   draws <- rbind(c(1, 1, 2), c(1, 1, 2), c(2, 2, 1))
   expect_identical(as.integer(partition(draws)), c(1L, 1L, 2L))
 })
+
+test_that("plot_coclustering() labels the observations by row names, a given vector or none", {
+  fit <- small_dp_fit()
+  pdf(NULL)
+  on.exit(dev.off(), add = TRUE)
+  r <- plot_coclustering(fit)
+  expect_setequal(r$labels, letters[1:6])
+  expect_identical(r$labels, letters[1:6][r$order])
+  expect_null(plot_coclustering(fit, labels = FALSE)$labels)
+  own <- paste0("obs", 1:6)
+  expect_identical(plot_coclustering(fit, labels = own)$labels, own[r$order])
+  # a label matrix: no stored names, so none by default, numbers with TRUE
+  draws <- rbind(c(1, 1, 2), c(1, 1, 2), c(2, 2, 1))
+  expect_null(plot_coclustering(draws)$labels)
+  r3 <- plot_coclustering(draws, labels = TRUE)
+  expect_identical(r3$labels, as.character(r3$order))
+  # more than 60 observations: none by default
+  big <- matrix(rep(rep(1:2, each = 35), 3), nrow = 3, byrow = TRUE)
+  P <- psm(big)
+  dimnames(P) <- list(paste0("r", 1:70), paste0("r", 1:70))
+  expect_null(plot_coclustering(P)$labels)
+  expect_length(plot_coclustering(P, labels = TRUE)$labels, 70L)
+  e <- expect_error(plot_coclustering(fit, labels = c("a", "b")), class = "mcmix_error_input")
+  expect_match(conditionMessage(e), "`labels`")
+})
