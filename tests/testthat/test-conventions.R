@@ -49,3 +49,22 @@ test_that("plot_coclustering() labels the observations by row names, a given vec
   e <- expect_error(plot_coclustering(fit, labels = c("a", "b")), class = "mcmix_error_input")
   expect_match(conditionMessage(e), "`labels`")
 })
+
+test_that("print() of a fit with many traces lists only the first few", {
+  nm <- paste0("theta[", 1:200, "]")
+  k <- new_kernel("many",
+    init = function(chain) list(),
+    step = function(state, n, thin, offset, warmup) {
+      keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
+      list(state = state, draws = list(traces = matrix(0, length(keep), length(nm),
+                                                         dimnames = list(NULL, nm))))
+    }, trace_names = nm)
+  fit <- withr::with_seed(1, run_kernel(k, iter = 5, chains = 1, progress = FALSE))
+  out <- capture.output(suppressWarnings(print(fit)))
+  line <- grep("^Traces:", out, value = TRUE)
+  expect_length(line, 1L)
+  expect_match(line, "theta[1], theta[2]", fixed = TRUE)
+  expect_match(line, "and 190 more", fixed = TRUE)
+  expect_false(grepl("theta[200]", line, fixed = TRUE))
+  expect_lt(nchar(line), 200L)
+})
