@@ -68,3 +68,23 @@ test_that("print() of a fit with many traces lists only the first few", {
   expect_false(grepl("theta[200]", line, fixed = TRUE))
   expect_lt(nchar(line), 200L)
 })
+
+test_that("perplexity(fit) works with topicmodels attached after mcmix", {
+  skip_if_not_installed("topicmodels")
+  docs <- list(c(1, 2, 1, 2, 1, 2), c(3, 4, 4, 3, 3, 4), c(1, 2, 2, 1))
+  fit <- withr::with_seed(1, sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1),
+                                              docs, iter = 30, progress = FALSE))
+  new <- list(c(1, 2, 1, 2), c(4, 3, 4, 3))
+  ref_new <- mcmix::perplexity(fit, new)
+  ref_own <- mcmix::perplexity(fit)
+  suppressPackageStartupMessages(library(topicmodels))
+  on.exit(detach("package:topicmodels"), add = TRUE)
+  # as typed at the console: `perplexity` found on the search path
+  user <- list2env(list(fit = fit, new = new), parent = globalenv())
+  generic <- get("perplexity", envir = user)
+  expect_true(methods::is(generic, "standardGeneric"))
+  expect_identical(generic@package, "topicmodels")
+  expect_identical(evalq(perplexity(fit, new), user), ref_new)
+  expect_identical(evalq(perplexity(fit), user), ref_own)
+  expect_identical(evalq(perplexity(fit, new, chain = 1), user), ref_new)
+})
