@@ -44,7 +44,8 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'
 #' @param x An `mcmix_fit` (with stored labels or online co-clustering
 #'   counts), a label matrix (one row per draw), or a similarity matrix as
-#'   returned by [psm()].
+#'   returned by [psm()]; for `as.integer()` and `as.vector()`, an
+#'   `mcmix_partition`.
 #' @param loss `"VI"` or `"binder"`.
 #' @param restarts Number of starting partitions.
 #' @param max_sweeps Maximum number of sweeps of each greedy search.
@@ -65,7 +66,8 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' @param runs Number of random sequential allocations of `"salso"`.
 #' @param ... Unused.
 #' @return An object of class `mcmix_partition`: `labels` (integers `1..K`
-#'   in order of first appearance), `loss` (the posterior expected loss of
+#'   in order of first appearance), `row_names` (the row names of the
+#'   fitted data when the fit stored them, else `NULL`), `loss` (the posterior expected loss of
 #'   the estimate), `loss_type`, `best_draw_loss` (the smallest expected
 #'   loss among the sampled partitions scored exactly, when draws are
 #'   available), `n_clusters`, `sizes`, `candidates` (the number of
@@ -85,6 +87,12 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   Wade, S. and Ghahramani, Z. (2018). Bayesian cluster analysis:
 #'   point estimation and credible balls. *Bayesian Analysis* 13(2),
 #'   559--626.
+#'
+#'   The labels are one call away: `as.integer(p)` and `as.vector(p)`
+#'   return `p$labels`, named by the row names of the fitted data when the
+#'   fit stored them (a data frame with row names), so
+#'   `table(as.integer(p))` gives the cluster sizes. (`table(p)` itself
+#'   does not work: `table()` reads a list as several factors.)
 #' @examples
 #' set.seed(1)
 #' truth <- rep(1:3, each = 10)
@@ -92,6 +100,7 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #' p <- partition(draws)
 #' p
 #' table(p$labels, truth)
+#' table(as.integer(p), truth)
 #' @export
 partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100,
                       budget = mcmix_option("partition_budget"),
@@ -104,8 +113,10 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   budget <- as.double(check_positive(budget, "budget", allow_inf = TRUE))
   labs <- NULL
   p <- NULL
+  row_names <- NULL
   if (inherits(x, "mcmix_fit")) {
     check_clustering_fit(x)   # R/psm.R
+    row_names <- x$row_names
     x <- fit_usable(x)        # R/chains.R: the chains with draws
     labs <- fit_labels(x, need = FALSE)
     if (is.null(labs) && is.null(x$chains[[1L]]$psm))   # labels = "online": the subsample
@@ -167,6 +178,8 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
     best_loss <- best_draw_loss
   }
   best <- match(best, unique(best))
+  if (!is.null(subsample) && length(row_names)) row_names <- row_names[subsample]
+  if (length(row_names) != length(best)) row_names <- NULL
   structure(list(labels = best, loss = best_loss,
                  loss_type = c(VI = "VI", binder = "binder", VI_lb = "VI lower bound")[[code]],
                  best_draw_loss = best_draw_loss, n_clusters = length(unique(best)),
@@ -174,8 +187,26 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
                  starts = nrow(starts), method = if (salso) "salso" else "greedy",
                  run_loss = run_loss,
                  sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1)),
-                 subset = subsample),
+                 subset = subsample, row_names = row_names),
             class = "mcmix_partition")
+}
+
+#' @rdname partition
+#' @param mode For `as.vector()`: as in [base::as.vector()].
+#' @export
+as.integer.mcmix_partition <- function(x, ...) {
+  out <- as.integer(x$labels)
+  if (length(x$row_names) == length(out)) names(out) <- x$row_names
+  out
+}
+
+#' @rdname partition
+#' @export
+as.vector.mcmix_partition <- function(x, mode = "any") {
+  out <- as.integer.mcmix_partition(x)
+  if (identical(mode, "any") || identical(mode, "integer")) out
+  else if (identical(mode, "list")) as.list(out)
+  else as.vector(out, mode)
 }
 
 #' @export

@@ -211,9 +211,17 @@ plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
 #' @param estimate A partition: an `mcmix_partition` or a label vector. By
 #'   default `partition(x)` (VI loss).
 #' @param col Colours from 0 to 1.
+#' @param labels Labels of the observations, written along the top and
+#'   right sides of the heatmap in the plotted order: a vector with one
+#'   label per observation, `TRUE` (the row names of the data stored by the
+#'   fit, or of a similarity matrix, else the observation numbers) or
+#'   `FALSE` (none). The default, `NULL`, labels by the row names when they
+#'   are stored and there are at most 60 observations, and writes none
+#'   otherwise.
 #' @param ... Further graphical parameters passed to [graphics::image()].
 #' @return A list with the similarity matrix `psm`, the `estimate` and the
-#'   `order` of the observations, invisibly.
+#'   `order` of the observations, and the observation `labels` drawn (in
+#'   plotted order; `NULL` when none), invisibly.
 #' @examples
 #' set.seed(1)
 #' truth <- rep(1:3, each = 10)
@@ -221,7 +229,8 @@ plot_acf <- function(x, lag.max = NULL, traces = NULL, ...) {
 #' plot_coclustering(draws)
 #' @export
 plot_coclustering <- function(x, estimate = NULL,
-                              col = grDevices::hcl.colors(64, "Blues 3", rev = TRUE), ...) {
+                              col = grDevices::hcl.colors(64, "Blues 3", rev = TRUE),
+                              labels = NULL, ...) {
   if (!length(col) || !(is.character(col) || is.numeric(col)) || anyNA(col) ||
       is.numeric(col) && any(col < 0 | col > 1e6) ||
       is.character(col) && inherits(tryCatch(grDevices::col2rgb(col), error = identity), "error"))
@@ -235,6 +244,7 @@ plot_coclustering <- function(x, estimate = NULL,
   if (!is.numeric(cl) || length(cl) != N || anyNA(cl))
     stop(sprintf("`estimate` must be a partition of the %d observations.", N), call. = FALSE)
   cl <- match(cl, unique(cl))
+  obs_labels <- coclustering_labels(labels, x, P, N)
   sizes <- tabulate(cl)
   rank_cl <- order(order(-sizes))       # biggest cluster first
   ord <- unlist(lapply(order(-sizes), function(k) {
@@ -249,11 +259,24 @@ plot_coclustering <- function(x, estimate = NULL,
   old <- plot_par(no.readonly = TRUE)
   on.exit(graphics::par(old))
   graphics::layout(matrix(1:2, 1L), widths = c(6, 1))
-  graphics::par(mar = c(3, 3, 2.5, 0.5), mgp = c(1.8, 0.5, 0))
+  lab_cex <- 0.7
+  # margin lines for the observation labels (the widest label, rotated; a
+  # character is about half a line wide)
+  extra <- if (is.null(obs_labels)) 0 else
+    min(10, 0.5 + lab_cex * 0.55 * max(nchar(obs_labels, "width")))
+  graphics::par(mar = c(3, 3, 2.5 + extra, 0.5 + extra), mgp = c(1.8, 0.5, 0))
   graphics::image(seq_len(N), seq_len(N), Po[, N:1, drop = FALSE], col = col,
                   zlim = c(0, 1), xlab = "observation (ordered)", ylab = "",
-                  main = "Posterior similarity", axes = FALSE, useRaster = N > 50, ...)
+                  axes = FALSE, useRaster = N > 50, ...)
+  graphics::title(main = "Posterior similarity", line = 1 + extra)
   graphics::box()
+  if (!is.null(obs_labels)) {
+    obs_labels <- obs_labels[ord]
+    graphics::axis(3, at = seq_len(N), labels = obs_labels, las = 2, cex.axis = lab_cex,
+                   tick = FALSE, line = -0.5)
+    graphics::axis(4, at = N:1, labels = obs_labels, las = 1, cex.axis = lab_cex,
+                   tick = FALSE, line = -0.5)
+  }
   bounds <- cumsum(sizes[order(-sizes)])
   bounds <- bounds[-length(bounds)] + 0.5
   graphics::abline(v = bounds, col = "firebrick", lwd = 1.5)
@@ -270,7 +293,24 @@ plot_coclustering <- function(x, estimate = NULL,
   graphics::axis(4, las = 1)
   graphics::box()
   graphics::layout(1)
-  invisible(list(psm = P, estimate = cl, order = ord, cluster_rank = rank_cl))
+  invisible(list(psm = P, estimate = cl, order = ord, cluster_rank = rank_cl,
+                 labels = obs_labels))
+}
+
+# The observation labels of plot_coclustering() (see its `labels`), in the
+# order of the data, or NULL for none.
+coclustering_labels <- function(labels, x, P, N) {
+  stored <- if (inherits(x, "mcmix_fit")) x$row_names else rownames(P)
+  if (length(stored) != N) stored <- NULL   # (the stored subsample's psm)
+  if (is.null(labels)) return(if (N <= 60L) stored)
+  if (isFALSE(labels)) return(NULL)
+  if (isTRUE(labels)) return(if (is.null(stored)) as.character(seq_len(N)) else stored)
+  if ((is.character(labels) || is.factor(labels) || is.numeric(labels)) &&
+      is.null(dim(labels)) && length(labels) == N && !anyNA(labels))
+    return(as.character(labels))
+  stop_input(sprintf(paste0("`labels` must be TRUE, FALSE, NULL or one label per ",
+                            "observation (%d, no NA), not %s."), N, describe_value(labels)),
+             "labels")
 }
 
 #' Plot the clusters in the data

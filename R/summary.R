@@ -331,7 +331,7 @@ fit_header <- function(fit) {
 #' @export
 print.mcmix_fit <- function(x, ...) {
   fit_header(x)
-  cat("Traces:    ", paste(fit_trace_names(x), collapse = ", "), "\n", sep = "")
+  cat("Traces:    ", list_some(fit_trace_names(x), 10L), "\n", sep = "")
   cat("Use summary() for posterior summaries and convergence diagnostics.\n")
   fit_guard(x)   # R/guard.R: one warning when the draws mix poorly
   invisible(x)

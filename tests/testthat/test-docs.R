@@ -86,3 +86,25 @@ test_that("DESCRIPTION has the project's URL and bug tracker", {
   expect_match(d$URL, "^https://")
   expect_match(d$BugReports, "^https://.*/issues$")
 })
+
+test_that("the nonparametric vignette says membership rows sum to one, as predict() gives", {
+  rmd <- c(test_path("../../vignettes/nonparametric.Rmd"),
+           system.file("doc", "nonparametric.Rmd", package = "mcmix"))
+  rmd <- rmd[nzchar(rmd) & file.exists(rmd)]
+  skip_if(!length(rmd), "the vignette source is not available")
+  text <- paste(readLines(rmd[1L], warn = FALSE), collapse = " ")
+  text <- gsub("\\s+", " ", text)
+  expect_false(grepl("sum to less, or more, than one", text, fixed = TRUE))
+  expect_true(grepl("sums to one", text, fixed = TRUE))
+  # and so they do: new points and the fitted rows
+  x <- c(-5.2, -5, -4.8, 4.9, 5, 5.3)
+  fam <- gaussian_niw(prior_mean = 0, kappa = 0.05, df = 3, scale = 0.1)
+  fit <- withr::with_seed(5, sample_posterior(dp_mixture(fam, alpha = 1), x, iter = 100,
+                                              progress = FALSE))
+  est <- partition(fit)
+  for (m in list(predict(fit, c(-5, 0, 5, 40), type = "membership", estimate = est),
+                 predict(fit, type = "membership", estimate = est))) {
+    expect_true(all(m >= 0))
+    expect_equal(unname(rowSums(m)), rep(1, nrow(m)), tolerance = 1e-12)
+  }
+})
