@@ -74,7 +74,10 @@ document: deps-check
 	@rm -f src/*.o src/*.so
 
 check: deps-check
-	$(RSCRIPT) bench/install-peers.R   # BNPmix (Suggests; needs a patch on R < 4.4)
+	# the Suggests that only peer comparisons use: BNPmix (patched on R < 4.4)
+	# and topicmodels (needs GSL), so that the check sees every declared package
+	$(RSCRIPT) bench/install-peers.R
+	$(RSCRIPT) tools/install-deps.R peers
 	rm -f $(TARBALL)
 	$(R) CMD build .
 	_R_CHECK_FORCE_SUGGESTS_=false _R_CHECK_CRAN_INCOMING_REMOTE_=$${_R_CHECK_CRAN_INCOMING_REMOTE_:-false} \

@@ -7,6 +7,8 @@
 ##   check  + roxygen2, knitr, rmarkdown, pandoc, qpdf (R CMD check --as-cran)
 ##   site   check + pkgdown and headless Chromium (make site)
 ##   bench  check + the peer packages compared in bench/
+##   peers  check + topicmodels, a declared Suggests used only with peers
+##          (make check; BNPmix comes from bench/install-peers.R)
 ##
 ## Debian's prebuilt r-cran-* packages are used when apt-get is available and
 ## we are root (fast); otherwise packages are built from CRAN sources.
@@ -18,7 +20,8 @@ levels <- list(core  = "core",
                test  = c("core", "test"),
                check = c("core", "test", "check"),
                site  = c("core", "test", "check", "site"),
-               bench = c("core", "test", "check", "bench"))
+               bench = c("core", "test", "check", "bench"),
+               peers = c("core", "test", "check", "peers"))
 if (!level %in% names(levels))
   stop("unknown level '", level, "'; use one of ", paste(names(levels), collapse = ", "))
 parts <- levels[[level]]
@@ -30,6 +33,7 @@ pkgs <- list(
             "loo", "generics", "rstantools", "tibble", "gridExtra"),
   check = c("roxygen2", "knitr", "rmarkdown"),
   site  = c("pkgdown", "xml2"),
+  peers = c("topicmodels"),
   bench = c("mcmc", "mcclust", "BNPmix", "dirichletprocess", "lda", "text2vec", "topicmodels",
             "bench")
 )
@@ -38,7 +42,7 @@ want <- unique(unlist(pkgs[parts]))
 system_deps <- c(if ("check" %in% parts) c(pandoc = "pandoc", qpdf = "qpdf"),
                  if ("site" %in% parts) c(chromium = "chromium"),
                  # topicmodels (from CRAN source: Debian has no r-cran-topicmodels) needs GSL
-                 if ("bench" %in% parts) c("gsl-config" = "libgsl-dev"))
+                 if (any(c("bench", "peers") %in% parts)) c("gsl-config" = "libgsl-dev"))
 
 have <- function(p) nzchar(system.file(package = p))
 missing <- want[!vapply(want, have, logical(1))]
@@ -84,7 +88,7 @@ if (length(missing)) {
     still <- missing[!vapply(missing, have, logical(1))]
   }
   ## bench peers are optional; the rest is required
-  required <- setdiff(still, pkgs$bench)
+  required <- setdiff(still, c(pkgs$bench, pkgs$peers))
   if (length(still)) message("not installed: ", paste(still, collapse = " "))
   if (length(required)) quit(status = 1L)
 }
