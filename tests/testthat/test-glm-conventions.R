@@ -12,6 +12,14 @@ glm_data <- function(n = 80) {
   d
 }
 
+# three groups of ten rows with a common line y = 1 + x (seeded)
+hier_toy <- function() {
+  set.seed(4)
+  g <- rep(1:3, each = 10)
+  xg <- rnorm(30)
+  list(g = g, xg = xg, yg = 1 + xg + rnorm(30, sd = 0.5))
+}
+
 test_that("update(fit, . ~ . + z) refits with the new formula, as the direct call does", {
   d <- glm_data()
   for (fitter in list(logit_gibbs, probit_gibbs)) {
@@ -83,10 +91,8 @@ test_that("nobs() and sigma() take their generics' arguments", {
   expect_identical(nobs(fit, use.fallback = TRUE), 80L)
   expect_error(nobs(fit, use.fallback = NA), class = "mcmix_error_input")
   expect_error(sigma(fit), class = "mcmix_error_generic")
-  set.seed(4)
-  g <- rep(1:3, each = 10)
-  xg <- rnorm(30)
-  yg <- 1 + xg + rnorm(30, sd = 0.5)
+  d <- hier_toy()
+  g <- d$g; xg <- d$xg; yg <- d$yg
   hfit <- hier_lm_gibbs(cbind(1, xg), yg, g, iter = 40, progress = FALSE)
   s2 <- as.matrix(hfit)[, "sigma2"]
   expect_equal(sigma(hfit), median(sqrt(s2)))
@@ -125,10 +131,8 @@ test_that("posterior_epred() and posterior_linpred() are F(X beta) and X beta of
 })
 
 test_that("posterior_epred() of hier_lm is the group regression line of every draw", {
-  set.seed(4)
-  g <- rep(1:3, each = 10)
-  xg <- rnorm(30)
-  yg <- 1 + xg + rnorm(30, sd = 0.5)
+  d <- hier_toy()
+  g <- d$g; xg <- d$xg; yg <- d$yg
   hfit <- hier_lm_gibbs(cbind(1, xg), yg, g, iter = 20, progress = FALSE)
   m <- as.matrix(hfit)
   i <- 25L   # an observation of group 3
@@ -201,10 +205,8 @@ test_that("predict() of logit and probit fits names its columns fit, lower, uppe
 })
 
 test_that("predict() on hier_lm gives the group lines; on target samplers a classed refusal", {
-  set.seed(4)
-  g <- rep(1:3, each = 10)
-  xg <- rnorm(30)
-  yg <- 1 + xg + rnorm(30, sd = 0.5)
+  d <- hier_toy()
+  g <- d$g; xg <- d$xg; yg <- d$yg
   hfit <- hier_lm_gibbs(cbind(1, xg), yg, g, iter = 30, progress = FALSE)
   m <- as.matrix(hfit)
   p <- predict(hfit, newdata = cbind(1, c(0, 2)), group = c(3, 1))
