@@ -513,8 +513,9 @@ update.mcmix_fit <- function(object, formula., ..., evaluate = TRUE) {
 #' ([predict.mcmix_hier_lm_fit()]), [gp_classify()], mixtures
 #' ([predict.mcmix_mixture_fit()]), [hdp_mixture()] fits
 #' ([predict.mcmix_hdp_fit()]) and topic models. On other fits (samplers
-#' of a target density such as [sample_mh()] and [sample_nuts()], Ising models, Bayesian networks) it is an error of
-#' class `mcmix_error_generic` saying what to use instead: the draws
+#' of a target density such as [sample_mh()] and [sample_nuts()], Ising
+#' models, Bayesian networks) it is an error of class
+#' `mcmix_error_generic` saying what to use instead: the draws
 #' (`as.matrix(fit)`) and `summary()`.
 #'
 #' @param object A fit.
