@@ -40,40 +40,52 @@ test_that("future multisession: a worker killed while a chain is being sent to i
   skip_if_not_installed("future")
   skip_if(!file.exists(sprintf("/proc/%d/status", Sys.getpid())), "no /proc")
   withr::local_preserve_seed()
-  oplan <- future::plan(future::multisession, workers = 2)
-  withr::defer(future::plan(oplan))
-  # the workers' process ids (both busy at once: one future each)
-  pids <- integer()
-  for (attempt in 1:5) {
-    fs <- lapply(1:2, function(i) future::future({ Sys.sleep(0.3); Sys.getpid() }, seed = FALSE))
-    pids <- unique(c(pids, unlist(future::value(fs))))
-    if (length(pids) == 2L) break
-  }
-  expect_length(pids, 2L)
-  base <- vapply(pids, rss_of, numeric(1))
-  # a watcher kills the first worker whose memory grows by 20 MB: one
-  # receiving its chain (of some 80 MB), before the chain has arrived
-  flag <- tempfile()
-  watcher <- parallel::mcparallel({
-    t0 <- proc.time()[[3L]]
-    repeat {
-      now <- vapply(pids, rss_of, numeric(1))
-      j <- which(now > base + 2e7)
-      if (length(j)) {
-        tools::pskill(pids[j[1L]], tools::SIGKILL)
-        writeLines(format(c(now[j[1L]] - base[j[1L]]), scientific = FALSE), flag)
-        break
-      }
-      if (proc.time()[[3L]] - t0 > 60) break
-      Sys.sleep(0.002)
+  # One try: a fresh pair of workers; a watcher kills the first worker whose
+  # memory grows by 20 MB, one receiving its chain (of some 80 MB). The
+  # watcher polls every 2 ms; on a busy machine it can see the worker only
+  # once the whole chain has arrived, and then the try did not test the
+  # transfer: it is made again, at most three times.
+  try_once <- function() {
+    oplan <- future::plan(future::multisession, workers = 2)
+    on.exit(future::plan(oplan), add = TRUE)
+    # the workers' process ids (both busy at once: one future each)
+    pids <- integer()
+    for (attempt in 1:5) {
+      fs <- lapply(1:2, function(i) future::future({ Sys.sleep(0.3); Sys.getpid() }, seed = FALSE))
+      pids <- unique(c(pids, unlist(future::value(fs))))
+      if (length(pids) == 2L) break
     }
-  }, mc.set.seed = FALSE, silent = TRUE)
-  withr::defer(suppressWarnings(parallel::mccollect(watcher, wait = FALSE)))
-  set.seed(3)
-  e <- tryCatch(run_kernel(heavy_kernel(1e7), iter = 2000, chains = 2, backend = "future",
-                           progress = FALSE), error = identity)
-  expect_true(file.exists(flag))   # a worker was killed, while its memory grew
-  expect_lt(as.numeric(readLines(flag)), 8e7)   # before the whole chain had arrived
+    expect_length(pids, 2L)
+    base <- vapply(pids, rss_of, numeric(1))
+    flag <- tempfile()
+    watcher <- parallel::mcparallel({
+      t0 <- proc.time()[[3L]]
+      repeat {
+        now <- vapply(pids, rss_of, numeric(1))
+        j <- which(now > base + 2e7)
+        if (length(j)) {
+          tools::pskill(pids[j[1L]], tools::SIGKILL)
+          writeLines(format(c(now[j[1L]] - base[j[1L]]), scientific = FALSE), flag)
+          break
+        }
+        if (proc.time()[[3L]] - t0 > 60) break
+        Sys.sleep(0.002)
+      }
+    }, mc.set.seed = FALSE, silent = TRUE)
+    on.exit(suppressWarnings(parallel::mccollect(watcher, wait = FALSE)), add = TRUE)
+    set.seed(3)
+    e <- tryCatch(run_kernel(heavy_kernel(1e7), iter = 2000, chains = 2, backend = "future",
+                             progress = FALSE), error = identity)
+    parallel::mccollect(watcher)   # the watcher has killed or given up
+    list(e = e, grown = if (file.exists(flag)) as.numeric(readLines(flag)) else NA_real_)
+  }
+  for (try_no in 1:3) {
+    r <- try_once()
+    if (isTRUE(r$grown < 8e7)) break
+  }
+  e <- r$e
+  expect_false(is.na(r$grown))   # a worker was killed, while its memory grew
+  expect_lt(r$grown, 8e7)        # before the whole chain had arrived
   expect_died_naming_chain(e)
 })
 
