@@ -208,7 +208,8 @@ unbound_step <- function(state, n, thin, offset, warmup) {
 chain_run <- function(kernel, chain, burnin, iter, thin, keep_labels, psm,
                       tick = function(n) NULL, target_secs = 0.25,
                       stop_requested = function() FALSE, checkpoint = NULL) {
-  fixed <- chunk_size_option()   # R/chains_control.R
+  # (a kernel may fix it: field `chunk_fixed`, e.g. one sweep of a sharded chain)
+  fixed <- if (is.null(kernel$chunk_fixed)) chunk_size_option() else kernel$chunk_fixed
   chunk <- if (is.na(fixed)) 1L else fixed
   # draws of this call are collected in `chain$pending` (bound at the end)
   chain$pending <- list(traces = list(), labels = list(), labels_subset = list(),

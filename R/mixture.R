@@ -325,7 +325,19 @@ sample_posterior.mcmix_dp_mixture <- function(
     init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
     cores = mcmix_option("cores"), control = dp_control(),
-    threads = mcmix_option("threads"), ...) {
+    threads = mcmix_option("threads"), cl = NULL, shards = NULL, ...) {
+  if (!is.null(cl) || !is.null(shards) || inherits(data, "mcmix_shard_source")) {
+    # one chain over shards of the data (R/mixture_sharded.R)
+    check_dots(list(...))
+    if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
+      stop_input(sprintf("`control` must come from dp_control(), not %s.",
+                         describe_value(control)), "control")
+    if (!missing(algorithm))
+      stop_input("A sharded run has its own sampler: leave `algorithm` out.", "algorithm")
+    return(sharded_run(model, data, cl, shards, iter, burnin, thin, chains,
+                       if (missing(init)) NULL else init, check_flag(progress, "progress"),
+                       control, check_threads(threads), call = match.call()))
+  }
   algorithm <- dp_default_algorithm(algorithm, missing(algorithm), model, data)  # R/mixture_dp.R
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),

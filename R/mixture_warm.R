@@ -61,33 +61,10 @@ warm_start_init_on <- function(spec, state0, sm_control, warm) {
     function(chain) {
       idx <- unique(round(seq(1, N, length.out = warm$m)))
       xs <- if (rows) x[idx, , drop = FALSE] else x[, idx, drop = FALSE]
-      sp <- spec
-      sp$algorithm <- "split_merge"
-      sp$control <- sm_control
-      sp$x_rows <- rows
-      sp$workspace <- NULL
-      sp$store_labels <- FALSE
-      sp["online"] <- list(NULL)
-      state <- state0(integer(length(idx)))
-      # in chunks of a few sweeps: an interrupt is served between them
-      done <- 0L
-      while (done < warm$sweeps) {
-        n <- min(10L, warm$sweeps - done)
-        state <- .Call(C_ffi_dp_step, sp, xs, state, chunk_ctrl(n, 1L, done, TRUE))$state
-        done <- done + n
-      }
+      sub <- warm_start_subsample(spec, state0, sm_control, warm, xs, rows)
       xs <- NULL
-      # the clusters of at least warm_start_min_size() members receive the
-      # observations (a cluster of a few tail points of the subsample has
-      # a broad predictive that would take the tails of a true cluster on
-      # all the data: a piece the sampler would have to dissolve)
-      lab <- state$labels
-      size <- tabulate(lab + 1L)
-      big <- which(size >= warm_start_min_size(length(idx)))
-      if (!length(big)) big <- which.max(size)
-      keep <- (lab + 1L) %in% big
-      sub <- as.integer(idx[keep] - 1L)
-      lab <- match(lab[keep] + 1L, big) - 1L
+      sub_idx <- as.integer(idx[sub$keep] - 1L)
+      lab <- sub$lab
       spec$x_rows <- rows
       # no OpenMP threads in a forked process (see in_forked_child())
       if (isTRUE(spec$control$threads > 1) && in_forked_child()) spec$control$threads <- 1
@@ -96,10 +73,41 @@ warm_start_init_on <- function(spec, state0, sm_control, warm) {
       z <- vector("integer", N)
       step <- 1e6
       for (lo in seq(0, N - 1, by = step))
-        .Call(C_ffi_dp_warm_allocate, spec, x, sub, lab, c(lo, min(N, lo + step)), z)
-      state0(drop_empty_labels(z, length(big)))
+        .Call(C_ffi_dp_warm_allocate, spec, x, sub_idx, lab, c(lo, min(N, lo + step)), z)
+      state0(drop_empty_labels(z, sub$K))
     }
   }
+}
+
+# The partition of the subsample xs (rows of observations, or columns when
+# rows is FALSE) by "split_merge": list(keep, lab, K), keep the subsample's
+# members of the clusters of at least warm_start_min_size() (a cluster of a
+# few tail points of the subsample has a broad predictive that would take
+# the tails of a true cluster on all the data: a piece the sampler would
+# have to dissolve), lab their 0-based labels among the K kept clusters.
+warm_start_subsample <- function(spec, state0, sm_control, warm, xs, rows = TRUE) {
+  m <- if (rows) nrow(xs) else ncol(xs)
+  sp <- spec
+  sp$algorithm <- "split_merge"
+  sp$control <- sm_control
+  sp$x_rows <- rows
+  sp$workspace <- NULL
+  sp$store_labels <- FALSE
+  sp["online"] <- list(NULL)
+  state <- state0(integer(m))
+  # in chunks of a few sweeps: an interrupt is served between them
+  done <- 0L
+  while (done < warm$sweeps) {
+    n <- min(10L, warm$sweeps - done)
+    state <- .Call(C_ffi_dp_step, sp, xs, state, chunk_ctrl(n, 1L, done, TRUE))$state
+    done <- done + n
+  }
+  lab <- state$labels
+  size <- tabulate(lab + 1L)
+  big <- which(size >= warm_start_min_size(m))
+  if (!length(big)) big <- which.max(size)
+  keep <- (lab + 1L) %in% big
+  list(keep = keep, lab = match(lab[keep] + 1L, big) - 1L, K = length(big))
 }
 
 # Labels 0 .. K-1 with the unused ones removed (renumbered in order): a

@@ -17,6 +17,7 @@
 #include "ffi_logit.h"
 #include "ffi_textbook.h"
 #include "ffi_hdp.h"
+#include "ffi_shard.h"
 
 /* Through void (*)(void), the generic function pointer type: a cast from
  * a function of another type straight to DL_FUNC draws
@@ -42,6 +43,20 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_rcrp, 3),
     CALLDEF(ffi_dp_step, 4),
     CALLDEF(ffi_dp_warm_allocate, 6),
+    /* --- the sharded mixture chain (ffi_shard.c) --- */
+    CALLDEF(ffi_shard_propose, 8),
+    CALLDEF(ffi_shard_accept, 3),
+    CALLDEF(ffi_shard_commit, 5),
+    CALLDEF(ffi_shard_sams, 9),
+    CALLDEF(ffi_shard_apply, 4),
+    CALLDEF(ffi_shard_nth, 3),
+    CALLDEF(ffi_shard_warm, 6),
+    CALLDEF(ffi_shard_params, 4),
+    CALLDEF(ffi_shard_plan, 5),
+    CALLDEF(ffi_shard_decide, 9),
+    CALLDEF(ffi_shard_stats_of, 4),
+    CALLDEF(ffi_shard_finish_sweep, 4),
+    CALLDEF(ffi_shard_combine, 2),
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
     CALLDEF(ffi_mixture_predict, 8),

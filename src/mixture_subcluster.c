@@ -137,7 +137,7 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
     int K = m->K;
     double *work = mcx_sc_work(s), *logw = work + s->wsz;
     mcx_stream st;
-    mcx_stream_seed(&st, master, (uint64_t) b);
+    mcx_stream_seed(&st, master, (uint64_t) (s->block0 + b));
     long lo = b * MCX_BLOCK, hi = lo + MCX_BLOCK < m->n ? lo + MCX_BLOCK : m->n;
     if (s->lik_all != NULL) {       /* the data read in place (mcx_mix_xs()) */
         size_t is = mcx_mix_istep(m), ts = mcx_mix_xstep(m);
@@ -158,6 +158,16 @@ static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t ma
                 f->log_lik(m->hyper, s->theta + (size_t) k * s->psize, xi, work);
         s->znew[i] = K == 1 ? 0 : rcat_log_max_first(&st, logw, K);
     }
+}
+
+void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master)
+{
+    long nb = mcx_sc_blocks(m->n);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
+#endif
+    for (long b = 0; b < nb; b++)
+        propose_block(m, s, master, b);
 }
 
 /* Site-by-site acceptance in index order: observation i takes its proposed
@@ -231,13 +241,8 @@ static void restricted_gibbs(mcx_mix *m, mcx_subcluster *s, const mcx_partition_
         s->cnt[k] = m->size[k];
     }
     uint64_t master = mcx_stream_master();
-    long nb = mcx_sc_blocks(m->n);
     SCP_MARK(SCP_PARAMS);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
-#endif
-    for (long b = 0; b < nb; b++)
-        propose_block(m, s, master, b);
+    mcx_sc_propose(m, s, master);
     SCP_MARK(SCP_PROPOSE);
     apply_labels(m, s, accept_sites(m, s));
     SCP_MARK(SCP_APPLY);

@@ -72,6 +72,8 @@
 
 typedef struct {
     int threads;           /* OpenMP threads of the parallel passes */
+    long block0;           /* the stream key of the first block of observations (0; a
+                            * shard of a sharded run: its first block's global index) */
     int moves;             /* split / merge proposals per sweep */
     int thin;              /* unions of n > thin members: moves thinned (mcx_sc_log_share()) */
     int no_sams;           /* 1: no sequentially allocated moves (tests) */
@@ -190,6 +192,11 @@ void mcx_sc_pass(const mcx_mix *m, mcx_subcluster *s, int kind, int nmem, uint64
                  double *out);
 /* The sub-clusters of the members: centres and beta into s->cen. */
 void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *sum);
+
+/* Step 1's proposals: s->znew[i] for every observation, drawn over blocks
+ * of observations in parallel, block b from the stream (master, block0 + b)
+ * (mixture_subcluster.c; s->theta, s->logpi hold the K clusters'). */
+void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master);
 
 /* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
  * mixture_subcluster.c; settings sc_moves and threads). */
