@@ -276,7 +276,43 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   ms), since a thread waiting for a core held by another process slows
 #'   every sweep; `options(mcmix.threads_adapt = FALSE)` keeps `threads`
 #'   as given.
+#' @param cl Dirichlet process mixtures: run one chain over the workers of
+#'   this cluster, the data cut into shards that stay on the workers (see
+#'   "Data larger than one machine" below): a cluster from
+#'   [parallel::makePSOCKcluster()] or `parallelly::makeClusterPSOCK()`
+#'   (on this machine or on other hosts), or `"future"` for the workers of
+#'   the current `future::plan(cluster, workers = cl)`. `NULL` (the
+#'   default) runs in this session; with `shards` or a [shard_source()] the
+#'   same sharded sampler runs in process, with the same draws.
+#' @param shards With `cl`, the number of shards an in-memory `data` matrix
+#'   is cut into (default: shards of `getOption("mcmix.shard_rows")` rows).
+#'   The draws depend on the shards, never on the number of workers.
 #' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
+#' @section Data larger than one machine:
+#'   With `cl` (or `shards`, or `data` a [shard_source()]), one chain of a
+#'   Dirichlet or Pitman-Yor process mixture (a Gaussian family, a fixed
+#'   discount) runs over shards of the data held by the workers of an R
+#'   cluster for the whole run. Each shard is loaded once on its worker:
+#'   from an in-memory matrix (cut and sent once), or from its source, files
+#'   read by a reader or a function of the shard index, so that data larger
+#'   than the session's memory never pass through it. Per sweep the session
+#'   sends the clusters' parameters and weights and receives per-cluster
+#'   sufficient statistics (O(K D^2) per shard); the labels stay on the
+#'   workers ([shard_labels()] collects the last ones). The sampler is
+#'   restricted Gibbs over the instantiated clusters, exact site by site,
+#'   with sequentially allocated split / merge proposals (Dahl 2003) whose
+#'   allocation visits the shards in order; every random number comes from
+#'   the stream of a fixed block of observations and every statistic is
+#'   combined in shard order, so the draws are the same for any number of
+#'   workers and in process. A worker that dies ends the run with an error
+#'   of class `mcmix_error_worker` naming it, whose fit keeps the draws made
+#'   so far; `extend(fit, iter, cl = new_cluster)` continues on new workers
+#'   (the shards reloaded from their sources). Ctrl-C is served between
+#'   sweeps and returns the fit so far. To start workers on other hosts:
+#'   `cl <- parallel::makePSOCKcluster(c("host1", "host2"))` (ssh access and
+#'   mcmix installed on each host; `parallelly::makeClusterPSOCK()` offers
+#'   more options); each worker may use `threads` OpenMP threads. See the
+#'   vignette "Dirichlet process mixtures" for a worked example.
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it
 #'   has a prior) and `log_lik`: for `"gibbs"` and `"collapsed_weights"` the

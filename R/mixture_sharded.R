@@ -220,6 +220,20 @@ sharded_drop_empty <- function(h, sizes) {
   sum(used)
 }
 
+# Tests (check_moves of dp_control_testing()): the session's statistics,
+# sizes and per-shard counts against those recomputed from the shards'
+# labels (an internal error otherwise); the labels (1-based).
+sharded_check <- function(h, spec, state) {
+  K <- length(state$size)
+  r <- sharded_reduce(spec, shard_call(h, "check", list(K = K)))
+  if (!identical(r$cnt, state$cnt) ||
+      !isTRUE(all.equal(r$stats, state$stats, tolerance = 1e-8, check.attributes = FALSE)))
+    stop_internal("the session's clusters differ from the shards' labels")
+  unlist(shard_call(h, "labels")) + 1L
+}
+shard_ops$check <- function(sh, a, st)
+  .Call(C_ffi_shard_commit, st$spec, sh$x, sh$z, NULL, shard_info(sh, st, a$K))
+
 shard_ops$moments <- function(sh, a, st) {
   x <- sh$x
   m <- colMeans(x)
@@ -292,17 +306,28 @@ sharded_run <- function(model, data, cl, shards, iter, burnin, thin, chains, ini
   if (is.null(init)) init <- if (warm_start_default(sd$N)) "subsample" else "one"
   sd$prepared <- sharded_prepare(model$family, sd$handle)
   kernel <- sharded_kernel(model, sd, init, control)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = 1L, backend = "sequential", progress = progress, labels = FALSE,
-                    psm = FALSE, model = model, data = sd, call = call)
-  fit$family <- sd$prepared
-  fit$N <- sd$N
-  fit$row_names <- NULL
-  fit$algorithm <- "sharded"
-  fit$mixture <- "dp"
-  fit <- fit_set_kind(fit, "dp", "mcmix_mixture_fit")
-  class(fit) <- unique(c("mcmix_sharded_fit", class(fit)))
-  fit
+  finish <- function(fit) {
+    fit$family <- sd$prepared
+    fit$N <- sd$N
+    fit$row_names <- NULL
+    fit$algorithm <- "sharded"
+    fit$mixture <- "dp"
+    fit <- fit_set_kind(fit, "dp", "mcmix_mixture_fit")
+    class(fit) <- unique(c("mcmix_sharded_fit", class(fit)))
+    fit
+  }
+  # a dead worker's error holds the fit so far (e$fit), made a sharded fit
+  # here so that extend(e$fit, cl = ) continues it
+  fit <- withCallingHandlers(
+    run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+               cores = 1L, backend = "sequential", progress = progress,
+               labels = isTRUE(control$check_moves), psm = FALSE, model = model, data = sd,
+               call = call),
+    mcmix_chain_error = function(e) {
+      e$fit <- finish(e$fit)
+      base::stop(e)
+    })
+  finish(fit)
 }
 
 # The data of a sharded fit: its source, the live handle (workers holding
@@ -310,6 +335,7 @@ sharded_run <- function(model, data, cl, shards, iter, burnin, thin, chains, ini
 sharded_data <- function(src, cl, threads, family = NULL) {
   h <- shard_handle(cl, src, threads)
   dims <- shard_load(h, src)
+  shard_live[[h$run]] <- TRUE
   if (length(unique(dims[, 2L])) != 1L)
     stop_input(sprintf("The shards of `data` differ in their number of columns (%s).",
                        list_some(unique(dims[, 2L]), 5L)), "data")
@@ -353,7 +379,10 @@ sharded_kernel <- function(model, sd, init, control) {
                discount_prior = numeric())
   sharded_setup(sd, spec)
   moves <- if (is.null(control$sc_moves)) 4L else as.integer(control$sc_moves)
-  thin_size <- mcmix_option("shard_thin")
+  # (tests: dp_control_testing() lowers the thinning size and asks for the
+  # state to be verified and the labels kept after every sweep)
+  thin_size <- if (is.null(control$sc_thin)) mcmix_option("shard_thin") else control$sc_thin
+  check <- isTRUE(control$check_moves)
   warm <- if (identical(as.vector(init), "subsample") && sd$N >= 2) warm_start_settings(sd$N)
   sm_control <- as.list(vapply(dp_algorithms$split_merge$control(control, model,
                                                                   if (is.null(warm)) 2 else warm$m),
@@ -368,6 +397,7 @@ sharded_kernel <- function(model, sd, init, control) {
       keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
       tr <- matrix(NA_real_, length(keep), length(trace_names),
                    dimnames = list(NULL, trace_names))
+      lab <- if (check) matrix(NA_integer_, length(keep), sd$N)
       r <- 0L
       for (g in seq_len(n)) {
         # one sweep with interrupts held: the workers' labels stay those of
@@ -377,9 +407,10 @@ sharded_kernel <- function(model, sd, init, control) {
         if ((offset + g) %in% (offset + keep)) {
           r <- r + 1L
           tr[r, ] <- c(length(state$size), if (random_alpha) state$alpha, sw$ll)
+          if (check) lab[r, ] <- sharded_check(h, spec, state)
         }
       }
-      list(state = state, draws = list(traces = tr, labels = NULL, extra = NULL))
+      list(state = state, draws = list(traces = tr, labels = lab, extra = NULL))
     }
   }
   init_on <- function(sd) {
@@ -446,4 +477,74 @@ shard_ops$take <- function(sh, a, st) {
   sh$z <- sh$znew
   sh$znew <- integer(length(sh$z))
   NULL
+}
+
+# A handle is live when this session made it and its workers still hold
+# the run (a fit read back with readRDS() has a copy whose workers are gone).
+shard_live <- new.env(parent = emptyenv())
+
+#' @rdname extend
+#' @param cl For a sharded fit (`sample_posterior(..., cl = )`), a new
+#'   cluster of workers to continue on (after a worker died, or for a fit
+#'   read back with [readRDS()]): the shards are loaded again from their
+#'   sources and each chain continues from its clusters' statistics (the
+#'   labels drawn again given them, with a warning: a valid continuation,
+#'   not the draws of an unbroken run). `NULL` continues on the fit's
+#'   workers, bit for bit as one longer run.
+#' @export
+extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
+  sd <- fit$data
+  h <- sd$handle
+  lost <- !is.null(cl) || !isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty)
+  if (lost) {
+    if (is.null(cl) && !is.null(h$cl))
+      stop_input(paste0("The workers of this sharded fit are gone (a dead worker, or a fit ",
+                        "read back with readRDS()): give a new cluster as `cl`."), "cl")
+    new <- sharded_data(sd$source, shard_cluster(cl), h$threads)
+    new$prepared <- sd$prepared
+    fit$data <- new
+    for (i in seq_along(fit$chains))
+      if (!is.null(fit$chains[[i]]$state)) fit$chains[[i]]$state$resync <- TRUE
+    warning(warningCondition(paste0(
+      "The sharded chains continue from their clusters' statistics on reloaded shards: ",
+      "the labels were drawn again given them (a valid continuation, not the draws of ",
+      "an unbroken run)."), class = c("mcmix_warning_resync", "mcmix_warning")))
+  }
+  NextMethod()
+}
+
+#' Labels of a sharded fit
+#'
+#' Collects the current cluster labels of every observation from the
+#' workers of a sharded fit (`sample_posterior(..., cl = )`), in shard
+#' order; the labels of earlier draws are not kept (they stay on the
+#' workers and change every sweep).
+#'
+#' @param fit A sharded fit.
+#' @param chain Which chain's labels (the workers hold the last chain run).
+#' @return An integer vector of length `N` (clusters numbered 1..K as in
+#'   the fit's last draw); `4 N` bytes, refused beyond
+#'   `getOption("mcmix.memory_budget")`.
+#' @examples
+#' set.seed(1)
+#' x <- rbind(matrix(rnorm(200, -3), ncol = 2), matrix(rnorm(200, 3), ncol = 2))
+#' fit <- sample_posterior(dp_mixture(gaussian_niw()), x, shards = 2, iter = 20,
+#'                         progress = FALSE)
+#' table(shard_labels(fit))
+#' @export
+shard_labels <- function(fit, chain = length(fit$chains)) {
+  if (!inherits(fit, "mcmix_sharded_fit"))
+    stop_input(sprintf("`fit` must be a sharded fit (sample_posterior(..., cl = )), not %s.",
+                       describe_value(fit)), "fit")
+  chain <- check_count_max(chain, "chain", 1L, length(fit$chains), "chains")
+  if (chain != length(fit$chains))
+    stop_input("The workers hold the labels of the last chain only: use `chain` = the last.",
+               "chain")
+  h <- fit$data$handle
+  if (!isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty))
+    stop_input(paste0("The workers of this sharded fit are gone: continue it with ",
+                      "extend(fit, cl = ) first."), "fit")
+  check_budget(4 * fit$N, "fit", "the labels of every observation",
+               fix = "keep them on the workers")
+  unlist(shard_call(h, "labels"), use.names = FALSE) + 1L
 }
