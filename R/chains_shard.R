@@ -231,6 +231,7 @@ shard_handle <- function(cl, src, threads = 1L) {
   h$owner <- owner
   h$threads <- threads
   h$dirty <- FALSE
+  h$sent <- h$received <- 0
   h
 }
 
@@ -312,6 +313,11 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
       stop_worker(if (length(dead)) dead else workers, conditionMessage(e))
     })
   h$dirty <- FALSE
+  if (op != "load") {   # the traffic of the run (bench/bench-sharded.R)
+    h$sent <- h$sent + sum(vapply(ids_list, function(i)
+      length(serialize(list(i, run, op, args), NULL)), 0))
+    h$received <- h$received + length(serialize(out, NULL))
+  }
   for (j in seq_along(out))
     if (inherits(out[[j]], "mcmix_shard_failure")) {
       e <- out[[j]]$condition

@@ -218,6 +218,12 @@ fit_labels_any <- function(fit, need = TRUE, what = "the result", quiet = FALSE,
 # every kept draw (classed, naming `arg`, the argument that gave the fit;
 # the message says how to sample with them).
 stop_no_labels <- function(fit, what, arg = "x") {
+  if (inherits(fit, "mcmix_sharded_fit"))
+    stop_input(sprintf(paste0(
+      "%s needs the cluster labels of the kept draws, but a sharded fit keeps its labels on ",
+      "the workers, where they change every sweep: shard_labels(fit) collects those of the ",
+      "last draw (%s), e.g. to tabulate them or to predict with the clusters' statistics."),
+      what, format_bytes(4 * fit$N)), arg)
   if (fit_is_online(fit))
     stop_input(sprintf(paste0(
       "%s needs the cluster labels of every observation at every kept draw, but the fit ",

@@ -42,6 +42,8 @@ psm <- function(x, subset = NULL, ...) {
       return(psm_subsample(fit_labels_any(x, what = "the similarity matrix"), subset, x$N))
     if (is.null(labs)) {
       acc <- lapply(x$chains, `[[`, "psm")
+      if (any(vapply(acc, is.null, logical(1))) && inherits(x, "mcmix_sharded_fit"))
+        stop_no_labels(x, "psm()")
       if (any(vapply(acc, is.null, logical(1))))
         stop_input(paste0("`x` has neither stored labels nor online co-clustering counts: ",
                           "sample with `labels = TRUE` or `psm = TRUE`."), "labels")
