@@ -606,7 +606,7 @@ fit_collect <- function(fit, idx, new, res) {
     cond <- res[[k]]$condition
     msg <- conditionMessage(cond)
     fit$interrupted <- TRUE
-    stop(structure(class = unique(c("mcmix_chain_error", class(cond), "error", "condition")), list(
+    stop(structure(class = unique(c("mcmix_chain_error", class(cond), "error", "condition")), c(list(
       message = sprintf("chain %d %s: %s%s",
                         idx[k], if (status[k] == "died") "died (its worker process ended)"
                         else "failed", msg,
@@ -616,7 +616,7 @@ fit_collect <- function(fit, idx, new, res) {
                           "iter = 0) retries.") else ""),
       call = NULL, fit = fit, chain = idx[k],
       # the chain's own fields (e.g. the worker of a sharded run)
-      unclass(cond)[setdiff(names(cond), c("message", "call", "fit", "chain"))])))
+      unclass(cond)[setdiff(names(cond), c("message", "call", "fit", "chain"))]))))
   }
   if (!fit$interrupted && isTRUE(attr(res, "interrupted")))
     warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)

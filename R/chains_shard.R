@@ -114,11 +114,22 @@ shard_source_matrix <- function(x, shards = NULL, rows = NULL) {
 # The data of shard i of `src`, on the worker that loads it (errors name
 # the shard).
 shard_load_one <- function(src, i, dim) {
-  x <- tryCatch(switch(src$kind,
-    matrix = src$x,                                   # sent cut (shard_send_data())
+  # a reader's warnings go with its error (a missing file: "cannot open"),
+  # or are raised again when it succeeds
+  warns <- character()
+  x <- tryCatch(withCallingHandlers(switch(src$kind,
+    matrix = src$x,                                   # sent cut (shard_load())
     files = src$reader(src$files[[i]]),
     "function" = src$fun(i)),
-    error = function(e) stop_shard(i, src, conditionMessage(e)))
+    warning = function(w) {
+      warns <<- c(warns, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    }),
+    error = function(e) stop_shard(i, src, paste(c(conditionMessage(e), warns),
+                                                  collapse = "; ")))
+  for (w in warns)
+    warning(warningCondition(sprintf("Shard %d: %s", i, w),
+                             class = c("mcmix_warning_shard", "mcmix_warning")))
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.null(dim(x)) && is.numeric(x)) x <- matrix(x, ncol = 1L)
   if (!is.matrix(x) || !is.numeric(x))
