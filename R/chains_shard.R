@@ -169,7 +169,7 @@ shard_worker <- function(run, op, ids, args) {
       sh <- new.env(parent = emptyenv())
       sh$id <- i
       sh$x <- x
-      sh$z <- integer(nrow(x))
+      sh$zs <- list()           # the labels of each chain (R/mixture_sharded.R)
       sh$znew <- integer(nrow(x))
       sh$side <- raw(nrow(x))
       st[[as.character(i)]] <- sh
@@ -253,6 +253,7 @@ shard_handle <- function(cl, src, threads = 1L) {
 # value as args$carry).
 shard_call <- function(h, op, args = list(), ids = seq_len(h$S), chained = FALSE) {
   ids <- as.integer(ids)
+  if (is.null(args$chain)) args$chain <- h$chain   # the chain the workers serve
   if (!length(ids)) return(list())
   by_worker <- split(ids, h$owner[ids])
   workers <- as.integer(names(by_worker))

@@ -21,57 +21,74 @@
 
 shard_info <- function(sh, st, K) c(K, sh$block0, 0, st$threads)
 
+# The labels of chain a$chain on shard sh (each chain has its own; the
+# other buffers are shared, being used within one call or sweep), and the
+# version (sweeps done) of that chain's labels on this worker.
+shard_z <- function(sh, a) {
+  z <- sh$zs[[as.character(a$chain)]]
+  if (is.null(z)) stop_sync()
+  z
+}
+shard_set_z <- function(sh, a, z) sh$zs[[as.character(a$chain)]] <- z
+shard_version <- function(st, a) st$versions[[as.character(a$chain)]]
+shard_set_version <- function(st, a, v) st$versions[[as.character(a$chain)]] <- v
+stop_sync <- function()
+  base::stop(errorCondition(paste0(
+    "The workers' labels do not match this fit (it was continued elsewhere, or the ",
+    "workers were restarted): continue it with extend(fit, iter, cl = ), which loads ",
+    "the shards again."), class = c("mcmix_error_shard_sync", "mcmix_error")))
+
 shard_ops$setup <- function(sh, a, st) {
   st$spec <- a$spec
   st$threads <- a$threads
-  st$version <- -1
+  if (is.null(st$versions)) st$versions <- list()
   sh$block0 <- a$block0[[as.character(sh$id)]]
   NULL
 }
 shard_ops$rows <- function(sh, a, st) sh$x[a$rows[[as.character(sh$id)]], , drop = FALSE]
 shard_ops$one <- function(sh, a, st) {
-  sh$z <- integer(nrow(sh$x))
+  shard_set_z(sh, a, integer(nrow(sh$x)))
   NULL
 }
 shard_ops$warm <- function(sh, a, st) {
-  .Call(C_ffi_shard_warm, st$spec, sh$x, sh$z, shard_info(sh, st, 1), a$xs, a$lab)
-  tabulate(sh$z + 1L, a$K)
+  z <- integer(nrow(sh$x))
+  .Call(C_ffi_shard_warm, st$spec, sh$x, z, shard_info(sh, st, 1), a$xs, a$lab)
+  shard_set_z(sh, a, z)
+  tabulate(z + 1L, a$K)
 }
 shard_ops$stats <- function(sh, a, st) {
-  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, sh$z, NULL, shard_info(sh, st, a$K))
-  st$version <- a$version
+  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), NULL, shard_info(sh, st, a$K))
+  shard_set_version(st, a, a$version)
   r
 }
 shard_ops$propose <- function(sh, a, st) {
-  if (!identical(st$version, a$version))
-    base::stop(errorCondition(
-      "The workers' labels do not match this fit (it was continued elsewhere).",
-      class = c("mcmix_error_shard_sync", "mcmix_error")))
-  .Call(C_ffi_shard_propose, st$spec, sh$x, sh$z, sh$znew, shard_info(sh, st, a$K),
+  if (!identical(shard_version(st, a), a$version)) stop_sync()
+  .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), sh$znew, shard_info(sh, st, a$K),
         a$theta, a$logpi, a$seed)
 }
 # the restart from statistics: every proposal taken
 shard_ops$redraw <- function(sh, a, st) {
-  .Call(C_ffi_shard_propose, st$spec, sh$x, sh$z, sh$znew, shard_info(sh, st, a$K),
+  if (is.null(sh$zs[[as.character(a$chain)]])) shard_set_z(sh, a, integer(nrow(sh$x)))
+  .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), sh$znew, shard_info(sh, st, a$K),
         a$theta, a$logpi, a$seed)
   tabulate(sh$znew + 1L, a$K)
 }
-shard_ops$accept <- function(sh, a, st) .Call(C_ffi_shard_accept, sh$z, sh$znew, a$cnt)
+shard_ops$accept <- function(sh, a, st) .Call(C_ffi_shard_accept, shard_z(sh, a), sh$znew, a$cnt)
 shard_ops$commit <- function(sh, a, st) {
-  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, sh$z, sh$znew, shard_info(sh, st, a$K))
-  st$version <- a$version
+  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), sh$znew,
+             shard_info(sh, st, a$K))
+  shard_set_version(st, a, a$version)
   r
 }
 shard_ops$nth <- function(sh, a, st) {
-  i <- .Call(C_ffi_shard_nth, sh$z, a$k, a$r)
+  i <- .Call(C_ffi_shard_nth, shard_z(sh, a), a$k, a$r)
   list(i = i, row = sh$x[i + 1, , drop = FALSE])
 }
 shard_ops$apply <- function(sh, a, st) {
-  .Call(C_ffi_shard_apply, sh$z, sh$side, a$op, a$map)
-  if (!is.null(a$version)) st$version <- a$version
+  .Call(C_ffi_shard_apply, shard_z(sh, a), sh$side, a$op, a$map)
   NULL
 }
-shard_ops$labels <- function(sh, a, st) sh$z
+shard_ops$labels <- function(sh, a, st) shard_z(sh, a)
 # the sequential allocation pass along this worker's shards (a$carry from
 # the previous worker): list(st, n, lq, n1 = side-1 members per shard)
 shard_ops$sams <- function(st, ids, a) {
@@ -82,7 +99,7 @@ shard_ops$sams <- function(st, ids, a) {
     sk <- a$skip[[as.character(i)]]
     if (is.null(sk)) sk <- c(-1, -1)
     n1 <- cr$n[2L]
-    r <- .Call(C_ffi_shard_sams, st$spec, sh$x, sh$z, sh$side, shard_info(sh, st, a$K),
+    r <- .Call(C_ffi_shard_sams, st$spec, sh$x, shard_z(sh, a), sh$side, shard_info(sh, st, a$K),
                c(a$a, a$b, sk, a$discount, a$score, cr$lq, a$bound), a$seed, cr$st, cr$n)
     cr$st <- r$st
     cr$n <- r$n
@@ -232,7 +249,7 @@ sharded_check <- function(h, spec, state) {
   unlist(shard_call(h, "labels")) + 1L
 }
 shard_ops$check <- function(sh, a, st)
-  .Call(C_ffi_shard_commit, st$spec, sh$x, sh$z, NULL, shard_info(sh, st, a$K))
+  .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), NULL, shard_info(sh, st, a$K))
 
 shard_ops$moments <- function(sh, a, st) {
   x <- sh$x
@@ -393,6 +410,7 @@ sharded_kernel <- function(model, sd, init, control) {
     function(state, n, thin, offset, warmup) {
       h <- sd$handle
       if (!isTRUE(h$ready)) sharded_setup(sd, spec)
+      h$chain <- state$chain
       if (isTRUE(state$resync)) state <- sharded_resync(sd, spec, state)
       keep <- if (warmup) integer() else which((offset + seq_len(n)) %% thin == 0)
       tr <- matrix(NA_real_, length(keep), length(trace_names),
@@ -418,13 +436,16 @@ sharded_kernel <- function(model, sd, init, control) {
     function(chain) {
       h <- sd$handle
       if (!isTRUE(h$ready)) sharded_setup(sd, spec)
+      h$chain <- chain
       K <- 1L
       if (is.null(warm)) {
         shard_call(h, "one")
       } else {
         K <- sharded_warm(sd, spec, warm, sm_control, alpha0, d0)
       }
-      sharded_state(h, spec, K, alpha0, d0)
+      st <- sharded_state(h, spec, K, alpha0, d0)
+      st$chain <- chain
+      st
     }
   }
   new_kernel("dp_sharded", init = function(chain) unbound_step(),
@@ -471,11 +492,12 @@ sharded_resync <- function(sd, spec, state) {
   new <- sharded_state(h, spec, K, state$alpha, state$discount, version = state$version)
   new$n_accept <- state$n_accept
   new$n_prop <- state$n_prop
+  new$chain <- state$chain
   new
 }
 shard_ops$take <- function(sh, a, st) {
-  sh$z <- sh$znew
-  sh$znew <- integer(length(sh$z))
+  shard_set_z(sh, a, sh$znew)
+  sh$znew <- integer(nrow(sh$x))
   NULL
 }
 
@@ -496,6 +518,25 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
   sd <- fit$data
   h <- sd$handle
   lost <- !is.null(cl) || !isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty)
+  stale <- FALSE
+  if (!lost) {
+    # a chain whose workers' labels moved on (this fit was extended before)
+    for (i in seq_along(fit$chains)) {
+      st <- fit$chains[[i]]$state
+      if (is.null(st)) next
+      h$chain <- i
+      if (!identical(shard_call(h, "version", ids = 1L)[[1L]], st$version)) {
+        fit$chains[[i]]$state$resync <- TRUE
+        stale <- TRUE
+      }
+    }
+  }
+  if (stale)
+    warning(warningCondition(paste0(
+      "This sharded fit was extended before, so the workers' labels belong to the later fit: ",
+      "its chains continue from their clusters' statistics with labels drawn again (a valid ",
+      "continuation, not the draws of an unbroken run); extend the latest fit instead for ",
+      "that."), class = c("mcmix_warning_resync", "mcmix_warning")))
   if (lost) {
     if (is.null(cl) && !is.null(h$cl))
       stop_input(paste0("The workers of this sharded fit are gone (a dead worker, or a fit ",
@@ -517,11 +558,11 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
 #'
 #' Collects the current cluster labels of every observation from the
 #' workers of a sharded fit (`sample_posterior(..., cl = )`), in shard
-#' order; the labels of earlier draws are not kept (they stay on the
-#' workers and change every sweep).
+#' order, as they are after the chain's last sweep; the labels of earlier
+#' draws are not kept (they stay on the workers and change every sweep).
 #'
 #' @param fit A sharded fit.
-#' @param chain Which chain's labels (the workers hold the last chain run).
+#' @param chain Which chain's labels (each chain's are kept on the workers).
 #' @return An integer vector of length `N` (clusters numbered 1..K as in
 #'   the fit's last draw); `4 N` bytes, refused beyond
 #'   `getOption("mcmix.memory_budget")`.
@@ -537,14 +578,18 @@ shard_labels <- function(fit, chain = length(fit$chains)) {
     stop_input(sprintf("`fit` must be a sharded fit (sample_posterior(..., cl = )), not %s.",
                        describe_value(fit)), "fit")
   chain <- check_count_max(chain, "chain", 1L, length(fit$chains), "chains")
-  if (chain != length(fit$chains))
-    stop_input("The workers hold the labels of the last chain only: use `chain` = the last.",
-               "chain")
   h <- fit$data$handle
   if (!isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty))
     stop_input(paste0("The workers of this sharded fit are gone: continue it with ",
                       "extend(fit, cl = ) first."), "fit")
   check_budget(4 * fit$N, "fit", "the labels of every observation",
                fix = "keep them on the workers")
+  st <- fit$chains[[chain]]$state
+  if (is.null(st)) stop_input(sprintf("Chain %d has not run yet.", chain), "chain")
+  h$chain <- chain
+  if (!identical(shard_call(h, "version", ids = 1L)[[1L]], st$version))
+    stop_input(paste0("The workers' labels of this chain belong to a later fit (the fit was ",
+                      "extended since): use the latest fit."), "fit")
   unlist(shard_call(h, "labels"), use.names = FALSE) + 1L
 }
+shard_ops$version <- function(sh, a, st) shard_version(st, a)
