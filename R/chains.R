@@ -614,9 +614,9 @@ fit_collect <- function(fit, idx, new, res) {
                           "\nThe other chains' draws are in the condition's `fit` element ",
                           "(tryCatch(..., error = function(e) e$fit)); extend(e$fit, ",
                           "iter = 0) retries.") else ""),
-      call = NULL, fit = fit, chain = idx[k],
+      call = NULL, fit = fit, chain = idx[k]),
       # the chain's own fields (e.g. the worker of a sharded run)
-      unclass(cond)[setdiff(names(cond), c("message", "call", "fit", "chain"))]))))
+      unclass(cond)[setdiff(names(cond), c("message", "call", "fit", "chain"))])))
   }
   if (!fit$interrupted && isTRUE(attr(res, "interrupted")))
     warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)

@@ -30,8 +30,8 @@ shard_z <- function(sh, a) {
   z
 }
 shard_set_z <- function(sh, a, z) sh$zs[[as.character(a$chain)]] <- z
-shard_version <- function(st, a) st$versions[[as.character(a$chain)]]
-shard_set_version <- function(st, a, v) st$versions[[as.character(a$chain)]] <- v
+shard_version <- function(sh, a) sh$ver[[as.character(a$chain)]]
+shard_set_version <- function(sh, a, v) sh$ver[[as.character(a$chain)]] <- v
 stop_sync <- function()
   base::stop(errorCondition(paste0(
     "The workers' labels do not match this fit (it was continued elsewhere, or the ",
@@ -41,7 +41,6 @@ stop_sync <- function()
 shard_ops$setup <- function(sh, a, st) {
   st$spec <- a$spec
   st$threads <- a$threads
-  if (is.null(st$versions)) st$versions <- list()
   sh$block0 <- a$block0[[as.character(sh$id)]]
   NULL
 }
@@ -58,11 +57,25 @@ shard_ops$warm <- function(sh, a, st) {
 }
 shard_ops$stats <- function(sh, a, st) {
   r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), NULL, shard_info(sh, st, a$K))
-  shard_set_version(st, a, a$version)
+  shard_set_version(sh, a, a$version)
   r
 }
 shard_ops$propose <- function(sh, a, st) {
-  if (!identical(shard_version(st, a), a$version)) stop_sync()
+  # The chain's state is that of the last completed sweep: a sweep whose
+  # end the session did not record (an interrupt served as the sweep ended,
+  # before its chunk was committed; an error in a move) left this shard one
+  # version ahead, and its labels are put back from the copy made when that
+  # sweep began. The copy of this sweep's start is made now.
+  ch <- as.character(a$chain)
+  z <- shard_z(sh, a)
+  if (!identical(shard_version(sh, a), a$version)) {
+    if (!identical(sh$snapv[[ch]], a$version)) stop_sync()
+    .Call(C_ffi_shard_copy, sh$snap[[ch]], z)
+    shard_set_version(sh, a, a$version)
+  }
+  if (is.null(sh$snap[[ch]])) sh$snap[[ch]] <- integer(length(z))
+  .Call(C_ffi_shard_copy, z, sh$snap[[ch]])
+  sh$snapv[[ch]] <- a$version
   .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), sh$znew, shard_info(sh, st, a$K),
         a$theta, a$logpi, a$seed)
 }
@@ -77,7 +90,7 @@ shard_ops$accept <- function(sh, a, st) .Call(C_ffi_shard_accept, shard_z(sh, a)
 shard_ops$commit <- function(sh, a, st) {
   r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), sh$znew,
              shard_info(sh, st, a$K))
-  shard_set_version(st, a, a$version)
+  shard_set_version(sh, a, a$version)
   r
 }
 shard_ops$nth <- function(sh, a, st) {
@@ -88,7 +101,13 @@ shard_ops$apply <- function(sh, a, st) {
   .Call(C_ffi_shard_apply, shard_z(sh, a), sh$side, a$op, a$map)
   NULL
 }
-shard_ops$labels <- function(sh, a, st) shard_z(sh, a)
+shard_ops$labels <- function(sh, a, st) {
+  ch <- as.character(a$chain)
+  if (!is.null(a$version) && !identical(shard_version(sh, a), a$version) &&
+      identical(sh$snapv[[ch]], a$version))
+    return(sh$snap[[ch]])   # a sweep the session did not record (see propose)
+  shard_z(sh, a)
+}
 # the sequential allocation pass along this worker's shards (a$carry from
 # the previous worker): list(st, n, lq, n1 = side-1 members per shard)
 shard_ops$sams <- function(st, ids, a) {
@@ -525,7 +544,8 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
       st <- fit$chains[[i]]$state
       if (is.null(st)) next
       h$chain <- i
-      if (!identical(shard_call(h, "version", ids = 1L)[[1L]], st$version)) {
+      if (!identical(shard_call(h, "version", list(version = st$version), ids = 1L)[[1L]],
+                     st$version)) {
         fit$chains[[i]]$state$resync <- TRUE
         stale <- TRUE
       }
@@ -587,9 +607,16 @@ shard_labels <- function(fit, chain = length(fit$chains)) {
   st <- fit$chains[[chain]]$state
   if (is.null(st)) stop_input(sprintf("Chain %d has not run yet.", chain), "chain")
   h$chain <- chain
-  if (!identical(shard_call(h, "version", ids = 1L)[[1L]], st$version))
+  if (!identical(shard_call(h, "version", list(version = st$version), ids = 1L)[[1L]],
+                 st$version))
     stop_input(paste0("The workers' labels of this chain belong to a later fit (the fit was ",
                       "extended since): use the latest fit."), "fit")
-  unlist(shard_call(h, "labels"), use.names = FALSE) + 1L
+  unlist(shard_call(h, "labels", list(version = st$version)), use.names = FALSE) + 1L
 }
-shard_ops$version <- function(sh, a, st) shard_version(st, a)
+shard_ops$version <- function(sh, a, st) {
+  v <- shard_version(sh, a)
+  # a sweep the session did not record is undone by the next one (propose)
+  if (!identical(v, a$version) && identical(sh$snapv[[as.character(a$chain)]], a$version))
+    v <- a$version
+  v
+}

@@ -402,3 +402,12 @@ SEXP ffi_shard_combine(SEXP spec, SEXP parts)
     UNPROTECT(nprot);
     return out;
 }
+
+/* Copy the integer vector `from` into `to` (same length), in place. */
+SEXP ffi_shard_copy(SEXP from, SEXP to)
+{
+    need(from, INTSXP, -1, "bad labels");
+    need(to, INTSXP, XLENGTH(from), "bad label copy");
+    memcpy(INTEGER(to), INTEGER(from), (size_t) XLENGTH(from) * sizeof(int));
+    return R_NilValue;
+}

@@ -21,5 +21,6 @@ SEXP ffi_shard_decide(SEXP spec, SEXP stats, SEXP size, SEXP prior, SEXP thin, S
 SEXP ffi_shard_stats_of(SEXP spec, SEXP xr, SEXP a, SEXP b);
 SEXP ffi_shard_finish_sweep(SEXP spec, SEXP stats, SEXP size, SEXP prior);
 SEXP ffi_shard_combine(SEXP spec, SEXP parts);
+SEXP ffi_shard_copy(SEXP from, SEXP to);
 
 #endif

@@ -57,6 +57,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_shard_stats_of, 4),
     CALLDEF(ffi_shard_finish_sweep, 4),
     CALLDEF(ffi_shard_combine, 2),
+    CALLDEF(ffi_shard_copy, 2),
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
     CALLDEF(ffi_mixture_predict, 8),
