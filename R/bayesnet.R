@@ -691,8 +691,7 @@ bn_stuck_warning <- function(fit, sweeps) {
       paste0("`", stuck, "`", collapse = ", "),
       if (length(tr) > 1L) sprintf("each of the %d chains", length(tr)) else "the chain",
       format(signif(max(p_move), 2)))
-    warning(warningCondition(msg, class = c("mcmix_warning_stuck", "mcmix_warning"),
-                             call = NULL))
+    warn(msg, "mcmix_warning_stuck")   # R/conditions.R
   }
   invisible(stuck)
 }
