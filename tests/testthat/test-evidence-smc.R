@@ -75,3 +75,10 @@ test_that("the SMC variance estimate is the plain importance-sampling one withou
   expect_equal(s$relvar, stats::var(exp(w)) / (500 * mean(exp(w))^2))
   expect_equal(s$n_eves, 500L)
 })
+
+test_that("sample_smc() is unbiased with an honest error on a correlated 3-D Gaussian", {
+  skip_on_cran()
+  p <- ev_gauss3   # helper-evidence.R
+  ev_check_unbiased(ev_replicate_seeded(10, 200, function()
+    suppressWarnings(sample_smc(p$ll, p$lp, p$rp, n_particles = 100))), p$exact)
+})

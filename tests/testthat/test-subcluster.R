@@ -1,6 +1,6 @@
 # The sub-cluster split-merge sampler (algorithm = "subcluster",
 # src/mixture_subcluster*.c) against the exact posterior over the partitions
-# of tiny data sets (enumeration, helper-mixture.R / helper-dpx.R), and
+# of tiny data sets (enumeration, helper-mixture.R / helper-dp-algorithms.R), and
 # against collapsed Gibbs on the galaxy data.
 
 xs <- c(-1.2, -0.9, 0.1, 1.4, 1.6)                       # N = 5
@@ -128,7 +128,7 @@ test_that("subcluster matches the exact posterior with a Gamma prior on alpha", 
 
 test_that("subcluster matches the exact posterior with a random discount", {
   skip_on_cran()
-  ex <- dpx_posterior_random_d(P5s, ll5s, 0.6, 2, 3)
+  ex <- py_posterior_random_discount(P5s, ll5s, 0.6, 2, 3)
   r <- mx_check(dp_mixture(niw_s, alpha = 0.6, discount = beta_prior(2, 3)), xs, ex$p,
                 iter = 30000, algorithm = "subcluster", seed = 24)
   expect_lt(r$tv, r$bound)

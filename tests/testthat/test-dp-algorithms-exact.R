@@ -62,7 +62,7 @@ test_that("a random alpha works with neal8, slice and split_merge", {
 test_that("neal8 with the compiled non-conjugate family matches the exact posterior", {
   skip_on_cran()
   fam <- gaussian_nonconj(prior_mean = 0, prior_var = 2, shape = 3, rate = 2)
-  ll <- mx_log_lik_partitions(P5, xd, function(X) dpx_lml_nonconj(X, 0, 2, 3, 2))
+  ll <- mx_log_lik_partitions(P5, xd, function(X) lml_normal_nonconjugate(X, 0, 2, 3, 2))
   for (d in c(0, 0.3)) {
     p <- mx_posterior(P5, ll, apply(P5, 1L, mx_lprior_py, alpha = 1, d = d))
     r <- mx_check(dp_mixture(fam, alpha = 1, discount = d), xd, p, iter = 30000,
@@ -77,7 +77,7 @@ test_that("neal8 with an R-function family matches the exact posterior", {
   skip_on_cran()
   x4 <- c(-1.5, -1.1, 0.9, 1.6)
   P4 <- mx_partitions(4)
-  ll <- mx_log_lik_partitions(P4, x4, function(X) dpx_lml_known(X, 0.5, 0, 4))
+  ll <- mx_log_lik_partitions(P4, x4, function(X) lml_normal_known_var(X, 0.5, 0, 4))
   fam <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, sqrt(0.5), log = TRUE),
                   log_prior = function(theta) stats::dnorm(theta, 0, 2, log = TRUE),
                   prior_draw = function() stats::rnorm(1, 0, 2), dim_param = 1, width = 2)
@@ -101,7 +101,7 @@ test_that("neal8 with an R-function family matches the exact posterior", {
 test_that("a random discount: exact posterior over partitions and of the discount", {
   skip_on_cran()
   alpha <- 0.6
-  ex <- dpx_posterior_random_d(P5, ll5, alpha, 2, 3)
+  ex <- py_posterior_random_discount(P5, ll5, alpha, 2, 3)
   for (alg in c("collapsed", "neal8", "split_merge")) {
     r <- mx_check(dp_mixture(niw, alpha = alpha, discount = beta_prior(2, 3)), xd, ex$p,
                   iter = 30000, algorithm = alg, seed = 11)
@@ -156,7 +156,7 @@ test_that("split_merge with either proposal matches the exact posterior", {
   lpz <- vapply(seq_len(nrow(P5)), function(r) log(stats::integrate(function(a)
     vapply(a, function(al) exp(mx_lprior_dp(P5[r, ], al)), 1) * stats::dgamma(a, 2, 2),
     0, Inf, rel.tol = 1e-10)$value), 1)
-  ex <- dpx_posterior_random_d(P5, ll5, 0.6, 2, 3)   # a Beta(2, 3) discount
+  ex <- py_posterior_random_discount(P5, ll5, 0.6, 2, 3)   # a Beta(2, 3) discount
   cases <- list(
     list(model = dp_mixture(niw, alpha = 0.8),
          p = mx_posterior(P5, ll5, apply(P5, 1L, mx_lprior_dp, alpha = 0.8))),
