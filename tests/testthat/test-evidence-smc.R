@@ -17,6 +17,8 @@ test_that("sample_smc() has no small-sample bias in 10 dimensions (100 particles
 
 test_that("sample_smc() is unbiased in 10 dimensions with 1000 particles", {
   skip_on_cran()
+  # (long: with 100 particles above in the default suite; helper-full-mode.R)
+  skip_if_not(exact_full(), "the full exact checks only (MCMIX_EXACT_SWEEP=full)")
   set.seed(202)
   # 6 replications (each 1000 particles x ~40 stages x 10 moves)
   ev_check_spread(smc_rep(ev_gauss10, 6, 1000), ev_gauss10$exact)
@@ -27,6 +29,16 @@ test_that("sample_smc() on a bimodal mixture likelihood and a Beta-Binomial", {
   for (p in list(ev_mix1, ev_betabin)) {
     set.seed(203)
     ev_check_spread(smc_rep(p, 8, 100), p$exact)
+  }
+})
+
+test_that("sample_smc() on a bimodal mixture likelihood and a Beta-Binomial with 1000 particles", {
+  skip_on_cran()
+  # (long: with 100 particles above in the default suite; helper-full-mode.R)
+  skip_if_not(exact_full(), "the full exact checks only (MCMIX_EXACT_SWEEP=full)")
+  for (p in list(ev_mix1, ev_betabin)) {
+    set.seed(203)
+    smc_rep(p, 8, 100)   # (the stream of the single test this was)
     ev_check_spread(smc_rep(p, 6, 1000), p$exact)
   }
 })

@@ -85,7 +85,7 @@ test_that("Richardson-Green RJMCMC gives the exact posterior of K", {
                                 trange = c(-45, 10)))
   expect_equal(p, p_fine, tolerance = 1e-8)
   set.seed(3)
-  fit <- sample_posterior(rj_mixture(k_max = 4), y, iter = 30000, burnin = 2000,
+  fit <- sample_posterior(rj_mixture(k_max = 4), y, iter = exact_iter(30000), burnin = 2000,
                           progress = FALSE)
   pk <- posterior_k(fit)
   expect_equal(pk$K, 1:4)
@@ -102,7 +102,7 @@ test_that("the Richardson-Green sampler respects a non-uniform prior on K", {
   set.seed(7)
   fit <- sample_posterior(rj_mixture(rg_prior(kappa = 2 / R^2, alpha = 3, g = 0.5, h = 5 / R^2),
                                      k_max = 4, k_prior = prior, delta = 2),
-                          y, iter = 30000, burnin = 2000, progress = FALSE)
+                          y, iter = exact_iter(30000), burnin = 2000, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
 })
@@ -123,7 +123,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   ll <- mx_log_lik_partitions(P, matrix(rj_y), function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
   p <- exact(ll, 1, rep(0.25, 4))
   set.seed(11)
-  fit <- sample_posterior(rj_mixture(fam, k_max = 4), rj_y, iter = 20000, burnin = 1000,
+  fit <- sample_posterior(rj_mixture(fam, k_max = 4), rj_y, iter = exact_iter(20000), burnin = 1000,
                           progress = FALSE)
   pk <- posterior_k(fit)
   expect_equal(pk$K, 1:4)
@@ -135,7 +135,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   p <- exact(ll, 0.5, prior)
   set.seed(12)
   fit <- sample_posterior(rj_mixture(poisson_gamma(1, 0.2), k_max = 4, k_prior = prior,
-                                     delta = 0.5), x, iter = 20000, burnin = 1000,
+                                     delta = 0.5), x, iter = exact_iter(20000), burnin = 1000,
                           chains = 2, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
@@ -145,7 +145,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   p <- exact(ll, 1, rep(0.25, 4))
   set.seed(13)
   fit <- sample_posterior(rj_mixture(bernoulli_beta(0.5, 0.5), k_max = 4), B,
-                          iter = 20000, burnin = 1000, progress = FALSE)
+                          iter = exact_iter(20000), burnin = 1000, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
 })
@@ -230,7 +230,7 @@ test_that("collapsed RJMCMC matches p(K | y) by enumerating all allocations (Poi
   set.seed(5)
   fit <- sample_posterior(rj_mixture(poisson_gamma(sh, rt), k_max = kmax, k_prior = kp,
                                      delta = delta), y,
-                          iter = 10000, burnin = 1000, chains = 2, progress = FALSE)
+                          iter = exact_iter(10000), burnin = 1000, chains = 2, progress = FALSE)
   pk <- posterior_k(fit)
   est <- pk$prob[match(seq_len(kmax), pk$K)]
   est[is.na(est)] <- 0
@@ -292,7 +292,7 @@ test_that("Richardson-Green RJMCMC matches p(K | y) by enumeration and quadratur
   set.seed(21)
   fit <- sample_posterior(rj_mixture(rg_prior(xi = xi, kappa = kappa, alpha = al, g = g, h = h),
                                      k_max = kmax, delta = delta), y,
-                          iter = 15000, burnin = 2000, progress = FALSE)
+                          iter = exact_iter(15000), burnin = 2000, progress = FALSE)
   pk <- posterior_k(fit)
   expect_equal(pk$K, 1:4)
   expect_true(all(abs(pk$prob - ex) < 4 * pk$mcse + 0.005))
