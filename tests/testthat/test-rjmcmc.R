@@ -274,15 +274,25 @@ test_that("Richardson-Green RJMCMC matches p(K | y) by enumeration and quadratur
   subsets <- lapply(0:(2^N - 1), function(b) which(bitwAnd(b, 2^(0:(N - 1))) > 0))
   allocs <- lapply(seq_len(kmax), function(K) as.matrix(expand.grid(rep(list(seq_len(K)), N))))
   key <- function(idx) sum(2^(idx - 1)) + 1
+  # each allocation z of N points to K components, once: its Dirichlet-
+  # multinomial weight and the subset of the points of each component
+  terms <- lapply(seq_len(kmax), function(K) {
+    a <- rep(delta, K)
+    z <- allocs[[K]]
+    list(w = exp(apply(z, 1L, function(zz) {
+           n <- tabulate(zz, K)
+           lgamma(sum(a)) - lgamma(sum(a) + N) + sum(lgamma(a + n) - lgamma(a))
+         })),
+         keys = matrix(apply(z, 1L, function(zz) vapply(seq_len(K), function(k)
+           key(which(zz == k)), 0)), ncol = K, byrow = TRUE))
+  })
+  # p(y | K, beta) = sum over z of weight(z) prod_k m(y[z == k] | beta)
   pyk_beta <- function(beta) {
     ms <- vapply(subsets, function(S) m_beta(y[S], beta), 0)
-    vapply(seq_len(kmax), function(K) {
-      a <- rep(delta, K)
-      sum(apply(allocs[[K]], 1L, function(z) {
-        n <- tabulate(z, K)
-        exp(lgamma(sum(a)) - lgamma(sum(a) + N) + sum(lgamma(a + n) - lgamma(a))) *
-          prod(vapply(seq_len(K), function(k) ms[key(which(z == k))], 0))
-      }))
+    vapply(terms, function(tm) {
+      pr <- tm$w
+      for (k in seq_len(ncol(tm$keys))) pr <- pr * ms[tm$keys[, k]]
+      sum(pr)
     }, 0)
   }
   # ... and over beta ~ Gamma(g, h) on a log grid
