@@ -19,6 +19,10 @@
 #   make exact   the exact-enumeration sweep at full precision (long)
 #   make sanitize    build with ASan + UBSan and run the tests
 #   make valgrind    run the tests under valgrind's memcheck
+#   make check-hard-deps  R CMD build, then R CMD check --as-cran with only
+#                the hard dependencies (Depends, Imports) in the library, as
+#                CRAN's check without the suggested packages
+#                (tools/check-hard-deps.sh; nothing is installed)
 #   make portability builds with -Wall -Wextra -pedantic, with clang and
 #                without OpenMP (private libraries), a subset of the tests
 #                against each (tools/portability.sh)
@@ -29,7 +33,7 @@ VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
 .PHONY: all deps deps-check deps-site deps-bench install demo test check document bench \
-        site clean fuzz interrupts sanitize valgrind exact portability
+        site clean fuzz interrupts sanitize valgrind exact portability check-hard-deps
 
 all: test
 
@@ -84,8 +88,18 @@ check: deps-check
 	  _R_CHECK_ORPHANED_=$${_R_CHECK_ORPHANED_:-false} \
 	  $(R) CMD check --as-cran --no-manual $(TARBALL)
 
+# Examples, tests and vignettes skip what needs a suggested package.
+check-hard-deps:
+	sh tools/check-hard-deps.sh
+
 bench: install deps-bench
 	for f in bench/bench-*.R; do $(RSCRIPT) $$f || exit 1; done
+
+# The test files with a full form (exact_iter(), exact_full() of
+# tests/testthat/helper-full-mode.R; test-docs.R checks the list): the exact
+# sweeps, and the exact-posterior and calibration checks that the default
+# suite runs with a third of the iterations or not at all.
+EXACT_FILES := exact-sweep|impute-exact|^subcluster$$|dp-algorithms-exact|^rjmcmc$$|evidence-smc
 
 # Every DP algorithm x family kind x prior x missing-value mode against the
 # exact posterior over the partitions of 8 rows, at full precision, the
@@ -94,9 +108,10 @@ bench: install deps-bench
 # and LDA samplers likewise (test-exact-sweep-models.R). Comma-separated
 # restrictions: MCMIX_EXACT_SWEEP_KINDS (family kinds), MCMIX_EXACT_SWEEP_ALGS
 # (algorithms), MCMIX_EXACT_SWEEP_NA (missing-value modes),
-# MCMIX_EXACT_SWEEP_N (row counts, default 8).
+# MCMIX_EXACT_SWEEP_N (row counts, default 8). Also the full forms of the
+# files in EXACT_FILES above.
 exact: install
-	NOT_CRAN=true MCMIX_EXACT_SWEEP=full MCMIX_TEST_FILTER='exact-sweep|impute-exact' \
+	NOT_CRAN=true MCMIX_EXACT_SWEEP=full MCMIX_TEST_FILTER='$(EXACT_FILES)' \
 	  MCMIX_EXACT_SWEEP_KINDS='$(MCMIX_EXACT_SWEEP_KINDS)' \
 	  MCMIX_EXACT_SWEEP_ALGS='$(MCMIX_EXACT_SWEEP_ALGS)' \
 	  MCMIX_EXACT_SWEEP_NA='$(MCMIX_EXACT_SWEEP_NA)' \
@@ -135,4 +150,4 @@ portability: deps
 
 clean:
 	rm -rf src/*.o src/*.so $(PKG).Rcheck $(PKG)_*.tar.gz demo-output \
-	  .sanitize-lib .valgrind-lib .portability-lib-* fuzz-results*.csv interrupt-sweep.csv docs
+	  .sanitize-lib .valgrind-lib .portability-lib-* .harddeps fuzz-results*.csv interrupt-sweep.csv docs

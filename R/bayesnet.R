@@ -606,8 +606,8 @@ bn_init_state <- function(model, ev, arg = "evidence") {
 sample_posterior.mcmix_factor_model <- function(
     model, data = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 4,
     blocks = NULL, min_crossings = 100, progress = interactive(),
-    cores = mcmix_option("cores"), ...) {
-  backend <- dots_backend(list(...))
+    cores = mcmix_option("cores"), backend = mcmix_option("backend"), ...) {
+  check_dots(list(...))   # R/checks.R
   ev <- bn_evidence(model, data, "data")
   hidden <- setdiff(model$vars, names(ev))
   if (!length(hidden)) bn_stop("`data` observes every variable; there is nothing to sample.")
@@ -627,13 +627,12 @@ sample_posterior.mcmix_factor_model <- function(
       list(state = r$state, draws = list(traces = r$traces))
     },
     trace_names = trace_names)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = cores, backend = backend, progress = progress, labels = FALSE,
-                    model = model, call = match.call())
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+                 cores = cores, backend = backend, progress = progress, labels = FALSE,
+                 model = model, call = match.call(), kind = "bn")   # R/models.R
   fit$evidence <- ev
   fit$hidden <- hidden
   fit$blocks <- bl
-  class(fit) <- c("mcmix_bn_fit", class(fit))
   bn_stuck_warning(fit, as.double(iter) + burnin)
   fit
 }
@@ -691,8 +690,7 @@ bn_stuck_warning <- function(fit, sweeps) {
       paste0("`", stuck, "`", collapse = ", "),
       if (length(tr) > 1L) sprintf("each of the %d chains", length(tr)) else "the chain",
       format(signif(max(p_move), 2)))
-    warning(warningCondition(msg, class = c("mcmix_warning_stuck", "mcmix_warning"),
-                             call = NULL))
+    warn(msg, "mcmix_warning_stuck")   # R/conditions.R
   }
   invisible(stuck)
 }

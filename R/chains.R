@@ -619,14 +619,14 @@ fit_collect <- function(fit, idx, new, res) {
       unclass(cond)[setdiff(names(cond), c("message", "call", "fit", "chain"))])))
   }
   if (!fit$interrupted && isTRUE(attr(res, "interrupted")))
-    warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)
+    warn_interrupt_late()   # R/chains_signals.R
   if (fit$interrupted)
-    warning(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
+    warn(sprintf(paste0("sampling interrupted; the fit holds the draws collected so ",
                            "far (%s of %s kept draws per chain). Use extend(fit, iter = 0) ",
                            "to finish the run."),
                     paste(fit_draw_counts(fit), collapse = ", "),
                     format_count(floor(fit$settings$iter / fit$settings$thin))),
-            call. = FALSE)
+         c("mcmix_warning_interrupted", "mcmix_warning_interrupt"))
   fit
 }
 

@@ -127,9 +127,7 @@ shard_load_one <- function(src, i, dim) {
     }),
     error = function(e) stop_shard(i, src, paste(c(conditionMessage(e), warns),
                                                   collapse = "; ")))
-  for (w in warns)
-    warning(warningCondition(sprintf("Shard %d: %s", i, w),
-                             class = c("mcmix_warning_shard", "mcmix_warning")))
+  for (w in warns) warn(sprintf("Shard %d: %s", i, w), "mcmix_warning_shard")
   if (is.data.frame(x)) x <- as.matrix(x)
   if (is.null(dim(x)) && is.numeric(x)) x <- matrix(x, ncol = 1L)
   if (!is.matrix(x) || !is.numeric(x))

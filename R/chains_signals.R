@@ -99,10 +99,13 @@ guard_release <- function() {
     late <<- TRUE
     invokeRestart("resume")
   })
-  if (late)
-    warning("Ctrl-C came after the chains had finished: the run is complete.", call. = FALSE)
+  if (late) warn_interrupt_late()
   invisible(NULL)
 }
+
+warn_interrupt_late <- function()
+  warn("Ctrl-C came after the chains had finished: the run is complete.",
+       c("mcmix_warning_interrupt_late", "mcmix_warning_interrupt"))
 
 # A window where a held-back Ctrl-C is served (inside the caller's
 # interrupt handler): SIGINT is let through while `expr` runs, then held

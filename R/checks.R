@@ -168,16 +168,6 @@ check_fit_arg <- function(x, arg = "x") {
   invisible(x)
 }
 
-# The `backend` among the further arguments `dots` of a sample_posterior()
-# method (the option mcmix.backend when absent); any other argument is an
-# error naming it.
-dots_backend <- function(dots) {
-  backend <- if (is.null(dots$backend)) mcmix_option("backend") else dots$backend
-  dots$backend <- NULL
-  check_dots(dots)
-  backend
-}
-
 # The one check of further arguments: `dots` (list(...)) may hold only
 # arguments named in `allowed`; otherwise an error naming the first other
 # one, listing the allowed ones.

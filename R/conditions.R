@@ -25,12 +25,39 @@
 #' single argument is at fault), so they can be told apart from the text of
 #' the message; errors that signal a fault of the package itself have class
 #' `"mcmix_error_internal"`. Some errors add a more specific class in front,
-#' e.g. `"mcmix_error_chib_unsupported"` from [chib_evidence()].
+#' e.g. `"mcmix_error_chib_unsupported"` from [chib_evidence()]. Sharded runs
+#' (`sample_posterior(..., cl = )`) raise `"mcmix_error_worker"` for a
+#' worker that died or failed (field `worker`; the error of the run holds
+#' the fit so far in `fit`), `"mcmix_error_shard"` for a shard that failed
+#' to load (field `shard`) and `"mcmix_error_shard_sync"` for workers whose
+#' labels belong to another fit.
 #'
-#' Warnings that a caller may want to catch are classed too: `print()` and
-#' `summary()` of a fit warn with class `"mcmix_warning_mixing"` (also
-#' `"mcmix_warning_convergence"` and `"mcmix_warning"`) when its draws do
-#' not represent the posterior yet (see [summary.mcmix_fit()]).
+#' Every warning of mcmix is classed too: it has class `"mcmix_warning"`
+#' (and `"warning"`, `"condition"`) and a more specific class in front, so
+#' it can be caught or muffled by what it says, e.g.
+#' `withCallingHandlers(expr, mcmix_warning_interrupted = function(w)
+#' invokeRestart("muffleWarning"))`:
+#' * `"mcmix_warning_mixing"` (also `"mcmix_warning_convergence"`):
+#'   `print()` and `summary()` of a fit whose draws do not represent the
+#'   posterior yet (see [summary.mcmix_fit()]);
+#' * `"mcmix_warning_stuck"`: a Bayesian network's hidden variable that never
+#'   moved (see [sample_posterior()]);
+#' * `"mcmix_warning_interrupted"` (also `"mcmix_warning_interrupt"`): a run
+#'   stopped by Ctrl-C, whose fit holds the draws collected so far;
+#'   `"mcmix_warning_interrupt_late"` (also `"mcmix_warning_interrupt"`): a
+#'   Ctrl-C that came after the chains had finished;
+#' * `"mcmix_warning_evidence"`: an estimate of the evidence that is
+#'   unreliable, more specifically `"mcmix_warning_harmonic_mean"`
+#'   ([harmonic_mean_evidence()]), `"mcmix_warning_bridge_convergence"`
+#'   ([bridge_evidence()]), `"mcmix_warning_smc_degenerate"`
+#'   ([sample_smc()]) and `"mcmix_warning_ais_ess"` ([ais()]);
+#' * `"mcmix_warning_vocabulary"`: terms of new documents outside an LDA
+#'   fit's vocabulary;
+#' * `"mcmix_warning_resync"`: a sharded fit continued from its clusters'
+#'   statistics with its labels drawn again (see [extend()]);
+#'   `"mcmix_warning_shard"`: a warning of a shard's reader;
+#' * `"mcmix_deprecated"` (also `"deprecatedWarning"`): a deprecated
+#'   argument or form of a call.
 #'
 #' @name mcmix-conditions
 #' @examples
@@ -94,13 +121,21 @@ with_c_errors <- function(expr, arg = NULL) {
   })
 }
 
+# The one way the package warns: a warning of class c(`class`,
+# "mcmix_warning", "warning", "condition") without a call, so callers can
+# catch or muffle it by what it says (see ?mcmix-conditions for the
+# classes). tests/testthat/test-classed-messages.R fails on any other
+# warning() in R/.
+warn <- function(msg, class) {
+  warning(warningCondition(msg, class = unique(c(class, "mcmix_warning")), call = NULL))
+}
+
 # A deprecation warning (class "mcmix_deprecated", once per call): `old` is
 # the deprecated form, `new` its replacement, `why` a short reason.
 warn_deprecated <- function(old, new, why = NULL) {
   msg <- sprintf("`%s` is deprecated; use `%s` instead%s.", old, new,
                  if (is.null(why)) "" else paste0(" (", why, ")"))
-  warning(warningCondition(msg, class = c("mcmix_deprecated", "deprecatedWarning"),
-                           call = NULL))
+  warn(msg, c("mcmix_deprecated", "deprecatedWarning"))
 }
 
 # A renamed argument passed under its former name `old` among the further

@@ -276,8 +276,8 @@ bridge_evidence <- function(x, log_posterior = NULL, method = c("normal", "warp3
     r <- r_new
     if (done) break
     if (it >= max_iter) {
-      warning(sprintf("the bridge sampling iteration did not converge in %d steps.",
-                      max_iter), call. = FALSE)
+      warn(sprintf("the bridge sampling iteration did not converge in %d steps.", max_iter),
+           c("mcmix_warning_bridge_convergence", "mcmix_warning_evidence"))
       break
     }
   }

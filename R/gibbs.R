@@ -78,7 +78,8 @@ sample_gibbs <- function(conditionals, init, blocks = NULL,
                          chains = 1,
                          cores = mcmix_option("cores"),
                          backend = mcmix_option("backend"),
-                         progress = interactive()) {
+                         progress = interactive(), ...) {
+  check_dots(list(...))   # R/checks.R
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (!missing(init) && !missing(conditionals) && is_conditionals(init) &&

@@ -40,8 +40,8 @@
 #'   (needed for `predict()` with `newdata`); the log-likelihood is always
 #'   kept.
 #' @inheritParams probit_gibbs
-#' @param ... `cores`, `backend` or `progress`, passed to [run_kernel()];
-#'   `X` and `X_test`, the former names of `x` and `x_test` (deprecated).
+#' @param ... `X` and `X_test`, the former names of `x` and `x_test`
+#'   (deprecated); other arguments are refused.
 #' @return An `mcmix_fit` of class `mcmix_gpclass` with traces `f[1]`, ...,
 #'   `f[N]` and `log_lik`.
 #' @references Rogers, S. and Girolami, M. *A First Course in Machine
@@ -56,7 +56,9 @@
 #' @export
 gp_classify <- function(x, y, lengthscale = NULL, variance = 1, x_test = NULL,
                         keep_f = TRUE, iter = 1000, burnin = floor(iter / 2), thin = 1,
-                        chains = 1, ...) {
+                        chains = 1,
+                        cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                        progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   dots <- list(...)
@@ -69,6 +71,7 @@ gp_classify <- function(x, y, lengthscale = NULL, variance = 1, x_test = NULL,
     dots[[old]] <- NULL
     names(call)[names(call) == old] <- new
   }
+  check_dots(dots)   # R/checks.R
   X <- x
   X_test <- x_test
   X <- check_matrix(X, "x")
@@ -124,7 +127,7 @@ gp_classify <- function(x, y, lengthscale = NULL, variance = 1, x_test = NULL,
     }
     kernel$trace_names <- "log_lik"
   }
-  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
             model = list(type = "gp_classify", kernel = kern,
                          prior_label = paste0(if (scaled)
                            prior_label(character(), "lengthscale",

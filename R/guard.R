@@ -160,9 +160,7 @@ fit_guard <- function(fit, stats = NULL) {
                              sprintf(", acceptance rate between %s and %s",
                                      guard_accept[1L], guard_accept[2L])), collapse = ""),
                    guard_advice(tab, fit))
-    warning(warningCondition(msg, class = c("mcmix_warning_mixing",
-                                            "mcmix_warning_convergence", "mcmix_warning"),
-                             call = NULL))
+    warn(msg, c("mcmix_warning_mixing", "mcmix_warning_convergence"))   # R/conditions.R
   }
   invisible(sprintf("%s (%s)", tab$name, tab$reason))
 }

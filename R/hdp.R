@@ -119,9 +119,12 @@ print.mcmix_hdp <- function(x, ...) {
 #'   proposals and as many sequentially allocated ones) set the moves per
 #'   sweep, or `NULL`: 15 sequentially allocated moves per sweep for
 #'   `"split_merge"`, 4 + 4 for `"subcluster"`.
-#' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept draw.
-#' @param cores Number of cores for running chains in parallel.
+#' @param cores,backend,progress Run settings, as every sampler takes them
+#'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
+#'   at the same time (option `mcmix.cores`), how they run in parallel
+#'   (option `mcmix.backend`), and whether to report progress (default
+#'   `interactive()`).
 #' @param ... Unused; unknown arguments are refused.
 #' @return An `mcmix_fit` of class `mcmix_hdp_fit` with traces
 #'   `n_clusters`, `gamma`, `alpha` and `log_lik` (the marginal
@@ -159,8 +162,9 @@ sample_posterior.mcmix_hdp <- function(model, data, group = NULL, iter = 1000,
                                        algorithm = c("split_merge", "subcluster", "gibbs"),
                                        control = NULL,
                                        progress = interactive(), labels = TRUE,
-                                       cores = mcmix_option("cores"), ...) {
-  backend <- dots_backend(list(...))
+                                       cores = mcmix_option("cores"),
+                                       backend = mcmix_option("backend"), ...) {
+  check_dots(list(...))   # R/checks.R
   grouped <- hdp_grouped_data(model$family, data, group)
   labels <- check_flag(labels, "labels")
   algorithm <- if (missing(algorithm)) hdp_default_algorithm(grouped) else

@@ -47,6 +47,8 @@
 #'   scale only; give them to reproduce such a fit.
 #' @param keep_beta Keep the group coefficients as traces.
 #' @inheritParams probit_gibbs
+#' @param ... `X`, the former name of `x` (deprecated); other arguments are
+#'   refused.
 #' @section Deprecated argument order: The design matrix comes first, as in
 #'   [probit_gibbs()], [logit_gibbs()] and [gp_classify()]. The former order
 #'   `hier_lm_gibbs(y, x, group)` still works, with a deprecation warning,
@@ -70,7 +72,9 @@
 #' @export
 hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = NULL,
                           nu0 = 1, s0sq = NULL, keep_beta = TRUE, iter = 1000,
-                          burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
+                          burnin = floor(iter / 2), thin = 1, chains = 1,
+                          cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                          progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   dots <- list(...)
@@ -81,6 +85,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
     dots$X <- NULL
     names(call)[names(call) == "X"] <- "x"
   }
+  check_dots(dots)   # R/checks.R
   X <- x
   if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, x, group)
     warn_deprecated("hier_lm_gibbs(y, x, group)", "hier_lm_gibbs(x, y, group)",
@@ -165,7 +170,7 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
            sigma2 = s0sq)
     },
     trace_names = tn)
-  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
                          groups = levels(group), prior_scaled = defaulted,

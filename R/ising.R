@@ -55,10 +55,13 @@ NULL
 #' @export
 ising_gibbs <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                         periodic = FALSE, keep_spins = FALSE, iter = 1000,
-                        burnin = floor(iter / 2), thin = 1, chains = 1, ...) {
+                        burnin = floor(iter / 2), thin = 1, chains = 1,
+                        cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                        progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   ising_run("ising_gibbs", 0L, match.call(), nrow, ncol, J, h, evidence,
-            periodic, keep_spins, iter, burnin, thin, chains, list(...))
+            periodic, keep_spins, iter, burnin, thin, chains, cores, backend, progress,
+            list(...))
 }
 
 #' @rdname ising
@@ -66,15 +69,19 @@ ising_gibbs <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
 ising_swendsen_wang <- function(nrow, ncol, J = 1, h = 0, evidence = NULL,
                                 periodic = FALSE, keep_spins = FALSE,
                                 iter = 1000, burnin = floor(iter / 2), thin = 1,
-                                chains = 1, ...) {
+                                chains = 1,
+                                cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                                progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   ising_run("ising_swendsen_wang", 1L, match.call(), nrow, ncol, J, h,
-            evidence, periodic, keep_spins, iter, burnin, thin, chains,
-            list(...))
+            evidence, periodic, keep_spins, iter, burnin, thin, chains, cores, backend,
+            progress, list(...))
 }
 
 ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
-                      keep_spins, iter, burnin, thin, chains, dots) {
+                      keep_spins, iter, burnin, thin, chains, cores, backend, progress,
+                      dots) {
+  check_dots(dots)   # R/checks.R
   y_ev <- NULL
   if (!is.null(evidence)) {
     if (!is.list(evidence) || !all(c("y", "sigma") %in% names(evidence)))
@@ -121,7 +128,7 @@ ising_run <- function(name, method, call, nrow, ncol, J, h, evidence, periodic,
     },
     trace_names = c("magnetisation", "energy"),
     label_width = if (keep_spins) N else 0, labels_arg = "keep_spins")   # (R/chains_budget.R)
-  run_fit(kernel, iter, burnin, thin, chains, dots = dots, labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
             model = list(type = "ising", nrow = nrow, ncol = ncol, J = J,
                          h = field, periodic = periodic,
                          method = c("gibbs", "swendsen_wang")[method + 1L]),

@@ -20,8 +20,10 @@
 #'   symmetric Dirichlet prior for `K` classes, or the DP concentration (a
 #'   number or a [gamma_prior()]).
 #' @param prior Dirichlet parameter of the class-conditional probabilities.
-#' @param ... Passed to [sample_posterior()] (`iter`, `chains`,
-#'   `algorithm`, ...).
+#' @param ... Passed to [sample_posterior()]: `iter`, `algorithm`, ...,
+#'   and the run settings `chains`, `cores`, `backend`, `progress` (and
+#'   `threads` without `K`), as every sampler takes them
+#'   ([mcmix-run-settings]).
 #' @return The fit (class `mcmix_lca_fit`, a mixture fit); [lca_probs()]
 #'   summarises the class-conditional probabilities, [cluster_profiles()]
 #'   gives them as a table.

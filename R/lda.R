@@ -216,8 +216,11 @@ print.mcmix_lda <- function(x, ...) {
 #' @param thin Keep every `thin`-th iteration.
 #' @param chains Number of chains. Topics are not matched across chains;
 #'   the accessors take a `chain` argument.
-#' @param progress Show a progress bar.
-#' @param cores Number of cores for running chains in parallel.
+#' @param cores,backend,progress Run settings, as every sampler takes them
+#'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
+#'   at the same time (option `mcmix.cores`), how they run in parallel
+#'   (option `mcmix.backend`), and whether to report progress (default
+#'   `interactive()`).
 #' @param ... Unused; unknown arguments are refused.
 #' @return An `mcmix_fit` of class `mcmix_lda_fit`. Its trace `log_lik` is
 #'   \eqn{\log p(w, z)} with \eqn{\theta, \phi} integrated out. The
@@ -248,8 +251,8 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        cores = mcmix_option("cores"),
                                        algorithm = c("sparse", "dense", "blocked", "mh"),
                                        threads = mcmix_option("threads"),
-                                       mh_steps = 2L, ...) {
-  backend <- dots_backend(list(...))
+                                       mh_steps = 2L, backend = mcmix_option("backend"), ...) {
+  check_dots(list(...))   # R/checks.R
   # (a model edited by hand is checked as lda_model() would)
   lda_check_prior(model$alpha, "alpha")
   lda_check_prior(model$beta, "beta")
@@ -257,7 +260,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   mh_steps <- check_count(mh_steps, "mh_steps", 1L, 1000L)
   # the draws do not depend on the thread count, so it may follow the idle
   # cores (R/mixture_dp.R)
-  threads <- threads_available(check_threads(threads))
+  threads <- run_threads(threads)   # R/models.R
   corpus <- lda_corpus(data, vocab, K = model$K)
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
   if (algorithm == "blocked")

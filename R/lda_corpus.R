@@ -268,10 +268,9 @@ lda_new_corpus <- function(fit, newdata, arg = "newdata") {
     pos <- match(trip$terms, vocab)
     unseen <- is.na(pos[trip$j]) & trip$v != 0
     if (any(unseen))
-      warning(warningCondition(
-      sprintf("Terms of `%s` not in the vocabulary of the fit were ignored (%d terms, %s tokens).",
-              arg, length(unique(trip$j[unseen])), format(sum(trip$v[unseen]))),
-      class = c("mcmix_warning_vocabulary", "mcmix_warning")))
+      warn(sprintf("Terms of `%s` not in the vocabulary of the fit were ignored (%d terms, %s tokens).",
+                   arg, length(unique(trip$j[unseen])), format(sum(trip$v[unseen]))),
+           "mcmix_warning_vocabulary")   # R/conditions.R
     keep <- !is.na(pos[trip$j])
     trip$i <- trip$i[keep]
     trip$j <- pos[trip$j[keep]]

@@ -99,8 +99,11 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                         method = c("polya_gamma", "holmes_held", "student_t"),
                         prior_mean = 0, prior_cov = NULL, prior_var = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
-                        thin = 1, chains = 1, ...) {
+                        thin = 1, chains = 1,
+                        cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                        progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
+  check_dots(list(...))   # R/checks.R
   call <- match.call()
   method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
   des <- binary_design(x, y, data)
@@ -167,7 +170,7 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
     init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5),
                                 v0 = v0_init, nu = nu0),
     trace_names = names_out)
-  run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
+  run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
             model = structure(list(type = "logit", method = method, prior_mean = b0,
                          prior_cov = if (hier) NULL else B0,
                          prior_var = if (hier) prior_var else NULL,

@@ -316,7 +316,12 @@ adapt_spec <- function(a, d) {
 #'   (a factor of 10 either way takes a few dozen burn-in iterations), so a
 #'   target measured in other units still mixes. `adapt_none()` keeps the
 #'   proposal exactly as given.
-#' @param cores,backend,progress See [run_kernel()].
+#' @param cores,backend,progress Run settings, as every sampler takes them
+#'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
+#'   at the same time (option `mcmix.cores`), how they run in parallel
+#'   (option `mcmix.backend`), and whether to report progress (default
+#'   `interactive()`).
+#' @param ... Unused; unknown arguments are refused.
 #' @return An `mcmix_fit`.
 #' @seealso [sample_slice()], [sample_hmc()], [target()]
 #' @examples
@@ -333,7 +338,8 @@ sample_mh <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                       adapt = NULL,
                       cores = mcmix_option("cores"),
                       backend = mcmix_option("backend"),
-                      progress = interactive()) {
+                      progress = interactive(), ...) {
+  check_dots(list(...))   # R/checks.R
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (missing(init)) init <- random_init(target)   # R/sampler.R

@@ -243,7 +243,6 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   cluster its first splits cut true clusters that lie between others,
 #'   and on large data the pieces can stay apart for hundreds of sweeps.
 #'   Only the starting state differs; the sampler is the same.
-#' @param progress Show a progress bar.
 #' @param labels Keep the cluster labels of every kept iteration (needed by
 #'   [partition_draws()], `predict()`, [cluster_profiles()]; with `FALSE`
 #'   only the traces and each chain's final partition are kept). For a DP
@@ -265,7 +264,11 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param psm Accumulate the posterior similarity matrix while sampling
 #'   (a dense `N x N` matrix: refused before sampling when its `8 N^2` bytes
 #'   exceed `getOption("mcmix.psm_max_bytes", 1e9)`, see [psm()]).
-#' @param cores Number of cores for running chains in parallel.
+#' @param cores,backend,progress Run settings, as every sampler takes them
+#'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
+#'   at the same time (option `mcmix.cores`), how they run in parallel
+#'   (option `mcmix.backend`), and whether to report progress (default
+#'   `interactive()`).
 #' @param threads Number of threads (OpenMP) for the data-parallel parts of
 #'   a sweep within each chain (`algorithm = "subcluster"`; the other
 #'   algorithms are sequential). The draws do not depend on it: random
@@ -287,7 +290,7 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #' @param shards With `cl`, the number of shards an in-memory `data` matrix
 #'   is cut into (default: shards of `getOption("mcmix.shard_rows")` rows).
 #'   The draws depend on the shards, never on the number of workers.
-#' @param ... Passed to methods; for mixtures, `backend` (see [run_kernel()]).
+#' @param ... Passed to methods; unknown arguments are refused.
 #' @section Data larger than one machine:
 #'   With `cl` (or `shards`, or `data` a [shard_source()]), one chain of a
 #'   Dirichlet or Pitman-Yor process mixture (a Gaussian family, a fixed
@@ -347,10 +350,11 @@ sample_posterior.mcmix_finite_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
     algorithm = c("collapsed", "collapsed_weights", "gibbs"), init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = mcmix_option("cores"), ...) {
+    cores = mcmix_option("cores"), backend = mcmix_option("backend"), ...) {
+  check_dots(list(...))   # R/checks.R
   algorithm <- check_algorithm(algorithm, c("collapsed", "collapsed_weights", "gibbs"))
   mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
-              labels, psm, cores, call = match.call(), ...)
+              labels, psm, cores, backend, call = match.call())
 }
 
 #' @rdname sample_posterior
@@ -361,15 +365,19 @@ sample_posterior.mcmix_dp_mixture <- function(
     init = "prior",
     progress = interactive(), labels = TRUE, psm = FALSE,
     cores = mcmix_option("cores"), control = dp_control(),
-    threads = mcmix_option("threads"), cl = NULL, shards = NULL, ...) {
+    threads = mcmix_option("threads"), backend = mcmix_option("backend"), cl = NULL,
+    shards = NULL, ...) {
+  check_dots(list(...))   # R/checks.R
   if (!is.null(cl) || !is.null(shards) || inherits(data, "mcmix_shard_source")) {
     # one chain over shards of the data (R/mixture_sharded.R)
-    check_dots(list(...))
     if (!is.null(control) && !inherits(control, "mcmix_dp_control"))
       stop_input(sprintf("`control` must come from dp_control(), not %s.",
                          describe_value(control)), "control")
     if (!missing(algorithm))
       stop_input("A sharded run has its own sampler: leave `algorithm` out.", "algorithm")
+    if (check_count(cores, "cores", 1L) > 1L)
+      stop_input(paste0("A sharded run's chains run one after another on the workers of `cl`: ",
+                        "leave `cores` at 1."), "cores")
     return(sharded_run(model, data, cl, shards, iter, burnin, thin, chains,
                        if (missing(init)) NULL else init, check_flag(progress, "progress"),
                        control, check_threads(threads), call = match.call()))
@@ -378,7 +386,7 @@ sample_posterior.mcmix_dp_mixture <- function(
   if (!inherits(control, "mcmix_dp_control"))
     stop(sprintf("`control` must come from dp_control(), not %s.", describe_value(control)),
          call. = FALSE)
-  control$threads <- threads_available(check_threads(threads))   # R/mixture_dp.R
+  control$threads <- run_threads(threads)   # R/models.R
   # the sub-cluster sampler grows clusters by splits: start it from one
   # cluster (Chang and Fisher 2013) unless told otherwise
   # cluster (Chang and Fisher 2013) unless told otherwise; on large data
@@ -402,16 +410,14 @@ sample_posterior.mcmix_dp_mixture <- function(
   }
   control$store_labels <- !isFALSE(labels) || isTRUE(psm)
   fit <- mixture_run(model, data, iter, burnin, thin, chains, algorithm, init, progress,
-                     labels, psm, cores, call = match.call(), control = control, ...)
+                     labels, psm, cores, backend, call = match.call(), control = control)
   if (online) fit$settings$label_subset <- control$online$subset
   if (!is.null(fit$kernel$init_label)) fit$settings$init <- fit$kernel$init_label
   fit
 }
 
 mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init,
-                        progress, labels, psm, cores, call,
-                        backend = mcmix_option("backend"), control = NULL, ...) {
-  check_dots(list(...))   # R/checks.R
+                        progress, labels, psm, cores, backend, call, control = NULL) {
   check_family_algorithm(model, algorithm)   # R/mixture_dp.R
   prepared <- family_prepare(model$family, data, missing = TRUE)
   x <- prepared$x
@@ -426,17 +432,19 @@ mixture_run <- function(model, data, iter, burnin, thin, chains, algorithm, init
   else finite_kernel(model, prepared, algorithm, init,
                      store_labels = !isFALSE(labels) || isTRUE(psm))
   if (length(blocks)) kernel <- impute_kernel(kernel, x, blocks)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
-                    chains = chains, cores = cores, backend = backend,
-                    progress = progress, labels = labels, psm = psm,
-                    model = model, data = x, call = call)
+  mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin,
+                 chains = chains, cores = cores, backend = backend,
+                 progress = progress, labels = labels, psm = psm,
+                 model = model, data = x, call = call,
+                 kind = mixture, class = "mcmix_mixture_fit")   # R/models.R
   prepared$x <- NULL
   fit$family <- prepared
   fit$N <- nrow(x)
   fit$row_names <- data_row_names(data, nrow(x))
   fit$algorithm <- algorithm
-  fit$mixture <- if (inherits(model, "mcmix_dp_mixture")) "dp" else "finite"
-  fit_set_kind(fit, fit$mixture, "mcmix_mixture_fit")   # R/sampler.R
+  fit$mixture <- mixture
+  fit
 }
 
 # The row names of the data of a fit (a data frame's unless automatic, a

@@ -348,17 +348,16 @@ sharded_run <- function(model, data, cl, shards, iter, burnin, thin, chains, ini
     fit$row_names <- NULL
     fit$algorithm <- "sharded"
     fit$mixture <- "dp"
-    fit <- fit_set_kind(fit, "dp", "mcmix_mixture_fit")
     class(fit) <- unique(c("mcmix_sharded_fit", class(fit)))
     fit
   }
   # a dead worker's error holds the fit so far (e$fit), made a sharded fit
   # here so that extend(e$fit, cl = ) continues it
   fit <- withCallingHandlers(
-    run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-               cores = 1L, backend = "sequential", progress = progress,
-               labels = isTRUE(control$check_moves), psm = FALSE, model = model, data = sd,
-               call = call),
+    run_fit(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+            cores = 1L, backend = "sequential", progress = progress,
+            labels = isTRUE(control$check_moves), psm = FALSE, model = model, data = sd,
+            call = call, kind = "dp", class = "mcmix_mixture_fit"),
     mcmix_chain_error = function(e) {
       e$fit <- finish(e$fit)
       base::stop(e)
@@ -552,11 +551,11 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
     }
   }
   if (stale)
-    warning(warningCondition(paste0(
+    warn(paste0(
       "This sharded fit was extended before, so the workers' labels belong to the later fit: ",
       "its chains continue from their clusters' statistics with labels drawn again (a valid ",
       "continuation, not the draws of an unbroken run); extend the latest fit instead for ",
-      "that."), class = c("mcmix_warning_resync", "mcmix_warning")))
+      "that."), "mcmix_warning_resync")
   if (lost) {
     if (is.null(cl) && !is.null(h$cl))
       stop_input(paste0("The workers of this sharded fit are gone (a dead worker, or a fit ",
@@ -566,10 +565,10 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
     fit$data <- new
     for (i in seq_along(fit$chains))
       if (!is.null(fit$chains[[i]]$state)) fit$chains[[i]]$state$resync <- TRUE
-    warning(warningCondition(paste0(
+    warn(paste0(
       "The sharded chains continue from their clusters' statistics on reloaded shards: ",
       "the labels were drawn again given them (a valid continuation, not the draws of ",
-      "an unbroken run)."), class = c("mcmix_warning_resync", "mcmix_warning")))
+      "an unbroken run)."), "mcmix_warning_resync")
   }
   NextMethod()
 }

@@ -25,30 +25,35 @@ model_kernel <- function(name, routine, data, init, trace_names, ...) {
   new_kernel(name, init = init, step = step, trace_names = trace_names, ...)
 }
 
-# The one run wrapper of the samplers: run `kernel` with the common
-# settings (see ?mcmix-run-settings) and return the fit, of class
+# The one run path of the samplers: run `kernel` with the common settings
+# (see ?mcmix-run-settings) and return the fit, of class
 # c("mcmix_<kind>_fit", class, "mcmix_fit") (see fit_set_kind() in
-# R/sampler.R). Samplers whose signature ends in `...` (the model samplers)
-# pass `dots = list(...)`: `cores`, `backend` and `progress` are taken from
-# there and any other argument is an error naming it.
-run_fit <- function(kernel, iter, burnin, thin, chains,
-                    cores = mcmix_option("cores"),
-                    backend = mcmix_option("backend"),
-                    progress = interactive(), labels = FALSE, psm = FALSE,
-                    model = NULL, data = NULL, call = NULL, kind, class = NULL,
-                    dots = NULL) {
-  if (length(dots)) {
-    check_dots(dots, c("cores", "backend", "progress"))   # R/checks.R
-    if (!is.null(dots$cores)) cores <- dots$cores
-    if (!is.null(dots$backend)) backend <- dots$backend
-    if (!is.null(dots$progress)) progress <- dots$progress
-  }
+# R/sampler.R). Every sampler takes `chains`, `cores`, `backend` and
+# `progress` as arguments of its own, with the defaults of run_settings
+# below, and passes them here unchanged (tests/testthat/test-conventions.R
+# checks both); `threads`, where a sampler has threads, goes through
+# run_threads() into its kernel. No other function of the package calls
+# run_kernel().
+run_fit <- function(kernel, iter, burnin, thin, chains, cores, backend, progress,
+                    labels = FALSE, psm = FALSE, model = NULL, data = NULL, call = NULL,
+                    kind, class = NULL) {
   fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin,
                     chains = chains, cores = cores, backend = backend,
                     progress = progress, labels = labels, psm = psm,
                     model = model, data = data, call = call)
   fit_set_kind(fit, kind, class)
 }
+
+# The defaults of the run settings, as every sampler writes them in its
+# signature (checked by tests/testthat/test-conventions.R).
+run_settings <- alist(chains = 1, cores = mcmix_option("cores"),
+                      backend = mcmix_option("backend"), progress = interactive(),
+                      threads = mcmix_option("threads"))
+
+# The OpenMP threads of a chain of the samplers that have them (DP
+# mixtures, LDA): `threads` checked, then at most the idle cores
+# (R/mixture_dp.R). The draws never depend on it.
+run_threads <- function(threads) threads_available(check_threads(threads))
 
 #' Settings shared by every sampler
 #'
@@ -70,6 +75,13 @@ run_fit <- function(kernel, iter, burnin, thin, chains,
 #' * `backend`: how chains run in parallel (option `mcmix.backend`; see
 #'   [run_kernel()]).
 #' * `progress`: report progress (default `interactive()`).
+#' * `threads`: OpenMP threads within each chain, for the samplers that have
+#'   them (DP mixtures, LDA; option `mcmix.threads`, default 1).
+#'
+#' Every sampler takes these as arguments of its own, under these names and
+#' with these defaults, and runs its chains through the same driver
+#' ([run_kernel()]); [extend()] takes `cores`, `backend` and `progress`
+#' again.
 #'
 #' Draws depend only on the seed set by [set.seed()] and these settings,
 #' never on `cores` or `backend`; [extend()] of a fit gives the draws of one

@@ -74,7 +74,8 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
                         adapt = TRUE, target_accept = 0.8,
                         cores = mcmix_option("cores"),
                         backend = mcmix_option("backend"),
-                        progress = interactive()) {
+                        progress = interactive(), ...) {
+  check_dots(list(...))   # R/checks.R
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (missing(init)) init <- random_init(target)   # R/sampler.R

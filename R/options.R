@@ -163,6 +163,13 @@ mcmix_options_table <- list(
     testing = TRUE)
 )
 
+# Options of R or of other packages that the package reads too (with
+# getOption(), as their owners define them): what reads each and why.
+other_options_read <- list(
+  mc.cores = list(default = 1, reads = "the `cores` default of loo() for fits (as in the loo package)",
+                  does = "Cores of the Pareto smoothed importance sampling of loo().")
+)
+
 # ---------------------------------------------------------------------------
 # Reading options
 # ---------------------------------------------------------------------------
@@ -256,5 +263,14 @@ mcmix_options_rd <- function() {
     "@section Testing options:",
     "Options that make the package take a path it would take on another platform or machine, for its own tests.",
     "",
-    vapply(names(mcmix_options_table)[testing], item, ""))
+    vapply(names(mcmix_options_table)[testing], item, ""),
+    "",
+    "@section Options of R and other packages:",
+    "Options that mcmix reads as their owners define them.",
+    "",
+    vapply(names(other_options_read), function(nm) {
+      r <- other_options_read[[nm]]
+      sprintf("* `%s` (default `%s`): %s Read by %s.", nm, opt_format_default(r$default),
+              r$does, r$reads)
+    }, ""))
 }

@@ -23,7 +23,12 @@
 #' @param iter,burnin,thin,chains Kept iterations per chain, burn-in
 #'   iterations (default `floor(iter / 2)`), thinning interval, number of
 #'   chains (see [mcmix-run-settings]).
-#' @param ... `cores`, `backend` or `progress`, passed to [run_kernel()].
+#' @param cores,backend,progress Run settings, as every sampler takes them
+#'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
+#'   at the same time (option `mcmix.cores`), how they run in parallel
+#'   (option `mcmix.backend`), and whether to report progress (default
+#'   `interactive()`).
+#' @param ... Unused; unknown arguments are refused.
 #' @section Default prior (scaled to the covariates): With `prior_cov =
 #'   NULL` the prior follows the units of the covariates, as rstanarm's
 #'   default priors do (formulas on [mcmix-defaults]): with an intercept
@@ -57,8 +62,11 @@
 #' @export
 probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1,
-                         chains = 1, ...) {
+                         chains = 1,
+                         cores = mcmix_option("cores"), backend = mcmix_option("backend"),
+                         progress = interactive(), ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
+  check_dots(list(...))   # R/checks.R
   call <- match.call()
   des <- binary_design(x, y, data)
   X <- des$X
@@ -78,7 +86,7 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
     data_c,
     init = function(chain) list(beta = scaled_jitter(pr$scaled, b0, stats::rnorm(p), 1 / 2.5)),
     trace_names = colnames(X))
-  fit <- run_fit(kernel, iter, burnin, thin, chains, dots = list(...), labels = TRUE,
+  fit <- run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
                                 terms = des$terms, xlevels = xlev, prior_label = pr$label),
                    data = list(X = X, y = y, frame = des$frame), call = call, kind = "probit")

@@ -149,8 +149,8 @@ print.mcmix_rj_mixture <- function(x, ...) {
 sample_posterior.mcmix_rj_mixture <- function(
     model, data, iter = 1000, burnin = floor(iter / 2), thin = 1, chains = 1,
     k_init = 1, progress = interactive(), labels = TRUE, psm = FALSE,
-    cores = mcmix_option("cores"), ...) {
-  backend <- dots_backend(list(...))
+    cores = mcmix_option("cores"), backend = mcmix_option("backend"), ...) {
+  check_dots(list(...))   # R/checks.R
   k_init <- check_count(k_init, "k_init", 1L, model$k_max)
   rg <- inherits(model$components, "mcmix_rg_prior")
   if (rg) {
@@ -170,15 +170,14 @@ sample_posterior.mcmix_rj_mixture <- function(
     kernel <- rjc_kernel(model, prepared, k_init)
   }
   if (isTRUE(psm)) psm_check_budget(nrow(x), nrow(x), online = TRUE)
-  fit <- run_kernel(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
-                    cores = cores, backend = backend, progress = progress,
-                    labels = labels, psm = psm, model = model, data = x,
-                    call = match.call())
+  fit <- run_fit(kernel, iter = iter, burnin = burnin, thin = thin, chains = chains,
+                 cores = cores, backend = backend, progress = progress,
+                 labels = labels, psm = psm, model = model, data = x,
+                 call = match.call(), kind = "rj", class = "mcmix_mixture_fit")   # R/models.R
   if (!is.null(prepared)) prepared$x <- NULL
   fit$family <- prepared
   fit$N <- nrow(x)
   fit$algorithm <- if (rg) "richardson_green" else "collapsed_rj"
-  class(fit) <- c("mcmix_rj_fit", "mcmix_mixture_fit", class(fit))
   fit
 }
 

@@ -37,7 +37,8 @@ sample_slice <- function(target, init, iter = 1000, burnin = floor(iter / 2),
                          discrete = FALSE,
                          cores = mcmix_option("cores"),
                          backend = mcmix_option("backend"),
-                         progress = interactive()) {
+                         progress = interactive(), ...) {
+  check_dots(list(...))   # R/checks.R
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   if (missing(init)) init <- random_init(target)   # R/sampler.R

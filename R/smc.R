@@ -176,10 +176,11 @@ sample_smc <- function(log_lik, log_prior, prior_sampler, n_particles = 1000,
   colnames(particles) <- pd$names
   se <- evidence_se(r$relvar)
   if (r$n_eves < 10L)
-    warning(sprintf(paste0("the particles descend from only %d of the %d initial ",
-                           "draws: the standard error of the log evidence is ",
-                           "unreliable (use more particles or more moves)."),
-                    r$n_eves, n_particles), call. = FALSE)
+    warn(sprintf(paste0("the particles descend from only %d of the %d initial ",
+                        "draws: the standard error of the log evidence is ",
+                        "unreliable (use more particles or more moves)."),
+                 r$n_eves, n_particles),
+         c("mcmix_warning_smc_degenerate", "mcmix_warning_evidence"))
   structure(list(particles = particles, weights = exp(r$log_weights),
                  log_weights = r$log_weights, log_lik = r$log_lik,
                  log_prior = r$log_prior, log_evidence = r$log_evidence,
@@ -332,9 +333,10 @@ ais <- function(log_lik, log_prior, prior_sampler, temperatures = NULL,
   colnames(particles) <- pd$names
   ess <- sum(w)^2 / sum(w^2)
   if (ess < max(5, 0.05 * n_runs))
-    warning(sprintf(paste0("the effective sample size of the AIS weights is %.1f ",
-                           "of %d runs: the standard error is unreliable (use more ",
-                           "temperatures or moves)."), ess, n_runs), call. = FALSE)
+    warn(sprintf(paste0("the effective sample size of the AIS weights is %.1f ",
+                        "of %d runs: the standard error is unreliable (use more ",
+                        "temperatures or moves)."), ess, n_runs),
+         c("mcmix_warning_ais_ess", "mcmix_warning_evidence"))
   structure(list(log_evidence = mx + log(mean(w)),
                  se = evidence_se(stats::var(w) / (n_runs * mean(w)^2)),
                  log_weights = lw, particles = particles, log_lik = r$log_lik,
@@ -389,9 +391,10 @@ harmonic_mean_evidence <- function(log_lik_draws) {
     stop(sprintf(paste0("`log_lik_draws` must be a numeric vector of log-likelihood ",
                         "values (no NA or +Inf), not %s."), describe_value(log_lik_draws)),
          call. = FALSE)
-  warning("the harmonic mean estimator usually has infinite variance and is ",
-          "unreliable; prefer sample_smc(), ais(), bridge_evidence() or ",
-          "chib_evidence().", call. = FALSE)
+  warn(paste0("the harmonic mean estimator usually has infinite variance and is ",
+              "unreliable; prefer sample_smc(), ais(), bridge_evidence() or ",
+              "chib_evidence()."),
+       c("mcmix_warning_harmonic_mean", "mcmix_warning_evidence"))
   # a draw with zero likelihood makes the harmonic mean of the likelihoods 0
   if (any(log_lik_draws == -Inf)) return(-Inf)
   a <- -log_lik_draws

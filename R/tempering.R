@@ -38,7 +38,8 @@ sample_tempering <- function(log_lik, log_prior, init, temperatures,
                              chains = 1, scale = NULL,
                              cores = mcmix_option("cores"),
                              backend = mcmix_option("backend"),
-                             progress = interactive()) {
+                             progress = interactive(), ...) {
+  check_dots(list(...))   # R/checks.R
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   iter <- check_count(iter, "iter", 1L)

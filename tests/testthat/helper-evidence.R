@@ -95,3 +95,41 @@ ev_check_spread <- function(r, exact) {
   expect_gt(ratio, 0.5)
   expect_lt(ratio, 2)
 }
+
+# A correlated 3-D Gaussian likelihood N(mu, S) under N(0, 25 I) priors:
+# the evidence is the density N(mu; 0, S + 25 I).
+ev_gauss3 <- local({
+  d <- 3L
+  mu <- c(1, -0.5, 2)
+  S <- matrix(c(1, 0.8, 0.3, 0.8, 1, 0.5, 0.3, 0.5, 1), 3L)
+  Si <- solve(S)
+  ldS <- as.numeric(determinant(S)$modulus)
+  C <- S + 25 * diag(d)
+  list(ll = function(th) {
+         r <- th - mu
+         -0.5 * d * log(2 * pi) - 0.5 * ldS - 0.5 * sum(r * (Si %*% r))
+       },
+       lp = function(th) sum(stats::dnorm(th, 0, 5, log = TRUE)),
+       rp = function(n) matrix(stats::rnorm(n * d, 0, 5), n, d),
+       # log N(mu; 0, S + 25 I)
+       exact = -0.5 * d * log(2 * pi) - 0.5 * as.numeric(determinant(C)$modulus) -
+         0.5 * sum(mu * solve(C, mu)))
+})
+
+# R estimates (log evidence and its reported se), run s with seed seed + s.
+ev_replicate_seeded <- function(R, seed, f) {
+  t(vapply(seq_len(R), function(s) {
+    set.seed(seed + s)
+    r <- f()
+    c(est = r$log_evidence, se = r$se)
+  }, numeric(2)))
+}
+
+# mean within 4 standard errors of the exact value, and the reported se
+# within a factor 2 of the spread over runs
+ev_check_unbiased <- function(r, exact) {
+  sdv <- stats::sd(r[, "est"])
+  expect_lt(abs(mean(r[, "est"]) - exact), 4 * sdv / sqrt(nrow(r)))
+  expect_gt(mean(r[, "se"]) / sdv, 0.5)
+  expect_lt(mean(r[, "se"]) / sdv, 2)
+}

@@ -1,5 +1,5 @@
 # Shared pieces of the Geweke (2004) joint-distribution tests
-# (test-dpx-geweke.R, test-hdp.R), on the normal model with known variance
+# (test-dp-algorithms-geweke.R, test-hdp.R), on the normal model with known variance
 # s2 and a N(m0, s0) prior on each cluster mean.
 
 # x | z with the cluster means integrated out: within each cluster, each

@@ -1,6 +1,7 @@
 # Discrete Bayesian networks (R/bayesnet.R): Gibbs marginals against exact
 # marginals by brute-force enumeration written here independently of the
-# package; sum-product and max-product on trees against brute force.
+# package; sum-product and max-product on trees against brute force, and
+# marginals, evidence and MAP of a loopy network against brute force.
 
 # The Asia network's joint, typed in from Lauritzen and Spiegelhalter
 # (1988); states coded 1 = yes, 2 = no.
@@ -423,4 +424,98 @@ test_that("two groups of tied variables are two blocks, and the message says so"
   pm <- posterior_marginals(fit)
   for (v in names(ex))
     expect_true(all(abs(pm[[v]] - ex[[v]]) < 4 * attr(pm, "mcse")[[v]]), label = v)
+})
+
+# A five-node network with a loop (A -> B -> D <- C <- A), a three-level
+# root, and its tree-structured variant; exact answers by brute force.
+bn_loopy <- local({
+  L3 <- c("lo", "mid", "hi"); yn <- c("y", "n")
+  A <- c(lo = 0.3, mid = 0.5, hi = 0.2)
+  B <- array(c(0.9, 0.1, 0.5, 0.5, 0.2, 0.8), c(2, 3), list(B = yn, A = L3))
+  C <- array(c(0.1, 0.3, 0.6, 0.7, 0.2, 0.1, 0.3, 0.4, 0.3), c(3, 3), list(C = L3, A = L3))
+  D <- array(c(0.95, 0.05, 0.6, 0.4, 0.5, 0.5, 0.3, 0.7, 0.2, 0.8, 0.01, 0.99), c(2, 2, 3),
+             list(D = yn, B = yn, C = L3))
+  D2 <- array(c(0.9, 0.1, 0.2, 0.8), c(2, 2), list(D = yn, B = yn))
+  E <- array(c(0.8, 0.2, 0.25, 0.75), c(2, 2), list(E = yn, D = yn))
+  lv <- list(A = L3, B = yn, C = L3, D = yn, E = yn)
+  grid <- expand.grid(A = 1:3, B = 1:2, C = 1:3, D = 1:2, E = 1:2)
+  joint <- function(Dt) apply(grid, 1L, function(g) {
+    dpart <- if (length(dim(Dt)) == 3L) Dt[g["D"], g["B"], g["C"]] else Dt[g["D"], g["B"]]
+    A[g["A"]] * B[g["B"], g["A"]] * C[g["C"], g["A"]] * dpart * E[g["E"], g["D"]]
+  })
+  brute <- function(p, ev) {
+    keep <- rep(TRUE, nrow(grid))
+    for (v in names(ev)) keep <- keep & grid[[v]] == match(ev[[v]], lv[[v]])
+    pp <- p * keep
+    list(marg = lapply(stats::setNames(names(lv), names(lv)), function(v)
+      stats::setNames(as.vector(tapply(pp, grid[[v]], sum)) / sum(pp), lv[[v]])),
+      logZ = log(sum(pp)), map = grid[which.max(pp), ], maxlp = log(max(pp)))
+  }
+  list(loop = bayes_net(list(A = A, B = B, C = C, D = D, E = E)),
+       tree = bayes_net(list(A = A, B = B, C = C, D = D2, E = E)),
+       p_loop = joint(D), p_tree = joint(D2), brute = brute, lv = lv)
+})
+
+test_that("Bayes-net marginals, evidence and MAP equal brute force on a loopy network", {
+  ev <- list(E = "y")
+  ex <- bn_loopy$brute(bn_loopy$p_loop, ev)
+  bm <- bn_marginals(bn_loopy$loop, evidence = ev)
+  for (v in c("A", "B", "C", "D")) expect_equal(unname(bm[[v]]), unname(ex$marg[[v]]), tolerance = 1e-12)
+  expect_equal(attr(bm, "log_evidence"), ex$logZ, tolerance = 1e-12)
+  expect_error(bn_marginals(bn_loopy$loop, evidence = list(E = "n"), method = "sum_product"),
+               "tree")
+  for (m in c("auto", "anneal")) {
+    set.seed(7)
+    mp <- bn_map(bn_loopy$loop, evidence = ev, method = m)
+    expect_equal(mp$log_prob, ex$maxlp, tolerance = 1e-12)
+    expect_identical(unname(mp$state),
+                     vapply(c("A", "B", "C", "D"), function(v)
+                       bn_loopy$lv[[v]][ex$map[[v]]], "", USE.NAMES = FALSE))
+  }
+  skip_on_cran()
+  set.seed(3)
+  fit <- sample_posterior(bn_loopy$loop, ev, iter = 20000, burnin = 1000, progress = FALSE)
+  pm <- posterior_marginals(fit)
+  se <- attr(pm, "mcse")
+  for (v in c("A", "B", "C", "D"))
+    expect_true(all(abs(pm[[v]] - ex$marg[[v]]) < 4 * se[[v]] + 1e-3))
+})
+
+test_that("sum-product and max-product equal brute force on a tree with evidence", {
+  ev <- list(E = "n", C = "hi")
+  ex <- bn_loopy$brute(bn_loopy$p_tree, ev)
+  sp <- bn_marginals(bn_loopy$tree, evidence = ev, method = "sum_product")
+  for (v in c("A", "B", "D")) expect_equal(unname(sp[[v]]), unname(ex$marg[[v]]), tolerance = 1e-12)
+  expect_equal(attr(sp, "log_evidence"), ex$logZ, tolerance = 1e-12)
+  mx <- bn_map(bn_loopy$tree, evidence = ev, method = "max_product")
+  expect_equal(mx$log_prob, ex$maxlp, tolerance = 1e-12)
+  # observing C cuts the loop: sum-product applies to the loopy network too
+  ex2 <- bn_loopy$brute(bn_loopy$p_loop, ev)
+  sp2 <- bn_marginals(bn_loopy$loop, evidence = ev, method = "sum_product")
+  for (v in c("A", "B", "D")) expect_equal(unname(sp2[[v]]), unname(ex2$marg[[v]]), tolerance = 1e-12)
+})
+
+test_that("bn_map() checks its annealing arguments whatever the method", {
+  asia <- bayes_net_asia()
+  expect_error(bn_map(asia, schedule = "a"), "`schedule`")
+  expect_error(bn_map(asia, schedule = -1), "`schedule`")
+  expect_error(bn_map(asia, restarts = 0), "`restarts`")
+  expect_error(bn_map(asia, restarts = NA), "`restarts`")
+  expect_error(bn_map(asia, max_icm = -1), "`max_icm`")
+  expect_error(bn_map(asia, blocks = list("nonode")), "`blocks`")
+  expect_error(bn_map(asia, method = "enumerate", restarts = "a"), "`restarts`")
+})
+
+test_that("Gibbs sampling refuses evidence of probability zero instead of returning -Inf draws", {
+  asia <- bayes_net_asia()
+  set.seed(1)
+  expect_error(sample_posterior(asia, list(either = "no", tub = "yes"), iter = 50,
+                                progress = FALSE), "`data` has probability zero")
+  expect_error(bn_map(asia, evidence = list(either = "no", tub = "yes"), method = "anneal"),
+               "`evidence` has probability zero")
+  # rare but possible evidence still starts from a state of positive probability
+  set.seed(2)
+  fit <- sample_posterior(asia, list(either = "yes", tub = "yes", lung = "yes", asia = "yes"),
+                          iter = 50, progress = FALSE)
+  expect_true(all(is.finite(fit$chains[[1]]$traces[, "log_prob"])))
 })

@@ -99,3 +99,73 @@ test_that("cores = 2: both forked workers crashing is one classed error, without
   expect_true(file.create(f))
   unlink(f)
 })
+
+# The calls in the package's sources (R/*.R) as list(fun = <top-level
+# object the call is in>, call = <the call>), for the functions named in
+# `funs` (also as base::fun).
+source_calls <- function(funs) {
+  dir <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(dir), "the package's R sources are not at hand")
+  out <- list()
+  walk <- function(e, top) {
+    if (is.call(e)) {
+      f <- e[[1L]]
+      if (is.call(f) && identical(f[[1L]], as.name("::"))) f <- f[[3L]]
+      if (is.symbol(f) && as.character(f) %in% funs)
+        out[[length(out) + 1L]] <<- list(fun = top, call = e)
+      for (i in seq_along(e)) if (!is.symbol(e[[i]])) walk(e[[i]], top)
+    } else if (is.pairlist(e) || is.list(e)) {
+      for (i in seq_along(e)) if (!is.symbol(e[[i]])) walk(e[[i]], top)
+    }
+  }
+  for (f in list.files(dir, pattern = "[.]R$", full.names = TRUE)) {
+    for (e in parse(f, keep.source = FALSE)) {
+      top <- if (is.call(e) && as.character(e[[1L]]) %in% c("<-", "=") && is.symbol(e[[2L]]))
+        as.character(e[[2L]]) else "<top level>"
+      walk(e, paste0(basename(f), ": ", top))
+    }
+  }
+  out
+}
+
+test_that("every warning of the package is classed: warning() only in warn(), and warn() with an mcmix class", {
+  ws <- source_calls(c("warning", "warningCondition"))
+  where <- vapply(ws, `[[`, "", "fun")
+  # base::warning() and warningCondition() appear in warn() only (a
+  # new warning("...") anywhere else fails here: raise it with warn())
+  expect_identical(unique(where), "conditions.R: warn")
+  calls <- source_calls("warn")
+  expect_gt(length(calls), 8L)
+  for (cl in calls) {
+    call <- cl$call
+    if (identical(cl$fun, "conditions.R: warn")) next
+    cls <- if ("class" %in% names(call)) call[["class"]] else call[[3L]]
+    cls <- eval(cls, baseenv())   # a literal class or c() of literals
+    expect_true(is.character(cls) && length(cls) >= 1L && all(startsWith(cls[1L], "mcmix_")),
+                label = paste(cl$fun, paste(deparse(call), collapse = " ")))
+  }
+})
+
+test_that("the warnings of the evidence estimators and of interrupted runs carry their classes", {
+  withr::local_preserve_seed()
+  set.seed(1)
+  w <- expect_warning(harmonic_mean_evidence(rnorm(20)), class = "mcmix_warning_harmonic_mean")
+  expect_s3_class(w, c("mcmix_warning_harmonic_mean", "mcmix_warning_evidence", "mcmix_warning",
+                       "warning", "condition"), exact = TRUE)
+  expect_null(conditionCall(w))
+  # AIS with two temperatures and one move: the weights of a narrow
+  # likelihood under a wide prior are degenerate
+  set.seed(1)
+  w <- expect_warning(ais(function(t) sum(dnorm(rep(3, 50), t, 0.1, log = TRUE)),
+                          function(t) dnorm(t, 0, 10, log = TRUE),
+                          function(n) matrix(rnorm(n, 0, 10)), temperatures = c(0, 1),
+                          n_runs = 50, n_moves = 1), class = "mcmix_warning_ais_ess")
+  expect_s3_class(w, "mcmix_warning_evidence")
+  # an interrupted run (the kernel raises an interrupt in its second chunk,
+  # helper-faults.R)
+  set.seed(1)
+  w <- expect_warning(run_kernel(interrupting_kernel(iid_kernel(), k = 2L), iter = 40,
+                                 progress = FALSE), class = "mcmix_warning_interrupted")
+  expect_s3_class(w, c("mcmix_warning_interrupted", "mcmix_warning_interrupt", "mcmix_warning",
+                       "warning", "condition"), exact = TRUE)
+})

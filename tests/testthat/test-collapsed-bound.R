@@ -7,7 +7,7 @@
 # (src/family_gaussian_niw.c). It must be an upper bound for every point
 # and cluster (else the draw is not the exact conditional), and tight at
 # the cluster's mean. The scan's exactness is checked against enumerated
-# posteriors in test-dpx-exact.R, test-mixture-exact.R,
+# posteriors in test-dp-algorithms-exact.R, test-mixture-exact.R,
 # test-exact-sweep.R and test-splitmerge-highdim.R.
 
 # the family of both tests: every hyperparameter given, a correlated scale

@@ -80,7 +80,7 @@ test_that("the argument checks carry the argument name", {
   expect_input_error(mcmix:::check_vector(1:3, "mu0", 2L), "mu0")
   expect_input_error(mcmix:::match_choice("x", c("a", "b"), "loss"), "loss")
   expect_input_error(mcmix:::check_magnitude(1e300, "data"), "data")
-  expect_input_error(mcmix:::dots_backend(list(foo = 1)), "foo")
+  expect_input_error(mcmix:::check_dots(list(foo = 1)), "foo")
 })
 
 test_that("one positive-definiteness test, with the messages of each caller", {

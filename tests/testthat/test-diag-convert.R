@@ -1,3 +1,8 @@
+# Conversions of fits to coda (as.mcmc.list), posterior (as.array) and
+# summary tables: iteration numbers, chains and values carried over
+# unchanged, checked against the draws themselves and against coda's and
+# posterior's own functions; summaries survive saveRDS().
+
 test_that("as.mcmc.list carries iterations and works with coda", {
   set.seed(1)
   fit <- run_kernel(diag_ar_kernel(), iter = 400, burnin = 100, thin = 2, chains = 3,

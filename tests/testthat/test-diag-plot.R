@@ -1,3 +1,7 @@
+# Plots of fits render without error for 1, 2 and 4 chains and for 1 to 5
+# dimensions; the 1-D predictive density of a mixture fit integrates to one
+# (numerical quadrature).
+
 render <- function(expr) {
   f <- tempfile(fileext = ".png")
   grDevices::png(f, width = 800, height = 600)

@@ -1,3 +1,8 @@
+# psm() against a naive computation of the posterior similarity matrix
+# (every pair counted in R), its memory budget, and partition() against
+# planted partitions and the expected variation of information of every
+# sampled partition (computed in R).
+
 naive_psm <- function(labs) {
   N <- ncol(labs)
   out <- matrix(0, N, N)

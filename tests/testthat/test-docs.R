@@ -108,3 +108,23 @@ test_that("the nonparametric vignette says membership rows sum to one, as predic
     expect_equal(unname(rowSums(m)), rep(1, nrow(m)), tolerance = 1e-12)
   }
 })
+
+test_that("every test file starts with a header saying what it checks, and every full-mode file is run by make exact", {
+  files <- list.files(test_path(), pattern = "^(test|helper)-.*[.]R$")
+  first <- vapply(files, function(f) readLines(test_path(f), n = 1L, warn = FALSE)[1L], "")
+  expect_identical(names(first)[!startsWith(first, "# ")], character())
+  # no files by review round: tests live with their subject
+  expect_identical(grep("^test-qa", files, value = TRUE), character())
+  # the files with a full form (helper-full-mode.R) are those `make exact` runs
+  mk <- test_path("..", "..", "Makefile")
+  skip_if_not(file.exists(mk), "the Makefile is not at hand")
+  re <- sub("^EXACT_FILES := ", "", grep("^EXACT_FILES := ", readLines(mk), value = TRUE))
+  expect_length(re, 1L)
+  re <- gsub("$$", "$", re, fixed = TRUE)
+  tests <- setdiff(grep("^test-", files, value = TRUE), "test-docs.R")
+  uses <- tests[vapply(tests, function(f)
+    any(grepl("exact_iter\\(|exact_full\\(|MCMIX_EXACT_SWEEP", readLines(test_path(f)))), NA)]
+  run <- tests[grepl(re, sub("^test-(.*)[.]R$", "\\1", tests))]
+  expect_gte(length(uses), 6L)
+  expect_identical(setdiff(uses, run), character())
+})

@@ -45,3 +45,10 @@ test_that("ais() checks its new arguments", {
   expect_length(a$temperatures, 101L)   # default 100 d steps, d = 1
   expect_true(is.finite(a$se) && a$se > 0)
 })
+
+test_that("ais() is unbiased with an honest error on a correlated 3-D Gaussian", {
+  skip_on_cran()
+  p <- ev_gauss3   # helper-evidence.R
+  ev_check_unbiased(ev_replicate_seeded(6, 200, function() ais(p$ll, p$lp, p$rp, n_runs = 100)),
+                    p$exact)
+})

@@ -64,3 +64,29 @@ test_that("bridge_evidence() takes fits of targets, mcmc lists and checks its in
   expect_error(bridge_evidence(matrix(rnorm(20), 10, 2), function(th) NA), "log_posterior")
   expect_error(bridge_evidence(matrix(rnorm(20), 10, 2), sum, method = "x"), "method")
 })
+
+test_that("bridge_evidence() matches 2-D quadrature and the bridgesampling package", {
+  skip_on_cran()
+  set.seed(9)
+  x <- seq(-1, 1, length.out = 15)
+  yy <- stats::rpois(15, exp(0.5 + 0.7 * x))
+  lpost <- function(b) sum(stats::dpois(yy, exp(b[1] + b[2] * x), log = TRUE)) +
+    sum(stats::dnorm(b, 0, 1, log = TRUE))
+  f <- function(b1, b2) exp(lpost(c(b1, b2)) + 30)
+  inner <- function(b1) vapply(b1, function(a)
+    stats::integrate(Vectorize(function(b2) f(a, b2)), -6, 6, rel.tol = 1e-10)$value, 0)
+  exact <- log(stats::integrate(inner, -6, 6, rel.tol = 1e-9)$value) - 30
+  fit <- sample_mh(target(lpost, dim = 2), init = c(0, 0), iter = 6000, burnin = 1000,
+                   chains = 2, progress = FALSE)
+  r <- ev_replicate_seeded(6, 10, function() bridge_evidence(fit))
+  expect_lt(abs(mean(r[, "est"]) - exact), 4 * max(r[, "se"]))
+  dr <- do.call(rbind, lapply(fit$chains, function(ch) ch$traces))
+  colnames(dr) <- c("b1", "b2")
+  set.seed(1)
+  b <- bridge_evidence(dr, lpost)
+  expect_lt(abs(b$log_evidence - exact), 4 * b$se)
+  bs <- bridgesampling::bridge_sampler(dr, log_posterior = function(s, data) lpost(s),
+                                       data = NULL, lb = c(b1 = -Inf, b2 = -Inf),
+                                       ub = c(b1 = Inf, b2 = Inf), silent = TRUE)
+  expect_lt(abs(b$log_evidence - bs$logml), 4 * b$se)
+})

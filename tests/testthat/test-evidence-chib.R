@@ -132,3 +132,32 @@ test_that("chib_evidence() and bridge_evidence() check their arguments", {
   expect_error(bridge_evidence(d, function(th) 0, max_iter = 0), "max_iter")
   expect_error(bridge_evidence(d[1:3, ], function(th) 0), "at least 4 draws")
 })
+
+test_that("chib_evidence() is exact for Bernoulli-beta mixtures (all allocations enumerated)", {
+  skip_on_cran()
+  Y <- rbind(c(1, 1), c(1, 0), c(1, 1), c(1, 1), c(0, 0), c(0, 1), c(0, 0), c(0, 0))
+  a0 <- 1.5; b0 <- 0.7
+  lmb <- function(v) {
+    if (!nrow(v)) return(0)
+    s <- colSums(v)
+    sum(lbeta(a0 + s, b0 + nrow(v) - s) - lbeta(a0, b0))
+  }
+  exact <- function(K, alpha) {
+    Z <- as.matrix(expand.grid(rep(list(seq_len(K)), nrow(Y))))
+    lz <- apply(Z, 1L, function(z) {
+      n <- tabulate(z, K)
+      lgamma(sum(alpha)) - lgamma(sum(alpha) + nrow(Y)) + sum(lgamma(alpha + n) - lgamma(alpha)) +
+        sum(vapply(seq_len(K), function(k) lmb(Y[z == k, , drop = FALSE]), 0))
+    })
+    max(lz) + log(sum(exp(lz - max(lz))))
+  }
+  cases <- list(list(K = 2L, alpha = c(1, 2), alg = "gibbs"),
+                list(K = 3L, alpha = rep(0.8, 3), alg = "collapsed"))
+  for (cs in cases) {
+    set.seed(77 + cs$K)
+    fit <- sample_posterior(finite_mixture(bernoulli_beta(a0, b0), K = cs$K, alpha = cs$alpha),
+                            Y, iter = 3000, burnin = 300, algorithm = cs$alg, progress = FALSE)
+    ch <- chib_evidence(fit)
+    expect_lt(abs(ch$log_evidence - exact(cs$K, cs$alpha)), 4 * ch$se + 0.01)
+  }
+})

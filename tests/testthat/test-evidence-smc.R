@@ -17,6 +17,8 @@ test_that("sample_smc() has no small-sample bias in 10 dimensions (100 particles
 
 test_that("sample_smc() is unbiased in 10 dimensions with 1000 particles", {
   skip_on_cran()
+  # (long: with 100 particles above in the default suite; helper-full-mode.R)
+  skip_if_not(exact_full(), "the full exact checks only (MCMIX_EXACT_SWEEP=full)")
   set.seed(202)
   # 6 replications (each 1000 particles x ~40 stages x 10 moves)
   ev_check_spread(smc_rep(ev_gauss10, 6, 1000), ev_gauss10$exact)
@@ -27,6 +29,16 @@ test_that("sample_smc() on a bimodal mixture likelihood and a Beta-Binomial", {
   for (p in list(ev_mix1, ev_betabin)) {
     set.seed(203)
     ev_check_spread(smc_rep(p, 8, 100), p$exact)
+  }
+})
+
+test_that("sample_smc() on a bimodal mixture likelihood and a Beta-Binomial with 1000 particles", {
+  skip_on_cran()
+  # (long: with 100 particles above in the default suite; helper-full-mode.R)
+  skip_if_not(exact_full(), "the full exact checks only (MCMIX_EXACT_SWEEP=full)")
+  for (p in list(ev_mix1, ev_betabin)) {
+    set.seed(203)
+    smc_rep(p, 8, 100)   # (the stream of the single test this was)
     ev_check_spread(smc_rep(p, 6, 1000), p$exact)
   }
 })
@@ -74,4 +86,11 @@ test_that("the SMC variance estimate is the plain importance-sampling one withou
   expect_equal(s$log_evidence, log(mean(exp(w))))
   expect_equal(s$relvar, stats::var(exp(w)) / (500 * mean(exp(w))^2))
   expect_equal(s$n_eves, 500L)
+})
+
+test_that("sample_smc() is unbiased with an honest error on a correlated 3-D Gaussian", {
+  skip_on_cran()
+  p <- ev_gauss3   # helper-evidence.R
+  ev_check_unbiased(ev_replicate_seeded(10, 200, function()
+    suppressWarnings(sample_smc(p$ll, p$lp, p$rp, n_particles = 100))), p$exact)
 })

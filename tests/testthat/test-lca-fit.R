@@ -1,5 +1,7 @@
-# Latent class fits: one class numbering across the summaries, and the
-# evidence and pointwise log-likelihood of lca() and data-frame mixtures.
+# Latent class fits: one class numbering across the summaries, the evidence
+# and pointwise log-likelihood of lca() and data-frame mixtures against
+# enumeration, and lca()'s checks of `prior` and its profiles of factor and
+# logical columns.
 
 test_that("lca_probs(), partition(), cluster_profiles(), predict() and the plots number the classes alike", {
   require_suggested("poLCA")
@@ -146,4 +148,31 @@ test_that("logLik() and BIC() of lca() fits are poLCA's (maximum likelihood, poL
   set.seed(2)
   dp <- lca(carcinoma[1:40, 1:3], iter = 60, progress = FALSE)
   expect_s3_class(logLik(dp), "logLik")
+})
+
+test_that("lca() checks `prior` by its own name and profiles factor/logical columns", {
+  tab <- data.frame(q1 = factor(c("y", "y", "n", "n", "y", "n")),
+                    q2 = c(TRUE, TRUE, FALSE, FALSE, TRUE, FALSE),
+                    q3 = c(1L, 1L, 2L, 2L, 1L, 3L))
+  expect_error(lca(tab, K = 2, prior = -1), "`prior`")
+  expect_error(lca(tab, K = 2, prior = NA), "`prior`")
+  set.seed(107)
+  fit <- lca(tab, K = 2, iter = 200, progress = FALSE)
+  pr <- lca_probs(fit)
+  for (m in pr$mean) expect_equal(unname(rowSums(m)), rep(1, nrow(m)), tolerance = 1e-10)
+  # profiles: a logical column gives P(TRUE), a factor one row per level
+  n <- 30
+  g <- rep(1:2, each = 15)
+  df <- data.frame(num = c(rnorm(15, 0), rnorm(15, 6)), yes = g == 1,
+                   f = factor(ifelse(g == 1, "hi", "lo")))
+  df$yes[4] <- NA
+  fit <- sample_posterior(dp_mixture(auto_family(df, quiet = TRUE)), df, iter = 200,
+                          progress = FALSE)
+  prof <- cluster_profiles(fit, estimate = g, format = "long")
+  yes <- prof[prof$column == "yes", ]
+  expect_equal(yes$category, c("TRUE", "TRUE"))
+  expect_equal(yes$observed, c(1, 0))
+  f <- prof[prof$column == "f", ]
+  expect_equal(f$observed, c(0, 1))   # P(second level "lo") by cluster
+  expect_true(all(f$lower <= f$mean & f$mean <= f$upper))
 })

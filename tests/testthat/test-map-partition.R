@@ -1,5 +1,6 @@
 # MAP partitions by annealed Gibbs and ICM (R/map_partition.R) against the
-# exact MAP found by enumerating every set partition (helper-mixture.R).
+# exact MAP found by enumerating every set partition (helper-mixture.R),
+# also for Bernoulli-beta mixtures by brute force.
 
 map_exact <- function(x, lml, lprior) {
   P <- mx_partitions(NROW(x))
@@ -91,4 +92,48 @@ test_that("restarts from a fixed start begin from different partitions", {
   expect_gte(length(unique(still("singletons", 5))), 4L)
   # a function chooses every run's start
   expect_length(unique(still(function(r) z0, 3)), 1L)
+})
+
+test_that("map_partition() finds the exact MAP of Bernoulli-beta mixtures (brute force)", {
+  Y <- rbind(c(1, 1, 0), c(1, 1, 1), c(1, 0, 0), c(1, 1, 0), c(0, 0, 1), c(0, 1, 1),
+             c(0, 0, 1), c(0, 0, 0), c(1, 1, 1))
+  a0 <- 0.5; b0 <- 0.5; K <- 3; alpha <- 1.5; N <- nrow(Y)
+  rgs <- function(n) {
+    out <- list(1L)
+    for (i in 2:n) out <- unlist(lapply(out, function(z) lapply(seq_len(max(z) + 1L),
+                                                                function(k) c(z, k))),
+                                 recursive = FALSE)
+    do.call(rbind, out)
+  }
+  P <- rgs(N)
+  lml <- function(v) {
+    s <- colSums(v); n <- nrow(v)
+    sum(lbeta(a0 + s, b0 + n - s) - lbeta(a0, b0))
+  }
+  score <- function(z, fin) {
+    j <- max(z); n <- tabulate(z)
+    ll <- sum(vapply(seq_len(j), function(k) lml(Y[z == k, , drop = FALSE]), 0))
+    if (fin) {
+      if (j > K) return(-Inf)
+      ll + lfactorial(K) - lfactorial(K - j) + lgamma(alpha) - lgamma(alpha + N) +
+        sum(lgamma(alpha / K + n) - lgamma(alpha / K))
+    } else ll + j * log(alpha) + sum(lgamma(n)) + lgamma(alpha) - lgamma(alpha + N)
+  }
+  for (fin in c(TRUE, FALSE)) {
+    lp <- apply(P, 1L, score, fin = fin)
+    best <- P[which.max(lp), ]
+    expect_gt(max(lp) - sort(lp, decreasing = TRUE)[2L], 1e-3)
+    model <- if (fin) finite_mixture(bernoulli_beta(a0, b0), K = K, alpha = alpha) else
+      dp_mixture(bernoulli_beta(a0, b0), alpha = alpha)
+    inits <- list("prior", "one", "singletons", rep(1:3, 3))
+    for (s in seq_along(inits)) {
+      set.seed(s)
+      mp <- map_partition(model, Y, restarts = 1, init = inits[[s]])
+      expect_identical(as.integer(mp$labels), as.integer(best))
+      expect_equal(mp$log_post, max(lp), tolerance = 1e-8)
+    }
+  }
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(mp), mp)
 })

@@ -1,4 +1,7 @@
-# logit_gibbs(): Polya-Gamma, Holmes-Held and Student-t auxiliary variables.
+# logit_gibbs(): Polya-Gamma, Holmes-Held and Student-t auxiliary variables,
+# against the exact moments of PG(1, z) draws (series), the exact posterior
+# of a one-coefficient model (numerical integration) and simulation-based
+# calibration; predict() and the prior arguments refuse bad input.
 
 # Exact moments of PG(1, z): mean tanh(z/2) / (2z), and the variance from
 # the series PG(1, z) = sum_k g_k / (2 pi^2 ((k - 1/2)^2 + z^2 / (4 pi^2))),
@@ -225,4 +228,66 @@ test_that("logit_gibbs refuses bad input, naming the argument", {
   expect_error(predict(fit, level = 2), "`level`")
   expect_error(rpolyagamma(-1), "`n`")
   expect_error(rpolyagamma(2, NA), "`z`")
+})
+
+test_that("PG(1, z) draws have the exact mean and variance at new z", {
+  set.seed(101)
+  n <- 20000
+  for (z in c(0.3, 2.5, -7, 40)) {
+    x <- rpolyagamma(n, z)
+    a <- abs(z)
+    m <- tanh(a / 2) / (2 * a)
+    v <- (sinh(a) - a) / (4 * a^3 * cosh(a / 2)^2)
+    expect_lt(abs(mean(x) - m), 4.5 * sqrt(v / n))
+    # the variance of the sample variance from the fourth moment (a bound)
+    expect_lt(abs(var(x) / v - 1), 0.08)
+    expect_true(all(x > 0))
+  }
+})
+
+# The exact posterior mean and sd of a one-coefficient logistic regression
+# by numerical integration.
+logit_exact_1d <- function(x, y, prior_sd) {
+  lp <- function(b) vapply(b, function(bb) {
+    eta <- bb * x
+    sum(y * eta - log1p(exp(eta))) + stats::dnorm(bb, 0, prior_sd, log = TRUE)
+  }, 0)
+  grid_max <- stats::optimize(lp, c(-20, 20), maximum = TRUE)$objective
+  f <- function(b, k) b^k * exp(lp(b) - grid_max)
+  Z <- stats::integrate(f, -30, 30, k = 0)$value
+  m <- stats::integrate(f, -30, 30, k = 1)$value / Z
+  m2 <- stats::integrate(f, -30, 30, k = 2)$value / Z
+  c(mean = m, sd = sqrt(m2 - m^2))
+}
+
+test_that("logit_gibbs matches the exact posterior of a one-coefficient model", {
+  set.seed(102)
+  x <- c(-1.5, -0.7, -0.2, 0.1, 0.4, 0.9, 1.3, 2, -2.2, 0.6, 1.1, -0.4)
+  y <- c(0, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 0)
+  ex <- logit_exact_1d(x, y, prior_sd = 2)
+  for (m in c("polya_gamma", "holmes_held")) {
+    fit <- logit_gibbs(y ~ x - 1, data = data.frame(x = x, y = y), method = m,
+                       prior_cov = 4, iter = 6000, burnin = 500)
+    b <- fit$chains[[1]]$traces[, "x"]
+    n_eff <- ess(b)
+    expect_lt(abs(mean(b) - ex[["mean"]]), 4.5 * ex[["sd"]] / sqrt(n_eff))
+    expect_lt(abs(sd(b) / ex[["sd"]] - 1), 0.1)
+  }
+})
+
+test_that("predict() of a logit fit refuses NA rows in newdata instead of dropping them", {
+  set.seed(103)
+  d <- data.frame(y = c(0, 1, 1, 0, 1, 0, 1, 1), x = c(-1, 2, 0.5, -0.3, 1, -2, 0.2, 3))
+  fit <- logit_gibbs(y ~ x, data = d, iter = 50, burnin = 10)
+  expect_equal(nrow(predict(fit, newdata = data.frame(x = c(0, 1, 2)))), 3L)
+  expect_error(predict(fit, newdata = data.frame(x = c(0, NA))), "newdata")
+})
+
+test_that("logit_gibbs refuses prior_cov together with prior_var instead of ignoring it", {
+  d <- data.frame(y = c(0, 1, 1, 0, 1, 0), x = c(-1, 2, 0.5, -0.3, 1, -2))
+  expect_error(logit_gibbs(y ~ x, data = d, prior_cov = 4, prior_var = c(2, 2), iter = 10),
+               "prior_cov")
+  set.seed(109)
+  fit <- logit_gibbs(y ~ x, data = d, prior_var = c(2, 2), iter = 20, burnin = 5)
+  expect_true(all(fit$chains[[1]]$traces[, "v0"] > 0))
 })

@@ -44,6 +44,33 @@ test_that("every option read in the namespace is a row of the table, and every r
   expect_length(setdiff(names(tab), nms), 0L)     # every row is read
 })
 
+test_that("every option named in the sources (code and help) is a row of the table or of the options of other packages", {
+  dir <- test_path("..", "..", "R")
+  skip_if_not(dir.exists(dir), "the package's R sources are not at hand")
+  src <- unlist(lapply(list.files(dir, pattern = "[.]R$", full.names = TRUE), readLines))
+  grab <- function(pattern) {
+    m <- regmatches(src, gregexpr(pattern, src, perl = TRUE))
+    unique(unlist(lapply(m, function(x) sub(pattern, "\\1", x, perl = TRUE))))
+  }
+  # mcmix_option("name") and getOption("mcmix.name", ...) in code and in
+  # the roxygen text; `mcmix.name` anywhere (help pages quote options so)
+  read <- c(grab("mcmix_option\\([\"']([A-Za-z0-9_.]+)[\"']"),
+            grab("getOption\\([\"']mcmix[.]([A-Za-z0-9_.]+)[\"']"),
+            grab("`mcmix[.]([a-z][a-z0-9_]*)`"))
+  read <- setdiff(sub("^mcmix[.]", "", read), "h")   # (`mcmix.h`: the public C header)
+  expect_gt(length(read), 20L)
+  expect_identical(setdiff(read, names(tab)), character())
+  # getOption() of any other option: listed among the options of other packages
+  others <- grab("getOption\\([\"']([A-Za-z0-9_.]+)[\"']")
+  others <- others[!startsWith(others, "mcmix.")]
+  expect_identical(setdiff(others, names(mcmix:::other_options_read)), character())
+  expect_identical(setdiff(names(mcmix:::other_options_read), others), character())
+  # getOption() with a computed name only in mcmix_option()
+  code <- sub("#.*$", "", src)
+  dynamic <- grep("getOption\\((?![\"'])", code, perl = TRUE, value = TRUE)
+  expect_identical(trimws(dynamic), "v <- getOption(full)")
+})
+
 test_that("every default passes its row's check and is what mcmix_option() gives unset", {
   for (nm in names(tab)) {
     r <- tab[[nm]]
@@ -86,6 +113,9 @@ test_that("the help page lists every option of the table with its default and va
                              "worker_files", "online_narrow_max"))
   after <- sub(".*Testing options", "", txt)
   for (nm in testing) expect_match(after, paste0("mcmix.", nm), fixed = TRUE)
+  # and the options of R and other packages that the package reads
+  after <- sub(".*Options of R and other packages", "", txt)
+  for (nm in names(mcmix:::other_options_read)) expect_match(after, nm, fixed = TRUE)
 })
 
 test_that("a bad value of every option is an error naming the option and the value", {

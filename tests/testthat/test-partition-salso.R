@@ -1,6 +1,9 @@
 # The SALSO-style search of partition() (src/partition_salso.c) against the
 # greedy search and mcclust's estimates, and credible balls
-# (R/credible_ball.R) against their definition and in a calibration study.
+# (R/credible_ball.R) against their definition and in a calibration study;
+# partition() against the exact minimum VI and Binder loss (every set
+# partition of small draws), and the edge cases N = 1, 2, one cluster and
+# singletons.
 
 # Expected loss of the rows of `cands` over the draws (VI) or the psm (Binder).
 ps_score <- function(cands, draws, loss = "VI") {
@@ -126,4 +129,56 @@ test_that("credible balls contain the true partition at their posterior level", 
   }
   expect_lt(abs(mean(cover) - mean(mass)), 3 * sqrt(mean(mass) * (1 - mean(mass)) / n_sets) + 0.01)
   expect_gt(mean(mass), 0.85)
+})
+
+# The set partitions of 1..n (lists of label vectors) and the variation of
+# information between two partitions (Meila 2007), by definition.
+ps_enum <- function(n) {
+  if (n == 1L) return(list(1L))
+  out <- list()
+  for (p in ps_enum(n - 1L)) for (j in seq_len(max(p) + 1L)) out[[length(out) + 1L]] <- c(p, j)
+  out
+}
+ps_vi <- function(a, b) {
+  t <- table(a, b) / length(a)
+  pa <- rowSums(t); pb <- colSums(t)
+  -sum(pa * log2(pa)) - sum(pb * log2(pb)) - 2 * sum(ifelse(t > 0, t * log2(t / outer(pa, pb)), 0))
+}
+
+test_that("partition() attains the exact minimum VI and Binder loss on small draws", {
+  set.seed(108)
+  for (rep in 1:6) {
+    N <- sample(3:6, 1)
+    L <- t(replicate(sample(4:12, 1), sample.int(sample(1:3, 1), N, TRUE)))
+    parts <- ps_enum(N)
+    vi <- vapply(parts, function(p) mean(apply(L, 1L, function(r) ps_vi(p, r))), 0)
+    P <- psm(L)
+    bi <- vapply(parts, function(p) sum(abs(outer(p, p, "==") - P)[upper.tri(P)]), 0)
+    expect_equal(partition(L)$loss, min(vi), tolerance = 1e-9)
+    pb <- partition(L, loss = "binder")
+    expect_equal(sum(abs(outer(pb$labels, pb$labels, "==") - P)[upper.tri(P)]), min(bi),
+                 tolerance = 1e-9)
+  }
+})
+
+test_that("partition() and credible_ball() handle N = 1, N = 2, one cluster, singletons", {
+  expect_equal(partition(matrix(1L, 5, 1))$labels, 1L)
+  cb <- credible_ball(matrix(1L, 5, 1))
+  expect_equal(cb$radius, 0)
+  L2 <- rbind(matrix(1L, 6, 2), matrix(c(1L, 2L), 4, 2, byrow = TRUE))
+  expect_equal(partition(L2)$labels, c(1L, 1L))
+  cb <- credible_ball(L2, level = 0.5)
+  expect_equal(cb$radius, 0)           # 60% of the draws equal the estimate
+  cb <- credible_ball(L2, level = 0.95)
+  expect_equal(cb$radius, 1)           # VI (log base 2) between {12} and {1}{2}
+  expect_equal(cb$bounds$n_clusters, c(1, 2, 2))
+  expect_equal(partition(matrix(1L, 8, 5))$labels, rep(1L, 5))
+  expect_equal(partition(matrix(1:5, 8, 5, byrow = TRUE), loss = "binder")$labels, 1:5)
+  # a similarity matrix given directly
+  P <- matrix(c(1, .9, .1, .9, 1, .2, .1, .2, 1), 3)
+  expect_equal(partition(P)$labels, c(1L, 1L, 2L))
+  expect_equal(partition(P, loss = "binder")$labels, c(1L, 1L, 2L))
+  expect_error(credible_ball(L2, estimate = c(1, NA)), "estimate")
+  expect_error(partition(matrix(NA_integer_, 2, 2)), "`x`")
+  expect_error(partition(L2, runs = 0), "runs")
 })

@@ -198,3 +198,40 @@ test_that("product families refuse bad parts and data with messages naming them"
     product_family(k = categorical_dirichlet(), .columns = list(k = c("a", "b"))), cnt),
     "partly missing")
 })
+
+test_that("a Poisson + Bernoulli + categorical product with NA equals its closed forms", {
+  df <- data.frame(cnt = c(0L, 3L, 1L, NA, 5L, 2L, 0L),
+                   lgl = c(TRUE, NA, FALSE, TRUE, TRUE, FALSE, TRUE),
+                   cat = factor(c("u", "v", "w", "u", NA, "w", "u"),
+                                levels = c("u", "v", "w", "z")))
+  fam <- product_family(cnt = poisson_gamma(shape = 2, rate = 0.5),
+                        lgl = bernoulli_beta(a = 2, b = 3),
+                        cat = categorical_dirichlet(alpha = 0.7))
+  lml_pois <- function(x, a = 2, b = 0.5) {
+    x <- x[!is.na(x)]
+    a * log(b) - lgamma(a) + lgamma(a + sum(x)) - (a + sum(x)) * log(b + length(x)) -
+      sum(lgamma(x + 1))
+  }
+  lml_cat <- function(cc, al = rep(0.7, 4))
+    lgamma(sum(al)) - lgamma(sum(al) + sum(cc)) + sum(lgamma(al + cc) - lgamma(al))
+  z <- df$lgl[!is.na(df$lgl)]
+  cc <- as.numeric(table(df$cat))
+  exact <- lml_pois(df$cnt) + lbeta(2 + sum(z), 3 + sum(!z)) - lbeta(2, 3) + lml_cat(cc)
+  prep <- mcmix:::family_prepare(fam, df)
+  expect_equal(mcmix:::.family_eval(prep, NULL, "log_marginal"), exact, tolerance = 1e-10)
+  # the predictive of a new row with a missing logical and an unseen category
+  new <- data.frame(cnt = 4L, lgl = NA, cat = factor("z", levels = levels(df$cat)))
+  cc2 <- cc + c(0, 0, 0, 1)
+  expect_equal(mcmix:::.family_eval(prep, NULL, "log_predictive", new),
+               lml_pois(c(df$cnt, 4L)) - lml_pois(df$cnt) + lml_cat(cc2) - lml_cat(cc),
+               tolerance = 1e-10)
+  # an all-NA column is refused by name; an all-NA row is accepted
+  d2 <- df
+  d2$none <- NA_real_
+  expect_error(auto_family(d2, quiet = TRUE), "none")
+  d3 <- df
+  d3[2, ] <- NA
+  set.seed(106)
+  f3 <- sample_posterior(dp_mixture(fam), d3, iter = 30, progress = FALSE)
+  expect_length(partition(f3)$labels, nrow(d3))
+})

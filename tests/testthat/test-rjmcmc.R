@@ -2,7 +2,8 @@
 # exact one, p(K | y) prop. to p(K) p(y | K), with p(y | K) computed by
 # enumerating every allocation of N = 8 points to K <= 4 components
 # (grouped by set partition) and, for Richardson and Green's priors,
-# integrating the component parameters numerically.
+# integrating the component parameters numerically; Richardson and Green's
+# published p(K | y) of the galaxy data (1997, Table 1).
 
 # ---- exact p(y | K) under Richardson-Green priors ---------------------------
 # Given beta, a cluster S integrates mu analytically (y_S | s2 is
@@ -84,7 +85,7 @@ test_that("Richardson-Green RJMCMC gives the exact posterior of K", {
                                 trange = c(-45, 10)))
   expect_equal(p, p_fine, tolerance = 1e-8)
   set.seed(3)
-  fit <- sample_posterior(rj_mixture(k_max = 4), y, iter = 30000, burnin = 2000,
+  fit <- sample_posterior(rj_mixture(k_max = 4), y, iter = exact_iter(30000), burnin = 2000,
                           progress = FALSE)
   pk <- posterior_k(fit)
   expect_equal(pk$K, 1:4)
@@ -101,7 +102,7 @@ test_that("the Richardson-Green sampler respects a non-uniform prior on K", {
   set.seed(7)
   fit <- sample_posterior(rj_mixture(rg_prior(kappa = 2 / R^2, alpha = 3, g = 0.5, h = 5 / R^2),
                                      k_max = 4, k_prior = prior, delta = 2),
-                          y, iter = 30000, burnin = 2000, progress = FALSE)
+                          y, iter = exact_iter(30000), burnin = 2000, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
 })
@@ -122,7 +123,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   ll <- mx_log_lik_partitions(P, matrix(rj_y), function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
   p <- exact(ll, 1, rep(0.25, 4))
   set.seed(11)
-  fit <- sample_posterior(rj_mixture(fam, k_max = 4), rj_y, iter = 20000, burnin = 1000,
+  fit <- sample_posterior(rj_mixture(fam, k_max = 4), rj_y, iter = exact_iter(20000), burnin = 1000,
                           progress = FALSE)
   pk <- posterior_k(fit)
   expect_equal(pk$K, 1:4)
@@ -134,7 +135,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   p <- exact(ll, 0.5, prior)
   set.seed(12)
   fit <- sample_posterior(rj_mixture(poisson_gamma(1, 0.2), k_max = 4, k_prior = prior,
-                                     delta = 0.5), x, iter = 20000, burnin = 1000,
+                                     delta = 0.5), x, iter = exact_iter(20000), burnin = 1000,
                           chains = 2, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
@@ -144,7 +145,7 @@ test_that("collapsed RJMCMC gives the exact posterior of K for conjugate familie
   p <- exact(ll, 1, rep(0.25, 4))
   set.seed(13)
   fit <- sample_posterior(rj_mixture(bernoulli_beta(0.5, 0.5), k_max = 4), B,
-                          iter = 20000, burnin = 1000, progress = FALSE)
+                          iter = exact_iter(20000), burnin = 1000, progress = FALSE)
   pk <- posterior_k(fit)
   expect_true(all(abs(pk$prob - p) < 4 * pk$mcse + 0.002))
 })
@@ -200,4 +201,109 @@ test_that("bad input to rj_mixture() and its sampler is refused with clear error
   expect_error(sample_posterior(rj_mixture(gaussian_nonconj()), rj_y), "conjugate")
   expect_error(sample_posterior(rj_mixture(), rj_y, foo = 1), "unknown argument")
   expect_error(posterior_k(1), "`fit`")
+})
+
+test_that("collapsed RJMCMC matches p(K | y) by enumerating all allocations (Poisson-gamma)", {
+  skip_on_cran()
+  y <- c(0, 1, 3, 2, 8, 10, 9, 15); sh <- 2; rt <- 0.3; kmax <- 4; delta <- 0.7
+  kp <- c(0.1, 0.2, 0.3, 0.4)
+  lmp <- function(v) {
+    n <- length(v)
+    if (!n) return(0)
+    sh * log(rt) - lgamma(sh) + lgamma(sh + sum(v)) - (sh + sum(v)) * log(rt + n) -
+      sum(lgamma(v + 1))
+  }
+  # p(y | K) = sum over labelled allocations of Dirichlet-multinomial times
+  # the Poisson-gamma marginals
+  lpk <- vapply(seq_len(kmax), function(K) {
+    Z <- as.matrix(expand.grid(rep(list(seq_len(K)), length(y))))
+    a <- rep(delta, K)
+    lz <- apply(Z, 1L, function(z) {
+      n <- tabulate(z, K)
+      lgamma(sum(a)) - lgamma(sum(a) + length(y)) + sum(lgamma(a + n) - lgamma(a)) +
+        sum(vapply(seq_len(K), function(k) lmp(y[z == k]), 0))
+    })
+    max(lz) + log(sum(exp(lz - max(lz))))
+  }, 0)
+  lpost <- lpk + log(kp)
+  ex <- exp(lpost - max(lpost)); ex <- ex / sum(ex)
+  set.seed(5)
+  fit <- sample_posterior(rj_mixture(poisson_gamma(sh, rt), k_max = kmax, k_prior = kp,
+                                     delta = delta), y,
+                          iter = exact_iter(10000), burnin = 1000, chains = 2, progress = FALSE)
+  pk <- posterior_k(fit)
+  est <- pk$prob[match(seq_len(kmax), pk$K)]
+  est[is.na(est)] <- 0
+  se <- pk$mcse[match(seq_len(kmax), pk$K)]
+  se[is.na(se)] <- 0
+  expect_true(all(abs(est - ex) < 4 * se + 0.005))
+})
+
+test_that("Richardson-Green sampler reproduces the published galaxy p(K) (RG 1997, Table 1)", {
+  skip_on_cran()
+  y <- MASS::galaxies / 1000
+  set.seed(11)
+  fit <- sample_posterior(rj_mixture(), y, iter = 15000, burnin = 3000, progress = FALSE)
+  pk <- posterior_k(fit)
+  p <- stats::setNames(pk$prob, pk$K)
+  # Table 1 of Richardson and Green (1997), galaxy data, uniform p(K) on 1..30
+  rg <- c(`3` = 0.061, `4` = 0.128, `5` = 0.182, `6` = 0.199, `7` = 0.160, `8` = 0.109)
+  expect_true(as.integer(names(p)[which.max(p)]) %in% 5:7)
+  expect_true(all(abs(p[names(rg)] - rg) < 0.06))
+  expect_lt(sum(p[as.integer(names(p)) <= 2]), 0.01)
+})
+
+test_that("Richardson-Green RJMCMC matches p(K | y) by enumeration and quadrature (other data, priors)", {
+  skip_on_cran()
+  y <- c(-1.2, -0.8, 0.9, 1.4, 3.1); N <- length(y)
+  xi <- 0.5; kappa <- 0.2; al <- 2; g <- 0.5; h <- 1; delta <- 1; kmax <- 4
+  # one cluster's marginal given the precision tau: N(v; xi 1, I / tau + 11' / kappa)
+  lm_tau <- function(v, tau) {
+    n <- length(v); s2 <- 1 / tau; t2 <- 1 / kappa; r <- v - xi
+    -0.5 * n * log(2 * pi) - 0.5 * ((n - 1) * log(s2) + log(s2 + n * t2)) -
+      0.5 * (sum(r^2) - t2 * sum(r)^2 / (s2 + n * t2)) / s2
+  }
+  # ... integrated over tau ~ Gamma(alpha, beta) on a log grid
+  m_beta <- function(v, beta) {
+    if (!length(v)) return(1)
+    uu <- seq(log(al / beta) - 20, log(al / beta) + 20, length.out = 4001)
+    lf <- stats::dgamma(exp(uu), al, beta, log = TRUE) + lm_tau(v, exp(uu)) + uu
+    lf[!is.finite(lf)] <- -Inf
+    sum(exp(lf - max(lf))) * (uu[2] - uu[1]) * exp(max(lf))
+  }
+  subsets <- lapply(0:(2^N - 1), function(b) which(bitwAnd(b, 2^(0:(N - 1))) > 0))
+  allocs <- lapply(seq_len(kmax), function(K) as.matrix(expand.grid(rep(list(seq_len(K)), N))))
+  key <- function(idx) sum(2^(idx - 1)) + 1
+  # each allocation z of N points to K components, once: its Dirichlet-
+  # multinomial weight and the subset of the points of each component
+  terms <- lapply(seq_len(kmax), function(K) {
+    a <- rep(delta, K)
+    z <- allocs[[K]]
+    list(w = exp(apply(z, 1L, function(zz) {
+           n <- tabulate(zz, K)
+           lgamma(sum(a)) - lgamma(sum(a) + N) + sum(lgamma(a + n) - lgamma(a))
+         })),
+         keys = matrix(apply(z, 1L, function(zz) vapply(seq_len(K), function(k)
+           key(which(zz == k)), 0)), ncol = K, byrow = TRUE))
+  })
+  # p(y | K, beta) = sum over z of weight(z) prod_k m(y[z == k] | beta)
+  pyk_beta <- function(beta) {
+    ms <- vapply(subsets, function(S) m_beta(y[S], beta), 0)
+    vapply(terms, function(tm) {
+      pr <- tm$w
+      for (k in seq_len(ncol(tm$keys))) pr <- pr * ms[tm$keys[, k]]
+      sum(pr)
+    }, 0)
+  }
+  # ... and over beta ~ Gamma(g, h) on a log grid
+  lb <- seq(log(1e-6), log(1e3), length.out = 300)
+  vals <- t(vapply(exp(lb), function(b) pyk_beta(b) * stats::dgamma(b, g, h) * b, numeric(kmax)))
+  ex <- colSums(vals) / sum(vals)
+  set.seed(21)
+  fit <- sample_posterior(rj_mixture(rg_prior(xi = xi, kappa = kappa, alpha = al, g = g, h = h),
+                                     k_max = kmax, delta = delta), y,
+                          iter = exact_iter(15000), burnin = 2000, progress = FALSE)
+  pk <- posterior_k(fit)
+  expect_equal(pk$K, 1:4)
+  expect_true(all(abs(pk$prob - ex) < 4 * pk$mcse + 0.005))
 })

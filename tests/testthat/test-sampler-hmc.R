@@ -1,3 +1,8 @@
+# sample_hmc() against the exact moments of a correlated Gaussian (helper-
+# sampler.R), its step-size adaptation and divergence count, extend()
+# against one longer run (bit for bit), and NaN log densities as outside
+# the support.
+
 test_that("sample_hmc reproduces the moments of a correlated 2-D Gaussian", {
   skip_on_cran()
   set.seed(31)

@@ -1,3 +1,8 @@
+# sample_mh() with every proposal against exact moments (Gaussians, a
+# five-state distribution with detailed balance), scale adaptation against
+# its target acceptance rate, extend() and unaligned chunks against one
+# longer run (bit for bit), and refusal of bad tuning arguments.
+
 test_that("sample_mh reproduces the moments of a correlated 2-D Gaussian for every proposal", {
   skip_on_cran()
   props <- list(

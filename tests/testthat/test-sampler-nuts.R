@@ -1,4 +1,6 @@
-# sample_nuts(): multinomial NUTS with Stan's windowed adaptation.
+# sample_nuts(): multinomial NUTS with Stan's windowed adaptation, against
+# the exact moments of Gaussians (up to 100 dimensions, condition number
+# 1e4) and a 5-D Student t; its class, print() and gradient errors.
 
 # z-scores of the means and variances of the columns of `tr` against the
 # exact means `mu` and variances `v`, with Monte Carlo errors from the
@@ -323,4 +325,55 @@ test_that("the warm-up and sampling time of each chain are recorded", {
   expect_identical(elapsed_time(ext)[, "warmup"], tm[, "warmup"])
   expect_output(print(fit), "Time: .*per chain: warm-up .*sampling")
   expect_error(elapsed_time(1), class = "mcmix_error_input")
+})
+
+test_that("NUTS fits carry their class once and print the diagnostics once", {
+  set.seed(104)
+  fit <- sample_nuts(function(x) -sum(x^2) / 2, init = c(0, 0), iter = 50, burnin = 50)
+  expect_false(anyDuplicated(class(fit)) > 0)
+  out <- capture.output(print(fit))
+  expect_equal(sum(grepl("NUTS diagnostics", out)), 1L)
+  out <- capture.output(print(summary(fit)))
+  expect_equal(sum(grepl("NUTS diagnostics", out)), 1L)
+})
+
+test_that("NUTS reports a failing gradient at the start without an internal call", {
+  tg <- target(function(x) -sum(x^2), gradient = function(x) c(NaN, 0))
+  err <- tryCatch(sample_nuts(tg, init = c(0, 0), iter = 20, burnin = 20),
+                  error = function(e) e)
+  expect_s3_class(err, "error")
+  expect_match(conditionMessage(err), "`gradient`")
+  expect_null(conditionCall(err))
+  # a flat target (zero gradient everywhere) is refused, not run forever
+  expect_error(sample_nuts(function(x) 0, init = c(0, 0), iter = 50, burnin = 50,
+                           max_treedepth = 5), "improper")
+})
+
+test_that("NUTS recovers the moments of a correlated Gaussian and a 5-D Student t", {
+  set.seed(105)
+  S <- matrix(c(4, 3.8, 0.5, 3.8, 4, 0.5, 0.5, 0.5, 1), 3)
+  P <- solve(S)
+  mu <- c(1, -2, 3)
+  fit <- sample_nuts(target(function(x) -0.5 * sum((x - mu) * (P %*% (x - mu))),
+                            gradient = function(x) -as.double(P %*% (x - mu))),
+                     init = c(0, 0, 0), iter = 2000, burnin = 500, metric = "dense")
+  M <- fit$chains[[1]]$traces
+  n_eff <- apply(M, 2L, ess)
+  expect_true(all(abs(colMeans(M) - mu) < 4.5 * sqrt(diag(S) / n_eff)))
+  expect_lt(max(abs(cov(M) - S) / sqrt(outer(diag(S), diag(S)))), 0.15)
+  s <- 1:5
+  nu <- 7
+  tfit <- sample_nuts(target(function(x) -(nu + 5) / 2 * log1p(sum((x / s)^2) / nu),
+                             gradient = function(x) -(nu + 5) / (nu + sum((x / s)^2)) * x / s^2),
+                      init = rep(0.1, 5), iter = 3000, burnin = 500)
+  T <- tfit$chains[[1]]$traces
+  v <- s^2 * nu / (nu - 2)
+  n_eff <- apply(T, 2L, ess)
+  expect_true(all(abs(colMeans(T)) < 4.5 * sqrt(v / n_eff)))
+  expect_true(all(abs(apply(T, 2L, var) / v - 1) < 0.25))
+  # extend() continues the run bit for bit
+  lg <- function(x) -0.5 * sum((x - mu) * (P %*% (x - mu)))
+  set.seed(9); a <- sample_nuts(lg, init = c(0, 0, 0), iter = 60, burnin = 40)
+  set.seed(9); b <- extend(sample_nuts(lg, init = c(0, 0, 0), iter = 30, burnin = 40), 30)
+  expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
 })

@@ -1,3 +1,7 @@
+# sample_slice() against exact moments of a correlated Gaussian and the
+# exact probabilities of a five-state distribution (integer slice
+# sampler), extend() against one longer run, and NaN log densities.
+
 test_that("sample_slice reproduces the moments of a correlated 2-D Gaussian", {
   skip_on_cran()
   set.seed(21)

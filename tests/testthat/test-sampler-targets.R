@@ -1,3 +1,7 @@
+# target() objects: their checks, and the checks of the values an R target
+# returns (the message names the value, the iteration and theta); an
+# argument vector kept by the user's function is never modified.
+
 test_that("target() builds and checks targets", {
   tg <- target(gauss_ld, gradient = gauss_gr, init = c(0, 0))
   expect_s3_class(tg, "mcmix_target")

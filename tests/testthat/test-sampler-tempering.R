@@ -1,3 +1,7 @@
+# sample_tempering() against the exact mode masses of a well-separated
+# bimodal mixture, extend() against one longer run, and NaN log
+# likelihoods rejected and counted.
+
 test_that("parallel tempering gets the mode masses of a well-separated bimodal mixture", {
   skip_on_cran()
   ll <- function(x) log(0.3 * dnorm(x, -10) + 0.7 * dnorm(x, 10))

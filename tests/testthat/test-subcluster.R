@@ -1,6 +1,6 @@
 # The sub-cluster split-merge sampler (algorithm = "subcluster",
 # src/mixture_subcluster*.c) against the exact posterior over the partitions
-# of tiny data sets (enumeration, helper-mixture.R / helper-dpx.R), and
+# of tiny data sets (enumeration, helper-mixture.R / helper-dp-algorithms.R), and
 # against collapsed Gibbs on the galaxy data.
 
 xs <- c(-1.2, -0.9, 0.1, 1.4, 1.6)                       # N = 5
@@ -18,14 +18,14 @@ ll7 <- mx_log_lik_partitions(P7, x7, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix
 test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
   skip_on_cran()
   p <- mx_posterior(P5s, ll5s, apply(P5s, 1L, mx_lprior_dp, alpha = 0.8))
-  r <- mx_check(dp_mixture(niw_s, alpha = 0.8), xs, p, iter = 30000,
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.8), xs, p, iter = exact_iter(30000),
                 algorithm = "subcluster", seed = 21)
   expect_lt(r$tv, r$bound)
   # split / merge proposals are made and some accepted
   acc <- acceptance(r$fit)
   expect_gt(acc[1, 1], 0.05)
   p <- mx_posterior(P5s, ll5s, apply(P5s, 1L, mx_lprior_py, alpha = 0.5, d = 0.35))
-  r <- mx_check(dp_mixture(niw_s, alpha = 0.5, discount = 0.35), xs, p, iter = 30000,
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.5, discount = 0.35), xs, p, iter = exact_iter(30000),
                 algorithm = "subcluster", seed = 22)
   expect_lt(r$tv, r$bound)
 })
@@ -33,7 +33,7 @@ test_that("subcluster matches the exact DP and Pitman-Yor posteriors", {
 test_that("subcluster matches the exact posterior at N = 7 (local order with a fixed part)", {
   skip_on_cran()
   p <- mx_posterior(P7, ll7, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
-  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = 45000,
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = exact_iter(45000),
                 algorithm = "subcluster", seed = 25, control = dp_control(sc_moves = 8))
   expect_lt(r$tv, r$bound)
 })
@@ -56,7 +56,7 @@ test_that("subcluster matches the exact posterior with missing cells (product fa
   p <- mx_exact_dp(as.matrix(xd), function(X) lml1(X[, 1]) + lml1(X[, 2]), 0.7)
   part <- gaussian_diag(prior_mean = 0, kappa = 0.5, shape = 2, rate = 1)
   r <- mx_check(dp_mixture(product_family(a = part, b = part), alpha = 0.7), xd, p,
-                iter = 45000, algorithm = "subcluster", seed = 26,
+                iter = exact_iter(45000), algorithm = "subcluster", seed = 26,
                 control = dp_control(sc_moves = 8))
   expect_lt(r$tv, r$bound)
 })
@@ -99,7 +99,7 @@ test_that("subcluster matches the exact posterior with its splits thinned by clu
   p <- mx_posterior(P7, ll7, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
   ctl <- dp_control(sc_moves = 8)
   ctl$sc_thin <- 2
-  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = 45000,
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), x7, p, iter = exact_iter(45000),
                 algorithm = "subcluster", seed = 26, control = ctl)
   expect_lt(r$tv, r$bound)
   expect_mean_k(r$fit, P7, p)
@@ -109,7 +109,7 @@ test_that("subcluster matches the exact posterior with its splits thinned by clu
   lle <- mx_log_lik_partitions(P7, xe, function(X) mx_lml_niw(X, 0, 0.5, 3, matrix(1)))
   p <- mx_posterior(P7, lle, apply(P7, 1L, mx_lprior_dp, alpha = 0.7))
   ctl$sc_sams <- FALSE
-  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), xe, p, iter = 45000,
+  r <- mx_check(dp_mixture(niw_s, alpha = 0.7), xe, p, iter = exact_iter(45000),
                 algorithm = "subcluster", seed = 27, control = ctl)
   expect_lt(r$tv, r$bound)
   expect_mean_k(r$fit, P7, p)
@@ -121,16 +121,16 @@ test_that("subcluster matches the exact posterior with a Gamma prior on alpha", 
     vapply(a, function(al) exp(mx_lprior_dp(P5s[r, ], al)), 1) * stats::dgamma(a, 2, 2),
     0, Inf, rel.tol = 1e-10)$value), 1)
   p <- mx_posterior(P5s, ll5s, lpz)
-  r <- mx_check(dp_mixture(niw_s, alpha = gamma_prior(2, 2)), xs, p, iter = 30000,
+  r <- mx_check(dp_mixture(niw_s, alpha = gamma_prior(2, 2)), xs, p, iter = exact_iter(30000),
                 algorithm = "subcluster", seed = 23)
   expect_lt(r$tv, r$bound)
 })
 
 test_that("subcluster matches the exact posterior with a random discount", {
   skip_on_cran()
-  ex <- dpx_posterior_random_d(P5s, ll5s, 0.6, 2, 3)
+  ex <- py_posterior_random_discount(P5s, ll5s, 0.6, 2, 3)
   r <- mx_check(dp_mixture(niw_s, alpha = 0.6, discount = beta_prior(2, 3)), xs, ex$p,
-                iter = 30000, algorithm = "subcluster", seed = 24)
+                iter = exact_iter(30000), algorithm = "subcluster", seed = 24)
   expect_lt(r$tv, r$bound)
 })
 
@@ -163,7 +163,7 @@ test_that("subcluster matches the exact posterior for discrete and 2-D families"
   for (i in seq_along(cases)) {
     cs <- cases[[i]]
     p <- mx_exact_dp(cs$x, cs$lml, cs$alpha)
-    r <- mx_check(dp_mixture(cs$fam, alpha = cs$alpha), cs$x, p, iter = 20000,
+    r <- mx_check(dp_mixture(cs$fam, alpha = cs$alpha), cs$x, p, iter = exact_iter(20000),
                   algorithm = "subcluster", seed = 30 + i)
     expect_lt(r$tv, r$bound, label = paste("TV of case", i))
   }
@@ -175,7 +175,7 @@ test_that("subcluster agrees with collapsed Gibbs on the galaxy posterior of K",
   model <- dp_mixture(gaussian_niw(), alpha = 1)
   post <- lapply(c("collapsed", "subcluster"), function(alg) {
     set.seed(40)
-    fit <- sample_posterior(model, x, iter = 20000, burnin = 1000, algorithm = alg,
+    fit <- sample_posterior(model, x, iter = exact_iter(20000), burnin = 1000, algorithm = alg,
                             init = "one", labels = FALSE, progress = FALSE)
     k <- fit$chains[[1]]$traces[, "n_clusters"]
     c(mean = mean(k), se = stats::sd(k) / sqrt(ess(k)))

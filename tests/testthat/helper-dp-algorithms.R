@@ -1,11 +1,11 @@
-# Exact answers for the tests of the further DP samplers (test-dpx-*.R),
+# Exact answers for the tests of the further DP samplers (test-dp-algorithms-*.R),
 # computed in R independently of the C code.
 
 # Log marginal likelihood of one cluster under the normal model with
 # independent priors mu ~ N(m0, v0), s2 ~ InvGamma(a0, b0): mu integrated
 # out in closed form (x | s2 ~ N(m0 1, s2 I + v0 11')), then s2 by
 # numerical integration over t = log s2.
-dpx_lml_nonconj <- function(x, m0, v0, a0, b0) {
+lml_normal_nonconjugate <- function(x, m0, v0, a0, b0) {
   x <- as.vector(x)
   n <- length(x)
   if (n == 0L) return(0)
@@ -26,7 +26,7 @@ dpx_lml_nonconj <- function(x, m0, v0, a0, b0) {
 }
 
 # Normal with known variance s2 and N(m0, v0) prior on the mean.
-dpx_lml_known <- function(x, s2, m0, v0) {
+lml_normal_known_var <- function(x, s2, m0, v0) {
   x <- as.vector(x)
   n <- length(x)
   if (n == 0L) return(0)
@@ -39,7 +39,7 @@ dpx_lml_known <- function(x, s2, m0, v0) {
 # Posterior over partitions with a Beta(a, b) prior on the Pitman-Yor
 # discount (alpha fixed), the discount integrated out numerically; also
 # the posterior mean of the discount.
-dpx_posterior_random_d <- function(P, loglik, alpha, a, b) {
+py_posterior_random_discount <- function(P, loglik, alpha, a, b) {
   # p(z | d) p(d) as a function of d, for partition row r
   f <- function(r, g) {
     z <- P[r, ]

@@ -1,13 +1,13 @@
 # The further DP samplers: exact continuation (extend() equals one longer
 # run), predictive densities against closed forms, and refusal of bad input.
 
-dpx_data <- function() {
+dp_algorithms_data <- function() {
   set.seed(10)
   c(rnorm(12, -3), rnorm(12, 3))
 }
 
 test_that("extend() equals one longer run for every new algorithm", {
-  x <- dpx_data()
+  x <- dp_algorithms_data()
   fam_r <- r_family(log_lik = function(x, theta) stats::dnorm(x, theta, 1, log = TRUE),
                     log_prior = function(theta) stats::dnorm(theta, 0, 3, log = TRUE),
                     prior_draw = function() stats::rnorm(1, 0, 3), dim_param = 1)
@@ -40,7 +40,7 @@ test_that("extend() equals one longer run for every new algorithm", {
 })
 
 test_that("the state holds the split-merge counters and the neal8 parameters", {
-  x <- dpx_data()
+  x <- dp_algorithms_data()
   set.seed(1)
   fit <- sample_posterior(dp_mixture(gaussian_niw()), x, iter = 50, algorithm = "split_merge",
                           progress = FALSE)
@@ -125,7 +125,7 @@ test_that("bad input is refused with a clear message", {
   expect_error(dp_control(moves = 1.5), "`moves`")
   expect_error(dp_control(proposal = "gibbs"), "`proposal` must be one of")
   expect_error(dp_control(proposal = NA), "`proposal`")
-  x <- dpx_data()
+  x <- dp_algorithms_data()
   expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, algorithm = "neal9"),
                "`algorithm`")
   expect_error(sample_posterior(dp_mixture(gaussian_niw()), x, control = list(m = 2)),
@@ -181,7 +181,7 @@ test_that("bad input is refused with a clear message", {
 
 test_that("a non-conjugate family built by mcmix_family() is recognised", {
   f <- mcmix_family("gaussian_nonconj", hyper = c(0, 4, 2, 1), dim = 1)
-  x <- dpx_data()
+  x <- dp_algorithms_data()
   expect_error(sample_posterior(dp_mixture(f), x, progress = FALSE), "neal8")
   set.seed(1)
   fit <- sample_posterior(dp_mixture(f), x, iter = 20, algorithm = "neal8", progress = FALSE)
