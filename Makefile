@@ -99,7 +99,7 @@ bench: install deps-bench
 # tests/testthat/helper-full-mode.R; test-docs.R checks the list): the exact
 # sweeps, and the exact-posterior and calibration checks that the default
 # suite runs with a third of the iterations or not at all.
-EXACT_FILES := exact-sweep|impute-exact|^subcluster$$|dp-algorithms-exact|^rjmcmc$$|evidence-smc
+EXACT_FILES := exact-sweep|impute-exact|^subcluster$$|dp-algorithms-exact|^rjmcmc$$|evidence-smc|^sharded$$
 
 # Every DP algorithm x family kind x prior x missing-value mode against the
 # exact posterior over the partitions of 8 rows, at full precision, the

@@ -581,7 +581,8 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
 #' draws are not kept (they stay on the workers and change every sweep).
 #'
 #' @param fit A sharded fit.
-#' @param chain Which chain's labels (each chain's are kept on the workers).
+#' @param chain Which chain's labels (each chain's are kept on the workers;
+#'   `NULL`, the default: the last chain).
 #' @return An integer vector of length `N` (clusters numbered 1..K as in
 #'   the fit's last draw); `4 N` bytes, refused beyond
 #'   `getOption("mcmix.memory_budget")`.
@@ -592,10 +593,11 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
 #'                         progress = FALSE)
 #' table(shard_labels(fit))
 #' @export
-shard_labels <- function(fit, chain = length(fit$chains)) {
+shard_labels <- function(fit, chain = NULL) {
   if (!inherits(fit, "mcmix_sharded_fit"))
     stop_input(sprintf("`fit` must be a sharded fit (sample_posterior(..., cl = )), not %s.",
                        describe_value(fit)), "fit")
+  if (is.null(chain)) chain <- length(fit$chains)
   chain <- check_count_max(chain, "chain", 1L, length(fit$chains), "chains")
   h <- fit$data$handle
   if (!isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty))
