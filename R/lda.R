@@ -1,5 +1,5 @@
 # Latent Dirichlet allocation by collapsed Gibbs sampling
-# (src/model_lda.c through src/ffi_topic.c).
+# (src/model_lda.c through src/ffi_lda.c).
 #
 # Corpus representation handed to C: `word` (integer word ids, 0-based, the
 # tokens of document 1, then of document 2, ...) and `doc_start` (D + 1
@@ -16,7 +16,7 @@
 #   n_draws    number of kept draws summed so far.
 # The counts and the sampler's structures (word lists, word order, cells)
 # are functions of z: they are kept across the chunks of one run of a chain
-# in the chain's run workspace (R/chains_workspace.R, src/ffi_topic.c),
+# in the chain's run workspace (R/chains_workspace.R, src/ffi_lda.c),
 # which checks that it is handed the z it belongs to, and rebuilt from z
 # otherwise (the first chunk of a run, extend(), a fit read back by
 # readRDS(), a chunk after an interrupted one); the draws are the same
@@ -276,7 +276,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   fit
 }
 
-# One chunk of the compiled sampler: see src/ffi_topic.c.
+# One chunk of the compiled sampler: see src/ffi_lda.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
                        algorithm = "sparse", threads = 1L,
                        block_tokens = lda_block_tokens_default, mh_steps = 2L,
@@ -341,7 +341,7 @@ lda_kernel <- function(model, corpus,
       list(state = r, draws = list(traces = tr))
     },
     trace_names = "log_lik",
-    workspace = TRUE)   # the counts kept across chunks (src/ffi_topic.c)
+    workspace = TRUE)   # the counts kept across chunks (src/ffi_lda.c)
 }
 
 #' @export

@@ -246,7 +246,7 @@ target_probe <- function(tg, theta, arg = "init",
     })
   at <- list_some(format(theta, digits = 6, trim = TRUE))   # R/checks.R
   arg_name <- sub("[[(].*$", "", arg)   # "init(2)", "init[[2]]" -> "init"
-  if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/target.h)
+  if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/sampler_target.h)
     stop_input(sprintf(paste0("`%s` is outside the support of the target: the log ",
                               "density at (%s) is -Inf."), arg, at), arg_name)
   if (r$status == 2L)   # MCX_EVAL_BAD_VALUE

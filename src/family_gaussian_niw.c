@@ -596,7 +596,7 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
 
 /* out[k] = add[k] + log_lik(theta_k, x) for the K parameter vectors
  * theta + k psize, x's coordinate t at x[t * xstep]: the label pass of the
- * sub-cluster sampler (registry.h, mcx_family_log_lik_all()), log_lik()'s
+ * sub-cluster sampler (family_registry.h, mcx_family_log_lik_all()), log_lik()'s
  * operations in the same order (the same values, bit for bit) without a
  * call and a copy of x per cluster. */
 void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int K,

@@ -20,7 +20,7 @@
 #include "ffi_list.h"
 #include "ffi.h"
 
-/* The chunk c(n, thin, offset, warmup) (chunk.h) as the engine's run, with
+/* The chunk c(n, thin, offset, warmup) (mcmix_chunk.h) as the engine's run, with
  * its traces matrix (n_kept x dim). */
 static SEXP run_open(SEXP run_, int dim, mcx_run *run)
 {

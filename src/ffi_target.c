@@ -71,7 +71,7 @@ SEXP ffi_target_info(SEXP xptr)
 
 /* The initial point of a chain: list(logd = , grad = , status = ) with the
  * log density at theta, its gradient (need_grad = 1 and a finite value;
- * else NULL) and the MCX_EVAL_* outcome (target.h).  Values are returned
+ * else NULL) and the MCX_EVAL_* outcome (sampler_target.h).  Values are returned
  * unchecked: R/target.R's target_start() turns a non-finite one into an
  * error naming the argument of the initial values. */
 SEXP ffi_target_start(SEXP target, SEXP io, SEXP theta, SEXP need_grad)

@@ -8,7 +8,7 @@
  * fresh vector replaces it so that the kept value never changes under the
  * user's feet.  Values are checked here for type and length (with a message
  * that says what came back); non-finite values (a NaN or +Inf log density,
- * a non-finite gradient) are left to the engine (target.h), which rejects
+ * a non-finite gradient) are left to the engine (sampler_target.h), which rejects
  * them during sampling or reports them with the same context.
  */
 #include <stdio.h>

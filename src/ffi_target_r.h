@@ -1,5 +1,5 @@
 /*
- * ffi_target_r.h -- glue side of targets: build an engine handle (target.h) from
+ * ffi_target_r.h -- glue side of targets: build an engine handle (sampler_target.h) from
  * an R "mcmix_target" object (an R function, or a compiled target given as
  * an external pointer), and call user R functions safely from C loops.
  *
@@ -17,7 +17,7 @@
 
 #include <R.h>
 #include <Rinternals.h>
-#include "target.h"
+#include "sampler_target.h"
 
 /* Which user function was running (io[0]); R/target.R has the same table. */
 enum {

@@ -21,7 +21,7 @@
  *
  *  - one R object a model's glue may keep there across the chunks of the
  *    run (ffi_workspace_model()): LDA keeps its counts and its sampler's
- *    structures (ffi_topic.c).
+ *    structures (ffi_lda.c).
  *
  * A workspace is an external pointer whose protected value holds all its
  * memory as R vectors: an error or an interrupt leaks nothing, and no

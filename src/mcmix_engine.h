@@ -27,7 +27,7 @@
 #include <R_ext/Utils.h>
 #include <Rmath.h>
 #include "mcmix_abi.h"
-#include "chunk.h"
+#include "mcmix_chunk.h"
 
 /* OpenMP's header, for every engine header that needs it (its include
  * guard makes later includes no-ops).  A glue file may have included
@@ -102,6 +102,6 @@ static inline double mcx_lgamma_rise(double x, double n)
 
 #include "rng.h"
 #include "linalg.h"
-#include "registry.h"
+#include "family_registry.h"
 
 #endif

@@ -15,11 +15,11 @@
  * multiply-adds and no division or allocation.  The R state is just z: the
  * counts and the structures of the samplers are functions of z (built by
  * mcx_lda_prepare()), kept by the glue across the chunks of one run of a
- * chain, or rebuilt from z (ffi_topic.c).
+ * chain, or rebuilt from z (ffi_lda.c).
  */
 #include <string.h>
 #include <Rmath.h>
-#include "model_topic.h"
+#include "model_lda.h"
 
 void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                    const int *word, const int *doc_start, int *z)

@@ -54,11 +54,11 @@
  * generator and document d drawing from the stream (master, d)
  * (src/rng_stream.c); the state is z alone (the counts, word order and
  * copy are functions of z, kept across the chunks of a run or rebuilt from
- * z: ffi_topic.c), so chunked runs and extend() equal one longer run bit
+ * z: ffi_lda.c), so chunked runs and extend() equal one longer run bit
  * for bit.
  */
 #include <string.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "rng_stream.h"
 
 /* One Metropolis-Hastings step of a token, drawn ahead (model_lda_mh_pass.h):

@@ -24,7 +24,7 @@
  * sweep) and then kept up to date token by token, so each draw depends on
  * the counts, the corpus order and u only, never on the history of the
  * lists: the lists are functions of the counts, the same whether kept
- * across chunks or rebuilt from z (ffi_topic.c), and a chain run in chunks
+ * across chunks or rebuilt from z (ffi_lda.c), and a chain run in chunks
  * equals one longer run bit for bit.
  *
  * Cost of a document: its topics are kept as a bit set per document (set
@@ -45,7 +45,7 @@
  */
 #include <string.h>
 #include <Rmath.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "rng_stream.h"
 #ifdef _OPENMP
 #include <omp.h>

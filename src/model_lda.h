@@ -1,15 +1,15 @@
 /*
- * model_topic.h -- SEXP-free engines of the grouped-data models:
+ * model_lda.h -- SEXP-free engines of the grouped-data models:
  * latent Dirichlet allocation (model_lda.c) and the hierarchical Dirichlet
- * process mixture (model_hdp.c).  Glue: ffi_topic.c.
+ * process mixture (model_hdp.c).  Glue: ffi_lda.c.
  *
  * Conventions shared with the other model engines: a call runs iterations
  * offset + 1 .. offset + n_iter; unless `warmup`, iteration g is kept iff
  * g %% thin == 0.  State arrays are updated in place and hold everything
  * needed to continue, so running in chunks equals one longer run.
  */
-#ifndef MCMIX_MODEL_TOPIC_H
-#define MCMIX_MODEL_TOPIC_H
+#ifndef MCMIX_MODEL_LDA_H
+#define MCMIX_MODEL_LDA_H
 
 #include <stdint.h>
 #include "mcmix_engine.h"
@@ -96,7 +96,7 @@ static inline int mcx_lowest_bit(uint64_t x)
  * from z: the counts, then the structures of the sampler.  Everything it
  * builds is a function of z and the corpus only, and every sweep leaves
  * the structures equal to those this would build from the new z, so a
- * chain may keep them across chunks (ffi_topic.c) or rebuild them. */
+ * chain may keep them across chunks (ffi_lda.c) or rebuild them. */
 void   mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                        const int *word, const int *doc_start, int *z, int algorithm,
                        int threads, int blocks, int mh_steps, int mh_wide);

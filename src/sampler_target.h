@@ -1,5 +1,5 @@
 /*
- * target.h -- the engine's view of a target density (DESIGN section 2.2).
+ * sampler_target.h -- the engine's view of a target density (DESIGN section 2.2).
  *
  * A sampler never calls an mcx_target descriptor directly: it wraps it in a
  * handle (mcx_tgt) that
@@ -24,8 +24,8 @@
  *     mcx_tgt_grad(h, theta, grad);        (checked; finite)
  *     if (mcx_tgt_logd_grad(h, theta, &lp, grad)) ... (both; 0 = rejected)
  */
-#ifndef MCMIX_TARGET_H
-#define MCMIX_TARGET_H
+#ifndef MCMIX_SAMPLER_TARGET_H
+#define MCMIX_SAMPLER_TARGET_H
 
 #include <math.h>
 #include "mcmix_abi.h"

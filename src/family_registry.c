@@ -1,5 +1,5 @@
 /*
- * registry.c -- the table of component families, looked up by name.
+ * family_registry.c -- the table of component families, looked up by name.
  *
  * Built-in families are registered in R_init_mcmix; other packages add theirs
  * through the C-callable mcx_register_family (see inst/include/mcmix.h).

@@ -1,5 +1,5 @@
 /*
- * ffi_topic.c -- .Call glue of LDA (model_lda.c); the HDP mixture has its
+ * ffi_lda.c -- .Call glue of LDA (model_lda.c); the HDP mixture has its
  * own, ffi_hdp.c.  Unwraps and re-checks the SEXPs
  * (mismatches are internal errors: R/lda.R validated the user
  * input), copies the state, runs the engine inside one
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <R.h>
 #include <Rinternals.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "ffi_list.h"
 #include "ffi_workspace.h"
 #include "ffi.h"
@@ -45,7 +45,7 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  * (R/chains_workspace.R): the counts, SparseLDA's word lists and document
  * bit sets, the word order of "mh", the cells of "blocked" (model_lda*.c),
  * built by mcx_lda_prepare() from z.  A sweep leaves them equal to what
- * mcx_lda_prepare() would build from the new z (model_topic.h), so keeping
+ * mcx_lda_prepare() would build from the new z (model_lda.h), so keeping
  * them gives the draws of a rebuild in every chunk, bit for bit, without
  * its cost (at 1e6 tokens: 10-20% of a sweep at K = 50, more than the
  * sweep itself at K = 500, with the copies of the sums).
@@ -132,7 +132,7 @@ static SEXP lda_keep_get(SEXP ws)
  *              an error after that many sweeps, as an interrupt would;
  *              mh_wide 1 (tests only) runs algorithm 3 on the int counts
  *              even where the 16-bit ones would do (the same draws)
- *   chunk      c(n, thin, offset, warmup) (chunk.h)
+ *   chunk      c(n, thin, offset, warmup) (mcmix_chunk.h)
  *   workspace  the chain's run workspace (R/chains_workspace.R), or NULL:
  *              the structures are then built from z for this chunk only
  * Returns list(z, log_lik, phi_sum, theta_sum, rebuilt), log_lik holding

@@ -1,6 +1,6 @@
-/* registry.h -- families registered by name (DESIGN 2.1). */
-#ifndef MCMIX_REGISTRY_H
-#define MCMIX_REGISTRY_H
+/* family_registry.h -- families registered by name (DESIGN 2.1). */
+#ifndef MCMIX_FAMILY_REGISTRY_H
+#define MCMIX_FAMILY_REGISTRY_H
 #include "mcmix_abi.h"
 
 int mcx_register_family(const mcx_family *family);
