@@ -9,8 +9,8 @@
 #   combined     logical: log_density returns its gradient with the value
 #                (attribute "gradient" or list(value, gradient)); for a
 #                compiled target, it has the slot log_density_gradient
-# The C side (src/ffi_target_r.c) turns it into an engine handle; both kinds go
-# through the same samplers.
+# The C side (src/ffi_target.c, the R adapter in src/ffi_target_r.c) turns it
+# into an engine handle; both kinds go through the same samplers.
 
 #' Define a target density
 #'

@@ -13,7 +13,7 @@
  */
 #include "mcmix_engine.h"
 #include "sampler_nuts.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi_list.h"
 #include "ffi_nuts.h"
 

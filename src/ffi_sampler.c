@@ -16,7 +16,7 @@
 #include <string.h>
 #include "mcmix_engine.h"
 #include "sampler.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi_list.h"
 #include "ffi.h"
 

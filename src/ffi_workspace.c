@@ -131,6 +131,16 @@ int ffi_arena_active(void)
     return current != NULL;
 }
 
+/* The engine's scratch allocator (mcmix_engine.h): from the active arena
+ * of a chain's workspace, else R_alloc (reclaimed at the end of the .Call
+ * or by an error). */
+void *mcx_alloc(size_t n, size_t size)
+{
+    if (n == 0) n = 1;
+    if (ffi_arena_active()) return ffi_arena_alloc(n, size);
+    return (void *) R_alloc(n, (int) size);
+}
+
 /* Start a chunk at the first block. */
 static void arena_begin(ws_arena *a)
 {

@@ -12,8 +12,9 @@
  * remapped length()/error() (tests/testthat/test-layers.R checks this
  * after preprocessing).  Errors leave the engine through mcx_error() and
  * scratch memory comes from mcx_alloc(), both defined on the glue side
- * (ffi_errors.c, over Rf_error and R_alloc, so memory is reclaimed and
- * nothing leaks on an error or an interrupt).
+ * (ffi_errors.c over Rf_error, ffi_workspace.c over a chain's arena or
+ * R_alloc, so memory is reclaimed and nothing leaks on an error or an
+ * interrupt).
  */
 #ifndef MCMIX_ENGINE_H
 #define MCMIX_ENGINE_H

@@ -1,7 +1,7 @@
 /*
- * model_lda.h -- SEXP-free engines of the grouped-data models:
- * latent Dirichlet allocation (model_lda.c) and the hierarchical Dirichlet
- * process mixture (model_hdp.c).  Glue: ffi_lda.c.
+ * model_lda.h -- SEXP-free engine of latent Dirichlet allocation
+ * (model_lda.c, model_lda_sparse.c, model_lda_mh.c).  Glue: ffi_lda.c.
+ * (The hierarchical Dirichlet process mixture is model_hdp.h.)
  *
  * Conventions shared with the other model engines: a call runs iterations
  * offset + 1 .. offset + n_iter; unless `warmup`, iteration g is kept iff
@@ -148,8 +148,5 @@ void   mcx_lda_mh_sync(mcx_lda *m);
 void   mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
                        const int *word, const int *doc_start, int64_t n_burn,
                        int64_t n_keep, double *theta);
-
-/* ---- HDP mixture: model_hdp.h ---------------------------------------- */
-#include "model_hdp.h"
 
 #endif

@@ -16,7 +16,8 @@
  *
  * The handle is SEXP-free.  Handles for R-function targets and for compiled
  * targets (external pointers) are built by mcx_target_open() in the glue
- * (ffi_target_r.c, declared in ffi_target_r.h); the engine cannot tell them apart.
+ * (ffi_target.c, declared in ffi_target.h; the R-function adapter is
+ * ffi_target_r.c); the engine cannot tell them apart.
  *
  * Typical use in an engine file:
  *     h->iter = it;                        (1-based; 0 = the initial value)
