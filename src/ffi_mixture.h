@@ -49,5 +49,6 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk, SEXP workspace);
 SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
 SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings);
+SEXP ffi_lda_samplers(void);
 
 #endif

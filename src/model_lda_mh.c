@@ -201,3 +201,11 @@ void mcx_lda_sweep_mh(mcx_lda *m)
     const double wb = m->W * m->beta;
     for (int k = 0; k < m->K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
 }
+
+static void mh_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    mcx_lda_mh_init(m, s->mh_steps, s->mh_wide);
+}
+
+/* Metropolis-Hastings cycles of document and word proposals. */
+const mcx_lda_sampler mcx_lda_mh = { "mh", mh_setup, mcx_lda_sweep_mh, mcx_lda_mh_sync, NULL };

@@ -700,3 +700,22 @@ void mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
             theta[d + (size_t) k * D] = n > 0 ? acc[k] / (double) n_keep : 1.0 / K;
     }
 }
+
+static void sparse_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    (void) s;
+    mcx_lda_sparse_init(m);
+}
+
+static void blocked_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    mcx_lda_sparse_init(m);
+    mcx_lda_blocked_init(m, s->threads, s->blocks);
+}
+
+/* SparseLDA's buckets, sequentially; and on B x B cells of the corpus on
+ * threads (an approximation: n_k lags, see mcx_lda_blocked_init()). */
+const mcx_lda_sampler mcx_lda_sparse = { "sparse", sparse_setup, mcx_lda_sweep_sparse,
+                                         mcx_lda_sparse_sync, NULL };
+const mcx_lda_sampler mcx_lda_blocked = { "blocked", blocked_setup, mcx_lda_sweep_blocked,
+                                          mcx_lda_sparse_sync, mcx_lda_blocked_finish };
