@@ -18,8 +18,20 @@ srcgraph_cc <- local({
   }
 })
 
-# The preprocessed text of `file` (lines), or an error.
+# The preprocessed text of `file` (lines), or an error. Kept for the
+# test run (test-layers.R and test-source-map.R read the same files),
+# keyed by the file's path, size and time.
+srcgraph_cache <- new.env(parent = emptyenv())
 srcgraph_preprocess <- function(file, src) {
+  info <- file.info(file)
+  key <- paste(normalizePath(file, mustWork = FALSE), info$size, as.numeric(info$mtime))
+  if (!is.null(srcgraph_cache[[key]])) return(srcgraph_cache[[key]])
+  out <- srcgraph_run_cpp(file, src)
+  assign(key, out, envir = srcgraph_cache)
+  out
+}
+
+srcgraph_run_cpp <- function(file, src) {
   cc <- srcgraph_cc()
   flags <- c("-E", paste0("-I", R.home("include")),
              paste0("-I", normalizePath(file.path(src, "..", "inst", "include"), mustWork = FALSE)),
@@ -98,14 +110,9 @@ srcgraph_build <- function(src) {
   scans <- list()
   for (f in files[grepl("[.]c$", files)]) {
     parts <- srcgraph_origins(srcgraph_preprocess(file.path(src, f), src), src)
-    for (o in names(parts)) {
-      s <- srcgraph_scan(srcgraph_tokens(parts[[o]]))
-      if (is.null(scans[[o]])) scans[[o]] <- s else {
-        scans[[o]]$global <- union(scans[[o]]$global, s$global)
-        scans[[o]]$local <- union(scans[[o]]$local, s$local)
-        scans[[o]]$uses <- union(scans[[o]]$uses, s$uses)
-      }
-    }
+    # (a header reads the same wherever it is included: scanned once)
+    for (o in setdiff(names(parts), names(scans)))
+      scans[[o]] <- srcgraph_scan(srcgraph_tokens(parts[[o]]))
   }
   owner <- character()
   for (o in names(scans)) for (g in scans[[o]]$global) owner[g] <- o
