@@ -1,5 +1,5 @@
-# Hierarchical Dirichlet process mixtures (src/model_hdp.c through
-# src/ffi_topic.c): Gibbs sampling in the direct-assignment representation
+# Hierarchical Dirichlet process mixtures (src/model_hdp*.c through
+# src/ffi_hdp.c): Gibbs sampling in the direct-assignment representation
 # of Teh, Jordan, Beal and Blei (2006, section 5.3).
 #
 # Sampler state of one chain (a plain list):

@@ -1,5 +1,5 @@
 # Latent Dirichlet allocation by collapsed Gibbs sampling
-# (src/model_lda.c through src/ffi_topic.c).
+# (src/model_lda.c through src/ffi_lda.c).
 #
 # Corpus representation handed to C: `word` (integer word ids, 0-based, the
 # tokens of document 1, then of document 2, ...) and `doc_start` (D + 1
@@ -16,7 +16,7 @@
 #   n_draws    number of kept draws summed so far.
 # The counts and the sampler's structures (word lists, word order, cells)
 # are functions of z: they are kept across the chunks of one run of a chain
-# in the chain's run workspace (R/chains_workspace.R, src/ffi_topic.c),
+# in the chain's run workspace (R/chains_workspace.R, src/ffi_lda.c),
 # which checks that it is handed the z it belongs to, and rebuilt from z
 # otherwise (the first chunk of a run, extend(), a fit read back by
 # readRDS(), a chunk after an interrupted one); the draws are the same
@@ -194,9 +194,11 @@ print.mcmix_lda <- function(x, ...) {
 #'   documents; `W` is then `length(vocab)`, else the largest word id).
 #' @param algorithm `"sparse"` (SparseLDA buckets), `"dense"` (the plain
 #'   loop over the `K` topics), both exact collapsed Gibbs, `"blocked"`:
-#'   SparseLDA run on `threads` threads over fixed blocks of documents, or
-#'   `"mh"`: exact Metropolis-Hastings cycles of document and word
-#'   proposals at a cost per token independent of `K` (see Details).
+#'   SparseLDA run on `threads` threads over fixed blocks of documents and
+#'   words, an approximate sampler (the topic totals lag by less than two
+#'   `B`-ths of a sweep; exact for a corpus with one block), or `"mh"`:
+#'   exact Metropolis-Hastings cycles of document and word proposals at a
+#'   cost per token independent of `K` (see Details).
 #' @param threads Number of OpenMP threads of the `"blocked"` sampler
 #'   (default `getOption("mcmix.threads", 1)`; `"sparse"` and `"dense"`
 #'   run on one thread, so pass `algorithm = "blocked"` to use more). Its
@@ -256,18 +258,17 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   # (a model edited by hand is checked as lda_model() would)
   lda_check_prior(model$alpha, "alpha")
   lda_check_prior(model$beta, "beta")
-  algorithm <- match_choice(algorithm, c("sparse", "dense", "blocked", "mh"), "algorithm")
+  algorithm <- match_choice(algorithm, names(lda_samplers), "algorithm")
   mh_steps <- check_count(mh_steps, "mh_steps", 1L, 1000L)
   # the draws do not depend on the thread count, so it may follow the idle
   # cores (R/mixture_dp.R)
   threads <- run_threads(threads)   # R/models.R
   corpus <- lda_corpus(data, vocab, K = model$K)
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
-  if (algorithm == "blocked")
-    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 36)
-  if (algorithm == "mh")       # the word order, the topics in it, the 16-bit counts
-    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word), per_token = 24,
-                     per_word_cell = 22)
+  row <- lda_samplers[[algorithm]]
+  if (row$per_token > 0)       # the sampler's own structures beyond the counts
+    lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word),
+                     per_token = row$per_token, per_word_cell = row$per_word_cell)
   block <- mcmix_option("lda_block_tokens")
   sampler <- list(algorithm = algorithm, threads = threads, block_tokens = block,
                   mh_steps = mh_steps)
@@ -279,7 +280,29 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   fit
 }
 
-# One chunk of the compiled sampler: see src/ffi_topic.c.
+# The LDA samplers, one row each, in the order of the C table
+# MCX_LDA_SAMPLERS (src/model_lda.h): a row's index is the code the C glue
+# reads (src/ffi_lda.c), and the first row is the default. Fields:
+#   exact      TRUE when the sampler leaves p(z | w) exactly invariant (then
+#              a test compares it with the exact posterior of z:
+#              `lda_exact_tested`, tests/testthat/helper-lda.R); FALSE for
+#              an approximation, which its help says is approximate
+#              (?sample_posterior.mcmix_lda, argument `algorithm`)
+#   threads    whether it runs on `threads` OpenMP threads
+#   per_token, per_word_cell  bytes of its own structures per token and
+#              per word-topic cell, checked against mcmix.lda_max_bytes
+#              (lda_check_memory(); 0: none beyond the counts)
+# Adding a sampler: inst/design.md, "How to add an LDA sampler".
+lda_sampler <- function(exact, threads = FALSE, per_token = 0, per_word_cell = 0)
+  list(exact = exact, threads = threads, per_token = per_token, per_word_cell = per_word_cell)
+lda_samplers <- list(
+  sparse = lda_sampler(exact = TRUE),
+  dense = lda_sampler(exact = TRUE),
+  blocked = lda_sampler(exact = FALSE, threads = TRUE, per_token = 36, per_word_cell = 20),
+  # the word order, the topics in it, the 16-bit counts
+  mh = lda_sampler(exact = TRUE, per_token = 24, per_word_cell = 22))
+
+# One chunk of the compiled sampler: see src/ffi_lda.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
                        algorithm = "sparse", threads = 1L,
                        block_tokens = lda_block_tokens_default, mh_steps = 2L,
@@ -287,7 +310,7 @@ lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
   # OpenMP's thread pool does not survive fork(): a forked chain runs on one
   # thread (same draws, see in_forked_child())
   if (threads > 1L && in_forked_child()) threads <- 1L
-  code <- match(algorithm, c("dense", "sparse", "blocked", "mh")) - 1L
+  code <- match(algorithm, names(lda_samplers)) - 1L   # its row in MCX_LDA_SAMPLERS
   blocks <- lda_blocks(length(corpus$word), block_tokens)
   # fail_after > 0: abandon the chunk with an error after that many sweeps
   # (tests: what an interrupt inside a chunk leaves); mh_wide = TRUE runs
@@ -344,7 +367,7 @@ lda_kernel <- function(model, corpus,
       list(state = r, draws = list(traces = tr))
     },
     trace_names = "log_lik",
-    workspace = TRUE)   # the counts kept across chunks (src/ffi_topic.c)
+    workspace = TRUE)   # the counts kept across chunks (src/ffi_lda.c)
 }
 
 #' @export

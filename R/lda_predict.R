@@ -1,6 +1,6 @@
 # Topic proportions of new documents for an LDA fit by fold-in Gibbs
 # sampling (src/model_lda_sparse.c, mcx_lda_fold_in(); glue
-# ffi_lda_fold_in() in src/ffi_topic.c).
+# ffi_lda_fold_in() in src/ffi_lda.c).
 
 #' Topic proportions of new documents
 #'

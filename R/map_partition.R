@@ -1,5 +1,5 @@
 # MAP partitions of conjugate mixtures by annealed Gibbs sampling and
-# iterated conditional modes (src/mixture_icm.c through src/ffi_rj.c).
+# iterated conditional modes (src/partition_map.c through src/ffi_rj.c).
 
 #' MAP partition by annealed Gibbs sampling and ICM
 #'

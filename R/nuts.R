@@ -1,4 +1,4 @@
-# The No-U-Turn sampler (src/sampler_nuts.c, src/nuts_adapt.c).
+# The No-U-Turn sampler (src/sampler_nuts.c, src/sampler_nuts_adapt.c).
 
 #' No-U-Turn sampler
 #'
@@ -82,7 +82,7 @@ sample_nuts <- function(target, init, iter = 1000, burnin = floor(iter / 2), thi
   su <- sampler_setup(target, init, iter, burnin, chains)
   iter <- su$iter; tg <- su$tg; chains <- su$chains; burnin <- su$burnin; d <- su$d
   step_size <- check_positive(step_size, "step_size")
-  if (step_size > 1e7)   # (the largest step the tuning of src/nuts_adapt.c accepts)
+  if (step_size > 1e7)   # (the largest step the tuning of src/sampler_nuts_adapt.c accepts)
     stop_input(sprintf("`step_size` must be at most 1e7, not %s.", describe_value(step_size)),
                "step_size")
   max_treedepth <- check_count(max_treedepth, "max_treedepth", 1L, 20L)

@@ -162,7 +162,9 @@ mixture_components <- function(fit, generic) {
 #'   Dirichlet process, with probability \eqn{w_0^{(s)}} a new atom from
 #'   the base measure), then a value from it. Families with a simulator:
 #'   [gaussian_mean()], [gaussian_niw()], [gaussian_diag()],
-#'   [gaussian_iso()], [bernoulli_beta()], [poisson_gamma()]. For data of
+#'   [gaussian_iso()], [bernoulli_beta()], [poisson_gamma()],
+#'   [categorical_dirichlet()] (indicator rows), [gaussian_nonconj()] and
+#'   [product_family()] of these. For data of
 #'   dimension \eqn{D > 1} the result is a draws x observations x D array.
 #'
 #' @param object A fit.
@@ -303,6 +305,39 @@ family_simulate.mcmix_family_poisson_gamma <- function(family, theta, n) {
   if (is.null(theta)) return(invisible(TRUE))
   D <- family$dim
   matrix(stats::rpois(n * D, rep(theta[seq_len(D)], each = n)), n, D)
+}
+
+family_simulate.mcmix_family_gaussian_nonconj <- function(family, theta, n) {
+  if (is.null(theta)) return(invisible(TRUE))
+  matrix(stats::rnorm(n, theta[1L], sqrt(theta[2L])), n, 1L)   # theta = (mean, var)
+}
+
+# One categorical observation per row, as the indicator row of its
+# category (the layout of the data the family takes from a factor).
+family_simulate.mcmix_family_categorical_dirichlet <- function(family, theta, n) {
+  if (is.null(theta)) return(invisible(TRUE))
+  K <- family$dim
+  k <- sample.int(K, n, replace = TRUE, prob = theta[seq_len(K)])
+  out <- matrix(0, n, K)
+  out[cbind(seq_len(n), k)] <- 1
+  out
+}
+
+# The parts side by side, each from its own block of theta (the parts'
+# layouts in order, family_layout.mcmix_family_product()).
+family_simulate.mcmix_family_product <- function(family, theta, n) {
+  if (is.null(theta)) {
+    for (p in family$resolved) family_simulate(p$family, NULL, 0L)
+    return(invisible(TRUE))
+  }
+  off <- 0L
+  blocks <- lapply(family$resolved, function(p) {
+    size <- family_layout(p$family)$size
+    x <- family_simulate(p$family, theta[off + seq_len(size)], n)
+    off <<- off + size
+    x
+  })
+  do.call(cbind, blocks)
 }
 
 # The observed responses of a fit, as posterior_predict() replicates them

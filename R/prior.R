@@ -1,5 +1,5 @@
 # Prior simulators for Dirichlet (and Pitman-Yor) processes; the CRP runs in
-# C (src/prior.c).
+# C (src/mixture_rcrp.c).
 
 check_concentration <- function(alpha, discount) {
   if (!is.numeric(discount) || length(discount) != 1L || is.na(discount) ||

@@ -90,7 +90,7 @@ init_dim <- function(init, tg) {
   d
 }
 
-# The chunk of a kernel's step() as the C glue reads it (src/chunk.h):
+# The chunk of a kernel's step() as the C glue reads it (src/mcmix_chunk.h):
 # iterations offset + 1 .. offset + n, kept iff !warmup && g %% thin == 0.
 chunk_ctrl <- function(n, thin, offset, warmup)
   as.integer(c(n, thin, offset, warmup))

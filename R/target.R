@@ -9,8 +9,8 @@
 #   combined     logical: log_density returns its gradient with the value
 #                (attribute "gradient" or list(value, gradient)); for a
 #                compiled target, it has the slot log_density_gradient
-# The C side (src/ffi_target_r.c) turns it into an engine handle; both kinds go
-# through the same samplers.
+# The C side (src/ffi_target.c, the R adapter in src/ffi_target_r.c) turns it
+# into an engine handle; both kinds go through the same samplers.
 
 #' Define a target density
 #'
@@ -246,7 +246,7 @@ target_probe <- function(tg, theta, arg = "init",
     })
   at <- list_some(format(theta, digits = 6, trim = TRUE))   # R/checks.R
   arg_name <- sub("[[(].*$", "", arg)   # "init(2)", "init[[2]]" -> "init"
-  if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/target.h)
+  if (r$status == 1L)   # MCX_EVAL_OUTSIDE (src/sampler_target.h)
     stop_input(sprintf(paste0("`%s` is outside the support of the target: the log ",
                               "density at (%s) is -Inf."), arg, at), arg_name)
   if (r$status == 2L)   # MCX_EVAL_BAD_VALUE

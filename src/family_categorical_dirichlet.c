@@ -239,3 +239,6 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
 }
 
 MCX_CONJUGATE_FAMILY_FAST(categorical_dirichlet, stats_combine, log_predictive_loo);
+
+/* pure C, no fast paths beyond the slots */
+const mcx_family_caps mcx_caps_categorical_dirichlet = { .thread_safe = 1 };

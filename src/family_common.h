@@ -9,6 +9,7 @@
 #include <math.h>
 #include <Rmath.h>
 #include "mcmix_engine.h"
+#include "family_builtin.h"
 
 /* The descriptor mcx_family_<name> (registry name "<name>") of a built-in
  * conjugate family whose file defines every slot as a static function

@@ -292,3 +292,6 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
 }
 
 MCX_CONJUGATE_FAMILY_FAST(gaussian_diag, stats_combine, log_predictive_loo);
+
+/* pure C, no fast paths beyond the slots */
+const mcx_family_caps mcx_caps_gaussian_diag = { .thread_safe = 1 };

@@ -170,7 +170,7 @@ static int hyper_init(void *hp, int d, const double *val, int n_val)
  * 2005, Applied Multivariate Analysis, sec. 5.2), as the gaussian_diag
  * hyperparameter vector c(m0[d], kappa0[d], a0[d], b0[d]).  For d = 1 it
  * is the same model. */
-void mcx_niw_diag_marginals(const void *hp, double *val)
+static void mcx_niw_diag_marginals(const void *hp, double *val)
 {
     const niw_hyper *h = hp;
     int d = h->d;
@@ -387,7 +387,7 @@ static void stats_combine(const void *hp, void *sp, const void *op, double *work
  *   Psi_n = Psi0 + W + kappa0 n / kappa_n a a'
  * (Murphy 2007, NIW section; equal to (A) applied member by member, since
  * sum (x - m0)(x - m0)' = W + n a a'), factored once. */
-void mcx_niw_stats_moments(const void *hp, double *s, const double *mo)
+static void mcx_niw_stats_moments(const void *hp, double *s, const double *mo)
 {
     const niw_hyper *h = hp;
     int d = h->d;
@@ -458,7 +458,7 @@ static inline double bound_at(const double *s, double r)
  * it, to keep the point there without evaluating them (mixture_dp.c).  At
  * d = 2 the quadratic form is taken over its common denominator (one
  * division instead of two). */
-double mcx_niw_log_predictive_bound_max(const void *hp, const double *stats, size_t stride,
+static double mcx_niw_log_predictive_bound_max(const void *hp, const double *stats, size_t stride,
                                         int K, int skip, const int *size,
                                         const double *log_count, const double *x,
                                         double init, double *work)
@@ -538,7 +538,7 @@ static double log_predictive_loo(const void *hp, const void *sp, const double *x
  * -HUGE_VAL for t < 1/2 (outlying members, and where the exact value
  * needs the fallback).  The collapsed Gibbs scan tries its stay test with
  * it first (mixture_dp.c). */
-double mcx_niw_log_predictive_loo_lower(const void *hp, const void *sp, const double *x,
+static double mcx_niw_log_predictive_loo_lower(const void *hp, const void *sp, const double *x,
                                         double *work)
 {
     const double *s = sp;
@@ -596,10 +596,10 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
 
 /* out[k] = add[k] + log_lik(theta_k, x) for the K parameter vectors
  * theta + k psize, x's coordinate t at x[t * xstep]: the label pass of the
- * sub-cluster sampler (registry.h, mcx_family_log_lik_all()), log_lik()'s
+ * sub-cluster sampler (family_registry.h, mcx_family_log_lik_all()), log_lik()'s
  * operations in the same order (the same values, bit for bit) without a
  * call and a copy of x per cluster. */
-void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int K,
+static void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int K,
                          const double *x, size_t xstep, const double *add, double *out,
                          double *work)
 {
@@ -623,3 +623,16 @@ void mcx_niw_log_lik_all(const void *hp, const double *theta, size_t psize, int 
 }
 
 MCX_CONJUGATE_FAMILY_FAST(gaussian_niw, stats_combine, log_predictive_loo);
+
+/* pure C, with the fast paths of the collapsed scan (bounds), of the
+ * sub-cluster sampler (statistics from raw moments, all log-likelihoods
+ * at once) and the gaussian_diag surrogate of the split-merge proposals */
+const mcx_family_caps mcx_caps_gaussian_niw = {
+    .thread_safe = 1,
+    .predictive_bound_max = mcx_niw_log_predictive_bound_max,
+    .predictive_loo_lower = mcx_niw_log_predictive_loo_lower,
+    .stats_moments = mcx_niw_stats_moments,
+    .log_lik_all = mcx_niw_log_lik_all,
+    .surrogate = &mcx_family_gaussian_diag,
+    .surrogate_hyper = mcx_niw_diag_marginals
+};

@@ -102,3 +102,6 @@ const mcx_family mcx_family_gaussian_nonconj = {
     param_update,
     NULL, NULL                /* no speed slots (ABI 4) */
 };
+
+/* pure C, no fast paths beyond the slots */
+const mcx_family_caps mcx_caps_gaussian_nonconj = { .thread_safe = 1 };

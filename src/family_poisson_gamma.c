@@ -230,3 +230,6 @@ static double log_lik(const void *hp, const double *theta, const double *x, doub
 }
 
 MCX_CONJUGATE_FAMILY_FAST(poisson_gamma, stats_combine, log_predictive_loo);
+
+/* pure C, no fast paths beyond the slots */
+const mcx_family_caps mcx_caps_poisson_gamma = { .thread_safe = 1 };

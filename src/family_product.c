@@ -274,7 +274,7 @@ static void stats_combine(const void *hp, void *sp, const void *op, double *work
     }
 }
 
-int mcx_product_combinable(const void *hp)
+static int mcx_product_combinable(const void *hp)
 {
     const pf_hyper *h = hp;
     for (int b = 0; b < h->n_parts; b++)
@@ -284,3 +284,8 @@ int mcx_product_combinable(const void *hp)
 
 /* every part is conjugate: so is the product */
 MCX_CONJUGATE_FAMILY_FAST(product, stats_combine, log_predictive_loo);
+
+/* not thread-safe: its parts may be plugins; combines only when every
+ * part does */
+const mcx_family_caps mcx_caps_product = { .thread_safe = 0,
+                                           .combinable = mcx_product_combinable };

@@ -1,7 +1,7 @@
 /*
  * ffi_bayesnet.c -- .Call glue of the discrete factor models and Bayesian
  * networks (R/bayesnet.R; engine model_bayesnet.c, annealing driver in
- * mixture_icm.c).
+ * partition_map.c).
  *
  * spec = list(card, fac_ptr, scope, stride, tab_ptr, logtab, blk_ptr,
  *             blk_var, blk_fac_ptr, blk_fac, blk_nval, blk_val_ptr, blk_val,
@@ -12,8 +12,8 @@
  */
 #include <string.h>
 #include "model_bayesnet.h"
-#include "mixture_icm.h"
-#include "models.h"
+#include "partition_map.h"
+#include "model.h"
 #include "ffi_list.h"
 #include "ffi_textbook.h"
 

@@ -7,6 +7,7 @@
 #include <Rinternals.h>
 #include <string.h>
 #include "diag.h"
+#include "partition.h"
 #include "ffi_diag.h"
 
 static void check_matrix(SEXP x, SEXPTYPE type, const char *what)

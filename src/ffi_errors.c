@@ -1,15 +1,15 @@
 /*
- * ffi_errors.c -- the engine's single exit for errors and its scratch
- * allocator (mcmix_engine.h), defined on the glue side of the layers: the
- * engine reports through mcx_error() and allocates through mcx_alloc()
- * without seeing R's API.
+ * ffi_errors.c -- the engine's single exit for errors and its interrupt
+ * point (mcmix_engine.h), defined on the glue side of the layers: the
+ * engine reports through mcx_error() without seeing R's API.  Its scratch
+ * allocator, mcx_alloc(), is in ffi_workspace.c with the arena it serves
+ * from.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <R.h>
 #include <Rinternals.h>
 #include "mcmix_engine.h"
-#include "ffi_workspace.h"
 
 void mcx_error(const char *fmt, ...)
 {
@@ -50,11 +50,4 @@ void mcx_interrupt_point(double work)
         done = 0.0;
         R_CheckUserInterrupt();
     }
-}
-
-void *mcx_alloc(size_t n, size_t size)
-{
-    if (n == 0) n = 1;
-    if (ffi_arena_active()) return ffi_arena_alloc(n, size);   /* ffi_workspace.c */
-    return (void *) R_alloc(n, (int) size);
 }

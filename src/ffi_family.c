@@ -293,7 +293,7 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
  *                    calling log_predictive; column 3 the family's cheap
  *                    lower bound on it (NA without one)      -> n x 3
  *   "moments"        `arg` = a block size: the statistics from raw moments
- *                    (registry.h: the rows' moments summed per block of
+ *                    (family_registry.h: the rows' moments summed per block of
  *                    `arg` rows, blocks pooled in order) against all rows
  *                    added one by one; a 2-row matrix as for "combine"
  *                    (built-in families with the hook only)
@@ -305,7 +305,7 @@ static SEXP log_lik_all(const bound_family *b, const double *rows, int n, SEXP a
  *                    family's cheap upper bound on log p(row | all rows of
  *                    x) (the batched bound for one cluster of count weight
  *                    0) and log_predictive itself (built-in families with
- *                    a bound only, registry.h)                -> m x 2
+ *                    a bound only, family_registry.h)                -> m x 2
  */
 SEXP ffi_family_eval(SEXP name, SEXP hyper, SEXP x, SEXP op, SEXP arg)
 {

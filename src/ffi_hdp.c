@@ -22,7 +22,7 @@
  *          the previous chunk, NULL when fresh, so that a continued chain
  *          goes on bit for bit as one long run, mixture_state.h), n_accept
  *          and n_prop (split-merge counters)
- *   chunk  c(n, thin, offset, warmup) (chunk.h)
+ *   chunk  c(n, thin, offset, warmup) (mcmix_chunk.h)
  * Returns the new state's fields followed by traces (kept x 4: n_clusters,
  * gamma, alpha, log_lik) and labels (kept x n, 1-based; NULL unless
  * keep_labels), all by name.

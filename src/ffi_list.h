@@ -6,7 +6,7 @@
  *   length is an internal error: R validated the user's input before the
  *   .Call.
  * - A chunk of a chain arrives as one integer vector c(n, thin, offset,
- *   warmup) and is read by mcx_chunk_read() into an mcx_chunk (chunk.h).
+ *   warmup) and is read by mcx_chunk_read() into an mcx_chunk (mcmix_chunk.h).
  * - A sampler's state list is declared once, as an X-macro of its field
  *   names, e.g.
  *       #define DP_STATE(X) X(labels) X(alpha) X(stats)
@@ -22,7 +22,7 @@
 #define MCMIX_FFI_LIST_H
 #include <R.h>
 #include <Rinternals.h>
-#include "chunk.h"
+#include "mcmix_chunk.h"
 
 #include <stddef.h>
 
@@ -62,7 +62,7 @@ void mcx_list_set(SEXP list, const char *name, SEXP value);
  * the caller). */
 SEXP mcx_named_list(const char *const *names, const SEXP *values);
 
-/* The chunk c(n, thin, offset, warmup) (chunk.h), checked. */
+/* The chunk c(n, thin, offset, warmup) (mcmix_chunk.h), checked. */
 mcx_chunk mcx_chunk_read(SEXP ctrl);
 /* A kept-draws matrix of the chunk: n_kept x ncol, REALSXP or INTSXP,
  * with column names names[0..ncol-1] when names is not NULL. */

@@ -9,7 +9,7 @@
  * stats the clusters' stats blocks as raw bytes, so that the next chunk
  * continues bit for bit, NULL in a fresh state: then computed from the
  * labels), runs the sweeps of the chunk c(n, thin, offset, warmup)
- * (chunk.h) and returns
+ * (mcmix_chunk.h) and returns
  *   list(state  = the advanced state,
  *        traces = matrix (kept x 2): n_clusters, log_lik,
  *        labels = integer matrix (kept x N), 1-based component numbers

@@ -44,10 +44,11 @@ SEXP ffi_mixture_predict(SEXP family, SEXP dim, SEXP hyper, SEXP xt, SEXP labels
 /* ffi_impute.c (imputation of joint Gaussian blocks) */
 SEXP ffi_impute_step(SEXP xt, SEXP z, SEXP blocks, SEXP miss, SEXP params);
 
-/* ffi_topic.c (LDA; the HDP: ffi_hdp.h) */
+/* ffi_lda.c (LDA; the HDP: ffi_hdp.h) */
 SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
                   SEXP theta_sum, SEXP settings, SEXP chunk, SEXP workspace);
 SEXP ffi_lda_log_joint(SEXP word, SEXP doc_start, SEXP z, SEXP settings);
 SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings);
+SEXP ffi_lda_samplers(void);
 
 #endif

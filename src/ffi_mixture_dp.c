@@ -23,7 +23,7 @@
  *           from the labels); n_accept / n_prop the row's counters (0 when
  *           it has none); online the online point estimate (NULL when
  *           fresh or without spec$online; ffi_mixture_online.h);
- *   chunk = c(n, thin, offset, warmup) (chunk.h).
+ *   chunk = c(n, thin, offset, warmup) (mcmix_chunk.h).
  * Returns list(state, traces = kept x p matrix (n_clusters, [alpha,]
  * [discount,] log_lik), labels = kept x N integer matrix, 1-based, clusters
  * numbered in the engine's order with empty slots skipped; NULL when
@@ -42,7 +42,7 @@
 #include "ffi.h"
 #include "ffi_mixture_online.h"
 #include "mixture_warm.h"
-#include "registry.h"
+#include "family_registry.h"
 
 #define DP_STATE(X) \
     X(labels) X(alpha) X(discount) X(params) X(aux) X(stats) X(n_accept) X(n_prop) \

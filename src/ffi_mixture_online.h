@@ -4,7 +4,7 @@
 #define MCMIX_FFI_MIXTURE_ONLINE_H
 #include <R.h>
 #include <Rinternals.h>
-#include "chunk.h"
+#include "mcmix_chunk.h"
 #include "mixture_online.h"
 
 typedef struct ffi_online {

@@ -6,13 +6,13 @@
  *   data  a named list of fixed inputs prepared (and validated) in R;
  *   state a named list, the chain state (not modified: a deep copy is
  *         advanced in place, its vectors read with the list readers);
- *   ctrl  the chunk c(n, thin, offset, warmup) (chunk.h, mcx_chunk_read()).
+ *   ctrl  the chunk c(n, thin, offset, warmup) (mcmix_chunk.h, mcx_chunk_read()).
  * and returns list(state = <advanced copy>, traces = <n_kept x p matrix>,
  * spins = <int matrix or NULL>).  Types and lengths are re-checked here;
  * a mismatch is an internal error (R validated the user's input).
  */
 #include <string.h>
-#include "models.h"
+#include "model.h"
 #include "ffi.h"
 #include "ffi_list.h"
 

@@ -6,14 +6,14 @@
  * chain's state list, `run` the integer vector c(n, thin, offset, warmup),
  * `io` the context vector of with_target_io(), `spec` the fixed settings
  * (with the trace names in spec$names).  The state is duplicated, advanced
- * in place by the engine (nuts_adapt.c) and returned as
+ * in place by the engine (sampler_nuts_adapt.c) and returned as
  * list(state = , traces = <n_kept x dim matrix>, sampler_params = <n_kept x 6
  * matrix: accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__,
  * energy__ of every kept iteration>).
  */
 #include "mcmix_engine.h"
 #include "sampler_nuts.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi_list.h"
 #include "ffi_nuts.h"
 

@@ -9,7 +9,7 @@
 #include <Rinternals.h>
 #include <R_ext/Memory.h>
 #include <string.h>
-#include "diag.h"
+#include "partition.h"
 #include "ffi_diag.h"
 
 static void need_int_matrix(SEXP x, int ncol, const char *what)

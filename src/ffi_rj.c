@@ -11,8 +11,8 @@
  */
 #include <string.h>
 #include "mixture_rj.h"
-#include "mixture_icm.h"
-#include "models.h"
+#include "partition_map.h"
+#include "model.h"
 #include "ffi.h"
 #include "ffi_list.h"
 #include "ffi_textbook.h"
@@ -194,7 +194,7 @@ SEXP ffi_rjc_step(SEXP spec, SEXP xt, SEXP state, SEXP ctrl)
     return out;
 }
 
-/* MAP partition by annealing then ICM (mixture_icm.c).  spec: family, dim,
+/* MAP partition by annealing then ICM (partition_map.c).  spec: family, dim,
  * hyper, finite (logical), K, a, alpha, d, max_icm.  labels: 0-based
  * initial partition (clusters 0..b-1 all used).  schedule: the powers of
  * the annealed sweeps; ICM sweeps follow until the log posterior stops

@@ -16,11 +16,11 @@
 #include <string.h>
 #include "mcmix_engine.h"
 #include "sampler.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi_list.h"
 #include "ffi.h"
 
-/* The chunk c(n, thin, offset, warmup) (chunk.h) as the engine's run, with
+/* The chunk c(n, thin, offset, warmup) (mcmix_chunk.h) as the engine's run, with
  * its traces matrix (n_kept x dim). */
 static SEXP run_open(SEXP run_, int dim, mcx_run *run)
 {

@@ -16,7 +16,7 @@
 #include "mixture_warm.h"
 #include "ffi_list.h"
 #include "ffi.h"
-#include "registry.h"
+#include "family_registry.h"
 
 static uint64_t seed_read(SEXP s)
 {

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "sampler_smc.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi.h"
 #include "ffi_list.h"
 

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 #include "mcmix_engine.h"
-#include "ffi_target_r.h"
+#include "ffi_target.h"
 #include "ffi_list.h"
 #include "ffi.h"
 
@@ -71,7 +71,7 @@ SEXP ffi_target_info(SEXP xptr)
 
 /* The initial point of a chain: list(logd = , grad = , status = ) with the
  * log density at theta, its gradient (need_grad = 1 and a finite value;
- * else NULL) and the MCX_EVAL_* outcome (target.h).  Values are returned
+ * else NULL) and the MCX_EVAL_* outcome (sampler_target.h).  Values are returned
  * unchecked: R/target.R's target_start() turns a non-finite one into an
  * error naming the argument of the initial values. */
 SEXP ffi_target_start(SEXP target, SEXP io, SEXP theta, SEXP need_grad)
@@ -118,4 +118,34 @@ SEXP ffi_target_eval(SEXP target, SEXP theta, SEXP io, SEXP what)
     nprot++;
     UNPROTECT(nprot);
     return out;
+}
+
+int mcx_target_open(SEXP target, int dim, SEXP io, int code,
+                    const char *label, mcx_tgt *h)
+{
+    if (TYPEOF(target) != VECSXP || !Rf_inherits(target, "mcmix_target"))
+        MCX_INTERNAL("`target` is not an mcmix_target");
+    if (io != R_NilValue && (TYPEOF(io) != REALSXP || XLENGTH(io) != dim + 2))
+        MCX_INTERNAL("bad context vector");
+    SEXP xptr = mcx_list_get(target, "xptr");
+    if (xptr != R_NilValue) {
+        const mcx_target *desc = mcx_target_from_xptr(xptr);
+        if (desc->dim != dim)
+            mcx_error("the compiled target has dimension %d, but the parameter "
+                      "vector has length %d.", desc->dim, dim);
+        mcx_tgt_init(h, desc, label);
+        return 0;
+    }
+    return mcx_r_target_open(target, dim, io, code, label, h);
+}
+
+void mcx_target_reject_nonfinite(mcx_tgt *h)
+{
+    h->nonfinite = MCX_TGT_REJECT;
+    h->n_nonfinite = 0.0;
+}
+
+void mcx_target_count(SEXP state, const mcx_tgt *h)
+{
+    *mcx_list_real(state, "n_nonfinite", 1) += h->n_nonfinite;
 }

@@ -8,7 +8,7 @@
  * fresh vector replaces it so that the kept value never changes under the
  * user's feet.  Values are checked here for type and length (with a message
  * that says what came back); non-finite values (a NaN or +Inf log density,
- * a non-finite gradient) are left to the engine (target.h), which rejects
+ * a non-finite gradient) are left to the engine (sampler_target.h), which rejects
  * them during sampling or reports them with the same context.
  */
 #include <stdio.h>
@@ -252,22 +252,9 @@ static double r_combined_logd_grad(const double *theta, double *grad, void *ctx)
     return r_combined_eval((r_target *) ctx, theta, grad);
 }
 
-int mcx_target_open(SEXP target, int dim, SEXP io, int code,
-                    const char *label, mcx_tgt *h)
+int mcx_r_target_open(SEXP target, int dim, SEXP io, int code,
+                      const char *label, mcx_tgt *h)
 {
-    if (TYPEOF(target) != VECSXP || !Rf_inherits(target, "mcmix_target"))
-        MCX_INTERNAL("`target` is not an mcmix_target");
-    if (io != R_NilValue && (TYPEOF(io) != REALSXP || XLENGTH(io) != dim + 2))
-        MCX_INTERNAL("bad context vector");
-    SEXP xptr = mcx_list_get(target, "xptr");
-    if (xptr != R_NilValue) {
-        const mcx_target *desc = mcx_target_from_xptr(xptr);
-        if (desc->dim != dim)
-            mcx_error("the compiled target has dimension %d, but the parameter "
-                      "vector has length %d.", desc->dim, dim);
-        mcx_tgt_init(h, desc, label);
-        return 0;
-    }
     SEXP ld = mcx_list_get(target, "log_density"), gr = mcx_list_get(target, "gradient");
     SEXP comb = mcx_list_get(target, "combined");
     r_target *t = (r_target *) mcx_alloc(1, sizeof(r_target));
@@ -298,15 +285,4 @@ int mcx_target_open(SEXP target, int dim, SEXP io, int code,
                                &h->iter, 0);
     }
     return nprot;
-}
-
-void mcx_target_reject_nonfinite(mcx_tgt *h)
-{
-    h->nonfinite = MCX_TGT_REJECT;
-    h->n_nonfinite = 0.0;
-}
-
-void mcx_target_count(SEXP state, const mcx_tgt *h)
-{
-    *mcx_list_real(state, "n_nonfinite", 1) += h->n_nonfinite;
 }

@@ -1,7 +1,9 @@
 /*
- * ffi_target_r.h -- glue side of targets: build an engine handle (target.h) from
- * an R "mcmix_target" object (an R function, or a compiled target given as
- * an external pointer), and call user R functions safely from C loops.
+ * ffi_target_r.h -- the R-function side of targets: safe calls of user R
+ * functions from C loops, and the adapter that makes an R function an
+ * mcx_target (ffi_target_r.c).  The glue that opens any target, R or
+ * compiled, is ffi_target.h (ffi_target.c), which calls this file and is
+ * never called by it.
  *
  * Error context.  A user function that raises an R error unwinds out of the
  * .Call (R_alloc memory is reclaimed, nothing leaks).  So that the R caller
@@ -17,7 +19,7 @@
 
 #include <R.h>
 #include <Rinternals.h>
-#include "target.h"
+#include "sampler_target.h"
 
 /* Which user function was running (io[0]); R/target.R has the same table. */
 enum {
@@ -60,24 +62,12 @@ double mcx_rfun_number(mcx_rfun *f, const double *x, const double *y);
 void mcx_rfun_vector(mcx_rfun *f, const double *x, const double *y,
                      double *out, int n);
 
-/* Build the handle h for the R target object `target` (list with elements
- * log_density, gradient, xptr, dim) for parameter vectors of length dim.
- * code is the MCX_CB_* of its log density (its gradient is code + 1) and
- * label its name in messages.  h must stay at the same address while used.
- * Returns the number of objects PROTECTed. */
-int mcx_target_open(SEXP target, int dim, SEXP io, int code,
-                    const char *label, mcx_tgt *h);
-
-/* Make h reject non-finite values after the initial one (MCX_TGT_REJECT),
- * as the samplers do; mcx_target_count() then adds the number rejected in
- * a chunk to the element "n_nonfinite" of the chain's state list. */
-void mcx_target_reject_nonfinite(mcx_tgt *h);
-void mcx_target_count(SEXP state, const mcx_tgt *h);
-
-/* The compiled descriptor inside an "mcmix_target_ptr" (errors otherwise). */
-const mcx_target *mcx_target_from_xptr(SEXP xptr);
-
-/* The C-callable behind mcmix_target_xptr() (mcmix.h). */
-SEXP mcx_target_xptr(const mcx_target *target, SEXP prot);
+/* The handle h of an R-function target (`target` a list with elements
+ * log_density, gradient, combined; no compiled descriptor): the adapter
+ * whose slots call the user's functions.  mcx_target_open() (ffi_target.h)
+ * calls it for targets without an external pointer.  Returns the number
+ * of objects PROTECTed. */
+int mcx_r_target_open(SEXP target, int dim, SEXP io, int code,
+                      const char *label, mcx_tgt *h);
 
 #endif

@@ -12,6 +12,7 @@
 #include "mcmix_engine.h"
 #include "mixture_dp.h"
 #include "ffi.h"
+#include "family_builtin.h"
 
 /* d with d * d + extra == len, or -1. */
 static int infer_dim(R_xlen_t len, int extra)

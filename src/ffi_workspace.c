@@ -21,7 +21,7 @@
  *
  *  - one R object a model's glue may keep there across the chunks of the
  *    run (ffi_workspace_model()): LDA keeps its counts and its sampler's
- *    structures (ffi_topic.c).
+ *    structures (ffi_lda.c).
  *
  * A workspace is an external pointer whose protected value holds all its
  * memory as R vectors: an error or an interrupt leaks nothing, and no
@@ -129,6 +129,16 @@ void *ffi_arena_alloc(size_t n, size_t size)
 int ffi_arena_active(void)
 {
     return current != NULL;
+}
+
+/* The engine's scratch allocator (mcmix_engine.h): from the active arena
+ * of a chain's workspace, else R_alloc (reclaimed at the end of the .Call
+ * or by an error). */
+void *mcx_alloc(size_t n, size_t size)
+{
+    if (n == 0) n = 1;
+    if (ffi_arena_active()) return ffi_arena_alloc(n, size);
+    return (void *) R_alloc(n, (int) size);
 }
 
 /* Start a chunk at the first block. */

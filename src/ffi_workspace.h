@@ -26,7 +26,8 @@ SEXP ffi_workspace_labels(SEXP ws, SEXP in, R_xlen_t n);
 SEXP ffi_workspace_model(SEXP ws);
 void ffi_workspace_set_model(SEXP ws, SEXP obj);
 
-/* mcx_alloc() (ffi_errors.c) while a chunk runs with a workspace. */
+/* The arena behind mcx_alloc() (ffi_workspace.c) while a chunk runs with a
+ * workspace. */
 int ffi_arena_active(void);
 void *ffi_arena_alloc(size_t n, size_t size);
 #endif

@@ -3,7 +3,8 @@
  * C-callables that plugin packages use through inst/include/mcmix.h.
  *
  * Each area keeps its prototypes in its own ffi_*.h header and its entries
- * in its own block of the table below.
+ * in its own block of the table below, one block per glue file, headed by
+ * that file's name (tests/testthat/test-source-map.R checks the headings).
  */
 #include <R.h>
 #include <Rinternals.h>
@@ -12,7 +13,8 @@
 #include "mcmix_engine.h"
 #include "ffi.h"
 #include "ffi_workspace.h"
-#include "ffi_target_r.h"
+#include "family_builtin.h"
+#include "ffi_target.h"
 #include "ffi_nuts.h"
 #include "ffi_logit.h"
 #include "ffi_textbook.h"
@@ -26,21 +28,22 @@
 #define CALLDEF(name, n) {#name, MCX_FN(&name), n}
 
 static const R_CallMethodDef call_methods[] = {
-    /* --- families and registry (ffi_family.c) --- */
+    /* --- families and the registry (ffi_family.c) --- */
     CALLDEF(ffi_families, 0),
     CALLDEF(ffi_family_eval, 5),
-    /* --- RNG and linear algebra test entry points (ffi_testing.c) --- */
+    CALLDEF(ffi_family_conjugate, 1),
+    /* --- test-only entry points (ffi_testing.c) --- */
     CALLDEF(ffi_test_rng, 3),
     CALLDEF(ffi_test_linalg, 3),
-    /* --- the terminal's interrupt and chain workers (ffi_signals.c) --- */
-    CALLDEF(ffi_sigint, 2),
-    CALLDEF(ffi_openmp, 0),
     CALLDEF(ffi_dp_alpha_update, 5),
     CALLDEF(ffi_dpx_register_abi1, 0),
-    CALLDEF(ffi_family_conjugate, 1),
-    /* --- mixtures (ffi_mixture*.c) --- */
+    /* --- the terminal's interrupt, chain workers, OpenMP (ffi_signals.c) --- */
+    CALLDEF(ffi_sigint, 2),
+    CALLDEF(ffi_openmp, 0),
+    /* --- finite mixtures and the CRP simulator (ffi_mixture.c) --- */
     CALLDEF(ffi_finite_step, 4),
     CALLDEF(ffi_rcrp, 3),
+    /* --- DP / Pitman-Yor mixtures (every algorithm of the table) (ffi_mixture_dp.c) --- */
     CALLDEF(ffi_dp_step, 4),
     CALLDEF(ffi_dp_warm_allocate, 6),
     /* --- the sharded mixture chain (ffi_shard.c) --- */
@@ -58,47 +61,57 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_shard_finish_sweep, 4),
     CALLDEF(ffi_shard_combine, 2),
     CALLDEF(ffi_shard_copy, 2),
+    /* --- a chain's workspace (ffi_workspace.c) --- */
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
+    /* --- posterior predictive of mixtures (ffi_mixture_predict.c) --- */
     CALLDEF(ffi_mixture_predict, 8),
+    /* --- imputation of Gaussian blocks (ffi_impute.c) --- */
     CALLDEF(ffi_impute_step, 5),
-    /* ffi_topic.c: LDA and HDP */
+    /* --- LDA (ffi_lda.c) --- */
     CALLDEF(ffi_lda_step, 8),
+    CALLDEF(ffi_lda_samplers, 0),
     CALLDEF(ffi_lda_log_joint, 4),
     CALLDEF(ffi_lda_fold_in, 4),
-    CALLDEF(ffi_hdp_step, 5),   /* ffi_hdp.c */
-    /* --- diagnostics and partitions (ffi_diag.c) --- */
+    /* --- the HDP mixture (ffi_hdp.c) --- */
+    CALLDEF(ffi_hdp_step, 5),
+    /* --- diagnostics, co-clustering, partition losses and greedy search (ffi_diag.c) --- */
     CALLDEF(ffi_diag_stats, 2),
     CALLDEF(ffi_diag_autocorr, 2),
     CALLDEF(ffi_psm_counts, 3),
     CALLDEF(ffi_partition_loss, 4),
     CALLDEF(ffi_partition_greedy, 5),
-    /* ffi_partition.c: SALSO-style search, distances for credible balls */
+    /* --- SALSO-style search, distances for credible balls (ffi_partition.c) --- */
     CALLDEF(ffi_partition_salso, 6),
     CALLDEF(ffi_partition_dists, 3),
-    /* --- generic samplers and targets (ffi_sampler.c) --- */
+    /* --- targets (ffi_target.c) --- */
     CALLDEF(ffi_target_info, 1),
     CALLDEF(ffi_target_eval, 4),
     CALLDEF(ffi_target_start, 4),
+    /* --- generic samplers (ffi_sampler.c) --- */
     CALLDEF(ffi_mh_run, 5),
     CALLDEF(ffi_slice_run, 5),
     CALLDEF(ffi_hmc_run, 5),
     CALLDEF(ffi_tempering_run, 5),
+    /* --- model-specific Gibbs samplers (ffi_models.c) --- */
     CALLDEF(ffi_probit_step, 3),
     CALLDEF(ffi_gpclass_step, 3),
     CALLDEF(ffi_ising_step, 3),
     CALLDEF(ffi_hierlm_step, 3),
+    /* --- SMC, AIS, annealing (ffi_smc.c) --- */
     CALLDEF(ffi_smc_run, 4),
     CALLDEF(ffi_ais_run, 4),
     CALLDEF(ffi_anneal_run, 4),
-    /* --- NUTS (ffi_nuts.c) and logistic regression (ffi_logit.c) --- */
+    /* --- NUTS (ffi_nuts.c) --- */
     CALLDEF(ffi_nuts_run, 5),
+    /* --- logistic regression, Polya-Gamma draws (ffi_logit.c) --- */
     CALLDEF(ffi_logit_step, 3),
     CALLDEF(ffi_rpolyagamma, 3),
-    /* --- reversible jump, MAP partitions, Bayesian networks (ffi_rj.c, ffi_bayesnet.c) --- */
+    /* --- reversible jump, MAP partitions (ffi_rj.c) --- */
     CALLDEF(ffi_rg_step, 4),
     CALLDEF(ffi_rjc_step, 4),
     CALLDEF(ffi_map_partition, 4),
+    /* --- Bayesian networks (ffi_bayesnet.c) --- */
     CALLDEF(ffi_bn_step, 3),
     CALLDEF(ffi_bn_anneal, 4),
     {NULL, NULL, 0}

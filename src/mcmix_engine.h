@@ -12,8 +12,9 @@
  * remapped length()/error() (tests/testthat/test-layers.R checks this
  * after preprocessing).  Errors leave the engine through mcx_error() and
  * scratch memory comes from mcx_alloc(), both defined on the glue side
- * (ffi_errors.c, over Rf_error and R_alloc, so memory is reclaimed and
- * nothing leaks on an error or an interrupt).
+ * (ffi_errors.c over Rf_error, ffi_workspace.c over a chain's arena or
+ * R_alloc, so memory is reclaimed and nothing leaks on an error or an
+ * interrupt).
  */
 #ifndef MCMIX_ENGINE_H
 #define MCMIX_ENGINE_H
@@ -27,7 +28,7 @@
 #include <R_ext/Utils.h>
 #include <Rmath.h>
 #include "mcmix_abi.h"
-#include "chunk.h"
+#include "mcmix_chunk.h"
 
 /* OpenMP's header, for every engine header that needs it (its include
  * guard makes later includes no-ops).  A glue file may have included
@@ -102,6 +103,6 @@ static inline double mcx_lgamma_rise(double x, double n)
 
 #include "rng.h"
 #include "linalg.h"
-#include "registry.h"
+#include "family_registry.h"
 
 #endif

@@ -47,7 +47,7 @@ void mcx_finite_setup(mcx_finite *s, const mcx_mix *m, mcx_finite_algorithm alg,
  * with) or to the collapsed log p(x | partition) (collapsed). */
 void mcx_finite_sweep(mcx_mix *m, mcx_finite *s);
 
-/* ---------------- prior simulators (prior.c) ---------------- */
+/* ---------------- prior simulators (mixture_rcrp.c) ---------------- */
 
 /* One partition of n items from the Chinese restaurant process with
  * concentration alpha and discount d (Pitman-Yor; d = 0 is the DP).

@@ -20,7 +20,7 @@
  *   without the slot take the old path (copy the stats to scratch, remove
  *   x_i there, and copy the result back only when x_i moves).
  * - The other clusters, for families with a cheap upper bound on the
- *   predictive (registry.h: gaussian_niw, whose bound needs no logarithm):
+ *   predictive (family_registry.h: gaussian_niw, whose bound needs no logarithm):
  *   with w_own the weight of the own cluster, B_k >= w_k bounds of the K - 1
  *   others, w_0 the new cluster's weight, M = max(B_k, w_0) and one uniform
  *   u, the point stays when u (w_own + K M) < w_own; as the total W <=
@@ -36,7 +36,7 @@
  *   called, so the draws are those of the exact test.  The bounds of the
  *   others come from one call of the family's batched bound (no call per
  *   cluster), and w_own is first replaced by a lower bound without a
- *   logarithm (the family's loo_lower, registry.h), again a stricter test
+ *   logarithm (the family's loo_lower, family_registry.h), again a stricter test
  *   tried before the exact one: about 0.78x the CPU per sweep of the
  *   per-cluster bounds and exact w_own at N = 1e4 (bench/RESULTS.md).
  * - The prior predictive p(x_i) does not change during a chunk: in a

@@ -82,7 +82,8 @@ void mcx_sm_init(mcx_sm *s, const mcx_mix *m, int t, int sams)
                               m->sstride};
 }
 
-/* The surrogate of gaussian_niw (dim d >= 2): gaussian_diag with, per
+/* The surrogate of a family that has one (its capabilities,
+ * family_registry.h; dim d >= 2).  gaussian_niw's: gaussian_diag with, per
  * coordinate j, the marginal prior of (mu_j, Sigma_jj) under the NIW prior
  * (mu_j | Sigma_jj ~ N(m0_j, Sigma_jj / kappa0), Sigma_jj ~ Inv-Gamma((nu0 -
  * d + 1) / 2, Psi0_jj / 2): Press 2005, Applied Multivariate Analysis, sec.
@@ -101,10 +102,11 @@ void mcx_sm_init(mcx_sm *s, const mcx_mix *m, int t, int sams)
 int mcx_sm_surrogate_init(mcx_sm *s, const mcx_mix *m)
 {
     int d = m->dim;
-    if (m->fam != &mcx_family_gaussian_niw || d < 2) return 0;
-    const mcx_family *g = &mcx_family_gaussian_diag;
+    const mcx_family_caps *caps = mcx_family_caps_of(m->fam);
+    if (caps->surrogate == NULL || d < 2) return 0;
+    const mcx_family *g = caps->surrogate;
     double *val = mcx_alloc(4 * (size_t) d, sizeof(double));
-    mcx_niw_diag_marginals(m->hyper, val);
+    caps->surrogate_hyper(m->hyper, val);
     void *h = mcx_alloc(mcx_family_hyper_doubles(g, d), sizeof(double));
     if (g->hyper_init(h, d, val, 4 * d) != 0) MCX_INTERNAL("surrogate hyperparameters");
     mcx_sm_scorer *r = &s->sur;

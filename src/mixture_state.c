@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "mixture_state.h"
-#include "registry.h"
+#include "family_registry.h"
 
 const void *mcx_family_hyper(const mcx_family *fam, int dim,
                              const double *values, int n_values)

@@ -260,7 +260,7 @@ int  mcx_mix_new_cluster(mcx_mix *m);
 void mcx_mix_delete_cluster(mcx_mix *m, int k);
 /* Number of non-empty clusters. */
 int  mcx_mix_n_occupied(const mcx_mix *m);
-/* One chunk of a sampler of the partition m (chunk.h): for iterations
+/* One chunk of a sampler of the partition m (mcmix_chunk.h): for iterations
  * g = offset + 1 .. offset + n, ll = sweep(ctx); the stats recomputed from
  * scratch when g %% MCX_REFRESH_EVERY == 0; keep(ctx, r, ll) for the r-th
  * kept iteration (r = 0, 1, ...); amortised interrupt checks between

@@ -170,7 +170,7 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
 /* Sufficient statistics of groups: item j (0 <= j < nitems) is observation
  * obs[j] (obs NULL: j) in group gi[j] (or gc[j] when gi is NULL), in
  * 0 .. ng-1; its statistics are added to out + g * sstride (ng blocks the
- * caller has set).  With the family's raw-moment hook (registry.h), each
+ * caller has set).  With the family's raw-moment hook (family_registry.h), each
  * block's moments per group are summed in a plain loop (in parallel), the
  * blocks pooled in block order and each group turned into statistics once;
  * else with the family's stats_combine, each block of

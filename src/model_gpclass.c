@@ -16,7 +16,7 @@
 #define USE_FC_LEN_T
 #include <R_ext/BLAS.h>
 #include <Rmath.h>
-#include "models.h"
+#include "model.h"
 #ifndef FCONE
 #define FCONE
 #endif

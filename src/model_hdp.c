@@ -40,31 +40,6 @@
 #include <Rmath.h>
 #include "model_hdp.h"
 
-/* Grow the per-cluster arrays to the capacity of the mixture state
- * (called right after a cluster is appended: K may already exceed the old
- * capacity, so the old arrays are copied by their own size). */
-void mcx_hdp_capacity(mcx_hdp *h)
-{
-    int cap = h->mix.cap, J = h->J;
-    if (cap <= h->cap) return;
-    int *njk = mcx_alloc((size_t) cap * J, sizeof(int));
-    int *mk = mcx_alloc((size_t) cap, sizeof(int));
-    double *beta = mcx_alloc((size_t) cap + 1, sizeof(double));
-    double *logw = mcx_alloc((size_t) cap + 1, sizeof(double));
-    memset(njk, 0, (size_t) cap * J * sizeof(int));
-    memset(mk, 0, (size_t) cap * sizeof(int));
-    memset(beta, 0, ((size_t) cap + 1) * sizeof(double));
-    if (h->njk != NULL) {
-        memcpy(njk, h->njk, (size_t) h->cap * J * sizeof(int));
-        memcpy(beta, h->beta, ((size_t) h->cap + 1) * sizeof(double));
-    }
-    h->njk = njk;
-    h->mk = mk;
-    h->beta = beta;
-    h->logw = logw;
-    h->cap = cap;
-}
-
 /* A concentration as a partition prior (discount 0). */
 static void conc_prior(mcx_partition_prior *p, mcx_hdp_conc c, int n)
 {
@@ -110,21 +85,6 @@ void mcx_hdp_build(mcx_hdp *h, const mcx_family *fam, const void *hyper,
     if (!(s > 0.0)) MCX_INTERNAL("global weights sum to zero");
     for (int k = 0; k <= K; k++) h->beta[k] /= s;
     mcx_hdp_sm_setup(h, moves, kind, t, sams);
-}
-
-/* Drop the empty cluster k: its weight joins beta_u and cluster K-1 moves
- * into slot k, as in mcx_mix_delete_cluster. */
-void mcx_hdp_drop_cluster(mcx_hdp *h, int k)
-{
-    int last = h->mix.K - 1, J = h->J;
-    double bu = h->beta[last + 1] + h->beta[k];
-    if (k != last) {
-        h->beta[k] = h->beta[last];
-        memcpy(h->njk + (size_t) k * J, h->njk + (size_t) last * J, (size_t) J * sizeof(int));
-    }
-    memset(h->njk + (size_t) last * J, 0, (size_t) J * sizeof(int));
-    h->beta[last] = bu;
-    mcx_mix_delete_cluster(&h->mix, k);
 }
 
 /* Step 1: reassign every observation. */

@@ -2,7 +2,11 @@
  * model_hdp.h -- SEXP-free engine of the hierarchical Dirichlet process
  * mixture: direct-assignment Gibbs sampling (Teh et al. 2006, sec. 5.3;
  * model_hdp.c) with split-merge moves of the global clusters
- * (model_hdp_splitmerge.c).  Glue: ffi_hdp.c.
+ * (model_hdp_splitmerge.c: restricted passes and sub-cluster splits;
+ * model_hdp_sams.c: sequentially allocated moves with merge partners by
+ * gain) over the state's bookkeeping (model_hdp_state.c).  The files call
+ * downwards only: model_hdp.c -> model_hdp_splitmerge.c ->
+ * model_hdp_sams.c -> model_hdp_state.c.  Glue: ffi_hdp.c.
  *
  * A call runs iterations offset + 1 .. offset + n_iter; unless `warmup`,
  * iteration g is kept iff g %% thin == 0.  The state (z, beta, the
@@ -75,17 +79,18 @@ void   mcx_hdp_sweep(mcx_hdp *h);
  * n_kept x n (1-based, column-major) or NULL. */
 void   mcx_hdp_run(mcx_hdp *h, const mcx_chunk *ch, double *traces, int *labels_out);
 
-/* model_hdp.c, for model_hdp_splitmerge.c: grow the per-cluster arrays to
- * the mixture's capacity; drop the empty cluster k (its weight joins
- * beta_u, cluster K-1 moves into slot k). */
+/* The bookkeeping, model_hdp_state.c (below the moves: it calls none of
+ * the other HDP files).  Grow the per-cluster arrays to the mixture's
+ * capacity; drop the empty cluster k (its weight joins beta_u, cluster
+ * K-1 moves into slot k). */
 void   mcx_hdp_capacity(mcx_hdp *h);
 void   mcx_hdp_drop_cluster(mcx_hdp *h, int k);
 /* model_hdp_splitmerge.c: set up the moves (in build); run sm_moves
  * proposals given beta and the concentrations. */
 void   mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams);
 void   mcx_hdp_split_merge(mcx_hdp *h);
-/* model_hdp_splitmerge.c, shared with model_hdp_sams.c: the terms of
- * log r of a split of a cluster of weight beta_c into sides with group
+/* model_hdp_state.c, shared by model_hdp_splitmerge.c and
+ * model_hdp_sams.c: the terms of log r of a split of a cluster of weight beta_c into sides with group
  * counts nA, nB (J each) and weight share w: the group terms with the
  * density of w ~ Beta(M_A, M_B) (group_terms) or without it (group_lgamma,
  * for a uniform w), the draw of that w, the prior of gamma and w and the

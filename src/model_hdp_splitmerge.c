@@ -100,89 +100,6 @@ void mcx_hdp_sm_setup(mcx_hdp *h, int moves, int kind, int t, int sams)
     h->sm.prior.ctx = h;
 }
 
-/* g(a, n) = log Gamma(a + n) - log Gamma(a) (mcx_lgamma_rise(): the
- * plain difference below 1e6, Stirling's series above, where alpha beta_c
- * of a large concentration would leave no digit of it). */
-static double lgamma_ratio(double a, int n)
-{
-    return n > 0 ? mcx_lgamma_rise(a, n) : 0.0;
-}
-
-/* E[m] for n customers at a DP(a) restaurant: sum_{l < n} a / (a + l),
- * = 1 + a (psi(a + n) - psi(a + 1)) (stable for small a).  From
- * MCX_LGAMMA_DIRECT on the digamma difference, about (n - 1) / a, would
- * cancel: psi(y) = log y - 1/(2 y) - 1/(12 y^2) + O(y^-4) at y = a + n and
- * u = a + 1 gives it as log1p((n - 1) / u) + (n - 1) / (2 u y)
- * + (n - 1) (1/u + 1/y) / (12 u y) (products that overflow give 0, their
- * limit). */
-static double expected_tables(double a, int n)
-{
-    if (n <= 1) return n;
-    if (a < MCX_LGAMMA_DIRECT) return 1.0 + a * (digamma(a + n) - digamma(a + 1.0));
-    const double m = n - 1.0, u = a + 1.0, y = a + n, uy = u * y;
-    return 1.0 + a * (log1p(m / u) + 0.5 * m / uy + m / (12.0 * uy) * (1.0 / u + 1.0 / y));
-}
-
-/* sum_j [g(alpha w beta_c, nA_j) + g(alpha (1-w) beta_c, nB_j)
- * - g(alpha beta_c, nA_j + nB_j)] for the side counts per group nA, nB
- * (J each), and the parameters M_A, M_B of the proposal of w. */
-static double group_sums(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
-                         double w, double *MA, double *MB)
-{
-    double alpha = h->grp.alpha, a = 0.5 * alpha * beta_c, s = 0.0;
-    *MA = *MB = 0.0;
-    for (int j = 0; j < h->J; j++) {
-        int na = nA[j], nb = nB[j];
-        if (na + nb == 0) continue;
-        s += lgamma_ratio(alpha * w * beta_c, na) + lgamma_ratio(alpha * (1.0 - w) * beta_c, nb) -
-            lgamma_ratio(alpha * beta_c, na + nb);
-        *MA += expected_tables(a, na);
-        *MB += expected_tables(a, nb);
-    }
-    return s;
-}
-
-/* The part of log r of a split that depends on the groups and on w: the
- * sums above - log Beta(w; M_A, M_B) (w drawn from that Beta). */
-double mcx_hdp_group_terms(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
-                           double w)
-{
-    double MA, MB, s = group_sums(h, nA, nB, beta_c, w, &MA, &MB);
-    return s - dbeta(w, MA, MB, 1);
-}
-
-/* The same for a w drawn uniformly on (0, 1) (density 1). */
-double mcx_hdp_group_lgamma(const mcx_hdp *h, const int *nA, const int *nB, double beta_c,
-                            double w)
-{
-    double MA, MB;
-    return group_sums(h, nA, nB, beta_c, w, &MA, &MB);
-}
-
-/* w ~ Beta(M_A, M_B) for the side counts nA, nB. */
-double mcx_hdp_draw_w(const mcx_hdp *h, const int *nA, const int *nB, double beta_c)
-{
-    double a = 0.5 * h->grp.alpha * beta_c, MA = 0.0, MB = 0.0;
-    for (int j = 0; j < h->J; j++) {
-        MA += expected_tables(a, nA[j]);
-        MB += expected_tables(a, nB[j]);
-    }
-    return mcx_rbeta(MA, MB);
-}
-
-/* The part of log r of a split shared by both kinds of proposal, beyond
- * the group terms: the prior terms of gamma and w and the likelihood
- * ratio from the three stats blocks. */
-double mcx_hdp_split_terms(const mcx_hdp *h, double w, const double *stA, const double *stB,
-                          const double *stC)
-{
-    const mcx_mix *m = &h->mix;
-    const mcx_family *f = m->fam;
-    return log(h->top.alpha) - log(w) - log1p(-w) +
-        f->log_marginal(m->hyper, stA, m->work) + f->log_marginal(m->hyper, stB, m->work) -
-        f->log_marginal(m->hyper, stC, m->work);
-}
-
 /* The anchor-selection terms of a restricted-pass split (log P(reverse
  * merge) - log P(split) without the proposal passes): sides of nA and nB
  * members, K_split clusters after the split. */
@@ -209,45 +126,6 @@ static int nth_member(const mcx_mix *m, const int *S, int nS, int c, int r)
         if (m->z[S[q]] == c && r-- == 0) return q;
     MCX_INTERNAL("cluster member not found");
     return -1;
-}
-
-void mcx_hdp_reset_sides(mcx_hdp *h)
-{
-    memset(h->side_nj, 0, 2 * (size_t) h->J * sizeof(int));
-}
-
-/* The bookkeeping of an accepted split of a cluster of weight beta_c whose
- * second cluster took the new slot cn (beta_u moves up one): the side of
- * weight share w in slot a with group counts na, the other (share 1 - w)
- * in slot b with nb. */
-void mcx_hdp_accepted_split(mcx_hdp *h, int cn, int a, double w, double beta_c,
-                           const int *na, int b, const int *nb)
-{
-    const int J = h->J;
-    mcx_hdp_capacity(h);
-    h->beta[cn + 1] = h->beta[cn];            /* beta_u */
-    h->beta[a] = w * beta_c;
-    h->beta[b] = (1.0 - w) * beta_c;
-    memcpy(h->njk + (size_t) a * J, na, (size_t) J * sizeof(int));
-    memcpy(h->njk + (size_t) b * J, nb, (size_t) J * sizeof(int));
-    h->sm_counts[0] += 1.0;
-}
-
-/* The bookkeeping of an accepted merge of cluster b into a (b's members
- * already moved): the group counts and the weight beta_c = beta_a + beta_b
- * go to a, and the empty b is dropped. */
-void mcx_hdp_accepted_merge(mcx_hdp *h, int a, int b, double beta_c)
-{
-    const int J = h->J;
-    int *ra = h->njk + (size_t) a * J, *rb = h->njk + (size_t) b * J;
-    for (int g = 0; g < J; g++) {
-        ra[g] += rb[g];
-        rb[g] = 0;
-    }
-    h->beta[a] = beta_c;
-    h->beta[b] = 0.0;
-    mcx_hdp_drop_cluster(h, b);
-    h->sm_counts[0] += 1.0;
 }
 
 static void propose_split(mcx_hdp *h)

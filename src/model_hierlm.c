@@ -18,7 +18,7 @@
  * (SSR_j = y_j'y_j - 2 beta_j'X_j'y_j + beta_j'X_j'X_j beta_j).
  */
 #include <string.h>
-#include "models.h"
+#include "model.h"
 
 #define IDX(i, j, d) ((size_t) (i) + (size_t) (j) * (size_t) (d))
 

@@ -20,7 +20,7 @@
  * Sites are stored column-major: t = i + nrow * j.
  */
 #include <Rmath.h>
-#include "models.h"
+#include "model.h"
 
 /* Neighbour below (dir 0) or to the right (dir 1) of site t, or -1. */
 static int next_site(const mcx_ising_data *d, int t, int dir)

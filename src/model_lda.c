@@ -15,11 +15,11 @@
  * multiply-adds and no division or allocation.  The R state is just z: the
  * counts and the structures of the samplers are functions of z (built by
  * mcx_lda_prepare()), kept by the glue across the chunks of one run of a
- * chain, or rebuilt from z (ffi_topic.c).
+ * chain, or rebuilt from z (ffi_lda.c).
  */
 #include <string.h>
 #include <Rmath.h>
-#include "model_topic.h"
+#include "model_lda.h"
 
 void mcx_lda_build(mcx_lda *m, int K, int W, int D, double alpha, double beta,
                    const int *word, const int *doc_start, int *z)
@@ -95,13 +95,12 @@ static inline double lg_lookup(double *tab, int size, int n, double x, double su
 }
 
 void mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
-                     const int *word, const int *doc_start, int *z, int algorithm,
-                     int threads, int blocks, int mh_steps, int mh_wide)
+                     const int *word, const int *doc_start, int *z,
+                     const mcx_lda_sampler *alg, const mcx_lda_settings *s)
 {
     mcx_lda_build(m, K, W, D, alpha, beta, word, doc_start, z);
-    if (algorithm == 1 || algorithm == 2) mcx_lda_sparse_init(m);
-    if (algorithm == 3) mcx_lda_mh_init(m, mh_steps, mh_wide);
-    if (algorithm == 2) mcx_lda_blocked_init(m, threads, blocks);
+    m->sampler = alg;
+    if (alg->setup != NULL) alg->setup(m, s);
 }
 
 /* Two sums, sum_t z_t and sum_t (t + 1) z_t modulo 2^32 (one pass, about
@@ -245,14 +244,10 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
     int r = 0;
     for (int it = 1; it <= n_iter; it++) {
         mcx_interrupt_point((double) m->N * (m->mh_steps > 0 ? 8 * m->mh_steps : m->K));
-        if (m->n_blocks > 0) mcx_lda_sweep_blocked(m);
-        else if (m->mh_steps > 0) mcx_lda_sweep_mh(m);
-        else if (m->wtk) mcx_lda_sweep_sparse(m);
-        else mcx_lda_sweep(m);
+        m->sampler->sweep(m);
         int g = offset + it;
         if (!warmup && g % thin == 0) {
-            if (m->wtk) mcx_lda_sparse_sync(m);
-            if (m->mh_nw16) mcx_lda_mh_sync(m);
+            if (m->sampler->sync != NULL) m->sampler->sync(m);
             log_joint[r] = mcx_lda_log_joint(m);
             /* the first kept draw adds to the sums given, the next ones
              * to the sums of the chunk */
@@ -261,5 +256,9 @@ void mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
             r++;
         }
     }
-    if (m->n_blocks > 0) mcx_lda_blocked_finish(m);
+    if (m->sampler->finish != NULL) m->sampler->finish(m);
 }
+
+/* The plain collapsed Gibbs loop over the K topics (eq. 10.13), on R's
+ * generator: no structures beyond the counts. */
+const mcx_lda_sampler mcx_lda_dense = { "dense", NULL, mcx_lda_sweep, NULL, NULL };

@@ -54,11 +54,11 @@
  * generator and document d drawing from the stream (master, d)
  * (src/rng_stream.c); the state is z alone (the counts, word order and
  * copy are functions of z, kept across the chunks of a run or rebuilt from
- * z: ffi_topic.c), so chunked runs and extend() equal one longer run bit
+ * z: ffi_lda.c), so chunked runs and extend() equal one longer run bit
  * for bit.
  */
 #include <string.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "rng_stream.h"
 
 /* One Metropolis-Hastings step of a token, drawn ahead (model_lda_mh_pass.h):
@@ -201,3 +201,11 @@ void mcx_lda_sweep_mh(mcx_lda *m)
     const double wb = m->W * m->beta;
     for (int k = 0; k < m->K; k++) m->inv_den[k] = 1.0 / (m->nk[k] + wb);
 }
+
+static void mh_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    mcx_lda_mh_init(m, s->mh_steps, s->mh_wide);
+}
+
+/* Metropolis-Hastings cycles of document and word proposals. */
+const mcx_lda_sampler mcx_lda_mh = { "mh", mh_setup, mcx_lda_sweep_mh, mcx_lda_mh_sync, NULL };

@@ -24,7 +24,7 @@
  * sweep) and then kept up to date token by token, so each draw depends on
  * the counts, the corpus order and u only, never on the history of the
  * lists: the lists are functions of the counts, the same whether kept
- * across chunks or rebuilt from z (ffi_topic.c), and a chain run in chunks
+ * across chunks or rebuilt from z (ffi_lda.c), and a chain run in chunks
  * equals one longer run bit for bit.
  *
  * Cost of a document: its topics are kept as a bit set per document (set
@@ -45,7 +45,7 @@
  */
 #include <string.h>
 #include <Rmath.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "rng_stream.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -700,3 +700,22 @@ void mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
             theta[d + (size_t) k * D] = n > 0 ? acc[k] / (double) n_keep : 1.0 / K;
     }
 }
+
+static void sparse_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    (void) s;
+    mcx_lda_sparse_init(m);
+}
+
+static void blocked_setup(mcx_lda *m, const mcx_lda_settings *s)
+{
+    mcx_lda_sparse_init(m);
+    mcx_lda_blocked_init(m, s->threads, s->blocks);
+}
+
+/* SparseLDA's buckets, sequentially; and on B x B cells of the corpus on
+ * threads (an approximation: n_k lags, see mcx_lda_blocked_init()). */
+const mcx_lda_sampler mcx_lda_sparse = { "sparse", sparse_setup, mcx_lda_sweep_sparse,
+                                         mcx_lda_sparse_sync, NULL };
+const mcx_lda_sampler mcx_lda_blocked = { "blocked", blocked_setup, mcx_lda_sweep_blocked,
+                                          mcx_lda_sparse_sync, mcx_lda_blocked_finish };

@@ -1,14 +1,14 @@
 /*
  * model_logit.h -- SEXP-free engine of the auxiliary-variable Gibbs
  * samplers for logistic regression (model_logit.c).  Same conventions as
- * models.h: iterations offset + 1 .. offset + n_iter, kept draws in the
+ * model.h: iterations offset + 1 .. offset + n_iter, kept draws in the
  * column-major `traces` (beta, then v0 when hierarchical, then nu when
  * sampled), state arrays updated in place.
  */
 #ifndef MCMIX_MODEL_LOGIT_H
 #define MCMIX_MODEL_LOGIT_H
 
-#include "models.h"
+#include "model.h"
 
 enum { MCX_LOGIT_POLYA_GAMMA = 0, MCX_LOGIT_HOLMES_HELD = 1, MCX_LOGIT_STUDENT_T = 2 };
 

@@ -12,7 +12,7 @@
  * Q does not depend on the state, so its Cholesky factor is computed once
  * per call.  The state is beta alone (z is redrawn from beta first).
  */
-#include "models.h"
+#include "model.h"
 
 void mcx_probit_run(const mcx_probit_data *d, double *beta, const mcx_chunk *ch,
                     double *traces)

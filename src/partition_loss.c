@@ -14,7 +14,7 @@
  *                   + log2 sum_j p_ij ].
  */
 #include <string.h>
-#include "diag.h"
+#include "partition.h"
 
 double mcx_xlog2x(double x)
 {

@@ -26,7 +26,7 @@
  * allocated after mcx_salso_setup().
  */
 #include <string.h>
-#include "diag.h"
+#include "partition.h"
 
 #define SALSO_TOL 1e-12
 #define SALSO_MAX_CELLS ((size_t) 25000000)

@@ -19,7 +19,7 @@
  * them without changing the result, and mcx_greedy_finish() relabels.
  */
 #include <string.h>
-#include "diag.h"
+#include "partition.h"
 
 #define MOVE_TOL 1e-10
 

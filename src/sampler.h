@@ -6,7 +6,7 @@
  * of iterations is all that is needed to continue: running n1 then n2
  * iterations gives the draws of one run of n1 + n2.
  *
- * Common run arguments (mcx_run, filled from the chunk, chunk.h):
+ * Common run arguments (mcx_run, filled from the chunk, mcmix_chunk.h):
  *   n        number of iterations of this chunk
  *   thin     keep iteration g when g % thin == 0 (only when !warmup)
  *   offset   iterations of this phase already done (g = offset + 1 ...)
@@ -16,7 +16,7 @@
 #ifndef MCMIX_SAMPLER_H
 #define MCMIX_SAMPLER_H
 
-#include "target.h"
+#include "sampler_target.h"
 
 typedef struct mcx_run {
     int     n, thin, warmup;

@@ -6,7 +6,7 @@
  * trajectory doubling of Hoffman and Gelman 2014, JMLR 15, 1593-1623) with
  * the generalised no-U-turn criterion on the sharp momenta M^{-1} p,
  * including the checks across the two halves of every merged subtree, as
- * in Stan.  nuts_adapt.c runs chunks of iterations with Stan's windowed
+ * in Stan.  sampler_nuts_adapt.c runs chunks of iterations with Stan's windowed
  * warm-up: step size by dual averaging (Hoffman and Gelman 2014, section
  * 3.2) and a diagonal or dense inverse metric estimated in doubling slow
  * windows, regularised towards 1e-3 I.

@@ -11,7 +11,7 @@
 #define MCMIX_SAMPLER_SMC_H
 
 #include "mcmix_engine.h"
-#include "target.h"
+#include "sampler_target.h"
 
 /* One random-walk Metropolis move of theta (d) targeting pi_beta, proposal
  * theta + L z with L lower triangular (d x d).  *ll and *lp are the log

@@ -4,7 +4,7 @@
  * family's sufficient statistics once per group (SEXP-free).
  *
  * A family whose statistics are a function of (n, sum x, sum x x') reads
- * them from the moments through its hook (registry.h,
+ * them from the moments through its hook (family_registry.h,
  * mcx_family_stats_moments()), instead of adding the members one by one
  * (for gaussian_niw a rank-one Cholesky update and seven logarithms per
  * member).  The moments of a group are accumulated shifted by its first

@@ -113,3 +113,10 @@ mh_exact_posterior <- function(corpus, K, alpha, beta) {
   post <- exp(lp - max(lp))
   list(zs = zs, post = post / sum(post))
 }
+
+# Where each exact LDA sampler (a row of `lda_samplers` with exact = TRUE,
+# R/lda.R) is compared with the exact posterior of z, by test file: the
+# exact tests of those files loop over these names, and test-recipes.R
+# checks that every exact row is here (an approximate row is documented
+# as approximate instead).
+lda_exact_tested <- list("test-lda.R" = c("sparse", "dense"), "test-lda-mh.R" = "mh")

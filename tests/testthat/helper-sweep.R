@@ -339,6 +339,23 @@ sw_zscores <- function(Z, p, n_eff = NULL) {
   list(z = (est - exact) / se, est = est, exact = exact, se = se)
 }
 
+# The family kinds of the sweep (test-exact-sweep.R; sw_case() builds each).
+sw_all_kinds <- c("gaussian_mean", "gaussian_niw", "gaussian_diag", "gaussian_iso",
+                  "bernoulli_beta", "poisson_gamma", "categorical_dirichlet",
+                  "product_family", "product_mixed", "product_categorical")
+
+# The sweep's kind of every built-in family (src/family_builtin.h), or,
+# for a family the sweep cannot enumerate, the test file that compares it
+# with an exact posterior instead; test-recipes.R checks that every
+# built-in family has one or the other.
+sw_family_kind <- c(gaussian_mean = "gaussian_mean", gaussian_niw = "gaussian_niw",
+                    gaussian_diag = "gaussian_diag", gaussian_iso = "gaussian_iso",
+                    bernoulli_beta = "bernoulli_beta", poisson_gamma = "poisson_gamma",
+                    categorical_dirichlet = "categorical_dirichlet", product = "product_family")
+# non-conjugate (neal8 only): enumerated there with marginal likelihoods by
+# quadrature
+sw_family_elsewhere <- c(gaussian_nonconj = "test-dpx-exact.R")
+
 # The samplers of the sweep: name -> sample_posterior() arguments. Every
 # one runs with the state verified after every move (check_moves of
 # dp_control_testing(): the labels, sizes and every cluster's statistics

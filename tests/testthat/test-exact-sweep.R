@@ -78,10 +78,7 @@ sw_restrict <- function(all, var) {
   intersect(all, strsplit(v, ",")[[1L]])
 }
 
-sw_kinds <- sw_restrict(c("gaussian_mean", "gaussian_niw", "gaussian_diag", "gaussian_iso",
-                          "bernoulli_beta", "poisson_gamma", "categorical_dirichlet",
-                          "product_family", "product_mixed", "product_categorical"),
-                        "MCMIX_EXACT_SWEEP_KINDS")
+sw_kinds <- sw_restrict(sw_all_kinds, "MCMIX_EXACT_SWEEP_KINDS")   # (helper-sweep.R)
 sw_algs <- sw_restrict(names(sw_algorithms), "MCMIX_EXACT_SWEEP_ALGS")
 sw_nas <- sw_restrict(c("none", "integrated", "imputed"), "MCMIX_EXACT_SWEEP_NA")
 sw_Ns <- Sys.getenv("MCMIX_EXACT_SWEEP_N")     # set but empty from `make exact`: the default

@@ -9,27 +9,11 @@ src_dir <- function() test_path("..", "..", "src")
 
 is_glue <- function(file) grepl("^ffi_.*[.]c$", file) || file == "init.c"
 
-# The C compiler R uses (`R CMD config CC`), split into words.
-r_cc <- local({
-  cc <- NULL
-  function() {
-    if (is.null(cc))
-      cc <<- strsplit(trimws(system2(file.path(R.home("bin"), "R"), c("CMD", "config", "CC"),
-                                     stdout = TRUE)), "[[:space:]]+")[[1]]
-    cc
-  }
-})
-
-# The header files seen by `file` after preprocessing.
+# The header files seen by `file` after preprocessing with the compiler
+# R uses and the package's include flags (srcgraph_preprocess(),
+# helper-srcgraph.R).
 headers_seen <- function(file, src) {
-  cc <- r_cc()
-  flags <- c("-E", paste0("-I", R.home("include")),
-             paste0("-I", normalizePath(file.path(src, "..", "inst", "include"))),
-             paste0("-I", normalizePath(src)))
-  out <- suppressWarnings(system2(cc[1], c(cc[-1], flags, shQuote(file)),
-                                  stdout = TRUE, stderr = FALSE))
-  status <- attr(out, "status")
-  if (!is.null(status) && status != 0) stop("the preprocessor failed on ", file)
+  out <- srcgraph_preprocess(file, src)
   marks <- regmatches(out, regexpr('^# [0-9]+ "[^"]+"', out))
   unique(sub('^# [0-9]+ "([^"]+)"$', "\\1", marks))
 }

@@ -17,7 +17,8 @@ test_that("mh reproduces the exact posterior of z (token list, K = 2, one step)"
   m <- lda_model(K, alpha = alpha, beta = beta)
   corpus <- mcmix:::lda_corpus(list(c(1, 1, 2), c(2, 3, 3)), NULL)
   ex <- mh_exact_posterior(corpus, K, alpha, beta)
-  mh_expect_exact(ex, mh_keys(m, corpus, 40000, steps = 1L, seed = 8))
+  for (alg in lda_exact_tested[["test-lda-mh.R"]])   # (helper-lda.R)
+    mh_expect_exact(ex, mh_keys(m, corpus, 40000, steps = 1L, seed = 8, algorithm = alg))
 })
 
 # A count matrix: counts above one are repeated tokens (the "other tokens"

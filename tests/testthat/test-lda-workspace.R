@@ -1,5 +1,5 @@
 # The LDA samplers' counts and structures kept across the chunks of a run
-# (src/ffi_topic.c): every draw equals that of a rebuild from z in every
+# (src/ffi_lda.c): every draw equals that of a rebuild from z in every
 # chunk, a workspace is never used with a z it does not belong to, and a
 # chunk abandoned half-way (as by an interrupt) leaves nothing behind.
 

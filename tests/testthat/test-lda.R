@@ -60,7 +60,8 @@ test_that("the sampler reproduces the exact posterior of z on a tiny corpus", {
   expect_lt(0.5 * sum(abs(freq - post)), 2 * 0.5 * sum(sqrt(post * (1 - post) / (n / 4))))
 })
 
-# Both samplers (SparseLDA buckets and the dense loop) against the exact
+# The exact samplers of this file (lda_exact_tested, helper-lda.R: the
+# SparseLDA buckets and the dense loop) against the exact
 # posterior of z with K = 3: the word repeated in document 1 puts mass in
 # the word bucket, the document topics in the document bucket, and alpha,
 # beta near 1 give the smoothing bucket a large share.
@@ -74,7 +75,7 @@ test_that("sparse and dense samplers reproduce the exact posterior of z (K = 3)"
   m <- lda_model(K, alpha = alpha, beta = beta)
   corpus <- mcmix:::lda_corpus(docs, NULL)
   n <- 40000
-  for (alg in c("sparse", "dense")) {
+  for (alg in lda_exact_tested[["test-lda.R"]]) {
     set.seed(81)
     state <- list(z = integer(5), phi_sum = matrix(0, K, 3), theta_sum = matrix(0, 2, K),
                   n_draws = 0)

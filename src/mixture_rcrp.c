@@ -1,5 +1,5 @@
 /*
- * prior.c -- simulators of the prior over partitions (see mixture.h).
+ * mixture_rcrp.c -- simulators of the prior over partitions (see mixture.h).
  *
  * Chinese restaurant process with discount d (Pitman-Yor; Pitman
  * 2006; Sudderth 2011, slides "Polya urn"): with i customers seated at K

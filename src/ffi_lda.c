@@ -1,5 +1,5 @@
 /*
- * ffi_topic.c -- .Call glue of LDA (model_lda.c); the HDP mixture has its
+ * ffi_lda.c -- .Call glue of LDA (model_lda.c); the HDP mixture has its
  * own, ffi_hdp.c.  Unwraps and re-checks the SEXPs
  * (mismatches are internal errors: R/lda.R validated the user
  * input), copies the state, runs the engine inside one
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <R.h>
 #include <Rinternals.h>
-#include "model_topic.h"
+#include "model_lda.h"
 #include "ffi_list.h"
 #include "ffi_workspace.h"
 #include "ffi.h"
@@ -45,7 +45,7 @@ static void check_int(SEXP x, R_xlen_t len, const char *what)
  * (R/chains_workspace.R): the counts, SparseLDA's word lists and document
  * bit sets, the word order of "mh", the cells of "blocked" (model_lda*.c),
  * built by mcx_lda_prepare() from z.  A sweep leaves them equal to what
- * mcx_lda_prepare() would build from the new z (model_topic.h), so keeping
+ * mcx_lda_prepare() would build from the new z (model_lda.h), so keeping
  * them gives the draws of a rebuild in every chunk, bit for bit, without
  * its cost (at 1e6 tokens: 10-20% of a sweep at K = 50, more than the
  * sweep itself at K = 500, with the copies of the sums).
@@ -92,8 +92,9 @@ typedef struct {
 static SEXP lda_prepare_body(void *data)
 {
     lda_prep_args *a = data;
+    const mcx_lda_settings set = { a->threads, a->blocks, a->mh_steps, a->mh_wide };
     mcx_lda_prepare(a->m, a->K, a->W, a->D, a->alpha, a->beta, a->word, a->doc_start,
-                    a->z, a->algorithm, a->threads, a->blocks, a->mh_steps, a->mh_wide);
+                    a->z, mcx_lda_sampler_at(a->algorithm), &set);
     return R_NilValue;
 }
 
@@ -124,15 +125,17 @@ static SEXP lda_keep_get(SEXP ws)
  *   theta_sum  double, D x K running sum of E[theta | z]
  *   settings   double c(K, W, alpha, beta, algorithm, threads, blocks, mh_steps,
  *              fail_after, mh_wide):
- *              algorithm 0 the dense loop, 1 the SparseLDA buckets
- *              (model_lda_sparse.c), 2 partitioned SparseLDA on `threads`
- *              threads over blocks x blocks cells of the corpus, 3
- *              Metropolis-Hastings cycles (model_lda_mh.c), mh_steps per
- *              token; fail_after > 0 (tests only) abandons the chunk with
+ *              algorithm the code of the sampler, its row in
+ *              MCX_LDA_SAMPLERS (model_lda.h) and in R's lda_samplers
+ *              (R/lda.R): the SparseLDA buckets (model_lda_sparse.c), the
+ *              dense loop, partitioned SparseLDA on `threads` threads
+ *              over blocks x blocks cells of the corpus, Metropolis-
+ *              Hastings cycles (model_lda_mh.c), mh_steps per token;
+ *              fail_after > 0 (tests only) abandons the chunk with
  *              an error after that many sweeps, as an interrupt would;
- *              mh_wide 1 (tests only) runs algorithm 3 on the int counts
+ *              mh_wide 1 (tests only) runs "mh" on the int counts
  *              even where the 16-bit ones would do (the same draws)
- *   chunk      c(n, thin, offset, warmup) (chunk.h)
+ *   chunk      c(n, thin, offset, warmup) (mcmix_chunk.h)
  *   workspace  the chain's run workspace (R/chains_workspace.R), or NULL:
  *              the structures are then built from z for this chunk only
  * Returns list(z, log_lik, phi_sum, theta_sum, rebuilt), log_lik holding
@@ -149,7 +152,7 @@ SEXP ffi_lda_step(SEXP word, SEXP doc_start, SEXP z, SEXP phi_sum,
     int K = (int) s[0], W = (int) s[1];
     int algorithm = (int) s[4], threads = (int) s[5], blocks = (int) s[6];
     int mh_steps = (int) s[7], fail_after = (int) s[8], mh_wide = (int) s[9];
-    if (algorithm < 0 || algorithm > 3 || threads < 1 || blocks < 1 || blocks > 4096 ||
+    if (mcx_lda_sampler_at(algorithm) == NULL || threads < 1 || blocks < 1 || blocks > 4096 ||
         mh_steps < 1 || mh_steps > 1000 || fail_after < 0 || mh_wide < 0 || mh_wide > 1)
         MCX_INTERNAL("bad LDA sampler settings");
     double alpha = s[2], beta = s[3];
@@ -296,3 +299,13 @@ SEXP ffi_lda_fold_in(SEXP word, SEXP doc_start, SEXP phi, SEXP settings)
     return theta;
 }
 
+/* The names of the LDA samplers in the order of their codes (R checks
+ * them against lda_samplers, R/lda.R). */
+SEXP ffi_lda_samplers(void)
+{
+    int n = mcx_lda_sampler_count();
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, n));
+    for (int i = 0; i < n; i++) SET_STRING_ELT(out, i, Rf_mkChar(mcx_lda_sampler_at(i)->name));
+    UNPROTECT(1);
+    return out;
+}

@@ -1,5 +1,5 @@
 /*
- * mixture_icm.c -- MAP partitions of conjugate mixtures by annealed Gibbs
+ * partition_map.c -- MAP partitions of conjugate mixtures by annealed Gibbs
  * sampling and iterated conditional modes (Geman and Geman 1984; Besag 1986).
  *
  * The collapsed conditional of observation i given the other allocations
@@ -17,7 +17,7 @@
  */
 #include <string.h>
 #include <Rmath.h>
-#include "mixture_icm.h"
+#include "partition_map.h"
 
 void mcx_icm_setup(mcx_icm *s, const mcx_mix *m)
 {

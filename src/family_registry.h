@@ -1,6 +1,6 @@
-/* registry.h -- families registered by name (DESIGN 2.1). */
-#ifndef MCMIX_REGISTRY_H
-#define MCMIX_REGISTRY_H
+/* family_registry.h -- families registered by name (DESIGN 2.1). */
+#ifndef MCMIX_FAMILY_REGISTRY_H
+#define MCMIX_FAMILY_REGISTRY_H
 #include "mcmix_abi.h"
 
 int mcx_register_family(const mcx_family *family);
@@ -11,30 +11,14 @@ int mcx_n_families(void);
 const mcx_family *mcx_family_at(int i);
 int mcx_abi_version(void);
 
-/* Built-in families (one file each, family_*.c). */
-extern const mcx_family mcx_family_gaussian_mean;
-extern const mcx_family mcx_family_gaussian_niw;
-extern const mcx_family mcx_family_gaussian_diag;
-extern const mcx_family mcx_family_gaussian_iso;
-extern const mcx_family mcx_family_bernoulli_beta;
-extern const mcx_family mcx_family_categorical_dirichlet;
-extern const mcx_family mcx_family_poisson_gamma;
-extern const mcx_family mcx_family_gaussian_nonconj;
-extern const mcx_family mcx_family_product;
-void mcx_register_builtin_families(void);
-/* The hyperparameter vector of gaussian_diag (c(m0, kappa0, a0, b0), 4 d
- * values) giving, per coordinate, the marginal prior of the gaussian_niw
- * hyperparameters `niw_hyper` (family_gaussian_niw.c). */
-void mcx_niw_diag_marginals(const void *niw_hyper, double *values);
 /* Cheap bounds for the collapsed Gibbs scan's stay test (mixture_dp.c),
  * for the built-in families that have them (gaussian_niw, in
- * family_gaussian_niw.c); NULL for the others.  Not plugin slots.
+ * family_gaussian_niw.c); NULL for the others.  Not plugin slots: capabilities
+ * (mcx_family_caps below).
  * A lower bound on the family's log_predictive_loo without a
  * transcendental function (gaussian_niw: mcx_niw_log_predictive_loo_lower()). */
 typedef double (*mcx_predictive_loo_lower_fn)(const void *hyper, const void *stats,
                                               const double *x, double *work);
-double mcx_niw_log_predictive_loo_lower(const void *hyper, const void *stats, const double *x,
-                                        double *work);
 /* max(init, max over clusters k != skip of log_count[size[k]] + the bound
  * at x of the k-th of K stats blocks `stride` doubles apart), an upper
  * bound on log_predictive without a logarithm, over all clusters but a
@@ -43,10 +27,6 @@ typedef double (*mcx_predictive_bound_max_fn)(const void *hyper, const double *s
                                               size_t stride, int K, int skip, const int *size,
                                               const double *log_count, const double *x,
                                               double init, double *work);
-double mcx_niw_log_predictive_bound_max(const void *hyper, const double *stats, size_t stride,
-                                        int K, int skip, const int *size,
-                                        const double *log_count, const double *x,
-                                        double init, double *work);
 /* The statistics of a group from its raw moments (count, mean, scatter:
  * stats_moments.h, finished), for the built-in families whose statistics
  * are a function of them (gaussian_niw: mcx_niw_stats_moments() in
@@ -55,7 +35,6 @@ double mcx_niw_log_predictive_bound_max(const void *hyper, const double *stats, 
  * many members in a plain loop and converts them once per group
  * (mixture_subcluster_stats.c). */
 typedef void (*mcx_stats_moments_fn)(const void *hyper, double *stats, const double *mo);
-void mcx_niw_stats_moments(const void *hyper, double *stats, const double *mo);
 /* out[k] = add[k] + log_lik(theta_k, x) for K parameter vectors theta +
  * k psize and x's coordinate t at x[t * xstep], equal bit for bit to the
  * log_lik slot, for the built-in families that have it (gaussian_niw:
@@ -65,13 +44,43 @@ void mcx_niw_stats_moments(const void *hyper, double *stats, const double *mo);
 typedef void (*mcx_log_lik_all_fn)(const void *hyper, const double *theta, size_t psize, int K,
                                    const double *x, size_t xstep, const double *add,
                                    double *out, double *work);
-void mcx_niw_log_lik_all(const void *hyper, const double *theta, size_t psize, int K,
-                         const double *x, size_t xstep, const double *add, double *out,
-                         double *work);
-/* 1 for a built-in family that is pure C (safe to call from several
- * threads at once with separate `work`); 0 for plugins and for the product
- * family, whose components may be plugins. */
-int mcx_family_thread_safe(const mcx_family *f);
+
+/* What the engine may use of a family beyond its descriptor: capability
+ * flags and fast paths that are not plugin slots.  A built-in family
+ * declares its own next to its descriptor (mcx_caps_<name>, listed in
+ * family_builtin.h) and is registered with them; a plugin family has
+ * none (every flag 0, every pointer NULL).  The registry stores them and
+ * knows no family by name. */
+typedef struct mcx_family_caps {
+    /* pure C: safe to call from several threads at once with separate
+     * `work` (0 for plugins and for the product family, whose parts may be
+     * plugins) */
+    int thread_safe;
+    /* whether stats_combine may be used with these hyperparameters (the
+     * product family: only when every part combines); NULL: whenever the
+     * slot is set */
+    int (*combinable)(const void *hyper);
+    mcx_predictive_bound_max_fn predictive_bound_max;
+    mcx_predictive_loo_lower_fn predictive_loo_lower;
+    mcx_stats_moments_fn stats_moments;
+    mcx_log_lik_all_fn log_lik_all;
+    /* the split-merge proposals' surrogate (mixture_splitmerge.c, dim >= 2):
+     * a family and its hyperparameter vector (4 dim values) computed from
+     * this family's hyperparameters; NULL: none */
+    const mcx_family *surrogate;
+    void (*surrogate_hyper)(const void *hyper, double *values);
+} mcx_family_caps;
+
+/* Register `family` with its capabilities (copied by reference: static
+ * storage); mcx_register_family() registers one with none. */
+int mcx_register_family_caps(const mcx_family *family, const mcx_family_caps *caps);
+/* The capabilities registered with f (none for an unregistered one). */
+const mcx_family_caps *mcx_family_caps_of(const mcx_family *f);
+
+static inline int mcx_family_thread_safe(const mcx_family *f)
+{
+    return mcx_family_caps_of(f)->thread_safe;
+}
 
 /* The optional parameter move of a family (mcmix.h, ABI >= 2); NULL for a
  * version-1 descriptor, which ends before the slot. */
@@ -96,11 +105,11 @@ static inline mcx_predictive_loo_fn mcx_family_predictive_loo(const mcx_family *
     return f->abi_version >= 4 ? f->log_predictive_loo : NULL;
 }
 /* The combine function a host may use for family f with hyperparameters
- * `hyper`: the product family combines only when every part does. */
-int mcx_product_combinable(const void *hyper);
+ * `hyper` (the product family combines only when every part does). */
 static inline mcx_stats_combine_fn mcx_family_combiner(const mcx_family *f, const void *hyper)
 {
-    if (f == &mcx_family_product && !mcx_product_combinable(hyper)) return NULL;
+    const mcx_family_caps *c = mcx_family_caps_of(f);
+    if (c->combinable != NULL && !c->combinable(hyper)) return NULL;
     return mcx_family_stats_combine(f);
 }
 /* The sizes of a family's hyper and stats blocks in doubles, whatever its
@@ -118,19 +127,19 @@ static inline size_t mcx_family_stats_doubles(const mcx_family *f, const void *h
 }
 static inline mcx_predictive_bound_max_fn mcx_family_predictive_bound_max(const mcx_family *f)
 {
-    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_bound_max : NULL;
+    return mcx_family_caps_of(f)->predictive_bound_max;
 }
 static inline mcx_predictive_loo_lower_fn mcx_family_predictive_loo_lower(const mcx_family *f)
 {
-    return f == &mcx_family_gaussian_niw ? mcx_niw_log_predictive_loo_lower : NULL;
+    return mcx_family_caps_of(f)->predictive_loo_lower;
 }
 static inline mcx_stats_moments_fn mcx_family_stats_moments(const mcx_family *f)
 {
-    return f == &mcx_family_gaussian_niw ? mcx_niw_stats_moments : NULL;
+    return mcx_family_caps_of(f)->stats_moments;
 }
 static inline mcx_log_lik_all_fn mcx_family_log_lik_all(const mcx_family *f)
 {
-    return f == &mcx_family_gaussian_niw ? mcx_niw_log_lik_all : NULL;
+    return mcx_family_caps_of(f)->log_lik_all;
 }
 /* Conjugate: the collapsed predictive and marginal likelihood exist. */
 static inline int mcx_family_conjugate(const mcx_family *f)

@@ -1,11 +1,11 @@
 /*
- * target.c -- checked evaluation of target densities and finite-difference
- * gradients (see target.h).
+ * sampler_target.c -- checked evaluation of target densities and finite-difference
+ * gradients (see sampler_target.h).
  */
 #include <stdio.h>
 #include <string.h>
 #include "mcmix_engine.h"
-#include "target.h"
+#include "sampler_target.h"
 
 void mcx_tgt_init(mcx_tgt *h, const mcx_target *desc, const char *label)
 {

@@ -1,5 +1,5 @@
 /*
- * target.h -- the engine's view of a target density (DESIGN section 2.2).
+ * sampler_target.h -- the engine's view of a target density (DESIGN section 2.2).
  *
  * A sampler never calls an mcx_target descriptor directly: it wraps it in a
  * handle (mcx_tgt) that
@@ -16,7 +16,8 @@
  *
  * The handle is SEXP-free.  Handles for R-function targets and for compiled
  * targets (external pointers) are built by mcx_target_open() in the glue
- * (ffi_target_r.c, declared in ffi_target_r.h); the engine cannot tell them apart.
+ * (ffi_target.c, declared in ffi_target.h; the R-function adapter is
+ * ffi_target_r.c); the engine cannot tell them apart.
  *
  * Typical use in an engine file:
  *     h->iter = it;                        (1-based; 0 = the initial value)
@@ -24,8 +25,8 @@
  *     mcx_tgt_grad(h, theta, grad);        (checked; finite)
  *     if (mcx_tgt_logd_grad(h, theta, &lp, grad)) ... (both; 0 = rejected)
  */
-#ifndef MCMIX_TARGET_H
-#define MCMIX_TARGET_H
+#ifndef MCMIX_SAMPLER_TARGET_H
+#define MCMIX_SAMPLER_TARGET_H
 
 #include <math.h>
 #include "mcmix_abi.h"

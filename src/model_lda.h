@@ -1,15 +1,15 @@
 /*
- * model_topic.h -- SEXP-free engines of the grouped-data models:
- * latent Dirichlet allocation (model_lda.c) and the hierarchical Dirichlet
- * process mixture (model_hdp.c).  Glue: ffi_topic.c.
+ * model_lda.h -- SEXP-free engine of latent Dirichlet allocation
+ * (model_lda.c, model_lda_sparse.c, model_lda_mh.c).  Glue: ffi_lda.c.
+ * (The hierarchical Dirichlet process mixture is model_hdp.h.)
  *
  * Conventions shared with the other model engines: a call runs iterations
  * offset + 1 .. offset + n_iter; unless `warmup`, iteration g is kept iff
  * g %% thin == 0.  State arrays are updated in place and hold everything
  * needed to continue, so running in chunks equals one longer run.
  */
-#ifndef MCMIX_MODEL_TOPIC_H
-#define MCMIX_MODEL_TOPIC_H
+#ifndef MCMIX_MODEL_LDA_H
+#define MCMIX_MODEL_LDA_H
 
 #include <stdint.h>
 #include "mcmix_engine.h"
@@ -72,6 +72,7 @@ typedef struct mcx_lda {
      * series (model_lda.c, lg_rise()) */
     double *lg_beta, *lg_alpha, *lg_len;
     int lg_nw, lg_nd;         /* min(largest count + 1, LDA_LG_CAP) */
+    const struct mcx_lda_sampler *sampler;   /* the row set up (mcx_lda_prepare()) */
 } mcx_lda;
 #define LDA_LG_CAP 65536
 
@@ -90,16 +91,60 @@ static inline int mcx_lowest_bit(uint64_t x)
 #endif
 }
 
-/* The sampler of `algorithm` (0 dense, 1 sparse, 2 blocked on `threads`
- * threads over blocks x blocks cells, 3 mh with mh_steps cycles, on the
- * int counts when mh_wide, else on 16-bit ones where they fit) set up
- * from z: the counts, then the structures of the sampler.  Everything it
- * builds is a function of z and the corpus only, and every sweep leaves
- * the structures equal to those this would build from the new z, so a
- * chain may keep them across chunks (ffi_topic.c) or rebuild them. */
+/* ---- the sampler table --------------------------------------------------
+ * Every LDA sampler is one row of type mcx_lda_sampler, defined in the
+ * engine file that holds its sweep and listed once in MCX_LDA_SAMPLERS
+ * below; the glue (ffi_lda.c) finds the row by its code, its index in the
+ * list, which is its index in the R table `lda_samplers` (R/lda.R; the
+ * two orders are checked against each other by tests/testthat/
+ * test-recipes.R through ffi_lda_samplers()).  Adding a sampler "foo"
+ * (inst/design.md, "How to add"): the row `mcx_lda_foo` in its engine
+ * file, X(foo) here, one row in `lda_samplers` (appended in the same
+ * place), and its exactness test or the word "approximate" in its help.
+ *   setup(m, s)  build the sampler's structures from the counts that
+ *                mcx_lda_build() made from z (NULL: none); everything it
+ *                builds is a function of z, the corpus and s only
+ *   sweep(m)     one sweep over every token
+ *   sync(m)      bring the dense counts nwk up to date before they are
+ *                read (kept draws; NULL: the sweep keeps them)
+ *   finish(m)    write z back at the end of a run (NULL: the sweep does)
+ */
+typedef struct mcx_lda_settings {
+    int threads, blocks;      /* "blocked": OpenMP threads, B (B x B cells) */
+    int mh_steps, mh_wide;    /* "mh": cycles per token; 1: int counts (tests) */
+} mcx_lda_settings;
+
+typedef struct mcx_lda_sampler {
+    const char *name;
+    void (*setup)(mcx_lda *m, const mcx_lda_settings *s);
+    void (*sweep)(mcx_lda *m);
+    void (*sync)(mcx_lda *m);
+    void (*finish)(mcx_lda *m);
+} mcx_lda_sampler;
+
+#define MCX_LDA_SAMPLERS(X) \
+    X(sparse)               \
+    X(dense)                \
+    X(blocked)              \
+    X(mh)
+
+#define MCX_LDA_DECLARE(name) extern const mcx_lda_sampler mcx_lda_##name;
+MCX_LDA_SAMPLERS(MCX_LDA_DECLARE)
+#undef MCX_LDA_DECLARE
+
+/* The row of code `code` (0-based, the order of MCX_LDA_SAMPLERS), NULL
+ * when there is none; the number of rows (model_lda_table.c). */
+const mcx_lda_sampler *mcx_lda_sampler_at(int code);
+int mcx_lda_sampler_count(void);
+
+/* The sampler `alg` set up from z: the counts, then the structures of
+ * the sampler (its setup with the settings s).  Everything it builds is
+ * a function of z and the corpus only, and every sweep leaves the
+ * structures equal to those this would build from the new z, so a chain
+ * may keep them across chunks (ffi_lda.c) or rebuild them. */
 void   mcx_lda_prepare(mcx_lda *m, int K, int W, int D, double alpha, double beta,
-                       const int *word, const int *doc_start, int *z, int algorithm,
-                       int threads, int blocks, int mh_steps, int mh_wide);
+                       const int *word, const int *doc_start, int *z,
+                       const mcx_lda_sampler *alg, const mcx_lda_settings *s);
 /* A checksum of the N topics z (a chain's workspace checks with it that
  * the state it is handed is the one it belongs to). */
 uint64_t mcx_lda_checksum(const int *z, int N);
@@ -115,7 +160,8 @@ void   mcx_lda_accumulate(const mcx_lda *m, const double *phi_in, const double *
                           double *phi_sum, double *theta_sum);
 /* Sweeps offset + 1 .. offset + n_iter; log_joint[r] for kept draw r; the
  * sums of the kept draws added to phi_in / theta_in in phi_sum / theta_sum
- * (written only when a draw is kept).  Runs the sampler that was set up. */
+ * (written only when a draw is kept).  Runs the sampler that was set up
+ * (m->sampler). */
 void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
                    const double *phi_in, const double *theta_in,
                    double *phi_sum, double *theta_sum);
@@ -148,8 +194,5 @@ void   mcx_lda_mh_sync(mcx_lda *m);
 void   mcx_lda_fold_in(int K, int W, int D, double alpha, const double *phi,
                        const int *word, const int *doc_start, int64_t n_burn,
                        int64_t n_keep, double *theta);
-
-/* ---- HDP mixture: model_hdp.h ---------------------------------------- */
-#include "model_hdp.h"
 
 #endif

@@ -1,9 +1,9 @@
 /*
- * mixture_icm.h -- MAP partitions by annealed Gibbs and iterated
- * conditional modes (mixture_icm.c).  SEXP-free.
+ * partition_map.h -- MAP partitions by annealed Gibbs and iterated
+ * conditional modes (partition_map.c).  SEXP-free.
  */
-#ifndef MCMIX_MIXTURE_ICM_H
-#define MCMIX_MIXTURE_ICM_H
+#ifndef MCMIX_PARTITION_MAP_H
+#define MCMIX_PARTITION_MAP_H
 
 #include "mixture_state.h"
 

@@ -1,5 +1,5 @@
 /*
- * nuts_adapt.c -- chunks of NUTS iterations with Stan's windowed warm-up.
+ * sampler_nuts_adapt.c -- chunks of NUTS iterations with Stan's windowed warm-up.
  *
  * Warm-up iteration w = 0 .. n_warmup - 1 (the chunk's offset + i):
  *   - the step size is adapted at every warm-up iteration by dual averaging

@@ -1,5 +1,5 @@
 /*
- * chunk.h -- one chunk of one chain (SEXP-free; every sampler uses it).
+ * mcmix_chunk.h -- one chunk of one chain (SEXP-free; every sampler uses it).
  *
  * A chunk runs iterations offset + 1 .. offset + n of a chain; iteration g
  * is kept iff !warmup && g %% thin == 0 (R/chains.R cuts the run into

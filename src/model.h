@@ -1,16 +1,16 @@
 /*
- * models.h -- SEXP-free engines of the model-specific Gibbs samplers
+ * model.h -- SEXP-free engines of the model-specific Gibbs samplers
  * (model_probit.c, model_gpclass.c, model_ising.c, model_hierlm.c).
  *
  * Common conventions:
  * - a call runs iterations offset + 1 .. offset + n_iter; when `warmup` is 0
  *   iteration g is kept iff g %% thin == 0 and its draws go to row k of the
- *   column-major `traces` matrix with `n_kept` rows (mcx_chunk_kept(), chunk.h);
+ *   column-major `traces` matrix with `n_kept` rows (mcx_chunk_kept(), mcmix_chunk.h);
  * - the state arrays passed in are updated in place and hold everything
  *   needed to continue, so running in chunks equals one longer run.
  */
-#ifndef MCMIX_MODELS_H
-#define MCMIX_MODELS_H
+#ifndef MCMIX_MODEL_H
+#define MCMIX_MODEL_H
 
 #include "mcmix_engine.h"
 

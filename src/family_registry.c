@@ -1,10 +1,13 @@
 /*
- * registry.c -- the table of component families, looked up by name.
+ * family_registry.c -- the table of component families, looked up by name.
  *
- * Built-in families are registered in R_init_mcmix; other packages add theirs
- * through the C-callable mcx_register_family (see inst/include/mcmix.h).
+ * Built-in families are registered in R_init_mcmix, with their capabilities
+ * (family_builtin.c); other packages add theirs through the C-callable
+ * mcx_register_family (see inst/include/mcmix.h), without capabilities.
  * Re-registering a name replaces the entry, so a plugin package can be
- * reloaded in the same session.
+ * reloaded in the same session.  The registry knows no family by name:
+ * what the engine may do with a family beyond its slots is in the
+ * capabilities registered with it (mcx_family_caps, family_registry.h).
  */
 #include <string.h>
 #include <stdio.h>
@@ -13,11 +16,18 @@
 #define MCX_MAX_FAMILIES 128
 
 static const mcx_family *families[MCX_MAX_FAMILIES];
+static const mcx_family_caps *caps[MCX_MAX_FAMILIES];   /* NULL: none */
 static int n_families = 0;
+static const mcx_family_caps no_caps;      /* every flag 0, every pointer NULL */
 
 int mcx_abi_version(void) { return MCX_ABI_VERSION; }
 
 int mcx_register_family(const mcx_family *f)
+{
+    return mcx_register_family_caps(f, NULL);
+}
+
+int mcx_register_family_caps(const mcx_family *f, const mcx_family_caps *c)
 {
     if (f == NULL || f->name == NULL || f->name[0] == '\0')
         mcx_error("mcmix: a family descriptor needs a name");
@@ -36,11 +46,13 @@ int mcx_register_family(const mcx_family *f)
     for (int i = 0; i < n_families; i++) {
         if (strcmp(families[i]->name, f->name) == 0) {
             families[i] = f;
+            caps[i] = c;
             return 0;
         }
     }
     if (n_families >= MCX_MAX_FAMILIES)
         mcx_error("mcmix: too many families registered (at most %d)", MCX_MAX_FAMILIES);
+    caps[n_families] = c;
     families[n_families++] = f;
     return 0;
 }
@@ -72,29 +84,9 @@ const mcx_family *mcx_get_family(const char *name)
 int mcx_n_families(void) { return n_families; }
 const mcx_family *mcx_family_at(int i) { return families[i]; }
 
-/* The built-in families: one row each. */
-static const mcx_family *const builtin[] = {
-    &mcx_family_gaussian_mean,
-    &mcx_family_gaussian_niw,
-    &mcx_family_gaussian_diag,
-    &mcx_family_gaussian_iso,
-    &mcx_family_bernoulli_beta,
-    &mcx_family_categorical_dirichlet,
-    &mcx_family_poisson_gamma,
-    &mcx_family_gaussian_nonconj,
-    &mcx_family_product,
-};
-
-void mcx_register_builtin_families(void)
+const mcx_family_caps *mcx_family_caps_of(const mcx_family *f)
 {
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        mcx_register_family(builtin[i]);
-}
-
-int mcx_family_thread_safe(const mcx_family *f)
-{
-    if (f == &mcx_family_product) return 0;     /* its components may be plugins */
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (f == builtin[i]) return 1;
-    return 0;
+    for (int i = 0; i < n_families; i++)
+        if (families[i] == f) return caps[i] != NULL ? caps[i] : &no_caps;
+    return &no_caps;
 }
