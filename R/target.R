@@ -3,6 +3,8 @@
 # An "mcmix_target" is a list with
 #   log_density  R function of a numeric vector, or NULL for a compiled target
 #   gradient     R function (numeric vector of length dim) or NULL
+#   args         list of further arguments of both functions (target()'s
+#                `...`, added to their calls in C), or NULL
 #   xptr         external pointer of class "mcmix_target_ptr" or NULL
 #   dim          integer, NA when not known until an initial value is given
 #   has_gradient logical
@@ -112,16 +114,11 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
     if (!is.null(gradient) && !is.function(gradient))
       stop(sprintf("`gradient` must be NULL, a function or TRUE, not %s.",
                    describe_value(gradient)), call. = FALSE)
-    if (length(extra)) {
-      f <- log_density
-      log_density <- function(theta) do.call(f, c(list(theta), extra))
-      if (!is.null(gradient)) {
-        g <- gradient
-        gradient <- function(theta) do.call(g, c(list(theta), extra))
-      }
-    }
     if (!is.null(dim)) dim <- check_count(dim, "dim", 1L)
+    # the further arguments are added to the call of the functions in C
+    # (src/ffi_target_r.c), not through an R wrapper evaluated at every call
     tg <- structure(list(log_density = log_density, gradient = gradient,
+                         args = if (length(extra)) extra,
                          xptr = NULL,
                          dim = if (is.null(dim)) NA_integer_ else dim,
                          has_gradient = combined || !is.null(gradient),
