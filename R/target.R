@@ -42,19 +42,21 @@
 #' Gradient samplers ([sample_nuts()], [sample_hmc()]) need the log density
 #' and its gradient at every leapfrog step, and the two usually share most
 #' of their work. With `gradient = TRUE`, `log_density` returns both from
-#' one call, either as the number with the gradient as its attribute
-#' `"gradient"` (as for [stats::nlm()], and as functions made by
-#' [stats::deriv()] return it), or as `list(value = , gradient = )`. The
+#' one call, either as `list(value = , gradient = )`, or as the number with
+#' the gradient as its attribute `"gradient"` (as for [stats::nlm()], and
+#' as functions made by [stats::deriv()] return it). The
 #' samplers then make one R call per leapfrog step instead of two (the
 #' draws are the same as with two functions computing the same values);
 #' samplers that need only the log density use the value and ignore the
 #' gradient. Where the log density is `-Inf` the gradient may be left out.
 #' What this saves is the work the two functions would both do (a linear
-#' predictor, transformed parameters: 2.6 times the gradients per second on
-#' a 42-parameter hierarchical model), not the call itself, which costs a
-#' fraction of a microsecond: for a target whose log density and gradient
-#' share nothing (`-sum(x^2) / 2` and `-x`) two functions are as fast or
-#' faster (bench/RESULTS.md in the sources).
+#' predictor, transformed parameters: about twice the gradients per second
+#' on a 42-parameter hierarchical model), not the call itself, which costs
+#' R about as much as one small vector operation: for a target whose log
+#' density and gradient share nothing (`-sum(x^2) / 2` and `-x`) the two
+#' forms are about as fast. Prefer the list: setting the attribute
+#' (`attr(v, "gradient") <- g`) costs R about as much as a second call, and
+#' [structure()] several (bench/RESULTS.md in the sources).
 #' A compiled target does the same through its `log_density_gradient` slot
 #' (ABI version 5, `inst/include/mcmix_abi.h`).
 #'
@@ -87,7 +89,7 @@
 #' tg1 <- target(function(x) {
 #'   r <- x - c(1, 2)
 #'   g <- -as.vector(P %*% r)
-#'   structure(sum(r * g) / 2, gradient = g)
+#'   list(value = sum(r * g) / 2, gradient = g)
 #' }, gradient = TRUE, init = c(0, 0))
 #' target_eval(tg1, c(0, 0), gradient = TRUE)
 #' @export
