@@ -32,7 +32,9 @@
 # rstan: the Stan programs are bench/stan/*.stan (compiled once and cached
 # next to them by rstan's auto_write). Debian's BH package has no headers:
 # the system Boost headers are used (option MCMIX_BENCH_BOOST, default
-# /usr/include) when BH has none. MCMIX_BENCH_STAN=false leaves Stan out.
+# /usr/include) when BH has none. MCMIX_BENCH_STAN=false leaves Stan out;
+# MCMIX_BENCH_STAN=iid,logistic runs only those programs (each takes
+# minutes to compile).
 suppressPackageStartupMessages(library(mcmix))
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[[1]]) else 5L
@@ -145,8 +147,13 @@ run <- function(tg, init, seed) {
 }
 
 # rstan, when installed: gradients per second of Stan's NUTS on the same density
-stan_ok <- !identical(Sys.getenv("MCMIX_BENCH_STAN"), "false") &&
-  requireNamespace("rstan", quietly = TRUE)
+stan_only <- Sys.getenv("MCMIX_BENCH_STAN")
+stan_ok <- !identical(stan_only, "false") && requireNamespace("rstan", quietly = TRUE)
+if (stan_ok && nzchar(stan_only))   # e.g. "iid,logistic": only these programs
+  for (nm in names(models))
+    if (!is.null(models[[nm]]$stan) &&
+        !models[[nm]]$stan$file %in% strsplit(stan_only, ",", fixed = TRUE)[[1]])
+      models[[nm]]$stan <- NULL
 if (stan_ok) {
   boost <- Sys.getenv("MCMIX_BENCH_BOOST", "/usr/include")
   if (!dir.exists(file.path(system.file(package = "BH"), "include")))
