@@ -29,8 +29,9 @@
 # per-repetition ratios. The load average is printed: on a shared machine
 # compare ratios, not absolute speeds.
 #
-# rstan: the Stan programs are bench/stan/*.stan (compiled once and cached
-# next to them by rstan's auto_write). Debian's BH package has no headers:
+# rstan: the Stan programs are bench/stan/*.stan, compiled at every run
+# (about a minute of CPU each; rstan's auto_write cache is not reused by a
+# new R session once the compiled library is gone). Debian's BH package has no headers:
 # the system Boost headers are used (option MCMIX_BENCH_BOOST, default
 # /usr/include) when BH has none. MCMIX_BENCH_STAN=false leaves Stan out;
 # MCMIX_BENCH_STAN=iid,logistic runs only those programs (each takes
@@ -158,7 +159,6 @@ if (stan_ok) {
   boost <- Sys.getenv("MCMIX_BENCH_BOOST", "/usr/include")
   if (!dir.exists(file.path(system.file(package = "BH"), "include")))
     rstan::rstan_options(boost_lib = boost)
-  rstan::rstan_options(auto_write = TRUE)
   stan_models <- list()
   for (nm in names(models)) if (!is.null(models[[nm]]$stan)) {
     f <- models[[nm]]$stan$file
