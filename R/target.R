@@ -3,6 +3,8 @@
 # An "mcmix_target" is a list with
 #   log_density  R function of a numeric vector, or NULL for a compiled target
 #   gradient     R function (numeric vector of length dim) or NULL
+#   args         list of further arguments of both functions (target()'s
+#                `...`, added to their calls in C), or NULL
 #   xptr         external pointer of class "mcmix_target_ptr" or NULL
 #   dim          integer, NA when not known until an initial value is given
 #   has_gradient logical
@@ -40,19 +42,21 @@
 #' Gradient samplers ([sample_nuts()], [sample_hmc()]) need the log density
 #' and its gradient at every leapfrog step, and the two usually share most
 #' of their work. With `gradient = TRUE`, `log_density` returns both from
-#' one call, either as the number with the gradient as its attribute
-#' `"gradient"` (as for [stats::nlm()], and as functions made by
-#' [stats::deriv()] return it), or as `list(value = , gradient = )`. The
+#' one call, either as `list(value = , gradient = )`, or as the number with
+#' the gradient as its attribute `"gradient"` (as for [stats::nlm()], and
+#' as functions made by [stats::deriv()] return it). The
 #' samplers then make one R call per leapfrog step instead of two (the
 #' draws are the same as with two functions computing the same values);
 #' samplers that need only the log density use the value and ignore the
 #' gradient. Where the log density is `-Inf` the gradient may be left out.
 #' What this saves is the work the two functions would both do (a linear
-#' predictor, transformed parameters: 2.6 times the gradients per second on
-#' a 42-parameter hierarchical model), not the call itself, which costs a
-#' fraction of a microsecond: for a target whose log density and gradient
-#' share nothing (`-sum(x^2) / 2` and `-x`) two functions are as fast or
-#' faster (bench/RESULTS.md in the sources).
+#' predictor, transformed parameters: about twice the gradients per second
+#' on a 42-parameter hierarchical model), not the call itself, which costs
+#' R about as much as one small vector operation: for a target whose log
+#' density and gradient share nothing (`-sum(x^2) / 2` and `-x`) the two
+#' forms are about as fast. Prefer the list: setting the attribute
+#' (`attr(v, "gradient") <- g`) costs R about as much as a second call, and
+#' [structure()] several (bench/RESULTS.md in the sources).
 #' A compiled target does the same through its `log_density_gradient` slot
 #' (ABI version 5, `inst/include/mcmix_abi.h`).
 #'
@@ -85,7 +89,7 @@
 #' tg1 <- target(function(x) {
 #'   r <- x - c(1, 2)
 #'   g <- -as.vector(P %*% r)
-#'   structure(sum(r * g) / 2, gradient = g)
+#'   list(value = sum(r * g) / 2, gradient = g)
 #' }, gradient = TRUE, init = c(0, 0))
 #' target_eval(tg1, c(0, 0), gradient = TRUE)
 #' @export
@@ -112,16 +116,11 @@ target <- function(log_density, gradient = NULL, dim = NULL, init = NULL, ...) {
     if (!is.null(gradient) && !is.function(gradient))
       stop(sprintf("`gradient` must be NULL, a function or TRUE, not %s.",
                    describe_value(gradient)), call. = FALSE)
-    if (length(extra)) {
-      f <- log_density
-      log_density <- function(theta) do.call(f, c(list(theta), extra))
-      if (!is.null(gradient)) {
-        g <- gradient
-        gradient <- function(theta) do.call(g, c(list(theta), extra))
-      }
-    }
     if (!is.null(dim)) dim <- check_count(dim, "dim", 1L)
+    # the further arguments are added to the call of the functions in C
+    # (src/ffi_target_r.c), not through an R wrapper evaluated at every call
     tg <- structure(list(log_density = log_density, gradient = gradient,
+                         args = if (length(extra)) extra,
                          xptr = NULL,
                          dim = if (is.null(dim)) NA_integer_ else dim,
                          has_gradient = combined || !is.null(gradient),

@@ -69,6 +69,32 @@ SEXP mcx_rfun_eval(mcx_rfun *f, const double *x, const double *y)
     return v;
 }
 
+/* Append the further arguments `args` (a list, names optional; R_NilValue
+ * for none) to the call of f: f(x, a = args$a, ...) evaluates as
+ * do.call(f, c(list(x), args)) would, without an R wrapper around f (no
+ * closure, no list built per call).  Symbols and calls among the values are
+ * quoted, so that every value is passed as it is. */
+static void rfun_append_args(mcx_rfun *f, SEXP args)
+{
+    if (args == R_NilValue || XLENGTH(args) == 0) return;
+    if (TYPEOF(args) != VECSXP) MCX_INTERNAL("bad further arguments of a target");
+    SEXP nms = Rf_getAttrib(args, R_NamesSymbol);
+    SEXP tail = f->call;
+    while (CDR(tail) != R_NilValue) tail = CDR(tail);
+    for (R_xlen_t i = 0; i < XLENGTH(args); i++) {
+        SEXP v = VECTOR_ELT(args, i);
+        if (TYPEOF(v) == SYMSXP || TYPEOF(v) == LANGSXP || TYPEOF(v) == PROMSXP)
+            v = Rf_lang2(Rf_install("quote"), v);
+        PROTECT(v);
+        SETCDR(tail, Rf_cons(v, R_NilValue));  /* reachable from the call */
+        UNPROTECT(1);
+        tail = CDR(tail);
+        if (nms != R_NilValue && STRING_ELT(nms, i) != NA_STRING &&
+            CHAR(STRING_ELT(nms, i))[0] != '\0')
+            SET_TAG(tail, Rf_installTrChar(STRING_ELT(nms, i)));
+    }
+}
+
 /* "a character string \"a\"", "a numeric vector of length 2", "NULL", ... */
 static void describe_value(SEXP v, char *buf, size_t size)
 {
@@ -164,13 +190,29 @@ static double number_of(SEXP v)
 }
 
 /* Element `name` of a list returned by a user function (R_NilValue when
- * it has none, or no names). */
-static SEXP user_elt(SEXP v, const char *name)
+ * it has none, or no names).  `cname` is mkChar(name): R keeps one CHARSXP
+ * per ASCII string, so the usual name is found by its address, at the
+ * position where it is usually written (`at`), without comparing strings
+ * (the comparison remains for names marked with another encoding). */
+static SEXP user_elt(SEXP v, SEXP nms, SEXP cname, R_xlen_t at)
 {
-    SEXP nms = Rf_getAttrib(v, R_NamesSymbol);
     if (TYPEOF(nms) != STRSXP) return R_NilValue;
-    for (R_xlen_t i = 0; i < XLENGTH(v); i++)
+    R_xlen_t n = XLENGTH(v);
+    if (at < n && STRING_ELT(nms, at) == cname) return VECTOR_ELT(v, at);
+    for (R_xlen_t i = 0; i < n; i++)
+        if (STRING_ELT(nms, i) == cname) return VECTOR_ELT(v, i);
+    const char *name = CHAR(cname);
+    for (R_xlen_t i = 0; i < n; i++)
         if (strcmp(CHAR(STRING_ELT(nms, i)), name) == 0) return VECTOR_ELT(v, i);
+    return R_NilValue;
+}
+
+/* Attribute `sym` of v (R_NilValue when absent): the attribute list read
+ * directly, as Rf_getAttrib() does for a name that is not special. */
+static SEXP user_attr(SEXP v, SEXP sym)
+{
+    for (SEXP a = ATTRIB(v); a != R_NilValue; a = CDR(a))
+        if (TAG(a) == sym) return CAR(a);
     return R_NilValue;
 }
 
@@ -182,7 +224,8 @@ typedef struct r_target {
     mcx_rfun   gr;
     int        has_gr;
     int        combined;   /* ld returns the value with its gradient */
-    SEXP       gradient_sym;
+    SEXP       gradient_sym;          /* install("gradient") */
+    SEXP       value_chr, gradient_chr;  /* mkChar("value"), mkChar("gradient") */
     char       gr_label[64];
 } r_target;
 
@@ -214,10 +257,11 @@ static double r_combined_eval(r_target *t, const double *theta, double *grad)
     SEXP v = PROTECT(mcx_rfun_eval(&t->ld, theta, NULL));
     SEXP val = v, g = R_NilValue;
     if (TYPEOF(v) == VECSXP) {
-        val = user_elt(v, "value");
-        g = user_elt(v, "gradient");
+        SEXP nms = user_attr(v, R_NamesSymbol);
+        val = user_elt(v, nms, t->value_chr, 0);
+        g = user_elt(v, nms, t->gradient_chr, 1);
     } else {
-        g = Rf_getAttrib(v, t->gradient_sym);
+        g = user_attr(v, t->gradient_sym);
     }
     double lp = number_of(val);
     if (R_IsNA(lp)) goto bad;
@@ -266,6 +310,9 @@ int mcx_r_target_open(SEXP target, int dim, SEXP io, int code,
     t->has_gr = gr != R_NilValue;
     if (t->combined) {
         t->gradient_sym = Rf_install("gradient");
+        /* CHARSXPs of ASCII strings are cached for the session: no PROTECT */
+        t->value_chr = Rf_mkChar("value");
+        t->gradient_chr = Rf_mkChar("gradient");
         if (t->has_gr) MCX_INTERNAL("a combined target with a gradient function");
         t->desc.log_density = r_combined_logd;
         t->desc.gradient = r_combined_grad;
@@ -276,13 +323,16 @@ int mcx_r_target_open(SEXP target, int dim, SEXP io, int code,
     }
     /* h->iter is read through a pointer; set the handle up first */
     mcx_tgt_init(h, &t->desc, label);
+    SEXP args = mcx_list_get(target, "args");   /* target(f, ...)'s `...` */
     int nprot = mcx_rfun_open(&t->ld, ld, 1, dim, io, code, label, &h->iter, 0);
+    rfun_append_args(&t->ld, args);
     if (t->has_gr) {
         snprintf(t->gr_label, sizeof t->gr_label, "gradient");
         if (strcmp(label, "log_density") != 0)
             snprintf(t->gr_label, sizeof t->gr_label, "%s_gradient", label);
         nprot += mcx_rfun_open(&t->gr, gr, 1, dim, io, code + 1, t->gr_label,
                                &h->iter, 0);
+        rfun_append_args(&t->gr, args);
     }
     return nprot;
 }

@@ -354,7 +354,7 @@ sw_family_kind <- c(gaussian_mean = "gaussian_mean", gaussian_niw = "gaussian_ni
                     categorical_dirichlet = "categorical_dirichlet", product = "product_family")
 # non-conjugate (neal8 only): enumerated there with marginal likelihoods by
 # quadrature
-sw_family_elsewhere <- c(gaussian_nonconj = "test-dpx-exact.R")
+sw_family_elsewhere <- c(gaussian_nonconj = "test-dp-algorithms-exact.R")
 
 # The samplers of the sweep: name -> sample_posterior() arguments. Every
 # one runs with the state verified after every move (check_moves of

@@ -20,6 +20,35 @@ test_that("target() builds and checks targets", {
   expect_error(target(gauss_ld, init = c(0, 0, 0), dim = 2), "`init`")
 })
 
+test_that("further arguments of target() reach the functions as given, without a wrapper", {
+  f <- function(x, s, m = 0) -sum((x - m)^2) / (2 * s)
+  g <- function(x, s, m = 0) -(x - m) / s
+  tg <- target(f, gradient = g, m = 1, s = 2)
+  # the user's own functions are called (no R closure around them)
+  expect_identical(tg$log_density, f)
+  expect_identical(tg$gradient, g)
+  expect_equal(target_eval(tg, c(2, 0)), -0.5)
+  expect_equal(target_eval(tg, c(2, 0), gradient = TRUE), c(-0.5, 0.5))
+  expect_equal(target_eval(target(function(x, a, b) a - b, b = 2, a = 5), 0), 3)
+  # values are passed as they are: a symbol or a formula is not evaluated
+  fo <- local(y ~ x)
+  h <- function(x, form, e) {
+    stopifnot(identical(environment(form), environment(fo)), identical(e, quote(abc)))
+    -sum(x^2)
+  }
+  expect_equal(target_eval(target(h, form = fo, e = quote(abc)), c(1, 1)), -2)
+  # a combined target takes them too, and a sampler gets the same draws
+  vg <- function(x, s) list(value = -sum(x^2) / (2 * s), gradient = -x / s)
+  set.seed(3)
+  a <- sample_nuts(target(vg, gradient = TRUE, s = 2), init = c(0, 0), iter = 50,
+                   burnin = 50, progress = FALSE)
+  set.seed(3)
+  b <- sample_nuts(target(function(x) -sum(x^2) / 4, gradient = function(x) -x / 2),
+                   init = c(0, 0), iter = 50, burnin = 50, progress = FALSE)
+  expect_identical(a$chains[[1]]$traces, b$chains[[1]]$traces)
+  expect_error(target_eval(target(f, q = 2), c(1, 2)), "unused argument \\(q = 2\\)")
+})
+
 test_that("bad values of an R target are refused with the value, the iteration and theta", {
   expect_error(target_eval(function(x) NaN, c(0.1, 2)),
                "`log_density` returned NaN at the initial value \\(theta = 0.1, 2\\)")
