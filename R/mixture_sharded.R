@@ -273,7 +273,7 @@ shard_ops$check <- function(sh, a, st)
 shard_ops$moments <- function(sh, a, st) {
   x <- sh$x
   m <- colMeans(x)
-  list(n = nrow(x), mean = m, M2 = crossprod(x) - nrow(x) * tcrossprod(m))
+  list(n = as.double(nrow(x)), mean = m, M2 = crossprod(x) - nrow(x) * tcrossprod(m))
 }
 
 # The families a sharded chain takes: real-valued, conjugate, with
