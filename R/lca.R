@@ -23,10 +23,10 @@
 #' [log_lik()]). On poLCA's `carcinoma` (seven pathologists rating 118
 #' slides; the example below, 2000 iterations each) the three agree on
 #' three classes: BIC 1082.3, 706.1, **697.1**, 726.5 for K = 1..4 (poLCA's
-#' values); log evidence -540.07, -357.84, **-352.23**, -352.48 (s.e. about
+#' values); log evidence -540.07, -357.82, **-352.13**, -352.42 (s.e. about
 #' 0.07; other seeds give -352.1 to -352.3 for K = 3 and -352.5 to -352.8
-#' for K = 4); and `loo_compare()` puts K = 3 first, K = 4 at -0.3 (s.e.
-#' 0.1), K = 2 at -15.8 (5.3) and K = 1 at -214.6 (17.4). Three and four
+#' for K = 4); and `loo_compare()` puts K = 3 first, K = 4 at 0.0 (s.e.
+#' 0.2), K = 2 at -15.8 (5.2) and K = 1 at -214.4 (17.4). Three and four
 #' classes are nearly tied in both Bayesian measures: a Bayes factor of
 #' about 1.3 for three, and no difference in predictive accuracy, because
 #' with the default `alpha = 1` (Dirichlet(1/K) weights) a fourth class can
