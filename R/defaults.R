@@ -67,6 +67,7 @@
 #' | [ais()] | `temperatures`, `n_runs`, `n_moves`, `proposal_cov` | 100 d steps, 100, 3, tuned by pilot runs | scale-free |
 #' | [anneal()] | `t0`, `t_final`, `scale` | from 100 trial moves at `init`; 1e-3 (or `t0 / 1000` if smaller); adapted per stage | scaled to the target (`t_final` on the scale of the log density) |
 #' | [sample_abc()] | `tolerance` or `quantile` | none (one must be given) | units of the summaries |
+#' | [map_partition()], [bn_map()] (`"anneal"`) | `schedule`, `restarts`, `max_icm` | powers 1 to 100 of the posterior, 200 steps evenly spaced on the log scale; 5; 100 | scale-free (powers of the posterior, counts) |
 #' | [probit_gibbs()] | `prior_mean`, `prior_cov` | 0; scaled to the data, k = 1.57 (above) | probit scale, scaled to the covariates |
 #' | [logit_gibbs()] | `prior_mean`, `prior_cov`, `prior_var` | 0; scaled to the data, k = 2.5 (above); `NULL` | logit scale, scaled to the covariates |
 #' | | `nu`, `t_scale` | 8; pi sqrt((nu - 2) / (3 nu)) (the logistic's variance) | scale-free |

@@ -366,7 +366,7 @@ sigma.mcmix_fit <- function(object, use.fallback = TRUE, ...) {
 
 #' The model formula of a regression fit
 #'
-#' The formula a [logit_gibbs()] or [probit_gibbs()] fit was given; an
+#' The formula a [logit_gibbs()], [probit_gibbs()] or [hier_lm_gibbs()] fit was given; an
 #' error (class `mcmix_error_generic`) for fits from a design matrix and
 #' for other fits.
 #'
@@ -390,7 +390,7 @@ formula.mcmix_fit <- function(x, ...) {
 # The terms (with the response) of a formula fit of logit_gibbs() or
 # probit_gibbs(), or a classed refusal naming `arg`.
 fit_terms <- function(x, generic, arg = "object") {
-  if (!inherits(x, c("mcmix_logit_fit", "mcmix_probit_fit")))
+  if (!inherits(x, c("mcmix_logit_fit", "mcmix_probit_fit", "mcmix_hier_lm_fit")))
     refuse_generic(generic, x, "it has no model formula", arg = arg)
   tt <- x$model$terms
   if (is.null(tt))
@@ -404,7 +404,7 @@ fit_terms <- function(x, generic, arg = "object") {
 #' The terms, model frame and design matrix of a regression fit
 #'
 #' As for [stats::lm()] fits: `terms()` gives the terms of the formula of a
-#' [logit_gibbs()] or [probit_gibbs()] fit, `model.frame()` the data frame
+#' [logit_gibbs()], [probit_gibbs()] or [hier_lm_gibbs()] fit, `model.frame()` the data frame
 #' of the variables of the formula that was fitted (with attribute
 #' `terms`), and `model.matrix()` the design matrix of the fit (for
 #' [logit_gibbs()] and [probit_gibbs()] fits from a formula or a matrix,
@@ -458,7 +458,7 @@ model.matrix.mcmix_fit <- function(object, ...) {
 #'
 #' As [stats::update()]: re-evaluates the call that made the fit, with the
 #' arguments in `...` changed (`NULL` removes one). For fits of
-#' [logit_gibbs()] and [probit_gibbs()] from a formula, `formula.` changes
+#' [logit_gibbs()], [probit_gibbs()] and [hier_lm_gibbs()] from a formula, `formula.` changes
 #' the model formula, with `.` standing for the old one as in
 #' [stats::update.formula()] (`update(fit, . ~ . + age)`). Other fits have
 #' no formula, and `formula.` is then refused with an error of class
@@ -489,10 +489,10 @@ update.mcmix_fit <- function(object, formula., ..., evaluate = TRUE) {
     if (!inherits(formula., "formula"))
       stop_input(sprintf("`formula.` must be a formula such as . ~ . + z, not %s.",
                          describe_value(formula.)), "formula.")
-    if (!inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit")) ||
+    if (!inherits(object, c("mcmix_logit_fit", "mcmix_probit_fit", "mcmix_hier_lm_fit")) ||
         is.null(object$model$terms))
       stop_input(sprintf(paste0("`formula.` applies to fits from a formula (logit_gibbs(), ",
-                                "probit_gibbs()); `object` is %s without one: change its ",
+                                "probit_gibbs(), hier_lm_gibbs()); `object` is %s without one: change its ",
                                 "design matrix with update(object, x = ...)."),
                          fit_kind_label(object)), "formula.", class = "mcmix_error_generic")
     call$x <- stats::update.formula(stats::formula(object), formula.)

@@ -10,11 +10,21 @@
 #' draws every \eqn{\beta_j}, then \eqn{\mu}, \eqn{\Sigma} and
 #' \eqn{\sigma^2} from their full conditionals (Hoff 2009, chapter 11).
 #'
-#' @param x Numeric design matrix with one row per observation (include a
-#'   column of ones for group-specific intercepts).
-#' @param y Numeric response.
+#' @param x A model formula (with `data`), as for [stats::lm()]:
+#'   `Reaction ~ Days` gives each group an intercept and a slope; or a
+#'   numeric design matrix with one row per observation (include a column
+#'   of ones for group-specific intercepts).
+#' @param y Numeric response when `x` is a matrix (`NULL` with a formula).
 #' @param group Group of each observation (a factor or a vector; groups are
-#'   the factor levels, or the sorted unique values).
+#'   the factor levels, or the sorted unique values). With a formula, a
+#'   column of `data` (`group = Subject`, `"Subject"` or `~ Subject`) or a
+#'   vector with one value per row of `data`.
+#' @param data A data frame for the formula interface.
+#' @param subset An optional vector selecting the rows of `data` to use
+#'   (formula interface), evaluated in `data` first, as in [stats::lm()].
+#' @param na.action Formula interface: `NULL` (the default) stops at a
+#'   missing value, naming the column; a function such as
+#'   [stats::na.omit()] (or its name) is applied to the model frame.
 #' @param mu0 Prior mean of \eqn{\mu} (a number or a vector of length p),
 #'   or `NULL` (the default) to scale it to the data (see "Default priors").
 #' @param V0 Prior covariance of \eqn{\mu} (number, variances, or matrix),
@@ -69,12 +79,17 @@
 #' y <- b[g, 1] + b[g, 2] * x + rnorm(80, sd = 0.5)
 #' fit <- hier_lm_gibbs(cbind(1, x), y, g, iter = 500, burnin = 100)
 #' colMeans(as.matrix(fit)[, 1:2])
+#' # the formula interface, as lm(): data, group a column of it
+#' d <- data.frame(y = y, x = x, g = g)
+#' fit2 <- hier_lm_gibbs(y ~ x, data = d, group = g, iter = 500, burnin = 100)
+#' coef(fit2)
 #' @export
-hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = NULL,
+hier_lm_gibbs <- function(x, y = NULL, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = NULL,
                           nu0 = 1, s0sq = NULL, keep_beta = TRUE, iter = 1000,
                           burnin = floor(iter / 2), thin = 1, chains = 1,
                           cores = mcmix_option("cores"), backend = mcmix_option("backend"),
-                          progress = interactive(), ...) {
+                          progress = interactive(), data = NULL, subset = NULL,
+                          na.action = NULL, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   call <- match.call()
   dots <- list(...)
@@ -86,6 +101,21 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
     names(call)[names(call) == "X"] <- "x"
   }
   check_dots(dots)   # R/checks.R
+  terms <- frame <- omitted <- NULL
+  if (inherits(x, "formula")) {   # hier_lm_gibbs(y ~ x, data, group = g), as lm()
+    des <- hier_lm_design(x, y, data, eval_in_data(substitute(group), data, parent.frame()),
+                          eval_in_data(substitute(subset), data, parent.frame()), na.action)
+    x <- des$X
+    y <- des$y
+    group <- des$group
+    terms <- des$terms
+    frame <- des$frame
+    omitted <- des$na.action
+  } else if (!is.null(data) || !is.null(substitute(subset)) || !is.null(na.action)) {
+    stop_input(paste0("`data`, `subset` and `na.action` go with a formula `x` (as in ",
+                      "hier_lm_gibbs(y ~ x, data = d, group = g)); with a design matrix, give ",
+                      "`x`, `y` and `group` directly."), "data")
+  }
   X <- x
   if (is.null(dim(X)) && !is.null(dim(y))) {   # hier_lm_gibbs(y, x, group)
     warn_deprecated("hier_lm_gibbs(y, x, group)", "hier_lm_gibbs(x, y, group)",
@@ -174,8 +204,54 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
             model = list(type = "hier_lm", mu0 = mu0, V0 = V0, eta0 = eta0,
                          S0 = S0, nu0 = nu0, s0sq = s0sq,
                          groups = levels(group), prior_scaled = defaulted,
-                         prior_label = plabel),
-            data = list(y = y, X = X, group = group), call = call, kind = "hier_lm")
+                         prior_label = plabel, terms = terms,
+                         xlevels = if (!is.null(terms)) stats::.getXlevels(terms, frame)),
+            data = list(y = y, X = X, group = group, frame = frame, na.action = omitted),
+            call = call, kind = "hier_lm")
+}
+
+# The response, design matrix and groups of hier_lm_gibbs(formula, data,
+# group = ): the model frame of the formula with the group as an extra
+# variable (so `subset` and `na.action` drop the same rows of all three).
+# `group` is a vector, the name of a column of `data`, or a one-sided
+# formula (~ Subject).
+hier_lm_design <- function(formula, y, data, group, subset, na.action) {
+  if (!is.null(y))
+    stop_input("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
+               "y")
+  if (is.character(group) && length(group) == 1L && is.data.frame(data) &&
+      group %in% names(data))
+    group <- data[[group]]
+  if (inherits(group, "formula"))
+    group <- eval(group[[length(group)]], as.data.frame(data), environment(group))
+  if (is.null(group) || !is.atomic(group) || !is.null(dim(group)))
+    stop_input(sprintf(paste0("`group` must be a column of `data` (a name, or ~ name) or a ",
+                              "vector with one group per row, not %s."), describe_value(group)),
+               "group")
+  na_fun <- check_na_action(na.action)   # R/logit.R
+  mf <- tryCatch(do.call(stats::model.frame,
+                         list(formula = formula, data = data, subset = subset,
+                              na.action = stats::na.pass, group = group)),
+                 error = function(e)
+                   stop_input(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
+                                      conditionMessage(e)), "x"))
+  if (!is.null(attr(attr(mf, "terms"), "offset")))
+    stop_input("`x` has an offset() term, which hier_lm_gibbs() does not support.", "x")
+  omitted <- NULL
+  if (anyNA(mf)) {
+    if (is.null(na_fun))
+      stop_input(sprintf(paste0("`data` has missing values in the variables of `x` or in ",
+                                "`group` (column %s); `na.action = na.omit` leaves those rows out."),
+                         names(mf)[vapply(mf, anyNA, logical(1))][1L]), "data")
+    mf <- na_fun(mf)
+    omitted <- attr(mf, "na.action")
+  }
+  y <- stats::model.response(mf)
+  if (is.null(y))
+    stop_input("`x` must be a formula with a response, like y ~ x1 + x2.", "x")
+  terms <- attr(mf, "terms")
+  list(X = stats::model.matrix(terms, mf), y = as.double(y), group = mf[["(group)"]],
+       terms = terms, frame = mf, na.action = omitted)
 }
 
 #' Predictions from a hierarchical linear regression fit
@@ -189,7 +265,8 @@ hier_lm_gibbs <- function(x, y, group, mu0 = NULL, V0 = NULL, eta0 = NULL, S0 = 
 #' \eqn{N(\mu, \Sigma)}: use the draws of `mu[k]` and `Sigma[a,b]`).
 #'
 #' @param object A fit from [hier_lm_gibbs()].
-#' @param newdata A numeric matrix with the columns of `x`, or `NULL`.
+#' @param newdata A numeric matrix with the columns of `x`, a data frame
+#'   with the variables of the formula (formula fits), or `NULL`.
 #' @param group The group of each row of `newdata`, among the groups of
 #'   the fit.
 #' @param level Credible level of the interval, in (0, 1).
@@ -215,7 +292,9 @@ predict.mcmix_hier_lm_fit <- function(object, newdata = NULL, group = NULL, leve
     return(prediction_frame(hier_lm_mean_draws(object, "predict"), level))   # R/logit.R
   }
   cn <- colnames(object$data$X)
-  X <- check_matrix(newdata, "newdata", ncol = length(cn))
+  X <- if (!is.null(object$model$terms) && is.data.frame(newdata))
+    binary_newdata(object, newdata)   # R/logit.R: the formula's design matrix
+  else check_matrix(newdata, "newdata", ncol = length(cn))
   if (!nrow(X)) stop_input("`newdata` has no rows.", "newdata")
   lev <- object$model$groups
   if (is.null(group) || !is.atomic(group) || length(group) != nrow(X) || anyNA(group) ||

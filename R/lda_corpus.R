@@ -68,10 +68,16 @@ lda_refuse_texts <- function(data, arg) {
           else if (is.list(data) && length(data) && all(vapply(data, is.character, NA)))
             sprintf("a list of %d character vectors", length(data))
   if (is.null(what)) return(invisible())
+  # the recipe for this very input first
+  own <- if (inherits(data, "Corpus")) sprintf("tm::DocumentTermMatrix(%s)", arg)
+         else if (inherits(data, "corpus")) sprintf("quanteda::dfm(quanteda::tokens(%s))", arg)
+         else if (inherits(data, "tokens")) sprintf("quanteda::dfm(%s)", arg)
   stop_input(sprintf(paste0("`%s` is %s; LDA needs word counts: a document-term matrix, made ",
-                            "with tm::DocumentTermMatrix(tm::VCorpus(tm::VectorSource(texts))), ",
+                            "%swith tm::DocumentTermMatrix(tm::VCorpus(tm::VectorSource(texts))), ",
                             "quanteda::dfm(quanteda::tokens(texts)) or text2vec::create_dtm(), ",
-                            "or a list of word-id vectors."), arg, what), arg)
+                            "or a list of word-id vectors."), arg, what,
+                     if (is.null(own)) "" else paste0("from it with ", own, "; from texts ")),
+             arg)
 }
 
 # slam / tm: list(i, j, v, nrow, ncol, dimnames). tm records the weighting;

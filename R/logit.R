@@ -101,12 +101,14 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                         nu = 8, t_scale = NULL, iter = 1000, burnin = floor(iter / 2),
                         thin = 1, chains = 1,
                         cores = mcmix_option("cores"), backend = mcmix_option("backend"),
-                        progress = interactive(), ...) {
+                        progress = interactive(), subset = NULL, na.action = NULL,
+                        weights = NULL, offset = NULL, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   check_dots(list(...))   # R/checks.R
   call <- match.call()
   method <- match_choice(method, c("polya_gamma", "holmes_held", "student_t"), "method")
-  des <- binary_design(x, y, data)
+  des <- binary_design(x, y, data, eval_in_data(substitute(subset), data, parent.frame()),
+                       na.action, weights, offset, "logit_gibbs")
   X <- des$X
   p <- ncol(X)
   b0 <- check_vector(prior_mean, "prior_mean", p)
@@ -180,8 +182,8 @@ logit_gibbs <- function(x, y = NULL, data = NULL,
                          coef_names = colnames(X), prior_label = plabel),
                          class = "mcmix_logit_model"),
             kind = "logit",
-            data = list(X = X, y = des$y, frame = des$frame), call = call,
-            class = "mcmix_logit_fit")
+            data = list(X = X, y = des$y, frame = des$frame, na.action = des$na.action),
+            call = call, class = "mcmix_logit_fit")
 }
 
 #' @export
@@ -202,21 +204,43 @@ print.mcmix_logit_model <- function(x, ...) {
 
 # The design matrix and binary response of probit_gibbs() and logit_gibbs():
 # `x` a formula (evaluated in `data`) or a numeric matrix with `y`.
-binary_design <- function(x, y, data) {
+binary_design <- function(x, y, data, subset = NULL, na.action = NULL, weights = NULL,
+                          offset = NULL, fitter = "the sampler") {
+  # lm()'s arguments that a Bernoulli Gibbs sampler cannot use are refused,
+  # never ignored (a weight or an offset dropped silently is a wrong answer)
+  for (a in c("weights", "offset"))
+    if (!is.null(get(a)))
+      stop_input(sprintf(paste0("`%s` is not supported by %s(): the sampler models one ",
+                                "Bernoulli trial per row with the linear predictor x'beta%s."),
+                         a, fitter,
+                         if (a == "weights") " (repeat the rows a whole weight counts, or give the rows one by one)"
+                         else " (put the covariate in the formula to estimate its coefficient)"),
+                 a)
   terms <- NULL
   xlevels <- NULL
   mf <- NULL
+  omitted <- NULL
   if (inherits(x, "formula")) {
     if (!is.null(y))
       stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
            call. = FALSE)
-    mf <- tryCatch(stats::model.frame(x, data = data, na.action = stats::na.pass),
+    na_fun <- check_na_action(na.action)
+    mf <- tryCatch(do.call(stats::model.frame,
+                           list(formula = x, data = data, subset = subset,
+                                na.action = stats::na.pass)),
                    error = function(e)
                      stop(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
                                   conditionMessage(e)), call. = FALSE))
-    if (anyNA(mf))
-      stop(sprintf("`data` has missing values in the variables of `x` (column %s).",
-                   names(mf)[vapply(mf, anyNA, logical(1))][1L]), call. = FALSE)
+    if (!is.null(attr(attr(mf, "terms"), "offset")))
+      stop_input(paste0("`x` has an offset() term, which ", fitter, "() does not support: ",
+                        "put the variable in the formula to estimate its coefficient."), "x")
+    if (anyNA(mf)) {
+      if (is.null(na_fun))
+        stop(sprintf("`data` has missing values in the variables of `x` (column %s).",
+                     names(mf)[vapply(mf, anyNA, logical(1))][1L]), call. = FALSE)
+      mf <- na_fun(mf)
+      omitted <- attr(mf, "na.action")
+    }
     y <- stats::model.response(mf)
     if (is.null(y))
       stop("`x` must be a formula with a response, like y ~ x1 + x2.", call. = FALSE)
@@ -231,12 +255,39 @@ binary_design <- function(x, y, data) {
     X <- check_matrix(x, "x")
     colnames(X) <- design_names(X, "beta")
     y_arg <- "y"
+    if (!is.null(subset)) {   # rows of the design matrix and of y
+      rows <- seq_len(nrow(X))[subset]
+      if (!length(rows) || anyNA(rows))
+        stop_input("`subset` must select rows of `x` (logical or indices, no NA).", "subset")
+      X <- X[rows, , drop = FALSE]
+      if (length(y) == nrow(check_matrix(x, "x"))) y <- y[rows]
+    }
   }
   if (nrow(X) < 1L || ncol(X) < 1L)
     stop("`x` must give a design matrix with at least one row and one column.",
          call. = FALSE)
   list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels,
-       frame = mf)
+       frame = mf, na.action = omitted)
+}
+
+# `subset` of a formula fitter, evaluated as lm() does: in `data`, then in
+# the caller's environment.
+eval_in_data <- function(expr, data, env) {
+  if (is.null(expr)) return(NULL)
+  eval(expr, if (is.null(data)) NULL else as.data.frame(data), env)
+}
+
+# `na.action` of a formula fitter: NULL (the default) stops at a missing
+# value, naming the column; else a function (or its name) such as
+# stats::na.omit or stats::na.exclude, applied to the model frame.
+check_na_action <- function(na.action) {
+  if (is.null(na.action)) return(NULL)
+  f <- if (is.character(na.action) && length(na.action) == 1L)
+         tryCatch(match.fun(na.action), error = function(e) NULL) else na.action
+  if (!is.function(f))
+    stop_input(sprintf("`na.action` must be NULL or a function such as na.omit, not %s.",
+                       describe_value(na.action)), "na.action")
+  f
 }
 
 #' Posterior predictive probabilities of a logistic regression fit

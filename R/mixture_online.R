@@ -56,10 +56,13 @@
 #' @param fit A Dirichlet process mixture fit from [sample_posterior()]
 #'   with `labels = "online"`.
 #' @return An object of class `c("mcmix_online_partition",
-#'   "mcmix_partition")`: `labels` (one per observation, `1..K` in order of
-#'   first appearance), `frequency` (per observation, in (0, 1]),
-#'   `n_clusters`, `sizes`, `n_draws` (kept draws counted, all chains) and
-#'   `method` (`"relabelled mode"`). It can be given as `estimate` to
+#'   "mcmix_partition")`: as [partition()]'s, the integer vector of labels
+#'   (one per observation, `1..K` in order of first appearance, named by the
+#'   fitted data's row names when the fit stored them; `table(est)` gives
+#'   the sizes), with the fields `est$labels`, `est$frequency` (per
+#'   observation, in (0, 1]), `est$n_clusters`, `est$sizes`, `est$n_draws`
+#'   (kept draws counted, all chains) and `est$method` (`"relabelled
+#'   mode"`). It can be given as `estimate` to
 #'   [plot_clusters()] and to `predict()` methods that take a partition.
 #' @references Stephens, M. (2000). Dealing with label switching in mixture
 #'   models. *Journal of the Royal Statistical Society B* 62, 795--809.
@@ -76,7 +79,7 @@
 #'                         labels = "online", progress = FALSE)
 #' est <- online_partition(fit)
 #' est
-#' table(est$labels, rep(1:2, each = 300))
+#' table(est, rep(1:2, each = 300))
 #' summary(est$frequency)
 #' @export
 online_partition <- function(fit) {
@@ -113,10 +116,10 @@ online_partition <- function(fit) {
     best <- counts[cbind(seq_along(mode), mode)]
   }
   labels <- match(mode, unique(mode))
-  structure(list(labels = labels, frequency = best / n_draws,
-                 n_clusters = length(unique(labels)), sizes = tabulate(labels),
-                 n_draws = n_draws, method = "relabelled mode"),
-            class = c("mcmix_online_partition", "mcmix_partition"))
+  new_partition(labels, list(frequency = best / n_draws,   # R/partition.R
+                             n_clusters = length(unique(labels)), sizes = tabulate(labels),
+                             n_draws = n_draws, method = "relabelled mode"),
+                fit$row_names, class = c("mcmix_online_partition", "mcmix_partition"))
 }
 
 #' @export

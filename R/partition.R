@@ -65,21 +65,28 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   with `loss = "VI"` (the lower bound) the search is always greedy.
 #' @param runs Number of random sequential allocations of `"salso"`.
 #' @param ... Unused.
-#' @return An object of class `mcmix_partition`: `labels` (integers `1..K`
-#'   in order of first appearance), `row_names` (the row names of the
-#'   fitted data when the fit stored them, else `NULL`), `loss` (the posterior expected loss of
-#'   the estimate), `loss_type`, `best_draw_loss` (the smallest expected
-#'   loss among the sampled partitions scored exactly, when draws are
-#'   available), `n_clusters`, `sizes`, `candidates` (the number of
-#'   distinct sampled partitions) and `scored` (how many were scored
-#'   exactly), `method`, and `run_loss` (the expected loss reached by each
-#'   sequential allocation of `"salso"`, over the draws the search used: at
-#'   most 1000 evenly spaced ones; the reported `loss` is over all draws).
-#'   [credible_ball()] gives the uncertainty around the estimate. For a
-#'   Dirichlet process mixture fit sampled with `labels = "online"`, the
-#'   estimate is that of the evenly spaced subsample of observations whose
-#'   labels are stored (a message says so), and `subset` holds their
-#'   indices; [online_partition()] gives an estimate for every observation.
+#' @return An object of class `mcmix_partition`: the integer vector of
+#'   labels (`1..K` in order of first appearance), one per observation and
+#'   named by the row names of the fitted data when the fit stored them (a
+#'   data frame with row names), as mclust's `classification`. So
+#'   `table(p)` gives the cluster sizes, and `as.integer(p)`,
+#'   `as.factor(p)`, `length(p)`, `p[i]`, `split(x, p)`, `tapply(x, p, f)`
+#'   and `data.frame(x, cluster = p)` work on the labels (subsetting and
+#'   arithmetic give plain integer vectors). The summary of the estimate is
+#'   read with `$`: `p$labels` (the labels, unnamed), `p$row_names`, `p$loss`
+#'   (the posterior expected loss of the estimate), `p$loss_type`,
+#'   `p$best_draw_loss` (the smallest expected loss among the sampled
+#'   partitions scored exactly, when draws are available), `p$n_clusters`,
+#'   `p$sizes`, `p$candidates` (the number of distinct sampled partitions)
+#'   and `p$scored` (how many were scored exactly), `p$method`, and
+#'   `p$run_loss` (the expected loss reached by each sequential allocation
+#'   of `"salso"`, over the draws the search used: at most 1000 evenly
+#'   spaced ones; the reported `loss` is over all draws). [credible_ball()]
+#'   gives the uncertainty around the estimate. For a Dirichlet process
+#'   mixture fit sampled with `labels = "online"`, the estimate is that of
+#'   the evenly spaced subsample of observations whose labels are stored (a
+#'   message says so), and `p$subset` holds their indices;
+#'   [online_partition()] gives an estimate for every observation.
 #' @references Dahl, D. B., Johnson, D. J. and Mueller, P. (2022). Search
 #'   algorithms and loss functions for Bayesian clustering. *Journal of
 #'   Computational and Graphical Statistics* 31(4), 1189--1201.
@@ -87,20 +94,16 @@ loss_codes <- c(VI = 1L, binder = 2L, VI_lb = 3L)
 #'   Wade, S. and Ghahramani, Z. (2018). Bayesian cluster analysis:
 #'   point estimation and credible balls. *Bayesian Analysis* 13(2),
 #'   559--626.
-#'
-#'   The labels are one call away: `as.integer(p)` and `as.vector(p)`
-#'   return `p$labels`, named by the row names of the fitted data when the
-#'   fit stored them (a data frame with row names), so
-#'   `table(as.integer(p))` gives the cluster sizes. (`table(p)` itself
-#'   does not work: `table()` reads a list as several factors.)
 #' @examples
 #' set.seed(1)
 #' truth <- rep(1:3, each = 10)
 #' draws <- t(replicate(50, { z <- truth; i <- sample(30, 3); z[i] <- sample(3, 3, TRUE); z }))
 #' p <- partition(draws)
 #' p
-#' table(p$labels, truth)
-#' table(as.integer(p), truth)
+#' table(p)              # the cluster sizes
+#' table(p, truth)
+#' p[1:5]
+#' p$loss
 #' @export
 partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 100,
                       budget = mcmix_option("partition_budget"),
@@ -180,25 +183,103 @@ partition <- function(x, loss = c("VI", "binder"), restarts = 10, max_sweeps = 1
   best <- match(best, unique(best))
   if (!is.null(subsample) && length(row_names)) row_names <- row_names[subsample]
   if (length(row_names) != length(best)) row_names <- NULL
-  structure(list(labels = best, loss = best_loss,
-                 loss_type = c(VI = "VI", binder = "binder", VI_lb = "VI lower bound")[[code]],
-                 best_draw_loss = best_draw_loss, n_clusters = length(unique(best)),
-                 sizes = tabulate(best), candidates = n_cand, scored = n_scored,
-                 starts = nrow(starts), method = if (salso) "salso" else "greedy",
-                 run_loss = run_loss,
-                 sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1)),
-                 subset = subsample, row_names = row_names),
-            class = "mcmix_partition")
+  new_partition(best, list(loss = best_loss,
+                           loss_type = c(VI = "VI", binder = "binder", VI_lb = "VI lower bound")[[code]],
+                           best_draw_loss = best_draw_loss, n_clusters = length(unique(best)),
+                           sizes = tabulate(best), candidates = n_cand, scored = n_scored,
+                           starts = nrow(starts), method = if (salso) "salso" else "greedy",
+                           run_loss = run_loss,
+                           sweeps = vapply(results, function(r) attr(r, "sweeps"), integer(1)),
+                           subset = subsample),
+                row_names)
 }
+
+# An mcmix_partition is the integer vector of labels itself (named by the
+# row names of the fitted data when the fit stored them), as mclust's
+# `classification`, so table(p), as.factor(p), length(p), p[i], split(x, p)
+# and tapply(x, p, f) work on the labels; the summary fields ride along in
+# the attribute "partition_info" and are read as p$loss, p$sizes, ...
+# (p$labels: the unnamed labels, p$row_names: the names). Subsetting and
+# arithmetic give plain integer vectors (the fields describe the whole
+# estimate, not a piece of it).
+new_partition <- function(labels, fields, row_names = NULL,
+                          class = "mcmix_partition") {
+  out <- as.integer(labels)
+  if (length(row_names) == length(out)) names(out) <- as.character(row_names)
+  attr(out, "partition_info") <- fields
+  class(out) <- class
+  out
+}
+
+# The labels of a partition as a plain integer vector (names kept).
+partition_labels <- function(x) {
+  out <- as.integer(unclass(x))
+  if (!is.null(nm <- names(x))) names(out) <- nm
+  out
+}
+
+#' @export
+`$.mcmix_partition` <- function(x, name) {
+  if (identical(name, "labels")) return(as.integer(unclass(x)))
+  if (identical(name, "row_names")) return(names(x))
+  attr(x, "partition_info", exact = TRUE)[[name, exact = TRUE]]
+}
+
+#' @export
+`[[.mcmix_partition` <- function(x, i, ...) {
+  if (is.character(i) && length(i) == 1L) return(`$.mcmix_partition`(x, i))
+  partition_labels(x)[[i, ...]]
+}
+
+#' @export
+`$<-.mcmix_partition` <- function(x, name, value) {
+  if (identical(name, "labels")) {
+    if (length(value) != length(x))
+      stop_input(sprintf("the labels must be %d values, not %d.", length(x), length(value)),
+                 "value")
+    info <- attr(x, "partition_info", exact = TRUE)
+    return(new_partition(value, info, names(x), class(x)))
+  }
+  if (identical(name, "row_names")) {
+    names(x) <- value
+    return(x)
+  }
+  info <- attr(x, "partition_info", exact = TRUE)
+  info[[name]] <- value
+  attr(x, "partition_info") <- info
+  x
+}
+
+#' @export
+`[.mcmix_partition` <- function(x, i, ...) partition_labels(x)[i, ...]
+
+#' @export
+Ops.mcmix_partition <- function(e1, e2) {
+  if (inherits(e1, "mcmix_partition")) e1 <- partition_labels(e1)
+  if (!missing(e2) && inherits(e2, "mcmix_partition")) e2 <- partition_labels(e2)
+  if (missing(e2)) get(.Generic)(e1) else get(.Generic)(e1, e2)
+}
+
+#' @export
+Math.mcmix_partition <- function(x, ...) get(.Generic)(partition_labels(x), ...)
+
+#' @export
+as.data.frame.mcmix_partition <- function(x, row.names = NULL, optional = FALSE, ...,
+                                          nm = deparse1(substitute(x))) {
+  as.data.frame.vector(partition_labels(x), row.names = row.names, optional = optional,
+                       ..., nm = nm)
+}
+
+#' @export
+as.list.mcmix_partition <- function(x, ...) as.list(partition_labels(x), ...)
+
+#' @export
+format.mcmix_partition <- function(x, ...) format(partition_labels(x), ...)
 
 #' @rdname partition
 #' @param mode For `as.vector()`: as in [base::as.vector()].
 #' @export
-as.integer.mcmix_partition <- function(x, ...) {
-  out <- as.integer(x$labels)
-  if (length(x$row_names) == length(out)) names(out) <- x$row_names
-  out
-}
+as.integer.mcmix_partition <- function(x, ...) partition_labels(x)
 
 #' @rdname partition
 #' @export

@@ -324,11 +324,15 @@ coclustering_labels <- function(labels, x, P, N) {
 #' the columns of the data; for a fit to a data frame (a [product_family()]
 #' or [auto_family()]), by the data frame's column names, with
 #' `column=level` for the indicator columns of a categorical or binary
-#' column, and missing cells are left out of the plot.
+#' column, and missing cells are left out of the plot. The scatter and
+#' pairs plots have a legend of the clusters (number and size; the 15
+#' largest when there are more). Given as `data`, a data frame is plotted
+#' column by column (a factor or character column by its level codes).
 #'
 #' @param x An `mcmix_fit` with stored labels (or online co-clustering
 #'   counts).
-#' @param data The data (default: the data stored in the fit).
+#' @param data The data (default: the data stored in the fit): a numeric
+#'   vector or matrix, or a data frame with one row per observation.
 #' @param estimate A partition (default `partition(x)`, or for a fit sampled
 #'   with `labels = "online"` [online_partition()]`(x)`).
 #' @param draws Maximum number of draws used for the predictive density.
@@ -349,6 +353,10 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   if (!is.numeric(data) && !is.data.frame(data))
     stop(sprintf("`data` must be a numeric vector or matrix, not %s.", describe_value(data)),
          call. = FALSE)
+  if (is.data.frame(data))   # the user's data frame: its columns by name, factors as codes
+    data <- matrix(unlist(lapply(data, function(col)
+      if (is.factor(col) || is.character(col)) as.double(as.integer(factor(col)))
+      else as.double(unclass(col)))), nrow(data), dimnames = list(NULL, names(data)))
   X <- as.matrix(data)
   if (missing(data) && is.null(colnames(X))) {   # a data frame's columns, by name
     nm <- fit_data_names(x)
@@ -380,15 +388,32 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
                    xlab = nm[1L], ylab = nm[2L],
                    main = sprintf("Estimated partition: %d cluster%s", K, if (K > 1) "s" else ""),
                    ...)
-    graphics::legend("topright", legend = paste0(seq_len(K), " (", tabulate(cl), ")"),
-                     col = cols, pch = 19, bty = "n", cex = 0.8, title = "cluster")
+    cluster_legend("topright", cl, cols)
   } else {
     if (is.null(colnames(X))) colnames(X) <- paste0("x", seq_len(D))
-    graphics::pairs(X, col = cols[cl], pch = 19, cex = 0.5,
+    old <- graphics::par(no.readonly = TRUE)
+    on.exit(graphics::par(old))
+    graphics::pairs(X, col = cols[cl], pch = 19, cex = 0.5, oma = c(3, 3, 4.5, 9),
                     main = sprintf("Estimated partition: %d cluster%s", K, if (K > 1) "s" else ""),
                     ...)
+    # the legend in the right margin kept free by `oma`, over the whole device
+    graphics::par(fig = c(0, 1, 0, 1), oma = c(0, 0, 0, 0), mar = c(0, 0, 0, 0), new = TRUE)
+    graphics::plot.new()
+    cluster_legend("right", cl, cols)
   }
   invisible(estimate)
+}
+
+# The legend of the clusters of plot_clusters(): "k (size)" with its
+# colour, the 15 largest when there are more (the title says so).
+cluster_legend <- function(where, cl, cols, ...) {
+  sizes <- tabulate(cl)
+  show <- seq_along(sizes)
+  if (length(show) > 15L) show <- sort(order(-sizes)[1:15])
+  graphics::legend(where, legend = paste0(show, " (", sizes[show], ")"), col = cols[show],
+                   pch = 19, bty = "n", cex = 0.8, xpd = NA,
+                   title = if (length(show) < length(sizes))
+                     sprintf("cluster (15 largest of %d)", length(sizes)) else "cluster", ...)
 }
 
 # The names of the columns of the data matrix of a fit to a data frame (a

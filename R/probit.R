@@ -23,6 +23,18 @@
 #' @param iter,burnin,thin,chains Kept iterations per chain, burn-in
 #'   iterations (default `floor(iter / 2)`), thinning interval, number of
 #'   chains (see [mcmix-run-settings]).
+#' @param subset An optional vector selecting the rows to use (logical or
+#'   indices), evaluated in `data` first, as in [stats::lm()]; with a
+#'   design matrix, rows of `x` and `y`.
+#' @param na.action For the formula interface, what to do with rows with
+#'   missing values: `NULL` (the default) stops with an error naming the
+#'   column; a function such as [stats::na.omit()] or
+#'   [stats::na.exclude()] (or its name) is applied to the model frame, as
+#'   in [stats::lm()] (the rows left out are `fit$data$na.action`).
+#' @param weights,offset Not supported (the model is one Bernoulli trial
+#'   per row with linear predictor \eqn{x^\top\beta}): an error of class
+#'   `mcmix_error_input` when given, as is an `offset()` term in the
+#'   formula, rather than a fit that ignores them.
 #' @param cores,backend,progress Run settings, as every sampler takes them
 #'   (see [mcmix-run-settings] and [run_kernel()]): the number of chains run
 #'   at the same time (option `mcmix.cores`), how they run in parallel
@@ -64,11 +76,13 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
                          prior_cov = NULL, iter = 1000, burnin = floor(iter / 2), thin = 1,
                          chains = 1,
                          cores = mcmix_option("cores"), backend = mcmix_option("backend"),
-                         progress = interactive(), ...) {
+                         progress = interactive(), subset = NULL, na.action = NULL,
+                         weights = NULL, offset = NULL, ...) {
   interrupt_guard()   # Ctrl-C from here on returns a fit (R/chains_signals.R)
   check_dots(list(...))   # R/checks.R
   call <- match.call()
-  des <- binary_design(x, y, data)
+  des <- binary_design(x, y, data, eval_in_data(substitute(subset), data, parent.frame()),
+                       na.action, weights, offset, "probit_gibbs")
   X <- des$X
   y <- des$y
   tt <- if (is.null(des$terms)) NULL else stats::delete.response(des$terms)
@@ -89,7 +103,8 @@ probit_gibbs <- function(x, y = NULL, data = NULL, prior_mean = 0,
   fit <- run_fit(kernel, iter, burnin, thin, chains, cores, backend, progress, labels = TRUE,
                    model = list(type = "probit", prior_mean = b0, prior_cov = B0,
                                 terms = des$terms, xlevels = xlev, prior_label = pr$label),
-                   data = list(X = X, y = y, frame = des$frame), call = call, kind = "probit")
+                   data = list(X = X, y = y, frame = des$frame, na.action = des$na.action),
+                   call = call, kind = "probit")
   fit$terms <- tt      # for predict() on new data frames (formula fits)
   fit$xlevels <- xlev
   fit

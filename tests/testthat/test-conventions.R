@@ -25,6 +25,42 @@ test_that("as.integer() and as.vector() of a partition give its labels, named by
   expect_identical(as.integer(partition(draws)), c(1L, 1L, 2L))
 })
 
+test_that("a partition is its labels vector: table(), as.factor(), length(), [ work as on mclust's", {
+  fit <- small_dp_fit()
+  p <- partition(fit)
+  # table() of the object itself: the cluster sizes, as mclust users type
+  tab <- table(p)
+  expect_identical(as.vector(tab), c(3L, 3L))
+  expect_identical(names(tab), c("1", "2"))
+  expect_identical(as.vector(table(p, rep(c("x", "y"), each = 3))), c(3L, 0L, 0L, 3L))
+  f <- as.factor(p)
+  expect_s3_class(f, "factor")
+  expect_identical(levels(f), c("1", "2"))
+  expect_identical(names(f), letters[1:6])
+  expect_identical(length(p), 6L)
+  # subsetting and comparisons give plain (named) integer / logical vectors
+  expect_identical(p[2:4], c(b = 1L, c = 1L, d = 2L))
+  expect_identical(p[[4]], 2L)
+  expect_identical(unname(p == 2L), rep(c(FALSE, TRUE), each = 3))
+  expect_null(attr(p == 2L, "class"))
+  expect_identical(as.vector(tapply(1:6, p, sum)), c(6L, 15L))
+  expect_identical(split(1:6, p), list(`1` = 1:3, `2` = 4:6))
+  d <- data.frame(v = 1:6, cluster = p)
+  expect_identical(unname(d$cluster), rep(1:2, each = 3))
+  expect_null(attr(d$cluster, "class"))
+  # the summary fields stay one `$` away, unchanged
+  expect_identical(p$labels, rep(1:2, each = 3))
+  expect_identical(p$row_names, letters[1:6])
+  expect_identical(p$sizes, c(3L, 3L))
+  expect_identical(p$n_clusters, 2L)
+  expect_identical(p[["n_clusters"]], 2L)
+  expect_true(is.numeric(p$loss) && p$loss >= 0)
+  expect_output(print(p), "^Partition point estimate")
+  p$labels <- rep(2:1, each = 3)
+  expect_identical(as.integer(p), c(a = 2L, b = 2L, c = 2L, d = 1L, e = 1L, f = 1L))
+  expect_identical(p$sizes, c(3L, 3L))
+})
+
 test_that("plot_coclustering() labels the observations by row names, a given vector or none", {
   fit <- small_dp_fit()
   pdf(NULL)

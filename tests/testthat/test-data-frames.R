@@ -259,6 +259,35 @@ test_that("predict() without newdata: memberships of the fitted rows, named by t
   expect_identical(plot_clusters(fit, estimate = est), est)
 })
 
+test_that("plot_clusters() on a data-frame fit: axes named by the columns, a legend of the clusters", {
+  set.seed(2)
+  df <- data.frame(len = c(rnorm(15, -4), rnorm(15, 4)), wid = c(rnorm(15, 0), rnorm(15, 6)),
+                   kind = factor(rep(c("u", "v"), each = 15)), ht = rnorm(30))
+  fit <- sample_posterior(dp_mixture(auto_family(quiet = TRUE), alpha = 1), df, iter = 40,
+                          progress = FALSE)
+  est <- partition(fit)
+  # the strings drawn on the device (the display list's text)
+  drawn <- function(expr) {
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    grDevices::dev.control("enable")
+    force(expr)
+    dl <- grDevices::recordPlot()[[1L]]
+    unique(unlist(lapply(dl, function(e) Filter(is.character, as.list(e[[2L]])))))
+  }
+  legend_text <- c("cluster", paste0(seq_len(est$n_clusters), " (", est$sizes, ")"))
+  txt <- drawn(plot_clusters(fit, estimate = est))   # the pairs plot
+  expect_true(all(c("len", "wid", "kind=v", "ht") %in% txt))
+  expect_false(any(grepl("^x[0-9]", txt)))
+  expect_true(all(legend_text %in% txt))
+  # the user's data frame as `data`: one panel per column, named
+  txt <- drawn(plot_clusters(fit, data = df, estimate = est))
+  expect_true(all(c("len", "wid", "kind", "ht", legend_text) %in% txt))
+  # two columns: a scatter plot with named axes and the legend
+  txt <- drawn(plot_clusters(fit, data = df[c("len", "wid")], estimate = est))
+  expect_true(all(c("len", "wid", legend_text) %in% txt))
+})
+
 test_that("cluster_profiles() is a wide data frame that subsets and converts", {
   set.seed(7)
   df <- data.frame(age = c(rnorm(20, 30, 3), rnorm(20, 60, 3)),

@@ -128,3 +128,17 @@ test_that("every test file starts with a header saying what it checks, and every
   expect_gte(length(uses), 6L)
   expect_identical(setdiff(uses, run), character())
 })
+
+test_that("the table of defaults (?mcmix-defaults) has a row for every exported sampler", {
+  rd <- tools::Rd_db("mcmix")[["mcmix-defaults.Rd"]]
+  txt <- paste(utils::capture.output(tools::Rd2txt(rd, options = list(underline_titles = FALSE))),
+               collapse = " ")
+  ex <- getNamespaceExports("mcmix")
+  samplers <- sort(ex[grepl(paste0("^sample_|_gibbs$|^(dp|finite|hdp|rj)_mixture$|",
+                                   "^ising_(gibbs|swendsen_wang)$|^(ais|anneal|map_partition|",
+                                   "bn_map|gp_classify|lca|lda_model|bayes_net|factor_model)$"),
+                            ex) & ex != "sample_posterior"])
+  expect_gt(length(samplers), 20L)
+  listed <- vapply(samplers, function(f) grepl(paste0(f, "()"), txt, fixed = TRUE), NA)
+  expect_identical(names(listed)[!listed], character())
+})

@@ -232,3 +232,92 @@ test_that("predict() on hier_lm gives the group lines; on target samplers a clas
   expect_match(conditionMessage(tryCatch(predict(fits$mh), error = identity)), "as.matrix()",
                fixed = TRUE)
 })
+
+test_that("subset and na.action select the rows as lm() does; weights and offsets are refused, not ignored", {
+  d <- glm_data()
+  d$x[c(2, 7)] <- NA
+  keep <- d$z > -0.5
+  for (fitter in list(logit_gibbs, probit_gibbs)) {
+    # the rows lm() uses
+    ref <- stats::lm(y ~ x + z, data = d, subset = z > -0.5, na.action = na.omit)
+    set.seed(8)
+    fit <- fitter(y ~ x + z, data = d, subset = z > -0.5, na.action = na.omit, iter = 30,
+                  progress = FALSE)
+    expect_identical(nobs(fit), nobs(ref))
+    expect_equal(unname(model.matrix(fit)), unname(model.matrix(ref)))
+    expect_identical(as.integer(fit$data$na.action), as.integer(ref$na.action))
+    # the same rows given directly: the same draws
+    dd <- stats::na.omit(d[keep, ])
+    set.seed(8)
+    direct <- fitter(y ~ x + z, data = dd, iter = 30, progress = FALSE)
+    expect_identical(as.matrix(fit), as.matrix(direct))
+    # na.action by name; without one a missing value stops, naming the column
+    set.seed(8)
+    expect_identical(nobs(fitter(y ~ x, data = d, na.action = "na.omit", iter = 5,
+                                 progress = FALSE)), 78L)
+    expect_error(fitter(y ~ x, data = d, iter = 5, progress = FALSE), "column x")
+    expect_error(fitter(y ~ x, data = d, na.action = 3, iter = 5, progress = FALSE),
+                 class = "mcmix_error_input")
+    # update() drops the subset
+    expect_identical(nobs(update(fit, subset = NULL, na.action = na.omit, iter = 5)), 78L)
+    # weights and offsets: classed refusals naming them
+    e <- tryCatch(fitter(y ~ z, data = d, weights = rep(2, 80), iter = 5, progress = FALSE),
+                  error = identity)
+    expect_s3_class(e, "mcmix_error_input")
+    expect_identical(e$arg, "weights")
+    e <- tryCatch(fitter(y ~ z, data = d, offset = d$z, iter = 5, progress = FALSE),
+                  error = identity)
+    expect_identical(e$arg, "offset")
+    e <- tryCatch(fitter(y ~ z + offset(x), data = d, iter = 5, progress = FALSE),
+                  error = identity)
+    expect_s3_class(e, "mcmix_error_input")
+    expect_match(conditionMessage(e), "offset()", fixed = TRUE)
+  }
+  # a design matrix: subset selects its rows and those of y
+  X <- cbind(1, d$z)
+  set.seed(9)
+  a <- logit_gibbs(X, d$y, subset = 1:40, iter = 20, progress = FALSE)
+  set.seed(9)
+  b <- logit_gibbs(X[1:40, ], d$y[1:40], iter = 20, progress = FALSE)
+  expect_identical(as.matrix(a), as.matrix(b))
+})
+
+test_that("hier_lm_gibbs() takes a formula with data and group, as lm() does, and update() changes it", {
+  h <- hier_toy()
+  d <- data.frame(yy = h$yg, xx = h$xg, grp = h$g)
+  set.seed(10)
+  ff <- hier_lm_gibbs(yy ~ xx, data = d, group = grp, iter = 50, progress = FALSE)
+  set.seed(10)
+  fm <- hier_lm_gibbs(cbind(1, h$xg), h$yg, h$g, iter = 50, progress = FALSE)
+  # the same draws as the matrix interface, named by the formula's columns
+  expect_identical(unname(as.matrix(ff)), unname(as.matrix(fm)))
+  expect_identical(names(coef(ff)), c("(Intercept)", "xx"))
+  expect_identical(formula(ff), yy ~ xx)
+  expect_identical(colnames(model.matrix(ff)), colnames(model.matrix(stats::lm(yy ~ xx, d))))
+  expect_identical(names(model.frame(ff))[1:2], c("yy", "xx"))
+  # group by name or one-sided formula; subset in data
+  set.seed(10)
+  expect_identical(as.matrix(hier_lm_gibbs(yy ~ xx, data = d, group = "grp", iter = 50,
+                                           progress = FALSE)), as.matrix(ff))
+  set.seed(10)
+  expect_identical(as.matrix(hier_lm_gibbs(yy ~ xx, data = d, group = ~ grp, iter = 50,
+                                           progress = FALSE)), as.matrix(ff))
+  expect_identical(nobs(hier_lm_gibbs(yy ~ xx, data = d, group = grp, subset = xx > 0,
+                                      iter = 5, progress = FALSE)), sum(d$xx > 0))
+  # update() with a changed formula
+  f2 <- update(ff, . ~ . + I(xx^2), iter = 20)
+  expect_identical(names(coef(f2)), c("(Intercept)", "xx", "I(xx^2)"))
+  # predict() on a data frame of new rows: the matrix fit's answer
+  nd <- data.frame(xx = c(-1, 0, 1))
+  expect_equal(predict(ff, nd, group = c(1, 2, 3)),
+               predict(fm, cbind(1, nd$xx), group = c(1, 2, 3)), ignore_attr = TRUE)
+  # missing values: an error naming the column, or left out with na.omit
+  d$xx[3] <- NA
+  expect_error(hier_lm_gibbs(yy ~ xx, data = d, group = grp, iter = 5, progress = FALSE),
+               class = "mcmix_error_input")
+  expect_identical(nobs(hier_lm_gibbs(yy ~ xx, data = d, group = grp, na.action = na.omit,
+                                      iter = 5, progress = FALSE)), 29L)
+  # data/subset with a design matrix: a classed refusal
+  expect_error(hier_lm_gibbs(cbind(1, h$xg), h$yg, h$g, data = d, iter = 5, progress = FALSE),
+               class = "mcmix_error_input")
+})

@@ -176,3 +176,43 @@ test_that("lca() checks `prior` by its own name and profiles factor/logical colu
   expect_equal(f$observed, c(0, 1))   # P(second level "lo") by cluster
   expect_true(all(f$lower <= f$mean & f$mean <= f$upper))
 })
+
+test_that("choosing K on carcinoma: the evidence picks poLCA's BIC choice, loo_compare() ranks K = 1..4", {
+  require_suggested("poLCA")
+  require_suggested("loo")
+  data("carcinoma", package = "poLCA", envir = environment())
+  # poLCA's own BIC choice (maximum likelihood with 5 random starts)
+  set.seed(3)
+  pol_bic <- vapply(1:4, function(K)
+    poLCA::poLCA(cbind(A, B, C, D, E, F, G) ~ 1, carcinoma, nclass = K, verbose = FALSE,
+                 nrep = 5)$bic, 0)
+  expect_identical(which.min(pol_bic), 3L)
+  fits <- lapply(1:4, function(K) {
+    set.seed(K)
+    lca(carcinoma, K = K, iter = 2000, progress = FALSE)
+  })
+  ev <- lapply(fits, chib_evidence)
+  le <- vapply(ev, function(e) e$log_evidence, 0)
+  se <- vapply(ev, function(e) e$se, 0)
+  expect_identical(which.max(le), which.min(pol_bic))
+  # one and two classes are far below (tens of nats, the s.e. a tenth of one)
+  expect_gt(le[3] - le[2], 4)
+  expect_gt(le[2] - le[1], 100)
+  expect_true(all(se < 0.2))
+  # K = 1's evidence is closed form: Dirichlet(1)-multinomial per item
+  one <- sum(vapply(carcinoma, function(v) {
+    n <- tabulate(as.integer(factor(v)))
+    lgamma(length(n)) - lgamma(length(n) + sum(n)) + sum(lgamma(1 + n))
+  }, 0))
+  expect_equal(le[1], one, tolerance = 1e-8)
+  # leave-one-out: three and four classes on top (within 2 s.e. of each
+  # other), then two, then one, each clearly below
+  loos <- lapply(fits, function(f) suppressWarnings(loo::loo(window(f, thin = 4))))
+  names(loos) <- paste0("K", 1:4)
+  cmp <- loo::loo_compare(loos)
+  expect_setequal(rownames(cmp)[1:2], c("K3", "K4"))
+  expect_identical(rownames(cmp)[3:4], c("K2", "K1"))
+  expect_lt(abs(cmp[2, "elpd_diff"]), 2 * cmp[2, "se_diff"] + 0.5)
+  expect_lt(cmp["K2", "elpd_diff"], -2 * cmp["K2", "se_diff"])
+  expect_lt(cmp["K1", "elpd_diff"], -2 * cmp["K1", "se_diff"])
+})

@@ -148,8 +148,10 @@ test_that("texts are refused with how to make a document-term matrix, not printe
     expect_identical(e$arg, "data")
   }
   expect_error(lda_run(txt), "is a character vector of 6 texts")
-  expect_error(lda_run(tm::VCorpus(tm::VectorSource(txt))), "is a tm VCorpus")
-  expect_error(lda_run(structure(txt, class = c("corpus", "character"))), "quanteda corpus")
+  expect_error(lda_run(tm::VCorpus(tm::VectorSource(txt))),
+               "is a tm VCorpus; .* made from it with tm::DocumentTermMatrix\\(data\\)")
+  expect_error(lda_run(structure(txt, class = c("corpus", "character"))),
+               "quanteda corpus; .* from it with quanteda::dfm\\(quanteda::tokens\\(data\\)\\)")
   # values in other messages: the first few, each cut short, and how many more
   d <- mcmix:::describe_value(c(long, letters))
   expect_identical(d, sprintf("c(\"%s...\", \"a\", \"b\", \"c\", \"d\", ... and 22 more)",
