@@ -177,12 +177,10 @@ void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master)
  * znew; returns the number of observations that move, the first
  * s->nmoved_cap of them listed in s->moved (so that applying a few moves
  * does not scan all n labels again). */
-static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
+long mcx_sc_accept(const int *z, int *zn, int *cnt, long n, int *list, long cap)
 {
-    const int *z = m->z;
-    int *zn = s->znew, *cnt = s->cnt, *list = s->moved;
-    long moved = 0, cap = s->nmoved_cap;
-    for (long i = 0; i < m->n; i++) {
+    long moved = 0;
+    for (long i = 0; i < n; i++) {
         int a = z[i], b = zn[i];
         if (b == a) continue;
         if (cnt[a] == 1) {
@@ -195,6 +193,11 @@ static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
         moved++;
     }
     return moved;
+}
+
+static long accept_sites(const mcx_mix *m, mcx_subcluster *s)
+{
+    return mcx_sc_accept(m->z, s->znew, s->cnt, m->n, s->moved, s->nmoved_cap);
 }
 
 /* The accepted labels into the partition: point by point when few move,

@@ -198,6 +198,13 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
  * (mixture_subcluster.c; s->theta, s->logpi hold the K clusters'). */
 void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master);
 
+/* Step 1's site-by-site acceptance in index order of the proposals zn
+ * against the labels z (n of each) from the counts cnt (updated): an
+ * observation takes its proposal unless it is the last member of its
+ * cluster (then zn[i] is reset); the first `cap` movers are listed in
+ * `list`; returns how many move. */
+long mcx_sc_accept(const int *z, int *zn, int *cnt, long n, int *list, long cap);
+
 /* The row "subcluster" of the algorithm table (mcx_dp_subcluster,
  * mixture_subcluster.c; settings sc_moves and threads). */
 /* Step 2 of a sweep (mixture_subcluster_split.c). */

@@ -64,17 +64,7 @@ void mcx_shard_propose(mcx_shard *sh, const double *theta, const double *logpi,
 
 void mcx_shard_accept(const mcx_shard *sh, int *znew, int *cnt)
 {
-    const int *z = sh->m.z;
-    for (int i = 0; i < sh->m.n; i++) {
-        int a = z[i], b = znew[i];
-        if (a == b) continue;
-        if (cnt[a] == 1) {
-            znew[i] = a;
-            continue;
-        }
-        cnt[a]--;
-        cnt[b]++;
-    }
+    mcx_sc_accept(sh->m.z, znew, cnt, sh->m.n, NULL, 0);
 }
 
 void mcx_shard_stats(mcx_shard *sh, double *out, int *size)
