@@ -37,8 +37,8 @@ test_that("sharded chains match the exact posterior over partitions on 1, 2 and 
       for (S in if (full) 1:3 else match(prior, c("gamma", "py", "fixed"))) {
         set.seed(1)
         fit <- sample_posterior(dp_mixture(case$family, alpha = a$alpha, discount = a$discount),
-                                case$data, iter = if (full) 3000L else 1200L, burnin = 200L, progress = FALSE,
-                                shards = S, control = ctl)
+                                case$data, iter = if (full) 3000L else 1200L, burnin = 200L,
+                                progress = FALSE, shards = S, control = ctl)
         Z <- partition_draws(fit)
         K <- apply(Z, 1L, function(zz) length(unique(zz)))
         z <- sw_zscores(Z, ex, n_eff = ess(K))$z
