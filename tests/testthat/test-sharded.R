@@ -109,7 +109,10 @@ test_that("a killed worker ends the run with a classed error naming it, and exte
   skip_on_os("windows")
   x <- sharded_data_3()
   cl <- parallel::makePSOCKcluster(2L)
-  on.exit(try(parallel::stopCluster(cl), silent = TRUE))
+  on.exit({
+    try(parallel::stopCluster(cl), silent = TRUE)
+    for (node in cl) try(close(node$con), silent = TRUE)   # the dead worker's too
+  })
   f <- sharded_fit(x, 3L, cl = cl, iter = 10L)
   pid <- parallel::clusterCall(cl[2], Sys.getpid)[[1]]
   tools::pskill(pid, tools::SIGKILL)
