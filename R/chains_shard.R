@@ -214,7 +214,7 @@ shard_cluster <- function(cl) {
     stop_input(sprintf(paste0("`cl` must be a cluster from parallel::makeCluster() or ",
                               "parallelly::makeClusterPSOCK() (or \"future\"), not %s."),
                        describe_value(cl)), "cl")
-  if (inherits(cl, "SOCKcluster") || inherits(cl, "cluster")) return(cl)
+  cl
 }
 
 # The `workers` of the current future plan when it is a cluster plan over

@@ -32,6 +32,13 @@ shard_z <- function(sh, a) {
 shard_set_z <- function(sh, a, z) sh$zs[[as.character(a$chain)]] <- z
 shard_version <- function(sh, a) sh$ver[[as.character(a$chain)]]
 shard_set_version <- function(sh, a, v) sh$ver[[as.character(a$chain)]] <- v
+# TRUE when the shard holds a sweep of the chain that the session did not
+# record (an interrupt served as the sweep ended, before its chunk was
+# committed; an error in a move): one version ahead of a$version, with the
+# copy of the labels made when that sweep began (see propose).
+shard_ahead <- function(sh, a)
+  !identical(shard_version(sh, a), a$version) &&
+    identical(sh$snapv[[as.character(a$chain)]], a$version)
 stop_sync <- function()
   base::stop(errorCondition(paste0(
     "The workers' labels do not match this fit (it was continued elsewhere, or the ",
@@ -61,15 +68,13 @@ shard_ops$stats <- function(sh, a, st) {
   r
 }
 shard_ops$propose <- function(sh, a, st) {
-  # The chain's state is that of the last completed sweep: a sweep whose
-  # end the session did not record (an interrupt served as the sweep ended,
-  # before its chunk was committed; an error in a move) left this shard one
-  # version ahead, and its labels are put back from the copy made when that
-  # sweep began. The copy of this sweep's start is made now.
+  # The chain's state is that of the last completed sweep: a sweep the
+  # session did not record is undone from the copy made when it began
+  # (shard_ahead()). The copy of this sweep's start is made now.
   ch <- as.character(a$chain)
   z <- shard_z(sh, a)
   if (!identical(shard_version(sh, a), a$version)) {
-    if (!identical(sh$snapv[[ch]], a$version)) stop_sync()
+    if (!shard_ahead(sh, a)) stop_sync()
     .Call(C_ffi_shard_copy, sh$snap[[ch]], z)
     shard_set_version(sh, a, a$version)
   }
@@ -102,10 +107,8 @@ shard_ops$apply <- function(sh, a, st) {
   NULL
 }
 shard_ops$labels <- function(sh, a, st) {
-  ch <- as.character(a$chain)
-  if (!is.null(a$version) && !identical(shard_version(sh, a), a$version) &&
-      identical(sh$snapv[[ch]], a$version))
-    return(sh$snap[[ch]])   # a sweep the session did not record (see propose)
+  if (!is.null(a$version) && shard_ahead(sh, a))
+    return(sh$snap[[as.character(a$chain)]])   # the labels the session recorded
   shard_z(sh, a)
 }
 # the sequential allocation pass along this worker's shards (a$carry from
@@ -615,9 +618,6 @@ shard_labels <- function(fit, chain = NULL) {
   unlist(shard_call(h, "labels", list(version = st$version)), use.names = FALSE) + 1L
 }
 shard_ops$version <- function(sh, a, st) {
-  v <- shard_version(sh, a)
   # a sweep the session did not record is undone by the next one (propose)
-  if (!identical(v, a$version) && identical(sh$snapv[[as.character(a$chain)]], a$version))
-    v <- a$version
-  v
+  if (shard_ahead(sh, a)) a$version else shard_version(sh, a)
 }

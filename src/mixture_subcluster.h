@@ -266,9 +266,23 @@ double mcx_sc_log_prior_split(const mcx_partition_prior *p, int K, int nA, int n
 /* Thinning of the split / merge moves on large unions (mixture_subcluster_sams.c,
  * mixture_subcluster_split.c): log f, f = thin / n the probability that a
  * split of a union of n > s->thin > 0 members is made (0 otherwise). */
+static inline double mcx_sc_log_thin(int thin, double n)
+{
+    return thin > 0 && n > thin ? log((double) thin / n) : 0.0;
+}
 static inline double mcx_sc_log_share(const mcx_subcluster *s, int n)
 {
-    return s->thin > 0 && n > s->thin ? log((double) s->thin / n) : 0.0;
+    return mcx_sc_log_thin(s->thin, n);
+}
+/* log g, g the probability that a sequentially allocated merge of two
+ * clusters of na and nb members is made under thinning size `thin` (the
+ * same for the split into two sides of these sizes): 1 when both hold at
+ * least max(2, thin / 32), else sqrt(f) (mixture_subcluster_sams.c). */
+static inline double mcx_sc_log_merge_thin(int thin, double na, double nb)
+{
+    double lf = mcx_sc_log_thin(thin, na + nb);
+    int w = thin / 32 > 2 ? thin / 32 : 2;
+    return lf < 0.0 && (na < w || nb < w) ? 0.5 * lf : 0.0;
 }
 /* 1 when a move made with probability exp(lf) (lf <= 0) is skipped; one
  * uniform of R's generator drawn only when lf < 0. */

@@ -556,9 +556,7 @@ static void log_marginals(const mcx_mix *m, mcx_subcluster *s)
  * sides of these sizes; see the top of this file). */
 static double merge_log_share(const mcx_subcluster *s, int na, int nb)
 {
-    double lf = mcx_sc_log_share(s, na + nb);
-    int w = s->thin / 32 > 2 ? s->thin / 32 : 2;
-    return lf < 0.0 && (na < w || nb < w) ? 0.5 * lf : 0.0;
+    return mcx_sc_log_merge_thin(s->thin, na, nb);
 }
 
 /* A split's cluster *k (uniform among the K) and its ordered launch points

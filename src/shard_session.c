@@ -21,8 +21,10 @@
  *   w_a(b) = 1/2 1/(K - 1) + 1/2 softmax over c != a of gain(a, c),
  * gain the log posterior ratio merged / apart; a merge has the inverse
  * ratio with q_S the probability that the allocation gives back a and b.
- * Thinning (mixture_subcluster_sams.c): f(n) = min(1, t / n), g = 1 when
- * n <= t or both parts hold at least max(2, t / 32), else sqrt(t / n).
+ * Thinning (mixture_subcluster_sams.c; mcx_sc_log_thin() and
+ * mcx_sc_log_merge_thin(), mixture_subcluster.h): f(n) = min(1, t / n),
+ * g = 1 when n <= t or both parts hold at least max(2, t / 32), else
+ * sqrt(t / n).
  */
 #include <string.h>
 #include <math.h>
@@ -35,18 +37,6 @@
 static double ps_of(int K)
 {
     return K <= 1 ? 1.0 : SHARD_SPLIT_SHARE;
-}
-
-static double log_f(int thin, double n)
-{
-    return thin > 0 && n > thin ? log(thin / n) : 0.0;
-}
-
-static double log_g(int thin, double na, double nb)
-{
-    double n = na + nb, w = thin / 32 > 2 ? thin / 32 : 2;
-    if (thin <= 0 || n <= thin || (na >= w && nb >= w)) return 0.0;
-    return 0.5 * log(thin / n);
 }
 
 void mcx_shard_session_init(mcx_shard_session *ss, const mcx_family *fam, const void *hyper,
@@ -150,7 +140,7 @@ void mcx_shard_plan(mcx_shard_session *ss, mcx_shard_move *mv)
         int k = (int) R_unif_index((double) K);
         double n = ss->size[k];
         if (n < 2) return;
-        double lf = log_f(ss->thin, n);
+        double lf = mcx_sc_log_thin(ss->thin, n);
         if (mcx_sc_thinned_out(lf)) return;
         mv->type = 1;
         mv->a = mv->b = k;
@@ -176,13 +166,14 @@ void mcx_shard_plan(mcx_shard_session *ss, mcx_shard_move *mv)
     }
     const double *sb = ss->stats + (size_t) b * ss->ss;
     double na = ss->size[a], nb = ss->size[b], n = na + nb;
-    double lg = log_g(ss->thin, na, nb);
+    double lg = mcx_sc_log_merge_thin(ss->thin, na, nb);
     if (mcx_sc_thinned_out(lg)) return;
     double lwa = log_w(ss, K, lse, b);
     double lwb = log_w(ss, K, partner_gains(ss, K, sb, ss->size[b], ss->lm[b], b, NULL, 0, 0.0), a);
     double lqm = log(1.0 - ps_of(K)) - log((double) K) + lwa + log1p(exp(lwb - lwa)) + lg -
         log(2.0 * na * nb);
-    double lqs = log(ps_of(K - 1)) - log(K - 1.0) + log_f(ss->thin, n) - log(n * (n - 1.0));
+    double lqs = log(ps_of(K - 1)) - log(K - 1.0) + mcx_sc_log_thin(ss->thin, n) -
+        log(n * (n - 1.0));
     double g = gain(ss, K, sa, ss->size[a], ss->lm[a], sb, ss->size[b], ss->lm[b]);
     mv->type = 2;
     /* a fair coin: which of a and b holds launch point i (side 0) */
@@ -208,7 +199,7 @@ int mcx_shard_decide(mcx_shard_session *ss, const mcx_shard_move *mv, double *st
     double lwa = log_w(ss, K + 1, partner_gains(ss, K + 1, st[0], na, la, k, st[1], nb, lb), K);
     double lwb = log_w(ss, K + 1, partner_gains(ss, K + 1, st[1], nb, lb, k, st[0], na, la), K);
     double lqm = log(1.0 - ps_of(K + 1)) - log(K + 1.0) + lwa + log1p(exp(lwb - lwa)) +
-        log_g(ss->thin, na, nb) - log(2.0 * na * (double) nb);
+        mcx_sc_log_merge_thin(ss->thin, na, nb) - log(2.0 * na * (double) nb);
     double lr = mv->lr + mcx_sc_log_prior_split(ss->p, K, na, nb) + la + lb - ss->lm[k] + lqm -
         lq;
     return log(unif_rand()) < lr;
