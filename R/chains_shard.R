@@ -112,8 +112,25 @@ shard_source_matrix <- function(x, shards = NULL, rows = NULL) {
 }
 
 # The data of shard i of `src`, on the worker that loads it (errors name
-# the shard).
+# the shard): a numeric matrix.
 shard_load_one <- function(src, i, dim) {
+  x <- shard_read(src, i)
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (is.null(dim(x)) && is.numeric(x)) x <- matrix(x, ncol = 1L)
+  if (!is.matrix(x) || !is.numeric(x))
+    stop_shard(i, src, sprintf("it is %s, not a numeric matrix", describe_value(x)))
+  if (!is.null(dim) && ncol(x) != dim)
+    stop_shard(i, src, sprintf("it has %d columns, the other shards %d", ncol(x), dim))
+  if (nrow(x) < 1L) stop_shard(i, src, "it has no rows")
+  if (anyNA(x)) stop_shard(i, src, "it has missing values (not supported in sharded runs)")
+  storage.mode(x) <- "double"
+  dimnames(x) <- NULL
+  x
+}
+
+# What the source of shard i gives (its reader's or function's value, an
+# in-memory piece as it is); errors name the shard.
+shard_read <- function(src, i) {
   # a reader's warnings go with its error (a missing file: "cannot open"),
   # or are raised again when it succeeds
   warns <- character()
@@ -128,16 +145,6 @@ shard_load_one <- function(src, i, dim) {
     error = function(e) stop_shard(i, src, paste(c(conditionMessage(e), warns),
                                                   collapse = "; ")))
   for (w in warns) warn(sprintf("Shard %d: %s", i, w), "mcmix_warning_shard")
-  if (is.data.frame(x)) x <- as.matrix(x)
-  if (is.null(dim(x)) && is.numeric(x)) x <- matrix(x, ncol = 1L)
-  if (!is.matrix(x) || !is.numeric(x))
-    stop_shard(i, src, sprintf("it is %s, not a numeric matrix", describe_value(x)))
-  if (!is.null(dim) && ncol(x) != dim)
-    stop_shard(i, src, sprintf("it has %d columns, the other shards %d", ncol(x), dim))
-  if (nrow(x) < 1L) stop_shard(i, src, "it has no rows")
-  if (anyNA(x)) stop_shard(i, src, "it has missing values (not supported in sharded runs)")
-  storage.mode(x) <- "double"
-  dimnames(x) <- NULL
   x
 }
 
@@ -161,17 +168,13 @@ shard_worker <- function(run, op, ids, args) {
   if (op == "load") {
     if (is.null(st)) st <- shard_store[[run]] <- new.env(parent = emptyenv())
     if (!is.null(args$threads)) st$threads <- args$threads
+    loader <- shard_loaders[[if (is.null(args$loader)) "matrix" else args$loader]]
     return(lapply(seq_along(ids), function(j) {
       i <- ids[[j]]
-      x <- shard_load_one(args$sources[[j]], i, args$dim)
       sh <- new.env(parent = emptyenv())
       sh$id <- i
-      sh$x <- x
-      sh$zs <- list()           # the labels of each chain (R/mixture_sharded.R)
-      sh$znew <- integer(nrow(x))
-      sh$side <- raw(nrow(x))
       st[[as.character(i)]] <- sh
-      c(n = nrow(x), dim = ncol(x))
+      loader(sh, args$sources[[j]], i, args)
     }))
   }
   if (op == "drop") {
@@ -183,15 +186,32 @@ shard_worker <- function(run, op, ids, args) {
       "This worker holds no shards of the run (it was restarted): continue with extend(fit, cl = ).",
       class = c("mcmix_error_worker", "mcmix_error")))
   fun <- shard_ops[[op]]
-  if (op %in% shard_ops_chained) return(fun(st, ids, args))
+  if (op %in% shard_ops_chained || op %in% shard_ops_worker) return(fun(st, ids, args))
   lapply(ids, function(i) fun(st[[as.character(i)]], args, st))
 }
 
 # Operations on one shard (sh: its environment, a: arguments, st: the
-# run's store). The DP mixture's passes are in R/mixture_sharded.R.
+# run's store). The DP mixture's passes are in R/mixture_sharded.R, LDA's
+# in R/lda_sharded.R.
 shard_ops <- new.env(parent = emptyenv())
 # Operations that take the worker's run of shards at once (sequential passes).
 shard_ops_chained <- character()
+# Operations that take the worker's run of shards at once and return one
+# value per worker (called on the workers in parallel).
+shard_ops_worker <- character()
+
+# How a shard is loaded into its environment sh, by kind of data; the
+# value goes back to the session (shard_load()). "matrix": a numeric matrix
+# (the mixtures); LDA's documents: R/lda_sharded.R.
+shard_loaders <- new.env(parent = emptyenv())
+shard_loaders$matrix <- function(sh, src, i, args) {
+  x <- shard_load_one(src, i, args$dim)
+  sh$x <- x
+  sh$zs <- list()           # the labels of each chain (R/mixture_sharded.R)
+  sh$znew <- integer(nrow(x))
+  sh$side <- raw(nrow(x))
+  c(n = nrow(x), dim = ncol(x))
+}
 
 # ---------------------------------------------------------------------------
 # The session's side: the handle of a run
@@ -245,7 +265,8 @@ shard_handle <- function(cl, src, threads = 1L) {
 }
 
 # Run `op` on shards `ids` (default all), grouped by worker: one call per
-# worker in parallel; the per-shard values in the order of `ids`.
+# worker in parallel; the per-shard values in the order of `ids` (an op of
+# shard_ops_worker: one value per worker, in worker order).
 # chained = TRUE: the op takes each worker's shards at once and the
 # workers are called one after another (each given the previous worker's
 # value as args$carry).
@@ -268,30 +289,36 @@ shard_call <- function(h, op, args = list(), ids = seq_len(h$S), chained = FALSE
   } else {
     out <- shard_exec_parallel(h, workers, op, by_worker, args)
   }
+  if (op %in% shard_ops_worker) return(unname(out))
   res <- vector("list", length(ids))
   pos <- split(seq_along(ids), h$owner[ids])
   for (j in seq_along(by_worker)) res[pos[[j]]] <- out[[j]]
   res
 }
 
-# Load the shards of `src` on their workers (in parallel); the rows and
-# columns of each shard. An in-memory matrix is cut here and each piece
+# Load the shards of `src` on their workers (in parallel) with the loader
+# of shard_loaders; for matrices the rows and columns of each shard (a
+# matrix), else the loader's value of each shard (a list). In-memory data
+# are cut here (source kinds "matrix" and LDA's "corpus") and each piece
 # sent once.
-shard_load <- function(h, src, dim = NULL) {
+shard_load <- function(h, src, dim = NULL, loader = "matrix") {
   by_worker <- split(seq_len(h$S), h$owner)
   piece <- function(i) {
-    if (!identical(src$kind, "matrix")) return(src)
-    list(kind = "matrix", x = src$x[src$starts[i]:src$ends[i], , drop = FALSE])
+    if (identical(src$kind, "matrix"))
+      return(list(kind = "matrix", x = src$x[src$starts[i]:src$ends[i], , drop = FALSE]))
+    if (identical(src$kind, "corpus")) return(lda_corpus_piece(src, i))   # R/lda_sharded.R
+    src
   }
   tasks <- lapply(by_worker, function(ids) list(ids = ids, sources = lapply(ids, piece)))
-  args <- list(dim = dim, threads = h$threads)
+  args <- list(dim = dim, threads = h$threads, loader = loader)
   out <- if (is.null(h$cl)) {
     lapply(tasks, function(t) shard_worker_safe(t, h$run, "load", args))
   } else {
     shard_exec_parallel(h, as.integer(names(by_worker)), "load", tasks, args)
   }
   for (o in out) if (inherits(o, "mcmix_shard_failure")) base::stop(o$condition)
-  do.call(rbind, unlist(out, recursive = FALSE))
+  out <- unlist(unname(out), recursive = FALSE)
+  if (loader == "matrix") do.call(rbind, out) else out
 }
 
 # One worker's call (in process: the session itself).

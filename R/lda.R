@@ -223,7 +223,48 @@ print.mcmix_lda <- function(x, ...) {
 #'   at the same time (option `mcmix.cores`), how they run in parallel
 #'   (option `mcmix.backend`), and whether to report progress (default
 #'   `interactive()`).
+#' @param cl Run one chain over the workers of this cluster, the documents
+#'   cut into shards that stay on the workers (see "Corpora larger than one
+#'   machine" below): a cluster from [parallel::makePSOCKcluster()] or
+#'   `parallelly::makeClusterPSOCK()` (on this machine or on other hosts),
+#'   or `"future"` for the workers of the current `future::plan(cluster,
+#'   workers = cl)`. `NULL` (the default) runs in this session; with
+#'   `shards` or a [shard_source()] the same sharded sampler runs in
+#'   process, with the same draws.
+#' @param shards The number of shards in-memory documents are cut into
+#'   (runs of whole documents of about equal numbers of tokens; default:
+#'   shards of `getOption("mcmix.shard_tokens")` tokens). The draws depend
+#'   on the shards, never on the number of workers.
 #' @param ... Unused; unknown arguments are refused.
+#' @section Corpora larger than one machine:
+#'   With `cl` (or `shards`, or `data` a [shard_source()] whose reader or
+#'   function gives each shard's documents in any form `data` takes), the
+#'   documents are cut into shards held by the workers of an R cluster for
+#'   the whole run; files are read on the workers, so the corpus never
+#'   passes through the session, which holds the vocabulary and the
+#'   `K x W` topic-word counts only. Shards that name their terms are
+#'   matched to `vocab` by name (without `vocab`: the terms of the shards
+#'   in order of first appearance); otherwise the columns (word ids) must
+#'   agree. The sampler is approximate distributed LDA (AD-LDA; Newman,
+#'   Asuncion, Smyth and Welling 2009): in a sweep every shard runs the
+#'   collapsed Gibbs sweep (SparseLDA) of its tokens against the
+#'   topic-word counts of the start of the sweep plus its own moves, and
+#'   the counts are combined once per sweep. It is collapsed Gibbs with
+#'   one shard; with more, a token does not see the other shards' moves of
+#'   the same sweep (an approximation, whose held-out perplexity matched
+#'   the sequential sampler's in the package's benchmarks). Per sweep each
+#'   worker sends its change of the counts as sparse pairs (8 bytes per
+#'   changed word-topic cell) and receives the combined change. Every
+#'   document draws from a random stream of its own, so the draws are the
+#'   same for any number of workers and in process. [topic_word()],
+#'   [top_terms()], [perplexity()] of new documents and [predict()] work as
+#'   for any fit; [doc_topic()] collects the documents' proportions from
+#'   the workers (refused beyond `getOption("mcmix.memory_budget")`). A
+#'   worker that dies ends the run with an error of class
+#'   `mcmix_error_worker` whose fit keeps the draws so far;
+#'   `extend(fit, iter, cl = new_cluster)` continues on new workers (the
+#'   topics of the tokens drawn again given the fit's topic-word counts).
+#'   Ctrl-C is served between sweeps and returns the fit so far.
 #' @return An `mcmix_fit` of class `mcmix_lda_fit`. Its trace `log_lik` is
 #'   \eqn{\log p(w, z)} with \eqn{\theta, \phi} integrated out. The
 #'   posterior means of \eqn{\phi} and \eqn{\theta} over the kept draws are
@@ -253,8 +294,23 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        cores = mcmix_option("cores"),
                                        algorithm = c("sparse", "dense", "blocked", "mh"),
                                        threads = mcmix_option("threads"),
-                                       mh_steps = 2L, backend = mcmix_option("backend"), ...) {
+                                       mh_steps = 2L, backend = mcmix_option("backend"),
+                                       cl = NULL, shards = NULL, ...) {
   check_dots(list(...))   # R/checks.R
+  if (!is.null(cl) || !is.null(shards) || inherits(data, "mcmix_shard_source")) {
+    # the documents in shards on the workers of `cl` (R/lda_sharded.R)
+    lda_check_prior(model$alpha, "alpha")
+    lda_check_prior(model$beta, "beta")
+    if (!missing(algorithm))
+      stop_input(paste0("A sharded run samples every shard with SparseLDA (AD-LDA): leave ",
+                        "`algorithm` out."), "algorithm")
+    if (check_count(cores, "cores", 1L) > 1L)
+      stop_input(paste0("A sharded run's chains run one after another on the workers of `cl`: ",
+                        "leave `cores` at 1."), "cores")
+    return(lda_sharded_run(model, data, vocab, cl, shards, iter, burnin, thin,
+                           check_count(chains, "chains", 1L),
+                           check_flag(progress, "progress"), call = match.call()))
+  }
   # (a model edited by hand is checked as lda_model() would)
   lda_check_prior(model$alpha, "alpha")
   lda_check_prior(model$beta, "beta")
@@ -373,8 +429,10 @@ lda_kernel <- function(model, corpus,
 #' @export
 print.mcmix_lda_fit <- function(x, ...) {
   s <- x$settings
-  cat("LDA fit: K = ", x$model$K, " topics, ", x$data$D, " documents, ",
-      length(x$data$word), " tokens, vocabulary of ", x$data$W, " words\n", sep = "")
+  cat("LDA fit: K = ", x$model$K, " topics, ", format(x$data$D), " documents, ",
+      format(if (is.null(x$data$N)) length(x$data$word) else x$data$N), " tokens, vocabulary of ",
+      x$data$W, " words", if (inherits(x, "mcmix_sharded_fit"))
+        sprintf(" (%d shards)", length(x$data$n)), "\n", sep = "")
   cat("  ", s$chains, " chain", if (s$chains > 1L) "s", ", ", s$iter,
       " iterations after ", s$burnin, " burn-in (thin ", s$thin, ")\n", sep = "")
   if (x$chains[[1L]]$state$n_draws > 0) {
@@ -429,6 +487,7 @@ topic_word <- function(fit, chain = 1) {
 #' @rdname topic_word
 #' @export
 doc_topic <- function(fit, chain = 1) {
+  if (inherits(fit, "mcmix_lda_sharded_fit")) return(lda_sharded_doc_topic(fit, chain))
   st <- lda_chain_state(fit, chain)
   out <- st$theta_sum / st$n_draws
   dimnames(out) <- list(fit$data$doc_names, lda_topic_names(ncol(out)))
@@ -517,6 +576,9 @@ perplexity <- function(fit, newdata = NULL, chain = 1, max_iter = 200, tol = 1e-
   tol <- check_positive(tol, "tol")
   K <- nrow(phi)
   W <- ncol(phi)
+  if (is.null(newdata) && inherits(fit, "mcmix_lda_sharded_fit"))
+    stop_input(paste0("The documents of a sharded fit stay on its workers: give held-out ",
+                      "documents as `newdata`."), "newdata")
   corpus <- if (is.null(newdata)) fit$data else lda_new_corpus(fit, newdata)
   alpha <- fit$model$alpha
   ll <- 0

@@ -522,6 +522,21 @@ shard_ops$take <- function(sh, a, st) {
   NULL
 }
 
+# The data of a sharded fit loaded again from their sources on the
+# workers of `cl` (extend(); LDA's corpus: R/lda_sharded.R).
+shard_reload <- function(sd, cl) UseMethod("shard_reload")
+shard_reload.mcmix_sharded_data <- function(sd, cl) {
+  new <- sharded_data(sd$source, shard_cluster(cl), sd$handle$threads)
+  new$prepared <- sd$prepared
+  new
+}
+
+# What a chain continues from when its workers lost their part of the
+# state, and what is drawn again (the messages of extend()).
+shard_state_words <- function(sd) UseMethod("shard_state_words")
+shard_state_words.mcmix_sharded_data <- function(sd)
+  c("their clusters' statistics", "labels")
+
 # A handle is live when this session made it and its workers still hold
 # the run (a fit read back with readRDS() has a copy whose workers are gone).
 shard_live <- new.env(parent = emptyenv())
@@ -539,6 +554,7 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
   sd <- fit$data
   h <- sd$handle
   lost <- !is.null(cl) || !isTRUE(shard_live[[h$run]]) || isTRUE(h$dirty)
+  words <- shard_state_words(sd)
   stale <- FALSE
   if (!lost) {
     # a chain whose workers' labels moved on (this fit was extended before)
@@ -554,24 +570,22 @@ extend.mcmix_sharded_fit <- function(fit, iter, cl = NULL, ...) {
     }
   }
   if (stale)
-    warn(paste0(
-      "This sharded fit was extended before, so the workers' labels belong to the later fit: ",
-      "its chains continue from their clusters' statistics with labels drawn again (a valid ",
+    warn(sprintf(paste0(
+      "This sharded fit was extended before, so the workers' %2$s belong to the later fit: ",
+      "its chains continue from %1$s with %2$s drawn again (a valid ",
       "continuation, not the draws of an unbroken run); extend the latest fit instead for ",
-      "that."), "mcmix_warning_resync")
+      "that."), words[1L], words[2L]), "mcmix_warning_resync")
   if (lost) {
     if (is.null(cl) && !is.null(h$cl))
       stop_input(paste0("The workers of this sharded fit are gone (a dead worker, or a fit ",
                         "read back with readRDS()): give a new cluster as `cl`."), "cl")
-    new <- sharded_data(sd$source, shard_cluster(cl), h$threads)
-    new$prepared <- sd$prepared
-    fit$data <- new
+    fit$data <- shard_reload(sd, cl)
     for (i in seq_along(fit$chains))
       if (!is.null(fit$chains[[i]]$state)) fit$chains[[i]]$state$resync <- TRUE
-    warn(paste0(
-      "The sharded chains continue from their clusters' statistics on reloaded shards: ",
-      "the labels were drawn again given them (a valid continuation, not the draws of ",
-      "an unbroken run)."), "mcmix_warning_resync")
+    warn(sprintf(paste0(
+      "The sharded chains continue from %s on reloaded shards: ",
+      "the %s were drawn again given them (a valid continuation, not the draws of ",
+      "an unbroken run)."), words[1L], words[2L]), "mcmix_warning_resync")
   }
   NextMethod()
 }

@@ -20,6 +20,7 @@
 #include "ffi_textbook.h"
 #include "ffi_hdp.h"
 #include "ffi_shard.h"
+#include "ffi_shard_lda.h"
 
 /* Through void (*)(void), the generic function pointer type: a cast from
  * a function of another type straight to DL_FUNC draws
@@ -61,6 +62,20 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_shard_finish_sweep, 4),
     CALLDEF(ffi_shard_combine, 2),
     CALLDEF(ffi_shard_copy, 2),
+    /* --- LDA over shards of documents (ffi_shard_lda.c) --- */
+    CALLDEF(ffi_lda_shard_words, 4),
+    CALLDEF(ffi_lda_shard_apply, 4),
+    CALLDEF(ffi_lda_shard_draw, 4),
+    CALLDEF(ffi_lda_shard_recount, 2),
+    CALLDEF(ffi_lda_shard_count, 3),
+    CALLDEF(ffi_lda_shard_sweep, 5),
+    CALLDEF(ffi_lda_shard_theta, 3),
+    CALLDEF(ffi_lda_shard_log_docs, 2),
+    CALLDEF(ffi_lda_shard_take, 2),
+    CALLDEF(ffi_lda_shard_combine, 3),
+    CALLDEF(ffi_lda_shard_log_words, 3),
+    CALLDEF(ffi_lda_shard_phi, 4),
+    CALLDEF(ffi_lda_shard_seed, 0),
     /* --- a chain's workspace (ffi_workspace.c) --- */
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),

@@ -1,0 +1,239 @@
+/*
+ * shard_lda.c -- the passes of LDA over shards of documents (shard_lda.h
+ * has the sampler, AD-LDA, and why its draws do not depend on the
+ * workers).  The sweep of a shard is SparseLDA's (model_lda_sparse.c) run
+ * on the worker's word lists; this file keeps those lists at the counts
+ * of the start of the sweep and collects each shard's change.
+ */
+#include <string.h>
+#include <Rmath.h>
+#include "shard_lda.h"
+#include "model_lda.h"
+#include "rng_stream.h"
+
+int64_t mcx_lda_words_capacity(int K, int W, const int *tok)
+{
+    int64_t total = 0;
+    for (int w = 0; w < W; w++) total += tok[w] < K ? tok[w] : K;
+    return total;
+}
+
+/* 1 / (n_k + W beta) and 1 / (n_k - 1 + W beta), the values SparseLDA keeps
+ * token by token (the same expressions, so the same bits). */
+static void words_reciprocals(mcx_lda_words *ws)
+{
+    const double wb = ws->W * ws->beta;
+    for (int k = 0; k < ws->K; k++) {
+        ws->inv[k] = 1.0 / (ws->nk[k] + wb);
+        ws->invm[k] = ws->nk[k] > 0 ? 1.0 / (ws->nk[k] - 1 + wb) : 0.0;
+    }
+}
+
+static inline int word_cap(const mcx_lda_words *ws, int w)
+{
+    return ws->woff[w + 1] - ws->woff[w];
+}
+
+int mcx_lda_words_build(mcx_lda_words *ws, const int *tok, const int *idx, const int *val,
+                        int64_t n)
+{
+    const int K = ws->K, W = ws->W;
+    int64_t total = 0;
+    for (int w = 0; w < W; w++) {
+        ws->woff[w] = (int) total;
+        total += tok[w] < K ? tok[w] : K;
+        ws->wlen[w] = 0;
+    }
+    ws->woff[W] = (int) total;
+    memset(ws->nk, 0, (size_t) K * sizeof(int));
+    for (int64_t i = 0; i < n; i++) {
+        const int w = idx[i] / K, k = idx[i] % K;
+        if (w < 0 || w >= W || val[i] <= 0 || ws->wlen[w] >= word_cap(ws, w) ||
+            (i > 0 && idx[i] <= idx[i - 1]))
+            return -1;
+        int *p = ws->wtk + 2 * (size_t) ws->woff[w];
+        p[2 * ws->wlen[w]] = k;
+        p[2 * ws->wlen[w] + 1] = val[i];
+        ws->wlen[w]++;
+        ws->nk[k] += val[i];
+    }
+    words_reciprocals(ws);
+    return 0;
+}
+
+int mcx_lda_words_apply(mcx_lda_words *ws, const int *idx, const int *val, int64_t n)
+{
+    const int K = ws->K, W = ws->W;
+    /* the decreases first, so that a word's list never holds more topics
+     * than the word has tokens */
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = 0; i < n; i++) {
+            if ((val[i] < 0) != (pass == 0)) continue;
+            const int w = idx[i] / K, k = idx[i] % K;
+            if (w < 0 || w >= W) return -1;
+            if (mcx_lda_pair_adjust(ws->wtk + 2 * (size_t) ws->woff[w], ws->wlen + w,
+                                    word_cap(ws, w), k, val[i]) < 0)
+                return -1;
+            ws->nk[k] += val[i];
+        }
+    words_reciprocals(ws);
+    return 0;
+}
+
+void mcx_lda_shard_recount(mcx_lda_shard *sh, int K)
+{
+    const int mw = (K + 63) / 64;
+    memset(sh->ndk, 0, (size_t) sh->D * K * sizeof(int));
+    memset(sh->dmask, 0, (size_t) sh->D * mw * sizeof(uint64_t));
+    for (int d = 0; d < sh->D; d++) {
+        int *nd = sh->ndk + (size_t) d * K;
+        uint64_t *dm = sh->dmask + (size_t) d * mw;
+        for (int t = sh->doc_start[d]; t < sh->doc_start[d + 1]; t++) {
+            const int k = sh->z[t];
+            nd[k]++;
+            dm[k / 64] |= (uint64_t) 1 << (k % 64);
+        }
+    }
+}
+
+void mcx_lda_shard_draw(mcx_lda_shard *sh, int K, uint64_t master, const double *phi)
+{
+    for (int d = 0; d < sh->D; d++) {
+        mcx_stream rng;
+        mcx_stream_seed(&rng, master, (uint64_t) sh->doc0 + (uint64_t) d);
+        for (int t = sh->doc_start[d]; t < sh->doc_start[d + 1]; t++) {
+            int k;
+            if (phi == NULL) {
+                k = (int) (mcx_stream_unif(&rng) * K);
+                if (k >= K) k = K - 1;
+            } else {
+                const double *p = phi + (size_t) sh->word[t] * K;
+                double tot = 0.0;
+                for (int j = 0; j < K; j++) tot += p[j];
+                double u = mcx_stream_unif(&rng) * tot;
+                k = 0;
+                while (k < K - 1 && u >= p[k]) u -= p[k++];
+            }
+            sh->z[t] = k;
+        }
+    }
+    mcx_lda_shard_recount(sh, K);
+}
+
+void mcx_lda_shard_count(const mcx_lda_shard *sh, int K, int *acc)
+{
+    for (int t = 0; t < sh->N; t++) acc[(size_t) sh->word[t] * K + sh->z[t]]++;
+}
+
+int mcx_lda_shard_sweep(mcx_lda_words *ws, mcx_lda_shard *sh, uint64_t master, int *acc)
+{
+    const int K = ws->K;
+    mcx_lda m;
+    memset(&m, 0, sizeof m);
+    m.K = K;
+    m.W = ws->W;
+    m.D = sh->D;
+    m.N = sh->N;
+    m.alpha = ws->alpha;
+    m.beta = ws->beta;
+    m.word = sh->word;
+    m.doc_start = sh->doc_start;
+    m.z = sh->z;
+    m.ndk = sh->ndk;
+    m.dmask = sh->dmask;
+    m.mask_words = (K + 63) / 64;
+    m.nk = ws->nk;
+    m.inv_den = ws->inv;
+    m.inv_minus = ws->invm;
+    m.wtk = ws->wtk;
+    m.woff = ws->woff;
+    m.wlen = ws->wlen;
+    m.dtop = ws->dtop;
+    m.coef = ws->coef;
+    m.cum = ws->qw;
+    memcpy(sh->zsnap, sh->z, (size_t) sh->N * sizeof(int));
+    if (mcx_lda_sweep_sparse_at(&m, master, (uint64_t) sh->doc0) < 0) return -1;
+    /* the shard's change, and the word lists put back token by token (a
+     * token leaves its new topic before it returns to its old one, so a
+     * list never holds more topics than the word has tokens) */
+    for (int t = 0; t < sh->N; t++) {
+        const int k1 = sh->z[t], k0 = sh->zsnap[t];
+        if (k1 == k0) continue;
+        const int w = sh->word[t];
+        int *p = ws->wtk + 2 * (size_t) ws->woff[w];
+        if (mcx_lda_pair_adjust(p, ws->wlen + w, word_cap(ws, w), k1, -1) < 0 ||
+            mcx_lda_pair_adjust(p, ws->wlen + w, word_cap(ws, w), k0, 1) < 0)
+            return -1;
+        ws->nk[k1]--;
+        ws->nk[k0]++;
+        acc[(size_t) w * K + k1]++;
+        acc[(size_t) w * K + k0]--;
+    }
+    words_reciprocals(ws);
+    return 0;
+}
+
+void mcx_lda_shard_theta(const mcx_lda_shard *sh, int K, double alpha, double *theta_sum)
+{
+    const size_t D = (size_t) sh->D;
+    for (int d = 0; d < sh->D; d++) {
+        const double den = 1.0 / (sh->doc_start[d + 1] - sh->doc_start[d] + K * alpha);
+        const int *nd = sh->ndk + (size_t) d * K;
+        for (int k = 0; k < K; k++) theta_sum[(size_t) k * D + d] += (nd[k] + alpha) * den;
+    }
+}
+
+/* lgamma(n + x) - lgamma(x) for n < size in tab (filled here), beyond
+ * computed (mcx_lgamma_rise(): accurate when x is large too). */
+static void rise_table(double *tab, int size, double x)
+{
+    for (int n = 0; n < size; n++) tab[n] = mcx_lgamma_rise(x, n);
+}
+
+static inline double rise(const double *tab, int size, int n, double x)
+{
+    return n < size ? tab[n] : mcx_lgamma_rise(x, n);
+}
+
+#define RISE_CAP 65536
+
+double mcx_lda_shard_log_docs(const mcx_lda_shard *sh, int K, double alpha)
+{
+    int max_len = 0;
+    for (int d = 0; d < sh->D; d++) {
+        const int len = sh->doc_start[d + 1] - sh->doc_start[d];
+        if (len > max_len) max_len = len;
+    }
+    const int size = max_len < RISE_CAP ? max_len + 1 : RISE_CAP;
+    double *ta = mcx_alloc((size_t) size, sizeof(double));
+    double *tl = mcx_alloc((size_t) size, sizeof(double));
+    rise_table(ta, size, alpha);
+    rise_table(tl, size, K * alpha);
+    const int mw = (K + 63) / 64;
+    double s = 0.0;
+    for (int d = 0; d < sh->D; d++) {
+        s -= rise(tl, size, sh->doc_start[d + 1] - sh->doc_start[d], K * alpha);
+        const int *nd = sh->ndk + (size_t) d * K;
+        const uint64_t *dm = sh->dmask + (size_t) d * mw;
+        for (int j = 0; j < mw; j++)
+            for (uint64_t x = dm[j]; x; x &= x - 1) {
+                const int k = 64 * j + mcx_lowest_bit(x);
+                s += rise(ta, size, nd[k], alpha);
+            }
+    }
+    return s;
+}
+
+double mcx_lda_log_words(int K, int W, double beta, const int *nwk, const int *nk)
+{
+    int max_n = 0;
+    for (int k = 0; k < K; k++) if (nk[k] > max_n) max_n = nk[k];
+    const int size = max_n < RISE_CAP ? max_n + 1 : RISE_CAP;
+    double *tb = mcx_alloc((size_t) size, sizeof(double));
+    rise_table(tb, size, beta);
+    double s = 0.0;
+    for (int k = 0; k < K; k++) s -= mcx_lgamma_rise(W * beta, nk[k]);
+    for (size_t i = 0; i < (size_t) W * K; i++)
+        if (nwk[i] > 0) s += rise(tb, size, nwk[i], beta);
+    return s;
+}
