@@ -20,7 +20,8 @@
 #include "shard_lda.h"
 #include "rng_stream.h"
 
-#define WORDS(X) X(wtk) X(woff) X(wlen) X(nk) X(inv) X(invm) X(dtop) X(coef) X(qw)
+#define WORDS(X) X(wtk) X(woff) X(wlen) X(nk) X(inv) X(invm) X(dtop) X(coef) X(qw) \
+    X(wtk0) X(wlen0) X(nk0) X(tw) X(mark)
 enum { WORDS(MCX_FIELD_ENUM) WORDS_N };
 static const char *const words_names[] = {WORDS(MCX_FIELD_NAME) NULL};
 
@@ -59,6 +60,13 @@ static void words_bind(mcx_lda_words *ws, SEXP words, SEXP set, int built)
     ws->dtop = mcx_list_int(words, "dtop", K);
     ws->coef = mcx_list_real(words, "coef", K);
     ws->qw = mcx_list_real(words, "qw", K);
+    ws->wtk0 = mcx_list_int(words, "wtk0", XLENGTH(mcx_list_elt(words, "wtk")));
+    ws->wlen0 = mcx_list_int(words, "wlen0", W);
+    ws->nk0 = mcx_list_int(words, "nk0", K);
+    ws->tw = mcx_list_int(words, "tw", W);
+    SEXP mark = mcx_list_elt(words, "mark");
+    if (TYPEOF(mark) != RAWSXP || XLENGTH(mark) != W) MCX_INTERNAL("bad word marks");
+    ws->mark = RAW(mark);
 }
 
 static void shard_open(mcx_lda_shard *sh, SEXP s, SEXP set)
@@ -97,19 +105,15 @@ SEXP ffi_lda_shard_words(SEXP set, SEXP tok, SEXP idx, SEXP val)
     int64_t cap = mcx_lda_words_capacity(K, W, INTEGER(tok));
     if (cap > INT_MAX / 2) MCX_INTERNAL("LDA word lists beyond the int range");
     SEXP out = PROTECT(allocVector(VECSXP, WORDS_N));
-    SEXP v[WORDS_N];
-    v[F_wtk] = allocVector(INTSXP, 2 * (R_xlen_t) (cap > 0 ? cap : 1));
-    v[F_woff] = allocVector(INTSXP, (R_xlen_t) W + 1);
-    v[F_wlen] = allocVector(INTSXP, W);
-    v[F_nk] = allocVector(INTSXP, K);
-    v[F_inv] = allocVector(REALSXP, K);
-    v[F_invm] = allocVector(REALSXP, K);
-    v[F_dtop] = allocVector(INTSXP, K);
-    v[F_coef] = allocVector(REALSXP, K);
-    v[F_qw] = allocVector(REALSXP, K);
+    /* each element's type and length, in the order of WORDS */
+    const R_xlen_t pairs = 2 * (R_xlen_t) (cap > 0 ? cap : 1);
+    const SEXPTYPE type[WORDS_N] = {INTSXP, INTSXP, INTSXP, INTSXP, REALSXP, REALSXP, INTSXP,
+                                    REALSXP, REALSXP, INTSXP, INTSXP, INTSXP, INTSXP, RAWSXP};
+    const R_xlen_t len[WORDS_N] = {pairs, (R_xlen_t) W + 1, W, K, K, K, K, K, K,
+                                   pairs, W, K, W, W};
     SEXP nm = PROTECT(allocVector(STRSXP, WORDS_N));
     for (int i = 0; i < WORDS_N; i++) {
-        SET_VECTOR_ELT(out, i, v[i]);
+        SET_VECTOR_ELT(out, i, allocVector(type[i], len[i]));
         SET_STRING_ELT(nm, i, mkChar(words_names[i]));
     }
     setAttrib(out, R_NamesSymbol, nm);

@@ -57,8 +57,20 @@ int mcx_lda_words_build(mcx_lda_words *ws, const int *tok, const int *idx, const
         ws->wlen[w]++;
         ws->nk[k] += val[i];
     }
+    memcpy(ws->wtk0, ws->wtk, 2 * (size_t) total * sizeof(int));
+    memcpy(ws->wlen0, ws->wlen, (size_t) W * sizeof(int));
+    memcpy(ws->nk0, ws->nk, (size_t) K * sizeof(int));
+    memset(ws->mark, 0, (size_t) W);
     words_reciprocals(ws);
     return 0;
+}
+
+/* Word w's working list put back from the copy of the sweep's start. */
+static void word_restore(mcx_lda_words *ws, int w)
+{
+    const size_t off = 2 * (size_t) ws->woff[w];
+    memcpy(ws->wtk + off, ws->wtk0 + off, 2 * (size_t) ws->wlen0[w] * sizeof(int));
+    ws->wlen[w] = ws->wlen0[w];
 }
 
 int mcx_lda_words_apply(mcx_lda_words *ws, const int *idx, const int *val, int64_t n)
@@ -71,11 +83,13 @@ int mcx_lda_words_apply(mcx_lda_words *ws, const int *idx, const int *val, int64
             if ((val[i] < 0) != (pass == 0)) continue;
             const int w = idx[i] / K, k = idx[i] % K;
             if (w < 0 || w >= W) return -1;
-            if (mcx_lda_pair_adjust(ws->wtk + 2 * (size_t) ws->woff[w], ws->wlen + w,
+            if (mcx_lda_pair_adjust(ws->wtk0 + 2 * (size_t) ws->woff[w], ws->wlen0 + w,
                                     word_cap(ws, w), k, val[i]) < 0)
                 return -1;
-            ws->nk[k] += val[i];
+            ws->nk0[k] += val[i];
         }
+    for (int64_t i = 0; i < n; i++) word_restore(ws, idx[i] / K);
+    memcpy(ws->nk, ws->nk0, (size_t) K * sizeof(int));
     words_reciprocals(ws);
     return 0;
 }
@@ -153,22 +167,41 @@ int mcx_lda_shard_sweep(mcx_lda_words *ws, mcx_lda_shard *sh, uint64_t master, i
     m.cum = ws->qw;
     memcpy(sh->zsnap, sh->z, (size_t) sh->N * sizeof(int));
     if (mcx_lda_sweep_sparse_at(&m, master, (uint64_t) sh->doc0) < 0) return -1;
-    /* the shard's change, and the word lists put back token by token (a
-     * token leaves its new topic before it returns to its old one, so a
-     * list never holds more topics than the word has tokens) */
+    /* the words whose tokens changed topic */
+    int ntw = 0;
     for (int t = 0; t < sh->N; t++) {
-        const int k1 = sh->z[t], k0 = sh->zsnap[t];
-        if (k1 == k0) continue;
         const int w = sh->word[t];
-        int *p = ws->wtk + 2 * (size_t) ws->woff[w];
-        if (mcx_lda_pair_adjust(p, ws->wlen + w, word_cap(ws, w), k1, -1) < 0 ||
-            mcx_lda_pair_adjust(p, ws->wlen + w, word_cap(ws, w), k0, 1) < 0)
-            return -1;
-        ws->nk[k1]--;
-        ws->nk[k0]++;
-        acc[(size_t) w * K + k1]++;
-        acc[(size_t) w * K + k0]--;
+        if (sh->z[t] != sh->zsnap[t] && !ws->mark[w]) {
+            ws->mark[w] = 1;
+            ws->tw[ntw++] = w;
+        }
     }
+    /* their change (the two increasing lists merged) added to acc, and
+     * their lists put back */
+    for (int j = 0; j < ntw; j++) {
+        const int w = ws->tw[j];
+        const size_t off = 2 * (size_t) ws->woff[w];
+        const int *p = ws->wtk + off, *q = ws->wtk0 + off;
+        const int n = ws->wlen[w], n0 = ws->wlen0[w];
+        int *a = acc + (size_t) w * K;
+        int i = 0, i0 = 0;
+        while (i < n || i0 < n0) {
+            if (i0 >= n0 || (i < n && p[2 * i] < q[2 * i0])) {
+                a[p[2 * i]] += p[2 * i + 1];
+                i++;
+            } else if (i >= n || q[2 * i0] < p[2 * i]) {
+                a[q[2 * i0]] -= q[2 * i0 + 1];
+                i0++;
+            } else {
+                a[p[2 * i]] += p[2 * i + 1] - q[2 * i0 + 1];
+                i++;
+                i0++;
+            }
+        }
+        word_restore(ws, w);
+        ws->mark[w] = 0;
+    }
+    memcpy(ws->nk, ws->nk0, (size_t) K * sizeof(int));
     words_reciprocals(ws);
     return 0;
 }

@@ -19,8 +19,9 @@
  * sequential sampler up to 1000 processors).
  *
  * Independence of the workers: a worker samples each of its shards from
- * the counts of the start of the sweep (after a shard it puts the word
- * lists back, token by token from the copy of the shard's topics), every
+ * the counts of the start of the sweep (after a shard it puts back the
+ * lists of the words whose tokens changed topic, from a copy of the
+ * sweep's start, and adds their difference to the worker's change), every
  * document d draws from the stream (master, d) of its global index
  * (rng_stream.h), and the changes are integers summed in any order: the
  * draws depend on the shards only, not on which worker holds them or how
@@ -48,6 +49,13 @@ typedef struct {
     double *inv, *invm;
     int *dtop;
     double *coef, *qw;
+    /* the same lists and totals as they stand at the start of the sweep
+     * (a shard's sweep changes wtk, wlen, nk; its touched words are put
+     * back from these), and the touched words of a shard: tw[0 .. ntw)
+     * with mark[w] = 1 */
+    int *wtk0, *wlen0, *nk0;
+    int *tw;
+    unsigned char *mark;
 } mcx_lda_words;
 
 /* A shard: D documents of N tokens (word ids, documents in order from
