@@ -256,9 +256,7 @@ binary_design <- function(x, y, data, subset = NULL, na.action = NULL, weights =
     colnames(X) <- design_names(X, "beta")
     y_arg <- "y"
     if (!is.null(subset)) {   # rows of the design matrix and of y
-      rows <- seq_len(nrow(X))[subset]
-      if (!length(rows) || anyNA(rows))
-        stop_input("`subset` must select rows of `x` (logical or indices, no NA).", "subset")
+      rows <- subset_rows(subset, nrow(X))
       X <- X[rows, , drop = FALSE]
       if (length(y) == nrow(check_matrix(x, "x"))) y <- y[rows]
     }
@@ -268,6 +266,29 @@ binary_design <- function(x, y, data, subset = NULL, na.action = NULL, weights =
          call. = FALSE)
   list(X = X, y = check_binary(y, y_arg, nrow(X)), terms = terms, xlevels = xlevels,
        frame = mf, na.action = omitted)
+}
+
+# The rows of an n-row design that `subset` selects: a logical vector of
+# length n, or row numbers (positive, or negative to leave rows out),
+# without NA, each row at most once; at least one row.
+subset_rows <- function(subset, n) {
+  bad <- function(why)
+    stop_input(sprintf("`subset` must select rows of `x` (%s), not %s.", why,
+                       describe_value(subset)), "subset")
+  if (is.logical(subset) && is.null(dim(subset))) {
+    if (length(subset) != n || anyNA(subset)) bad(sprintf("a logical vector of length %d without NA", n))
+    rows <- which(subset)
+  } else if (is.numeric(subset) && is.null(dim(subset)) && !is.object(subset)) {
+    if (!length(subset) || anyNA(subset) || any(subset != round(subset)) ||
+        any(abs(subset) > n) || any(subset == 0) || (any(subset < 0) && any(subset > 0)))
+      bad(sprintf("row numbers between 1 and %d, or all negative to leave rows out", n))
+    if (anyDuplicated(subset)) bad("each row at most once")
+    rows <- seq_len(n)[subset]
+  } else {
+    bad("a logical vector or row numbers")
+  }
+  if (!length(rows)) bad("at least one row")
+  rows
 }
 
 # `subset` of a formula fitter, evaluated as lm() does: in `data`, then in

@@ -280,6 +280,14 @@ test_that("subset and na.action select the rows as lm() does; weights and offset
   set.seed(9)
   b <- logit_gibbs(X[1:40, ], d$y[1:40], iter = 20, progress = FALSE)
   expect_identical(as.matrix(a), as.matrix(b))
+  set.seed(9)
+  a <- logit_gibbs(X, d$y, subset = seq_len(nrow(X)) <= 40, iter = 20, progress = FALSE)
+  expect_identical(as.matrix(a), as.matrix(b))
+  # what is not a selection of rows is refused, naming `subset`
+  for (bad in list(list(), function() 1, complex(1), data.frame(x = 1), rep(1, 1e6), c(1, NA),
+                   c(-1, 2), 0, nrow(X) + 1, TRUE, 1.5))
+    expect_error(probit_gibbs(X, d$y, subset = bad, iter = 5, progress = FALSE), "`subset`",
+                 class = "mcmix_error_input")
 })
 
 test_that("hier_lm_gibbs() takes a formula with data and group, as lm() does, and update() changes it", {
