@@ -282,7 +282,17 @@ print.mcmix_lda <- function(x, ...) {
 #'                            vocab = c("a", "b", "c", "d"), iter = 200,
 #'                            algorithm = "mh", progress = FALSE)
 #' top_terms(fit_mh, n = 2)
-#' @references Yuan, J., Gao, F., Ho, Q., Dai, W., Wei, J., Zheng, X.,
+#' # the documents in two shards (on the workers of a cluster with `cl = `;
+#' # here in this session): the same draws for any number of workers
+#' set.seed(1)
+#' fit_sh <- sample_posterior(lda_model(K = 2, alpha = 0.5, beta = 0.1), docs,
+#'                            vocab = c("a", "b", "c", "d"), shards = 2,
+#'                            iter = 100, progress = FALSE)
+#' top_terms(fit_sh, n = 2)
+#' @references Newman, D., Asuncion, A., Smyth, P. and Welling, M. (2009).
+#'   Distributed algorithms for topic models. *Journal of Machine Learning
+#'   Research* 10, 1801--1828.
+#'   Yuan, J., Gao, F., Ho, Q., Dai, W., Wei, J., Zheng, X.,
 #'   Xing, E. P., Liu, T.-Y. and Ma, W.-Y. (2015). LightLDA: big topic
 #'   models on modest computer clusters. *WWW*, 1351--1361.
 #'   Griffiths, T. L. and Steyvers, M. (2004). Finding scientific topics.
