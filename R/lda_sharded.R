@@ -119,15 +119,23 @@ shard_ops$lda_vocab <- function(sh, a, st) {
 
 # --- the workers' passes ------------------------------------------------------
 
-# Settings of the C passes: c(K, W, alpha, beta, doc0).
-lda_shard_set <- function(sh, st) c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, sh$doc0)
+# Settings of the C passes: c(K, W, alpha, beta, doc0, groups).
+lda_shard_set <- function(sh, st)
+  c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, sh$doc0, st$lda$groups)
 
-# The chain's vectors of shard sh (list for the C glue).
+# The number of ranges of word ids a shard's sweep visits one after the
+# other (src/shard_lda.h): the word lists of a range within about 4 MB, so
+# that they stay in cache while its tokens are swept (the partitioned
+# sampler's gain, src/model_lda_sparse.c); a function of W and K only.
+lda_word_groups <- function(W, K) as.integer(min(64, max(1, ceiling(8 * W * K / 2^22))))
+
+# The chain's vectors of shard sh (list for the C glue; tokens in segment
+# order).
 lda_shard_vectors <- function(sh, ch) {
   c <- sh$lda[[ch]]
   if (is.null(c)) stop_sync()
-  list(word = sh$word, doc_start = sh$doc_start, z = c$z, zsnap = c$zsnap, ndk = c$ndk,
-       dmask = c$dmask)
+  list(word = sh$word, doc_start = sh$doc_start, seg_doc = sh$seg_doc, seg_grp = sh$seg_grp,
+       seg_end = sh$seg_end, z = c$z, zsnap = c$zsnap, ndk = c$ndk, dmask = c$dmask)
 }
 
 # The worker's change accumulator of chain ch (W x K integers).
@@ -143,6 +151,14 @@ lda_worker_acc <- function(st, ch) {
 shard_ops$lda_setup <- function(sh, a, st) {
   st$lda <- a$model
   sh$doc0 <- a$doc0[[as.character(sh$id)]]
+  if (is.null(sh$perm)) {      # the tokens in segment order, once
+    o <- .Call(C_ffi_lda_shard_order, sh$word, sh$doc_start, a$model$W, a$model$groups)
+    sh$perm <- o$perm
+    sh$word <- o$word
+    sh$seg_doc <- o$seg_doc
+    sh$seg_grp <- o$seg_grp
+    sh$seg_end <- o$seg_end
+  }
   NULL
 }
 
@@ -258,7 +274,12 @@ shard_ops_worker <- c(shard_ops_worker, "lda_theta")
 # The topics of the shard (tests: the state against the exact counts).
 shard_ops$lda_z <- function(st, ids, a) {
   lda_shards_sync(st, ids, a)
-  lapply(ids, function(i) st[[as.character(i)]]$lda[[as.character(a$chain)]]$z)
+  lapply(ids, function(i) {
+    sh <- st[[as.character(i)]]
+    z <- integer(length(sh$perm))
+    z[sh$perm + 1L] <- sh$lda[[as.character(a$chain)]]$z    # back to corpus order
+    z
+  })
 }
 shard_ops_worker <- c(shard_ops_worker, "lda_z")
 
@@ -396,7 +417,9 @@ lda_sharded_run <- function(model, data, vocab, cl, shards, iter, burnin, thin, 
 lda_sharded_setup <- function(sd) {
   h <- sd$handle
   shard_call(h, "lda_setup", list(model = list(K = sd$K, W = sd$W, alpha = sd$alpha,
-                                               beta = sd$beta), doc0 = sd$doc0))
+                                               beta = sd$beta,
+                                               groups = lda_word_groups(sd$W, sd$K)),
+                                  doc0 = sd$doc0))
   h$ready <- TRUE
 }
 

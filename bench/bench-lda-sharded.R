@@ -87,19 +87,26 @@ if (mode == "shard") {
   h <- fit$data$handle
   s0 <- h$sent
   r0 <- h$received
+  wcpu <- function() vapply(parallel::clusterCall(cl, function() {
+    p <- proc.time()
+    p[["user.self"]] + p[["sys.self"]]
+  }), as.numeric, 0)
+  c0 <- wcpu()
   t0 <- proc.time()
   fit <- suppressWarnings(extend(fit, iter = sweeps))
   dt <- proc.time() - t0
+  wc <- (wcpu() - c0) / sweeps
   wpk <- unlist(parallel::clusterCall(cl, function() {
     s <- readLines("/proc/self/status")
     as.numeric(gsub("[^0-9]", "", grep("^VmHWM", s, value = TRUE))) / 1024
   }))
   pp <- perplexity(fit, held)
   cat(sprintf(paste0("sharded: %.3g tokens, %d shards, %d workers, K = %d: start %.1f s; ",
-                     "%.3f s/sweep wall, %.3f CPU (session); %.0f kB sent, %.0f kB received ",
+                     "%.3f s/sweep wall, %.3f CPU (session), workers' CPU %s; %.0f kB sent, %.0f kB received ",
                      "per sweep; session peak %.0f MB, workers %s MB; perplexity %.1f; load %s\n"),
               fit$data$N, length(paths), W, K, t_start, dt[["elapsed"]] / sweeps,
-              (dt[["user.self"]] + dt[["sys.self"]]) / sweeps, (h$sent - s0) / sweeps / 1e3,
+              (dt[["user.self"]] + dt[["sys.self"]]) / sweeps,
+              paste(sprintf("%.3f", wc), collapse = ", "), (h$sent - s0) / sweeps / 1e3,
               (h$received - r0) / sweeps / 1e3, peak_mb(), paste(round(wpk), collapse = ", "),
               pp, load_avg()))
 } else if (mode == "local") {

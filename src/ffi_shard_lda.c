@@ -4,8 +4,10 @@
  * shard's vectors are the worker's own, created fresh and referred to only
  * by its run's store (R/chains_shard.R), so the passes write them in place.
  *
- * `set` is c(K, W, alpha, beta, doc0); a shard is list(word, doc_start, z,
- * zsnap, ndk, dmask) (dmask: D ceil(K / 64) doubles holding the bit sets);
+ * `set` is c(K, W, alpha, beta, doc0, groups); a shard is list(word,
+ * doc_start, seg_doc, seg_grp, seg_end, z, zsnap, ndk, dmask) (tokens in
+ * segment order, shard_lda.h; dmask: D ceil(K / 64) doubles holding the
+ * bit sets);
  * the word side list(wtk, woff, wlen, nk, inv, invm, dtop, coef, qw);
  * changes of the word-topic counts travel as integer pairs (idx = w K + k,
  * val); seeds as two doubles (the high and low 32 bits).
@@ -33,7 +35,7 @@ static uint64_t seed_of(SEXP s)
 
 static void set_read(SEXP set, int *K, int *W, double *alpha, double *beta, double *doc0)
 {
-    if (TYPEOF(set) != REALSXP || XLENGTH(set) != 5) MCX_INTERNAL("bad LDA shard settings");
+    if (TYPEOF(set) != REALSXP || XLENGTH(set) < 5) MCX_INTERNAL("bad LDA shard settings");
     const double *s = REAL(set);
     *K = (int) s[0];
     *W = (int) s[1];
@@ -80,6 +82,15 @@ static void shard_open(mcx_lda_shard *sh, SEXP s, SEXP set)
     sh->doc_start = INTEGER(ds);
     sh->N = sh->doc_start[sh->D];
     sh->word = mcx_list_int(s, "word", sh->N);
+    SEXP sd = mcx_list_elt(s, "seg_doc");
+    if (TYPEOF(sd) != INTSXP || XLENGTH(set) != 6) MCX_INTERNAL("bad shard segments");
+    sh->nseg = (int) XLENGTH(sd);
+    sh->groups = (int) REAL(set)[5];
+    sh->seg_doc = INTEGER(sd);
+    sh->seg_grp = mcx_list_int(s, "seg_grp", sh->nseg);
+    sh->seg_end = mcx_list_int(s, "seg_end", sh->nseg);
+    if ((sh->nseg > 0 ? sh->seg_end[sh->nseg - 1] : 0) != sh->N)
+        MCX_INTERNAL("shard segments do not cover its tokens");
     sh->z = mcx_list_int(s, "z", sh->N);
     sh->zsnap = mcx_list_int(s, "zsnap", sh->N);
     sh->ndk = mcx_list_int(s, "ndk", (R_xlen_t) sh->D * K);
@@ -152,6 +163,32 @@ SEXP ffi_lda_shard_recount(SEXP s, SEXP set)
     shard_open(&sh, s, set);
     mcx_lda_shard_recount(&sh, (int) REAL(set)[0]);
     return R_NilValue;
+}
+
+/* The segment order of a shard's tokens (word, doc_start: corpus order):
+ * list(perm, word, seg_doc, seg_grp, seg_end), perm 0-based. */
+SEXP ffi_lda_shard_order(SEXP word, SEXP doc_start, SEXP W, SEXP groups)
+{
+    if (TYPEOF(word) != INTSXP || TYPEOF(doc_start) != INTSXP || XLENGTH(doc_start) < 1)
+        MCX_INTERNAL("bad shard corpus");
+    const int D = (int) XLENGTH(doc_start) - 1, w = asInteger(W), g = asInteger(groups);
+    const int *ds = INTEGER(doc_start);
+    if (ds[D] != XLENGTH(word) || w < 1 || g < 1) MCX_INTERNAL("bad shard corpus");
+    for (R_xlen_t t = 0; t < XLENGTH(word); t++)
+        if (INTEGER(word)[t] < 0 || INTEGER(word)[t] >= w) MCX_INTERNAL("word id out of range");
+    int nseg = mcx_lda_shard_order(D, ds, INTEGER(word), w, g, NULL, NULL, NULL, NULL, NULL);
+    const char *names[] = {"perm", "word", "seg_doc", "seg_grp", "seg_end", NULL};
+    SEXP v[5];
+    v[0] = PROTECT(allocVector(INTSXP, XLENGTH(word)));
+    v[1] = PROTECT(allocVector(INTSXP, XLENGTH(word)));
+    v[2] = PROTECT(allocVector(INTSXP, nseg));
+    v[3] = PROTECT(allocVector(INTSXP, nseg));
+    v[4] = PROTECT(allocVector(INTSXP, nseg));
+    mcx_lda_shard_order(D, ds, INTEGER(word), w, g, INTEGER(v[0]), INTEGER(v[1]), INTEGER(v[2]),
+                        INTEGER(v[3]), INTEGER(v[4]));
+    SEXP out = mcx_named_list(names, v);
+    UNPROTECT(5);
+    return out;
 }
 
 /* acc: W x K integers (the worker's, written in place). */

@@ -19,5 +19,6 @@ SEXP ffi_lda_shard_combine(SEXP nwk, SEXP idxs, SEXP vals);
 SEXP ffi_lda_shard_log_words(SEXP nwk, SEXP nk, SEXP beta);
 SEXP ffi_lda_shard_phi(SEXP nwk, SEXP nk, SEXP beta, SEXP phi_sum);
 SEXP ffi_lda_shard_seed(void);
+SEXP ffi_lda_shard_order(SEXP word, SEXP doc_start, SEXP W, SEXP groups);
 
 #endif

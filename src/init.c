@@ -76,6 +76,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_lda_shard_log_words, 3),
     CALLDEF(ffi_lda_shard_phi, 4),
     CALLDEF(ffi_lda_shard_seed, 0),
+    CALLDEF(ffi_lda_shard_order, 4),
     /* --- a chain's workspace (ffi_workspace.c) --- */
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),

@@ -169,14 +169,15 @@ void   mcx_lda_run(mcx_lda *m, const mcx_chunk *ch, double *log_joint,
  * drawn through its three buckets; lists built from the counts. */
 void   mcx_lda_sparse_init(mcx_lda *m);
 void   mcx_lda_sweep_sparse(mcx_lda *m);
-/* The same sweep with the master seed given and document d drawing from
- * the stream (master, doc0 + d) (the shards of shard_lda.c); 0, or -1 when
- * a word list was out of step. */
-int    mcx_lda_sweep_sparse_at(mcx_lda *m, uint64_t master, uint64_t doc0);
-/* Change by c the count of topic k in a word's pair list p[0 .. 2 *len)
- * (capacity cap pairs), inserting or removing the pair: 0, or -1 when the
- * count would be negative or the list outgrow cap. */
-int    mcx_lda_pair_adjust(int *p, int *len, int cap, int k, int c);
+/* The same sweep over segments of documents (the shards of shard_lda.c):
+ * m->word and m->z hold the tokens in segment order, segment s being
+ * tokens seg_end[s - 1] .. seg_end[s] - 1 (from 0) of document seg_doc[s],
+ * drawing from the stream (master, (key0 + seg_doc[s]) groups +
+ * seg_grp[s]); a systematic scan in that fixed order, so the same
+ * collapsed Gibbs sampler.  0, or -1 when a word list was out of step. */
+int    mcx_lda_sweep_sparse_segments(mcx_lda *m, uint64_t master, uint64_t key0, int groups,
+                                     const int *seg_doc, const int *seg_grp,
+                                     const int *seg_end, int nseg);
 void   mcx_lda_sparse_sync(mcx_lda *m);
 /* Partitioned SparseLDA on `threads` OpenMP threads (after
  * mcx_lda_sparse_init): blocks x blocks cells of (document group, word

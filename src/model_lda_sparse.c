@@ -44,7 +44,6 @@
  * lists are prefetched.
  */
 #include <string.h>
-#include <limits.h>
 #include <Rmath.h>
 #include "model_lda.h"
 #include "rng_stream.h"
@@ -351,53 +350,36 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
     }
 }
 
-/* Documents d0 .. d1 - 1 in order, document d drawing from
- * (master, doc0 + d). */
-static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master,
-                        uint64_t doc0)
+/* Documents d0 .. d1 - 1 in order, document d drawing from (master, d). */
+static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master)
 {
     const int *start = m->doc_start;
     for (int d = d0; d < d1 && !v->bad; d++)
         sparse_segment(m, v, d, m->word, m->z, start[d], start[d + 1], start[d1],
-                       d + 1 < d1 ? d + 1 : -1, master, doc0 + (uint64_t) d);
-}
-
-int mcx_lda_sweep_sparse_at(mcx_lda *m, uint64_t master, uint64_t doc0)
-{
-    lda_view v = chain_view(m);
-    view_start(&v, m);
-    sparse_docs(m, &v, 0, m->D, master, doc0);
-    return v.bad ? -1 : 0;
+                       d + 1 < d1 ? d + 1 : -1, master, (uint64_t) d);
 }
 
 void mcx_lda_sweep_sparse(mcx_lda *m)
 {
-    if (mcx_lda_sweep_sparse_at(m, mcx_stream_master(), 0) < 0)
-        MCX_INTERNAL("SparseLDA word list out of step");
+    const uint64_t master = mcx_stream_master();
+    lda_view v = chain_view(m);
+    view_start(&v, m);
+    sparse_docs(m, &v, 0, m->D, master);
+    if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
 }
 
-int mcx_lda_pair_adjust(int *p, int *len, int cap, int k, int c)
+int mcx_lda_sweep_sparse_segments(mcx_lda *m, uint64_t master, uint64_t key0, int groups,
+                                  const int *seg_doc, const int *seg_grp, const int *seg_end,
+                                  int nseg)
 {
-    int n = *len, i = 0;
-    while (i < n && p[2 * i] < k) i++;
-    if (i < n && p[2 * i] == k) {
-        const long v = (long) p[2 * i + 1] + c;
-        if (v < 0 || v > INT_MAX) return -1;
-        if (v > 0) {
-            p[2 * i + 1] = (int) v;
-            return 0;
-        }
-        memmove(p + 2 * i, p + 2 * (i + 1), (size_t) (n - i - 1) * 2 * sizeof(int));
-        *len = n - 1;
-        return 0;
-    }
-    if (c < 0 || n >= cap) return -1;
-    if (c == 0) return 0;
-    memmove(p + 2 * (i + 1), p + 2 * i, (size_t) (n - i) * 2 * sizeof(int));
-    p[2 * i] = k;
-    p[2 * i + 1] = c;
-    *len = n + 1;
-    return 0;
+    lda_view v = chain_view(m);
+    view_start(&v, m);
+    for (int s = 0; s < nseg && !v.bad; s++)
+        sparse_segment(m, &v, seg_doc[s], m->word, m->z, s > 0 ? seg_end[s - 1] : 0,
+                       seg_end[s], m->N, s + 1 < nseg ? seg_doc[s + 1] : -1, master,
+                       (key0 + (uint64_t) seg_doc[s]) * (uint64_t) groups +
+                           (uint64_t) seg_grp[s]);
+    return v.bad ? -1 : 0;
 }
 
 /* The reciprocals of a view from its topic totals (functions of n_k alone,

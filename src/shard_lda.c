@@ -6,6 +6,7 @@
  * of the start of the sweep and collects each shard's change.
  */
 #include <string.h>
+#include <limits.h>
 #include <Rmath.h>
 #include "shard_lda.h"
 #include "model_lda.h"
@@ -76,22 +77,94 @@ static void word_restore(mcx_lda_words *ws, int w)
 int mcx_lda_words_apply(mcx_lda_words *ws, const int *idx, const int *val, int64_t n)
 {
     const int K = ws->K, W = ws->W;
-    /* the decreases first, so that a word's list never holds more topics
-     * than the word has tokens */
-    for (int pass = 0; pass < 2; pass++)
-        for (int64_t i = 0; i < n; i++) {
-            if ((val[i] < 0) != (pass == 0)) continue;
-            const int w = idx[i] / K, k = idx[i] % K;
-            if (w < 0 || w >= W) return -1;
-            if (mcx_lda_pair_adjust(ws->wtk0 + 2 * (size_t) ws->woff[w], ws->wlen0 + w,
-                                    word_cap(ws, w), k, val[i]) < 0)
-                return -1;
-            ws->nk0[k] += val[i];
+    int *buf = mcx_alloc(2 * (size_t) K, sizeof(int));
+    int64_t i = 0;
+    while (i < n) {
+        /* the changes of word w (idx increasing: by word, then topic)
+         * merged into its list of the sweep's start in one pass */
+        const int w = idx[i] / K;
+        if (idx[i] < 0 || w >= W) return -1;
+        const size_t off = 2 * (size_t) ws->woff[w];
+        const int *q = ws->wtk0 + off, n0 = ws->wlen0[w], cap = word_cap(ws, w);
+        int i0 = 0, m = 0;
+        for (;;) {
+            const int more = i < n && idx[i] / K == w;
+            if (more && i > 0 && idx[i] <= idx[i - 1]) return -1;
+            if (!more && i0 >= n0) break;
+            int k, c;
+            if (!more || (i0 < n0 && q[2 * i0] < idx[i] % K)) {
+                k = q[2 * i0];
+                c = q[2 * i0 + 1];
+                i0++;
+            } else {
+                k = idx[i] % K;
+                const long v = (long) val[i] + (i0 < n0 && q[2 * i0] == k ? q[2 * i0 + 1] : 0);
+                if (i0 < n0 && q[2 * i0] == k) i0++;
+                if (v < 0 || v > INT_MAX) return -1;
+                c = (int) v;
+                ws->nk0[k] += val[i];
+                i++;
+            }
+            if (c == 0) continue;
+            if (m >= cap) return -1;
+            buf[2 * m] = k;
+            buf[2 * m + 1] = c;
+            m++;
         }
-    for (int64_t i = 0; i < n; i++) word_restore(ws, idx[i] / K);
+        memcpy(ws->wtk0 + off, buf, 2 * (size_t) m * sizeof(int));
+        ws->wlen0[w] = m;
+        word_restore(ws, w);
+    }
     memcpy(ws->nk, ws->nk0, (size_t) K * sizeof(int));
     words_reciprocals(ws);
     return 0;
+}
+
+int mcx_lda_shard_order(int D, const int *doc_start, const int *word_in, int W, int groups,
+                        int *perm, int *word_out, int *seg_doc, int *seg_grp, int *seg_end)
+{
+    int *cnt = mcx_alloc((size_t) groups + 1, sizeof(int));
+    int *seen = mcx_alloc((size_t) groups, sizeof(int));
+    memset(cnt, 0, ((size_t) groups + 1) * sizeof(int));
+    for (int g = 0; g < groups; g++) seen[g] = -1;
+    /* tokens and segments of each group */
+    int *nseg_g = mcx_alloc((size_t) groups, sizeof(int));
+    memset(nseg_g, 0, (size_t) groups * sizeof(int));
+    for (int d = 0; d < D; d++)
+        for (int t = doc_start[d]; t < doc_start[d + 1]; t++) {
+            const int g = (int) ((int64_t) word_in[t] * groups / W);
+            cnt[g + 1]++;
+            if (seen[g] != d) {
+                seen[g] = d;
+                nseg_g[g]++;
+            }
+        }
+    int nseg = 0;
+    for (int g = 0; g < groups; g++) nseg += nseg_g[g];
+    if (perm == NULL) return nseg;
+    /* group g's tokens from cnt[g], its segments from sg[g] */
+    int *sg = mcx_alloc((size_t) groups, sizeof(int));
+    for (int g = 0, a = 0; g < groups; g++) {
+        cnt[g + 1] += cnt[g];
+        sg[g] = a;
+        a += nseg_g[g];
+        seen[g] = -1;
+    }
+    for (int d = 0; d < D; d++)
+        for (int t = doc_start[d]; t < doc_start[d + 1]; t++) {
+            const int g = (int) ((int64_t) word_in[t] * groups / W);
+            const int pos = cnt[g]++;
+            perm[pos] = t;
+            word_out[pos] = word_in[t];
+            if (seen[g] != d) {
+                seen[g] = d;
+                seg_doc[sg[g]] = d;
+                seg_grp[sg[g]] = g;
+                sg[g]++;
+            }
+            seg_end[sg[g] - 1] = pos + 1;
+        }
+    return nseg;
 }
 
 void mcx_lda_shard_recount(mcx_lda_shard *sh, int K)
@@ -99,10 +172,11 @@ void mcx_lda_shard_recount(mcx_lda_shard *sh, int K)
     const int mw = (K + 63) / 64;
     memset(sh->ndk, 0, (size_t) sh->D * K * sizeof(int));
     memset(sh->dmask, 0, (size_t) sh->D * mw * sizeof(uint64_t));
-    for (int d = 0; d < sh->D; d++) {
+    for (int s = 0; s < sh->nseg; s++) {
+        const int d = sh->seg_doc[s];
         int *nd = sh->ndk + (size_t) d * K;
         uint64_t *dm = sh->dmask + (size_t) d * mw;
-        for (int t = sh->doc_start[d]; t < sh->doc_start[d + 1]; t++) {
+        for (int t = s > 0 ? sh->seg_end[s - 1] : 0; t < sh->seg_end[s]; t++) {
             const int k = sh->z[t];
             nd[k]++;
             dm[k / 64] |= (uint64_t) 1 << (k % 64);
@@ -112,10 +186,11 @@ void mcx_lda_shard_recount(mcx_lda_shard *sh, int K)
 
 void mcx_lda_shard_draw(mcx_lda_shard *sh, int K, uint64_t master, const double *phi)
 {
-    for (int d = 0; d < sh->D; d++) {
+    for (int s = 0; s < sh->nseg; s++) {
         mcx_stream rng;
-        mcx_stream_seed(&rng, master, (uint64_t) sh->doc0 + (uint64_t) d);
-        for (int t = sh->doc_start[d]; t < sh->doc_start[d + 1]; t++) {
+        mcx_stream_seed(&rng, master, ((uint64_t) sh->doc0 + (uint64_t) sh->seg_doc[s]) *
+                                          (uint64_t) sh->groups + (uint64_t) sh->seg_grp[s]);
+        for (int t = s > 0 ? sh->seg_end[s - 1] : 0; t < sh->seg_end[s]; t++) {
             int k;
             if (phi == NULL) {
                 k = (int) (mcx_stream_unif(&rng) * K);
@@ -166,7 +241,9 @@ int mcx_lda_shard_sweep(mcx_lda_words *ws, mcx_lda_shard *sh, uint64_t master, i
     m.coef = ws->coef;
     m.cum = ws->qw;
     memcpy(sh->zsnap, sh->z, (size_t) sh->N * sizeof(int));
-    if (mcx_lda_sweep_sparse_at(&m, master, (uint64_t) sh->doc0) < 0) return -1;
+    if (mcx_lda_sweep_sparse_segments(&m, master, (uint64_t) sh->doc0, sh->groups, sh->seg_doc,
+                                      sh->seg_grp, sh->seg_end, sh->nseg) < 0)
+        return -1;
     /* the words whose tokens changed topic */
     int ntw = 0;
     for (int t = 0; t < sh->N; t++) {

@@ -58,17 +58,30 @@ typedef struct {
     unsigned char *mark;
 } mcx_lda_words;
 
-/* A shard: D documents of N tokens (word ids, documents in order from
- * doc_start), their topics z and the copy zsnap of the sweep's start,
- * the document-topic counts ndk (D x K) and topic bit sets dmask
- * (D x ceil(K / 64)); doc0 the global index of its first document. */
+/* A shard: D documents of N tokens (doc_start: the documents' offsets in
+ * the corpus order), held in segment order: the vocabulary is cut into
+ * `groups` ranges of word ids (group of w: w groups / W), and segment s,
+ * tokens seg_end[s - 1] .. seg_end[s] - 1 (from 0), holds the tokens of
+ * document seg_doc[s] in group seg_grp[s]; segments by group, then
+ * document, tokens in corpus order within one (so a sweep reads the word
+ * lists of one group at a time, which fit in cache); word ids and topics
+ * z in that order, the copy zsnap of the sweep's start, the document-
+ * topic counts ndk (D x K) and topic bit sets dmask (D x ceil(K / 64));
+ * doc0 the global index of its first document. */
 typedef struct {
-    int D, N;
-    const int *word, *doc_start;
+    int D, N, nseg, groups;
+    const int *word, *doc_start, *seg_doc, *seg_grp, *seg_end;
     int *z, *zsnap, *ndk;
     uint64_t *dmask;
     double doc0;
 } mcx_lda_shard;
+
+/* The segments of a shard given in corpus order (word_in, doc_start):
+ * their number (call with perm NULL), or the order filled in: perm[t]
+ * the corpus index of segment-order token t, word_out, seg_doc, seg_grp,
+ * seg_end (nseg each). */
+int  mcx_lda_shard_order(int D, const int *doc_start, const int *word_in, int W, int groups,
+                         int *perm, int *word_out, int *seg_doc, int *seg_grp, int *seg_end);
 
 /* Pairs of the word lists of W words with tok[w] tokens each (the sum of
  * min(K, tok[w])). */
@@ -81,8 +94,8 @@ int  mcx_lda_words_build(mcx_lda_words *ws, const int *tok, const int *idx, cons
 /* Add the changes (idx, val) to the word lists and totals; 0, or -1 when a
  * count would leave [0, capacity]. */
 int  mcx_lda_words_apply(mcx_lda_words *ws, const int *idx, const int *val, int64_t n);
-/* Topics of every token of the shard drawn from its documents' streams
- * (master, doc0 + d): uniform over the K topics (phi NULL), or
+/* Topics of every token of the shard drawn from its segments' streams
+ * (master, (doc0 + d) groups + g): uniform over the K topics (phi NULL), or
  * proportional to phi[w K + k] (K x W, the topics' word probabilities);
  * then its document counts. */
 void mcx_lda_shard_draw(mcx_lda_shard *sh, int K, uint64_t master, const double *phi);

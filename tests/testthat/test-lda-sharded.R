@@ -130,6 +130,19 @@ test_that("the session's counts and log_lik are those of the topics on the shard
   expect_identical(dim(predict(fit, docs[1:2], iter = 20)), c(2L, 3L))
   expect_error(perplexity(fit), "newdata", class = "mcmix_error_input")
   expect_output(suppressWarnings(print(fit)), "3 shards")
+  # a vocabulary swept in several ranges of word ids (segment order)
+  set.seed(5)
+  big <- lapply(1:40, function(d) sort(sample(6000L, 30L, replace = TRUE)))
+  expect_gt(mcmix:::lda_word_groups(6000L, 100L), 1L)
+  set.seed(6)
+  fb <- suppressWarnings(sample_posterior(lda_model(K = 100), big, vocab = as.character(1:6000),
+                                          shards = 3, iter = 3, burnin = 0, progress = FALSE))
+  cb <- mcmix:::lda_corpus(big, as.character(1:6000))
+  zb <- lda_sharded_z(fb)
+  expect_identical(fb$chains[[1]]$state$nwk,
+                   matrix(tabulate(zb + 1L + 100L * cb$word, 100L * 6000L), 100L))
+  llb <- as.matrix(fb)[, "log_lik"]
+  expect_equal(llb[3], mcmix:::lda_log_joint(fb$model, cb, zb), tolerance = 1e-12)
 })
 
 test_that("sharded LDA draws are identical for 1, 2 and 3 PSOCK workers and in process", {
