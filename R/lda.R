@@ -317,6 +317,9 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
     if (check_count(cores, "cores", 1L) > 1L)
       stop_input(paste0("A sharded run's chains run one after another on the workers of `cl`: ",
                         "leave `cores` at 1."), "cores")
+    if (!missing(threads))
+      stop_input(paste0("A sharded LDA run sweeps each shard on one thread of its worker: ",
+                        "leave `threads` out (start more workers instead)."), "threads")
     return(lda_sharded_run(model, data, vocab, cl, shards, iter, burnin, thin,
                            check_count(chains, "chains", 1L),
                            check_flag(progress, "progress"), call = match.call()))
@@ -440,7 +443,7 @@ lda_kernel <- function(model, corpus,
 print.mcmix_lda_fit <- function(x, ...) {
   s <- x$settings
   cat("LDA fit: K = ", x$model$K, " topics, ", format(x$data$D), " documents, ",
-      format(if (is.null(x$data$N)) length(x$data$word) else x$data$N), " tokens, vocabulary of ",
+      format(lda_tokens(x$data)), " tokens, vocabulary of ",
       x$data$W, " words", if (inherits(x, "mcmix_sharded_fit"))
         sprintf(" (%d shards)", length(x$data$n)), "\n", sep = "")
   cat("  ", s$chains, " chain", if (s$chains > 1L) "s", ", ", s$iter,
@@ -452,6 +455,9 @@ print.mcmix_lda_fit <- function(x, ...) {
   fit_guard(x)   # R/guard.R: one warning when the draws mix poorly
   invisible(x)
 }
+
+# The tokens of a fit's corpus (in process, or sharded on the workers).
+lda_tokens <- function(data) if (is.null(data$N)) length(data$word) else data$N
 
 lda_chain_state <- function(fit, chain) {
   if (!inherits(fit, "mcmix_lda_fit"))

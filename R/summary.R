@@ -153,8 +153,10 @@ format.mcmix_hdp_fit <- function(x, ...) {
 #' @export
 format.mcmix_lda_fit <- function(x, ...) {
   d <- x$data
-  sprintf("latent Dirichlet allocation with K = %d topics: %d documents, %d tokens, vocabulary of %d words; alpha = %s, beta = %s",
-          x$model$K, d$D, length(d$word), d$W, format(x$model$alpha), format(x$model$beta))
+  sprintf("latent Dirichlet allocation with K = %d topics: %s documents, %s tokens, vocabulary of %d words%s; alpha = %s, beta = %s",
+          x$model$K, format(d$D), format(lda_tokens(d)), d$W,
+          if (inherits(d, "mcmix_sharded_corpus")) sprintf(" in %d shards", length(d$n)) else "",
+          format(x$model$alpha), format(x$model$beta))
 }
 
 #' @rdname format.mcmix_fit
