@@ -21,9 +21,10 @@
 #   disappears or an R error there becomes a classed error naming the
 #   worker (mcmix_error_worker) or the shard (mcmix_error_shard).
 # * Worker state: the package's environment shard_store on each worker,
-#   one entry per run (its id), each shard an environment (x, z, znew,
-#   side, info) whose vectors nothing else refers to, so the C passes
-#   write them in place (src/ffi_shard.c).
+#   one entry per run (its id), each shard an environment (x, the labels
+#   of each chain, side) whose vectors nothing else refers to, so the C
+#   passes write them in place (src/ffi_shard.c). A run's entry is dropped
+#   when its handle is garbage-collected in the session (shard_forget()).
 
 # Rows per shard when an in-memory matrix is cut (a multiple of the block
 # size of the random streams, src/rng_stream.h).
@@ -167,8 +168,9 @@ shard_worker <- function(run, op, ids, args) {
       sh <- new.env(parent = emptyenv())
       sh$id <- i
       sh$x <- x
-      sh$zs <- list()           # the labels of each chain (R/mixture_sharded.R)
-      sh$znew <- integer(nrow(x))
+      # per chain (R/mixture_sharded.R): its labels, the other label
+      # vector, their versions, the statistics of pending proposals
+      sh$zs <- sh$alt <- sh$ver <- sh$snapv <- sh$pend <- list()
       sh$side <- raw(nrow(x))
       st[[as.character(i)]] <- sh
       c(n = nrow(x), dim = ncol(x))

@@ -49,7 +49,7 @@ static const R_CallMethodDef call_methods[] = {
     /* --- the sharded mixture chain (ffi_shard.c) --- */
     CALLDEF(ffi_shard_propose, 8),
     CALLDEF(ffi_shard_accept, 3),
-    CALLDEF(ffi_shard_commit, 5),
+    CALLDEF(ffi_shard_stats, 4),
     CALLDEF(ffi_shard_sams, 9),
     CALLDEF(ffi_shard_apply, 4),
     CALLDEF(ffi_shard_nth, 3),
@@ -60,7 +60,6 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_shard_stats_of, 4),
     CALLDEF(ffi_shard_finish_sweep, 4),
     CALLDEF(ffi_shard_combine, 2),
-    CALLDEF(ffi_shard_copy, 2),
     /* --- a chain's workspace (ffi_workspace.c) --- */
     CALLDEF(ffi_workspace_new, 0),
     CALLDEF(ffi_workspace_detach, 2),
