@@ -177,7 +177,7 @@ shard_worker <- function(run, op, ids, args) {
     }))
   }
   if (op == "drop") {
-    if (exists(run, envir = shard_store, inherits = FALSE)) rm(list = run, envir = shard_store)
+    shard_drop_local(run)
     return(NULL)
   }
   if (is.null(st))
@@ -187,6 +187,12 @@ shard_worker <- function(run, op, ids, args) {
   fun <- shard_ops[[op]]
   if (op %in% shard_ops_chained) return(fun(st, ids, args))
   lapply(ids, function(i) fun(st[[as.character(i)]], args, st))
+}
+
+# Free the worker's store of run(s) `run` (absent runs are ignored).
+shard_drop_local <- function(run) {
+  run <- run[vapply(run, exists, NA, envir = shard_store, inherits = FALSE)]
+  if (length(run)) rm(list = run, envir = shard_store)
 }
 
 # Operations on one shard (sh: its environment, a: arguments, st: the
@@ -229,6 +235,10 @@ future_cluster_workers <- function() {
   if (inherits(w, "cluster")) w else NULL
 }
 
+# Runs started in this session.
+shard_runs <- new.env(parent = emptyenv())
+shard_runs$count <- 0
+
 # A new run over cluster `cl` (NULL: in process) for source `src`: shards
 # dealt to workers in contiguous runs.
 shard_handle <- function(cl, src, threads = 1L) {
@@ -237,13 +247,60 @@ shard_handle <- function(cl, src, threads = 1L) {
   owner <- if (W == 1L) rep(1L, S) else floor((seq_len(S) - 1) * W / S) + 1L
   h <- new.env(parent = emptyenv())
   h$cl <- cl
-  h$run <- sprintf("run%08d", sample.int(1e8, 1L, useHash = FALSE) - 1L)
+  # unique in the session (a count), whatever the seed: two runs with the
+  # same seed on one cluster must not share the workers' store (the draw
+  # is kept, so that the chain's random numbers stay those it had)
+  shard_runs$count <- shard_runs$count + 1
+  h$run <- sprintf("run%08d.%d.%.0f", sample.int(1e8, 1L, useHash = FALSE) - 1L,
+                   Sys.getpid(), shard_runs$count)
   h$S <- S
   h$owner <- owner
   h$threads <- threads
   h$dirty <- FALSE
   h$sent <- h$received <- 0
+  reg.finalizer(h, shard_forget)
   h
+}
+
+# The handle h was garbage-collected (no fit refers to it): its run's
+# shards are dropped, at once in process, else on each of its workers with
+# the next call there (a finalizer may run in the middle of a call, so it
+# does not use the cluster itself).
+shard_forget <- function(h) {
+  run <- h$run
+  if (exists(run, envir = shard_live, inherits = FALSE)) rm(list = run, envir = shard_live)
+  if (is.null(h$cl)) {
+    shard_drop_local(run)
+    return(invisible())
+  }
+  for (w in unique(h$owner))
+    shard_drops$queue <- c(shard_drops$queue, list(list(node = h$cl[[w]], run = run)))
+  invisible()
+}
+# Drops waiting for the next call on their worker: list(node, run) each.
+shard_drops <- new.env(parent = emptyenv())
+shard_drops$queue <- list()
+
+# The queued drops of `nodes` (a list of cluster nodes): the runs to drop
+# on each, taken off the queue.
+shard_drops_take <- function(nodes) {
+  q <- shard_drops$queue
+  if (!length(q)) return(NULL)
+  shard_drops$queue <- list()
+  runs <- vector("list", length(nodes))
+  # (a worker whose connection was closed holds nothing any more)
+  keep <- vapply(q, function(e) is.null(e$node$con) ||
+                   isTRUE(tryCatch(isOpen(e$node$con), error = function(err) FALSE)), NA)
+  for (j in which(keep))
+    for (w in seq_along(nodes))
+      if (identical(q[[j]]$node, nodes[[w]])) {
+        runs[[w]] <- c(runs[[w]], q[[j]]$run)
+        keep[j] <- FALSE
+        break
+      }
+  # (a finalizer may have queued more meanwhile)
+  shard_drops$queue <- c(shard_drops$queue, q[keep])
+  runs
 }
 
 # Run `op` on shards `ids` (default all), grouped by worker: one call per
@@ -316,6 +373,16 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
                       "with extend(fit, cl = )."), "cl")
   cl <- h$cl
   run <- h$run
+  # the runs of collected handles dropped by the same calls
+  drops <- shard_drops_take(cl[workers])
+  if (!is.null(drops))
+    ids_list <- lapply(seq_along(ids_list), function(j) {
+      t <- ids_list[[j]]
+      if (is.null(drops[[j]])) return(t)
+      if (!is.list(t)) t <- list(ids = t)
+      t$drop <- drops[[j]]
+      t
+    })
   h$dirty <- TRUE
   out <- tryCatch(
     parallel::clusterApply(cl[workers], ids_list, shard_worker_safe, run = run, op = op,
@@ -326,8 +393,11 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
     })
   h$dirty <- FALSE
   if (op != "load") {   # the traffic of the run (bench/bench-sharded.R)
-    h$sent <- h$sent + sum(vapply(ids_list, function(i)
-      length(serialize(list(i, run, op, args), NULL)), 0))
+    # the arguments are serialized once per call (the same for each
+    # worker) and each worker's shard indices counted at 4 bytes (their
+    # header and the call's envelope left out)
+    h$sent <- h$sent + length(workers) * length(serialize(list(run, op, args), NULL)) +
+      4 * length(unlist(ids_list))
     h$received <- h$received + length(serialize(out, NULL))
   }
   for (j in seq_along(out))
@@ -341,8 +411,9 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
 
 # shard_worker() with its errors returned as values.
 shard_worker_safe <- function(task, run, op, args) {
-  if (is.list(task)) {        # list(ids, sources): a load with this worker's sources
-    args$sources <- task$sources
+  if (is.list(task)) {        # list(ids, sources, drop): a load with this worker's
+    args$sources <- task$sources   # sources; runs of collected handles to drop
+    if (!is.null(task$drop)) shard_drop_local(task$drop)
     task <- task$ids
   }
   tryCatch(shard_worker(run, op, task, args),
