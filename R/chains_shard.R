@@ -137,8 +137,10 @@ shard_load_one <- function(src, i, dim) {
     stop_shard(i, src, sprintf("it has %d columns, the other shards %d", ncol(x), dim))
   if (nrow(x) < 1L) stop_shard(i, src, "it has no rows")
   if (anyNA(x)) stop_shard(i, src, "it has missing values (not supported in sharded runs)")
-  storage.mode(x) <- "double"
-  dimnames(x) <- NULL
+  # (each replacement would copy the whole shard when x is shared, as a
+  # reader's value or a piece of the load's arguments is)
+  if (!is.double(x)) storage.mode(x) <- "double"
+  if (!is.null(dimnames(x))) dimnames(x) <- NULL
   x
 }
 
@@ -340,7 +342,9 @@ shard_load <- function(h, src, dim = NULL) {
   by_worker <- split(seq_len(h$S), h$owner)
   piece <- function(i) {
     if (!identical(src$kind, "matrix")) return(src)
-    list(kind = "matrix", x = src$x[src$starts[i]:src$ends[i], , drop = FALSE])
+    x <- src$x[src$starts[i]:src$ends[i], , drop = FALSE]
+    dimnames(x) <- NULL                # (a fresh piece: no copy)
+    list(kind = "matrix", x = x)
   }
   tasks <- lapply(by_worker, function(ids) list(ids = ids, sources = lapply(ids, piece)))
   args <- list(dim = dim, threads = h$threads)
