@@ -190,3 +190,17 @@ test_that("the shards of a garbage-collected fit are freed, in process and on th
   expect_identical(length(shard_labels(g)), nrow(x))
   expect_identical(runs(cl), c(run_g, run_g))
 })
+
+test_that("a shard's matrix is kept as loaded, not copied", {
+  skip_on_cran()
+  skip_if_not(capabilities("profmem"))
+  # tracemem() prints a line when the matrix is duplicated
+  src <- shard_source(fun = function(i) {
+    m <- matrix(as.double(1:20), 10)
+    tracemem(m)
+    m
+  }, n = 1)
+  out <- capture.output(x <- mcmix:::shard_load_one(src, 1L, NULL))
+  expect_identical(out, character())
+  expect_identical(x, matrix(as.double(1:20), 10))
+})
