@@ -21,9 +21,10 @@
 #   disappears or an R error there becomes a classed error naming the
 #   worker (mcmix_error_worker) or the shard (mcmix_error_shard).
 # * Worker state: the package's environment shard_store on each worker,
-#   one entry per run (its id), each shard an environment (x, z, znew,
-#   side, info) whose vectors nothing else refers to, so the C passes
-#   write them in place (src/ffi_shard.c).
+#   one entry per run (its id), each shard an environment (x, the labels
+#   of each chain, side) whose vectors nothing else refers to, so the C
+#   passes write them in place (src/ffi_shard.c). A run's entry is dropped
+#   when its handle is garbage-collected in the session (shard_forget()).
 
 # Rows per shard when an in-memory matrix is cut (a multiple of the block
 # size of the random streams, src/rng_stream.h).
@@ -123,8 +124,10 @@ shard_load_one <- function(src, i, dim) {
     stop_shard(i, src, sprintf("it has %d columns, the other shards %d", ncol(x), dim))
   if (nrow(x) < 1L) stop_shard(i, src, "it has no rows")
   if (anyNA(x)) stop_shard(i, src, "it has missing values (not supported in sharded runs)")
-  storage.mode(x) <- "double"
-  dimnames(x) <- NULL
+  # (each replacement would copy the whole shard when x is shared, as a
+  # reader's value or a piece of the load's arguments is)
+  if (!is.double(x)) storage.mode(x) <- "double"
+  if (!is.null(dimnames(x))) dimnames(x) <- NULL
   x
 }
 
@@ -178,7 +181,7 @@ shard_worker <- function(run, op, ids, args) {
     }))
   }
   if (op == "drop") {
-    if (exists(run, envir = shard_store, inherits = FALSE)) rm(list = run, envir = shard_store)
+    shard_drop_local(run)
     return(NULL)
   }
   if (is.null(st))
@@ -188,6 +191,12 @@ shard_worker <- function(run, op, ids, args) {
   fun <- shard_ops[[op]]
   if (op %in% shard_ops_chained || op %in% shard_ops_worker) return(fun(st, ids, args))
   lapply(ids, function(i) fun(st[[as.character(i)]], args, st))
+}
+
+# Free the worker's store of run(s) `run` (absent runs are ignored).
+shard_drop_local <- function(run) {
+  run <- run[vapply(run, exists, NA, envir = shard_store, inherits = FALSE)]
+  if (length(run)) rm(list = run, envir = shard_store)
 }
 
 # Operations on one shard (sh: its environment, a: arguments, st: the
@@ -207,8 +216,9 @@ shard_loaders <- new.env(parent = emptyenv())
 shard_loaders$matrix <- function(sh, src, i, args) {
   x <- shard_load_one(src, i, args$dim)
   sh$x <- x
-  sh$zs <- list()           # the labels of each chain (R/mixture_sharded.R)
-  sh$znew <- integer(nrow(x))
+  # per chain (R/mixture_sharded.R): its labels, the other label
+  # vector, their versions, the statistics of pending proposals
+  sh$zs <- sh$alt <- sh$ver <- sh$snapv <- sh$pend <- list()
   sh$side <- raw(nrow(x))
   c(n = nrow(x), dim = ncol(x))
 }
@@ -247,6 +257,10 @@ future_cluster_workers <- function() {
   if (inherits(w, "cluster")) w else NULL
 }
 
+# Runs started in this session.
+shard_runs <- new.env(parent = emptyenv())
+shard_runs$count <- 0
+
 # A new run over cluster `cl` (NULL: in process) for source `src`: shards
 # dealt to workers in contiguous runs.
 shard_handle <- function(cl, src, threads = 1L) {
@@ -255,13 +269,60 @@ shard_handle <- function(cl, src, threads = 1L) {
   owner <- if (W == 1L) rep(1L, S) else floor((seq_len(S) - 1) * W / S) + 1L
   h <- new.env(parent = emptyenv())
   h$cl <- cl
-  h$run <- sprintf("run%08d", sample.int(1e8, 1L, useHash = FALSE) - 1L)
+  # unique in the session (a count), whatever the seed: two runs with the
+  # same seed on one cluster must not share the workers' store (the draw
+  # is kept, so that the chain's random numbers stay those it had)
+  shard_runs$count <- shard_runs$count + 1
+  h$run <- sprintf("run%08d.%d.%.0f", sample.int(1e8, 1L, useHash = FALSE) - 1L,
+                   Sys.getpid(), shard_runs$count)
   h$S <- S
   h$owner <- owner
   h$threads <- threads
   h$dirty <- FALSE
   h$sent <- h$received <- 0
+  reg.finalizer(h, shard_forget)
   h
+}
+
+# The handle h was garbage-collected (no fit refers to it): its run's
+# shards are dropped, at once in process, else on each of its workers with
+# the next call there (a finalizer may run in the middle of a call, so it
+# does not use the cluster itself).
+shard_forget <- function(h) {
+  run <- h$run
+  if (exists(run, envir = shard_live, inherits = FALSE)) rm(list = run, envir = shard_live)
+  if (is.null(h$cl)) {
+    shard_drop_local(run)
+    return(invisible())
+  }
+  for (w in unique(h$owner))
+    shard_drops$queue <- c(shard_drops$queue, list(list(node = h$cl[[w]], run = run)))
+  invisible()
+}
+# Drops waiting for the next call on their worker: list(node, run) each.
+shard_drops <- new.env(parent = emptyenv())
+shard_drops$queue <- list()
+
+# The queued drops of `nodes` (a list of cluster nodes): the runs to drop
+# on each, taken off the queue.
+shard_drops_take <- function(nodes) {
+  q <- shard_drops$queue
+  if (!length(q)) return(NULL)
+  shard_drops$queue <- list()
+  runs <- vector("list", length(nodes))
+  # (a worker whose connection was closed holds nothing any more)
+  keep <- vapply(q, function(e) is.null(e$node$con) ||
+                   isTRUE(tryCatch(isOpen(e$node$con), error = function(err) FALSE)), NA)
+  for (j in which(keep))
+    for (w in seq_along(nodes))
+      if (identical(q[[j]]$node, nodes[[w]])) {
+        runs[[w]] <- c(runs[[w]], q[[j]]$run)
+        keep[j] <- FALSE
+        break
+      }
+  # (a finalizer may have queued more meanwhile)
+  shard_drops$queue <- c(shard_drops$queue, q[keep])
+  runs
 }
 
 # Run `op` on shards `ids` (default all), grouped by worker: one call per
@@ -304,8 +365,11 @@ shard_call <- function(h, op, args = list(), ids = seq_len(h$S), chained = FALSE
 shard_load <- function(h, src, dim = NULL, loader = "matrix") {
   by_worker <- split(seq_len(h$S), h$owner)
   piece <- function(i) {
-    if (identical(src$kind, "matrix"))
-      return(list(kind = "matrix", x = src$x[src$starts[i]:src$ends[i], , drop = FALSE]))
+    if (identical(src$kind, "matrix")) {
+      x <- src$x[src$starts[i]:src$ends[i], , drop = FALSE]
+      dimnames(x) <- NULL                # (a fresh piece: no copy)
+      return(list(kind = "matrix", x = x))
+    }
     if (identical(src$kind, "corpus")) return(lda_corpus_piece(src, i))   # R/lda_sharded.R
     src
   }
@@ -341,6 +405,16 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
                       "with extend(fit, cl = )."), "cl")
   cl <- h$cl
   run <- h$run
+  # the runs of collected handles dropped by the same calls
+  drops <- shard_drops_take(cl[workers])
+  if (!is.null(drops))
+    ids_list <- lapply(seq_along(ids_list), function(j) {
+      t <- ids_list[[j]]
+      if (is.null(drops[[j]])) return(t)
+      if (!is.list(t)) t <- list(ids = t)
+      t$drop <- drops[[j]]
+      t
+    })
   h$dirty <- TRUE
   out <- tryCatch(
     parallel::clusterApply(cl[workers], ids_list, shard_worker_safe, run = run, op = op,
@@ -351,8 +425,11 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
     })
   h$dirty <- FALSE
   if (op != "load") {   # the traffic of the run (bench/bench-sharded.R)
-    h$sent <- h$sent + sum(vapply(ids_list, function(i)
-      length(serialize(list(i, run, op, args), NULL)), 0))
+    # the arguments are serialized once per call (the same for each
+    # worker) and each worker's shard indices counted at 4 bytes (their
+    # header and the call's envelope left out)
+    h$sent <- h$sent + length(workers) * length(serialize(list(run, op, args), NULL)) +
+      4 * length(unlist(ids_list))
     h$received <- h$received + length(serialize(out, NULL))
   }
   for (j in seq_along(out))
@@ -366,8 +443,9 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
 
 # shard_worker() with its errors returned as values.
 shard_worker_safe <- function(task, run, op, args) {
-  if (is.list(task)) {        # list(ids, sources): a load with this worker's sources
-    args$sources <- task$sources
+  if (is.list(task)) {        # list(ids, sources, drop): a load with this worker's
+    args$sources <- task$sources   # sources; runs of collected handles to drop
+    if (!is.null(task$drop)) shard_drop_local(task$drop)
     task <- task$ids
   }
   tryCatch(shard_worker(run, op, task, args),

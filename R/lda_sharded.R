@@ -216,8 +216,7 @@ lda_shards_sync <- function(st, ids, a) {
     set <- lda_shard_set(sh, st)
     if (!identical(shard_version(sh, a), a$version)) {
       if (!shard_ahead(sh, a)) stop_sync()
-      .Call(C_ffi_shard_copy, v$zsnap, v$z)
-      .Call(C_ffi_lda_shard_recount, v, set)
+      .Call(C_ffi_lda_shard_undo, v, set)
       shard_set_version(sh, a, a$version)
     }
     if (!is.null(a$theta_version) && !identical(sh$tver[[ch]], a$theta_version)) {

@@ -21,21 +21,38 @@
 
 shard_info <- function(sh, st, K) c(K, sh$block0, 0, st$threads)
 
-# The labels of chain a$chain on shard sh (each chain has its own; the
-# other buffers are shared, being used within one call or sweep), and the
-# version (sweeps done) of that chain's labels on this worker.
+# The labels of chain a$chain on shard sh, and the version (sweeps done)
+# of that chain's labels on this worker. Each chain has two label vectors
+# that trade places: the labels (zs) and the other one (alt), which holds
+# the proposals of a sweep from its proposal pass to its commit, and then
+# the labels of the sweep's start (the undo of a sweep the session did not
+# record, of version snapv) until the next proposal pass. The sides (side)
+# are shared, being used within one move.
 shard_z <- function(sh, a) {
   z <- sh$zs[[as.character(a$chain)]]
   if (is.null(z)) stop_sync()
   z
 }
 shard_set_z <- function(sh, a, z) sh$zs[[as.character(a$chain)]] <- z
+shard_alt <- function(sh, a) {
+  ch <- as.character(a$chain)
+  b <- sh$alt[[ch]]
+  if (is.null(b)) b <- sh$alt[[ch]] <- integer(nrow(sh$x))
+  b
+}
+# the two vectors trade places (no copy)
+shard_swap <- function(sh, a) {
+  ch <- as.character(a$chain)
+  z <- sh$zs[[ch]]
+  sh$zs[[ch]] <- shard_alt(sh, a)
+  sh$alt[[ch]] <- z
+}
 shard_version <- function(sh, a) sh$ver[[as.character(a$chain)]]
 shard_set_version <- function(sh, a, v) sh$ver[[as.character(a$chain)]] <- v
 # TRUE when the shard holds a sweep of the chain that the session did not
 # record (an interrupt served as the sweep ended, before its chunk was
 # committed; an error in a move): one version ahead of a$version, with the
-# copy of the labels made when that sweep began (see propose).
+# labels of that sweep's start in alt (see commit).
 shard_ahead <- function(sh, a)
   !identical(shard_version(sh, a), a$version) &&
     identical(sh$snapv[[as.character(a$chain)]], a$version)
@@ -63,38 +80,50 @@ shard_ops$warm <- function(sh, a, st) {
   tabulate(z + 1L, a$K)
 }
 shard_ops$stats <- function(sh, a, st) {
-  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), NULL, shard_info(sh, st, a$K))
+  r <- .Call(C_ffi_shard_stats, st$spec, sh$x, shard_z(sh, a), shard_info(sh, st, a$K))
   shard_set_version(sh, a, a$version)
   r
 }
 shard_ops$propose <- function(sh, a, st) {
   # The chain's state is that of the last completed sweep: a sweep the
-  # session did not record is undone from the copy made when it began
-  # (shard_ahead()). The copy of this sweep's start is made now.
+  # session did not record is undone by taking back the labels of its
+  # start (shard_ahead()).
   ch <- as.character(a$chain)
-  z <- shard_z(sh, a)
+  shard_z(sh, a)
   if (!identical(shard_version(sh, a), a$version)) {
     if (!shard_ahead(sh, a)) stop_sync()
-    .Call(C_ffi_shard_copy, sh$snap[[ch]], z)
+    shard_swap(sh, a)
     shard_set_version(sh, a, a$version)
   }
-  if (is.null(sh$snap[[ch]])) sh$snap[[ch]] <- integer(length(z))
-  .Call(C_ffi_shard_copy, z, sh$snap[[ch]])
-  sh$snapv[[ch]] <- a$version
-  .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), sh$znew, shard_info(sh, st, a$K),
-        a$theta, a$logpi, a$seed)
+  sh$snapv[[ch]] <- NULL                     # alt takes the proposals
+  # the proposals with their risk, and the statistics of the labels they
+  # give, kept for the commit unless a scan refuses some (accept)
+  r <- .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), shard_alt(sh, a),
+             shard_info(sh, st, a$K), a$theta, a$logpi, a$seed)
+  sh$pend[[ch]] <- r[c("stats", "size")]
+  r$risk
 }
 # the restart from statistics: every proposal taken
 shard_ops$redraw <- function(sh, a, st) {
   if (is.null(sh$zs[[as.character(a$chain)]])) shard_set_z(sh, a, integer(nrow(sh$x)))
-  .Call(C_ffi_shard_propose, st$spec, sh$x, shard_z(sh, a), sh$znew, shard_info(sh, st, a$K),
-        a$theta, a$logpi, a$seed)
-  tabulate(sh$znew + 1L, a$K)
+  .Call(C_ffi_shard_propose, st$spec, sh$x, NULL, shard_alt(sh, a), shard_info(sh, st, a$K),
+        a$theta, a$logpi, a$seed)$size
 }
-shard_ops$accept <- function(sh, a, st) .Call(C_ffi_shard_accept, shard_z(sh, a), sh$znew, a$cnt)
+shard_ops$accept <- function(sh, a, st) {
+  sh$pend[[as.character(a$chain)]] <- NULL   # the commit sums the accepted labels
+  .Call(C_ffi_shard_accept, shard_z(sh, a), shard_alt(sh, a), a$cnt)
+}
 shard_ops$commit <- function(sh, a, st) {
-  r <- .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), sh$znew,
-             shard_info(sh, st, a$K))
+  # the accepted proposals become the labels; those of the sweep's start
+  # stay in alt (version v) until the next proposal pass
+  ch <- as.character(a$chain)
+  r <- sh$pend[[ch]]
+  sh$pend[[ch]] <- NULL
+  v <- shard_version(sh, a)
+  shard_swap(sh, a)
+  sh$snapv[[ch]] <- v
+  if (is.null(r))
+    r <- .Call(C_ffi_shard_stats, st$spec, sh$x, shard_z(sh, a), shard_info(sh, st, a$K))
   shard_set_version(sh, a, a$version)
   r
 }
@@ -108,7 +137,7 @@ shard_ops$apply <- function(sh, a, st) {
 }
 shard_ops$labels <- function(sh, a, st) {
   if (!is.null(a$version) && shard_ahead(sh, a))
-    return(sh$snap[[as.character(a$chain)]])   # the labels the session recorded
+    return(sh$alt[[as.character(a$chain)]])    # the labels the session recorded
   shard_z(sh, a)
 }
 # the sequential allocation pass along this worker's shards (a$carry from
@@ -271,7 +300,7 @@ sharded_check <- function(h, spec, state) {
   unlist(shard_call(h, "labels")) + 1L
 }
 shard_ops$check <- function(sh, a, st)
-  .Call(C_ffi_shard_commit, st$spec, sh$x, shard_z(sh, a), NULL, shard_info(sh, st, a$K))
+  .Call(C_ffi_shard_stats, st$spec, sh$x, shard_z(sh, a), shard_info(sh, st, a$K))
 
 shard_ops$moments <- function(sh, a, st) {
   x <- sh$x
@@ -517,8 +546,8 @@ sharded_resync <- function(sd, spec, state) {
   new
 }
 shard_ops$take <- function(sh, a, st) {
-  shard_set_z(sh, a, sh$znew)
-  sh$znew <- integer(nrow(sh$x))
+  shard_swap(sh, a)
+  sh$snapv[[as.character(a$chain)]] <- NULL
   NULL
 }
 

@@ -8,6 +8,12 @@
 ##   Rscript bench/bench-lda-sharded.R gen   TOKENS SHARDS DIR [K_TRUE] [V] [SEED]
 ##   Rscript bench/bench-lda-sharded.R shard DIR K SWEEPS WORKERS [SEED]
 ##   Rscript bench/bench-lda-sharded.R local DIR K SWEEPS ALGORITHM THREADS [SEED]
+##   Rscript bench/bench-lda-sharded.R perp  DIR K SWEEPS SHARDS SEEDS
+## `perp` compares the held-out perplexity after SWEEPS sweeps (the topics
+## of the last sweep) of the sharded sampler with SHARDS shards (in
+## process: the draws are those of any number of workers) and of the exact
+## sequential sampler ("sparse"), for each seed of SEEDS (e.g. 1,2,3), on
+## the documents of DIR.
 ## `gen` writes DIR/shard-i.rds (a list of word-id vectors each, documents
 ## of 200 tokens from an LDA with K_TRUE topics, alpha 0.1, topics drawn
 ## from Dirichlet(0.05) over V words) and DIR/heldout.rds (300 documents),
@@ -73,6 +79,24 @@ paths <- sort(list.files(dir, "^shard-.*[.]rds$", full.names = TRUE))
 held <- readRDS(file.path(dir, "heldout.rds"))
 model <- lda_model(K, alpha = 50 / K, beta = 0.01)
 vocab_w <- 50000L
+
+if (mode == "perp") {
+  S <- as.integer(args[5L])
+  seeds <- as.integer(strsplit(args[6L], ",")[[1L]])
+  docs <- do.call(c, lapply(paths, readRDS))
+  for (seed in seeds) {
+    pp <- vapply(c("sharded", "sequential"), function(which) {
+      set.seed(seed)
+      fit <- suppressWarnings(sample_posterior(
+        model, docs, iter = 1L, burnin = sweeps - 1L, progress = FALSE,
+        shards = if (which == "sharded") S))
+      perplexity(fit, held)
+    }, 0)
+    cat(sprintf("seed %d, %d sweeps, K = %d: held-out perplexity %d shards %.1f, sequential %.1f (ratio %.4f); load %s\n",
+                seed, sweeps, K, S, pp[1L], pp[2L], pp[1L] / pp[2L], load_avg()))
+  }
+  quit(save = "no")
+}
 
 if (mode == "shard") {
   W <- as.integer(args[5L])

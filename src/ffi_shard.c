@@ -55,18 +55,28 @@ static int shard_open(mcx_shard *sh, SEXP spec, SEXP x, SEXP z, SEXP info)
     return nprot;
 }
 
+/* list(risk = c(least, total), stats = ss x K matrix, size = K counts) of
+ * the proposals written into znew (z NULL: no risk, labels not read). */
 SEXP ffi_shard_propose(SEXP spec, SEXP x, SEXP z, SEXP znew, SEXP info, SEXP theta,
                        SEXP logpi, SEXP seed)
 {
     mcx_shard sh;
-    int nprot = shard_open(&sh, spec, x, z, info), K = sh.K;
-    need(znew, INTSXP, XLENGTH(z), "bad proposal labels");
+    int risk = z != R_NilValue;
+    SEXP zz = risk ? z : znew;
+    int nprot = shard_open(&sh, spec, x, zz, info), K = sh.K;
+    need(znew, INTSXP, XLENGTH(zz), "bad proposal labels");
     need(theta, REALSXP, (R_xlen_t) sh.s.psize * K, "bad cluster parameters");
     need(logpi, REALSXP, K, "bad cluster weights");
-    SEXP out = PROTECT(allocVector(INTSXP, 2 * (R_xlen_t) K));
-    nprot++;
+    SEXP rk = PROTECT(allocVector(INTSXP, risk ? 2 * (R_xlen_t) K : 0));
+    SEXP st = PROTECT(allocMatrix(REALSXP, (int) sh.m.sstride, K));
+    SEXP size = PROTECT(allocVector(INTSXP, K));
+    nprot += 3;
     mcx_shard_propose(&sh, REAL(theta), REAL(logpi), seed_read(seed), INTEGER(znew),
-                      INTEGER(out), INTEGER(out) + K);
+                      risk ? INTEGER(rk) : NULL, risk ? INTEGER(rk) + K : NULL, REAL(st),
+                      INTEGER(size));
+    const char *names[] = {"risk", "stats", "size", NULL};
+    SEXP vals[] = {rk, st, size};
+    SEXP out = mcx_named_list(names, vals);
     UNPROTECT(nprot);
     return out;
 }
@@ -91,18 +101,15 @@ SEXP ffi_shard_accept(SEXP z, SEXP znew, SEXP cnt)
     return out;
 }
 
-/* list(stats = ss x K matrix, size = K counts) after the labels of znew
- * (NULL: the labels as they are). */
-SEXP ffi_shard_commit(SEXP spec, SEXP x, SEXP z, SEXP znew, SEXP info)
+/* list(stats = ss x K matrix, size = K counts) of the labels z. */
+SEXP ffi_shard_stats(SEXP spec, SEXP x, SEXP z, SEXP info)
 {
     mcx_shard sh;
     int nprot = shard_open(&sh, spec, x, z, info), K = sh.K;
-    if (znew != R_NilValue) need(znew, INTSXP, XLENGTH(z), "bad proposal labels");
     SEXP st = PROTECT(allocMatrix(REALSXP, (int) sh.m.sstride, K));
     SEXP size = PROTECT(allocVector(INTSXP, K));
     nprot += 2;
-    if (znew != R_NilValue) mcx_shard_commit(&sh, INTEGER(znew), REAL(st), INTEGER(size));
-    else mcx_shard_stats(&sh, REAL(st), INTEGER(size));
+    mcx_shard_stats(&sh, REAL(st), INTEGER(size));
     const char *names[] = {"stats", "size", NULL};
     SEXP vals[] = {st, size};
     SEXP out = mcx_named_list(names, vals);
@@ -401,13 +408,4 @@ SEXP ffi_shard_combine(SEXP spec, SEXP parts)
     }
     UNPROTECT(nprot);
     return out;
-}
-
-/* Copy the integer vector `from` into `to` (same length), in place. */
-SEXP ffi_shard_copy(SEXP from, SEXP to)
-{
-    need(from, INTSXP, -1, "bad labels");
-    need(to, INTSXP, XLENGTH(from), "bad label copy");
-    memcpy(INTEGER(to), INTEGER(from), (size_t) XLENGTH(from) * sizeof(int));
-    return R_NilValue;
 }

@@ -8,7 +8,7 @@
 SEXP ffi_shard_propose(SEXP spec, SEXP x, SEXP z, SEXP znew, SEXP info, SEXP theta,
                        SEXP logpi, SEXP seed);
 SEXP ffi_shard_accept(SEXP z, SEXP znew, SEXP cnt);
-SEXP ffi_shard_commit(SEXP spec, SEXP x, SEXP z, SEXP znew, SEXP info);
+SEXP ffi_shard_stats(SEXP spec, SEXP x, SEXP z, SEXP info);
 SEXP ffi_shard_sams(SEXP spec, SEXP x, SEXP z, SEXP side, SEXP info, SEXP args, SEXP seed,
                     SEXP st, SEXP n);
 SEXP ffi_shard_apply(SEXP z, SEXP side, SEXP args, SEXP map);
@@ -21,6 +21,5 @@ SEXP ffi_shard_decide(SEXP spec, SEXP stats, SEXP size, SEXP prior, SEXP thin, S
 SEXP ffi_shard_stats_of(SEXP spec, SEXP xr, SEXP a, SEXP b);
 SEXP ffi_shard_finish_sweep(SEXP spec, SEXP stats, SEXP size, SEXP prior);
 SEXP ffi_shard_combine(SEXP spec, SEXP parts);
-SEXP ffi_shard_copy(SEXP from, SEXP to);
 
 #endif

@@ -157,10 +157,13 @@ SEXP ffi_lda_shard_draw(SEXP s, SEXP set, SEXP seed, SEXP phi)
     return R_NilValue;
 }
 
-SEXP ffi_lda_shard_recount(SEXP s, SEXP set)
+/* The shard put back to the start of its last sweep (topics from zsnap,
+ * then its document counts). */
+SEXP ffi_lda_shard_undo(SEXP s, SEXP set)
 {
     mcx_lda_shard sh;
     shard_open(&sh, s, set);
+    memcpy(sh.z, sh.zsnap, (size_t) sh.N * sizeof(int));
     mcx_lda_shard_recount(&sh, (int) REAL(set)[0]);
     return R_NilValue;
 }

@@ -9,7 +9,7 @@
 SEXP ffi_lda_shard_words(SEXP set, SEXP tok, SEXP idx, SEXP val);
 SEXP ffi_lda_shard_apply(SEXP words, SEXP set, SEXP idx, SEXP val);
 SEXP ffi_lda_shard_draw(SEXP s, SEXP set, SEXP seed, SEXP phi);
-SEXP ffi_lda_shard_recount(SEXP s, SEXP set);
+SEXP ffi_lda_shard_undo(SEXP s, SEXP set);
 SEXP ffi_lda_shard_count(SEXP s, SEXP set, SEXP acc);
 SEXP ffi_lda_shard_sweep(SEXP words, SEXP s, SEXP set, SEXP seed, SEXP acc);
 SEXP ffi_lda_shard_theta(SEXP s, SEXP set, SEXP theta_sum);

@@ -50,7 +50,7 @@ static const R_CallMethodDef call_methods[] = {
     /* --- the sharded mixture chain (ffi_shard.c) --- */
     CALLDEF(ffi_shard_propose, 8),
     CALLDEF(ffi_shard_accept, 3),
-    CALLDEF(ffi_shard_commit, 5),
+    CALLDEF(ffi_shard_stats, 4),
     CALLDEF(ffi_shard_sams, 9),
     CALLDEF(ffi_shard_apply, 4),
     CALLDEF(ffi_shard_nth, 3),
@@ -61,12 +61,11 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_shard_stats_of, 4),
     CALLDEF(ffi_shard_finish_sweep, 4),
     CALLDEF(ffi_shard_combine, 2),
-    CALLDEF(ffi_shard_copy, 2),
     /* --- LDA over shards of documents (ffi_shard_lda.c) --- */
     CALLDEF(ffi_lda_shard_words, 4),
     CALLDEF(ffi_lda_shard_apply, 4),
     CALLDEF(ffi_lda_shard_draw, 4),
-    CALLDEF(ffi_lda_shard_recount, 2),
+    CALLDEF(ffi_lda_shard_undo, 2),
     CALLDEF(ffi_lda_shard_count, 3),
     CALLDEF(ffi_lda_shard_sweep, 5),
     CALLDEF(ffi_lda_shard_theta, 3),

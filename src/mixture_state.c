@@ -85,10 +85,9 @@ void mcx_mix_block(const mcx_mix *m, const int *obs, long lo, long hi, double *b
     b->rows = buf;
 }
 
-void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
-                        const double *x, int n, int dim, int by_column, int threads,
-                        const int *labels, int *z_out, int k_min,
-                        const void *stats, size_t nbytes)
+/* The state's data, scratch and the stats of an empty cluster; no cluster. */
+static void build_shell(mcx_mix *m, const mcx_family *fam, const void *hyper, const double *x,
+                        int n, int dim, int by_column, int threads)
 {
     memset(m, 0, sizeof *m);
     m->fam = fam;
@@ -103,6 +102,24 @@ void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
     m->empty = mcx_alloc(m->sstride, sizeof(double));
     m->scratch = mcx_alloc(m->sstride, sizeof(double));
     fam->stats_reset(hyper, m->empty);
+}
+
+void mcx_mix_build_view(mcx_mix *m, const mcx_family *fam, const void *hyper, const double *x,
+                        int n, int dim, int by_column, int threads, int *z, int K)
+{
+    if (K < 0) MCX_INTERNAL("negative number of clusters");
+    build_shell(m, fam, hyper, x, n, dim, by_column, threads);
+    set_capacity(m, K > 32 ? 2 * K : 64);
+    for (int k = 0; k < K; k++) mcx_mix_new_cluster(m);
+    m->z = z;
+}
+
+void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
+                        const double *x, int n, int dim, int by_column, int threads,
+                        const int *labels, int *z_out, int k_min,
+                        const void *stats, size_t nbytes)
+{
+    build_shell(m, fam, hyper, x, n, dim, by_column, threads);
 
     /* the range of the labels (on the state's threads: one pass over n
      * per chunk), then their copy and the cluster sizes in one pass */

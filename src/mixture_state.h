@@ -112,6 +112,12 @@ void mcx_mix_build_data(mcx_mix *m, const mcx_family *fam, const void *hyper,
                         const double *x, int n, int dim, int by_column, int threads,
                         const int *labels, int *z_out, int k_min,
                         const void *stats, size_t bytes);
+/* A view of labels z (n ints, kept as they are and not read: the caller
+ * vouches that they are in 0 .. K-1) with K clusters whose sizes and stats
+ * are those of empty clusters: for passes that read the data and the
+ * labels only (a shard of a sharded chain, shard_mixture.c). */
+void mcx_mix_build_view(mcx_mix *m, const mcx_family *fam, const void *hyper, const double *x,
+                        int n, int dim, int by_column, int threads, int *z, int K);
 /* Bytes of the K stats blocks (m->stats, exported as they are). */
 static inline size_t mcx_mix_stats_bytes(const mcx_mix *m)
 {

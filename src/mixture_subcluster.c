@@ -130,8 +130,7 @@ static int rcat_log_max_first(mcx_stream *st, double *logw, int K)
 }
 
 /* Labels proposed for the observations of block b (any thread). */
-static void propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t master,
-                          long b)
+void mcx_sc_propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t master, long b)
 {
     const mcx_family *f = m->fam;
     int K = m->K;
@@ -167,7 +166,7 @@ void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master)
 #pragma omp parallel for num_threads(s->threads) schedule(static) if (nb > 1 && s->threads > 1)
 #endif
     for (long b = 0; b < nb; b++)
-        propose_block(m, s, master, b);
+        mcx_sc_propose_block(m, s, master, b);
 }
 
 /* Site-by-site acceptance in index order: observation i takes its proposed

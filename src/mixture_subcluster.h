@@ -180,6 +180,23 @@ int mcx_sc_members(const mcx_mix *m, mcx_subcluster *s, int a, int b);
  * the number of threads. */
 void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
                         const int *gi, const unsigned char *gc, int ng, double *out);
+/* Its pieces, for a pass that does more per block (shard_mixture.c): the
+ * blocks are taken in rounds of mcx_sc_group_begin() blocks (a number that
+ * depends on ng and the family only), each block's sums into its slot of
+ * *part (mcx_sc_group_block(), any thread; slots of the same size for every
+ * block), each round folded in block order (mcx_sc_group_fold(), nblk
+ * slots from part), and the groups' statistics finished into out
+ * (mcx_sc_group_end()): the same operations as mcx_sc_group_stats(), which
+ * needs the family's stats_combine or raw-moment hook for them. */
+long mcx_sc_group_begin(const mcx_mix *m, mcx_subcluster *s, int ng, long nb, double **part);
+void mcx_sc_group_block(const mcx_mix *m, const mcx_subcluster *s, long blk, long nitems,
+                        const int *obs, const int *gi, const unsigned char *gc, int ng,
+                        double *slot);
+void mcx_sc_group_fold(const mcx_mix *m, mcx_subcluster *s, int ng, long nblk,
+                       const double *part, double *out);
+void mcx_sc_group_end(const mcx_mix *m, mcx_subcluster *s, int ng, double *out);
+/* Doubles between the slots of two blocks in *part of mcx_sc_group_begin(). */
+size_t mcx_sc_group_slot(const mcx_mix *m, const mcx_subcluster *s, int ng);
 
 /* Per-thread areas of the block passes for the state m (setup). */
 void mcx_sc_block_setup(const mcx_mix *m, mcx_subcluster *s);
@@ -197,6 +214,8 @@ void mcx_sc_subclusters(const mcx_mix *m, mcx_subcluster *s, int nmem, double *s
  * of observations in parallel, block b from the stream (master, block0 + b)
  * (mixture_subcluster.c; s->theta, s->logpi hold the K clusters'). */
 void mcx_sc_propose(const mcx_mix *m, mcx_subcluster *s, uint64_t master);
+/* The proposals of block b alone (any thread; mcx_sc_propose() runs them all). */
+void mcx_sc_propose_block(const mcx_mix *m, const mcx_subcluster *s, uint64_t master, long b);
 
 /* Step 1's site-by-site acceptance in index order of the proposals zn
  * against the labels z (n of each) from the counts cnt (updated): an

@@ -118,38 +118,70 @@ static void block_stats(const mcx_mix *m, const mcx_subcluster *s, long blk, lon
     }
 }
 
-/* The moments path of mcx_sc_group_stats(): blocks summed in parallel in
- * rounds, pooled in block order into per-group totals (gpart's head), each
- * group's total turned into statistics and combined into out. */
-static void group_moments(const mcx_mix *m, mcx_subcluster *s, long nitems, const int *obs,
-                          const int *gi, const unsigned char *gc, int ng, double *out)
+/* Doubles of one block's group statistics (moments or stats blocks). */
+size_t mcx_sc_group_slot(const mcx_mix *m, const mcx_subcluster *s, int ng)
+{
+    size_t per = (size_t) ng * (s->moments != NULL ? mcx_moments_size(m->dim) : m->sstride);
+    return per > 0 ? per : 1;
+}
+
+long mcx_sc_group_begin(const mcx_mix *m, mcx_subcluster *s, int ng, long nb, double **part)
 {
     int d = m->dim;
-    size_t ss = m->sstride, ms = mcx_moments_size(d), per = (size_t) ng * ms;
-    long nb = mcx_sc_blocks(nitems);
+    size_t per = mcx_sc_group_slot(m, s, ng);
     long round = (long) (SC_GROUP_BUDGET / per);
     if (round < 1) round = 1;
     if (round > nb) round = nb;
-    size_t head = per + ss;                    /* the totals, one stats block */
+    /* the moments path: the per-group totals and one stats block first */
+    size_t head = s->moments != NULL ? per + m->sstride : 0;
     if (head + (size_t) round * per > s->gcap) {
         s->gcap = head + (size_t) round * per;
         s->gpart = mcx_alloc(s->gcap, sizeof(double));
     }
-    double *tot = s->gpart, *st = s->gpart + per, *part = s->gpart + head;
-    for (int g = 0; g < ng; g++) mcx_moments_clear(tot + (size_t) g * ms, d);
-    for (long r0 = 0; r0 < nb; r0 += round) {
-        long r1 = r0 + round < nb ? r0 + round : nb;
+    if (s->moments != NULL)
+        for (int g = 0; g < ng; g++) mcx_moments_clear(s->gpart + (size_t) g * mcx_moments_size(d), d);
+    *part = s->gpart + head;
+    return round;
+}
+
+void mcx_sc_group_block(const mcx_mix *m, const mcx_subcluster *s, long blk, long nitems,
+                        const int *obs, const int *gi, const unsigned char *gc, int ng,
+                        double *slot)
+{
+    if (s->moments != NULL) block_moments(m, blk, nitems, obs, gi, gc, ng, slot);
+    else block_stats(m, s, blk, nitems, obs, gi, gc, ng, slot);
+}
+
+void mcx_sc_group_fold(const mcx_mix *m, mcx_subcluster *s, int ng, long nblk,
+                       const double *part, double *out)
+{
+    int d = m->dim;
+    size_t per = mcx_sc_group_slot(m, s, ng);
+    if (s->moments != NULL) {      /* pooled into the totals at the head of gpart */
+        size_t ms = mcx_moments_size(d);
+        for (int g = 0; g < ng; g++)
+            for (long j = 0; j < nblk; j++)
+                mcx_moments_pool(s->gpart + (size_t) g * ms, part + (size_t) j * per
+                                 + (size_t) g * ms, d);
+        return;
+    }
+    size_t ss = m->sstride;
+    /* each group on one thread */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(static) \
-    if (mcx_sc_parallel(s, r1 - r0, 2))
+    if (ng > 1 && mcx_sc_parallel(s, (long) ng * nblk, MCX_SC_MIN_COMBINES))
 #endif
-        for (long blk = r0; blk < r1; blk++)
-            block_moments(m, blk, nitems, obs, gi, gc, ng, part + (size_t) (blk - r0) * per);
-        for (int g = 0; g < ng; g++)
-            for (long blk = r0; blk < r1; blk++)
-                mcx_moments_pool(tot + (size_t) g * ms, part + (size_t) (blk - r0) * per
-                                 + (size_t) g * ms, d);
-    }
+    for (int g = 0; g < ng; g++)
+        for (long j = 0; j < nblk; j++)
+            s->combine(m->hyper, out + (size_t) g * ss, part + (size_t) j * per + (size_t) g * ss,
+                       mcx_sc_work(s));
+}
+
+void mcx_sc_group_end(const mcx_mix *m, mcx_subcluster *s, int ng, double *out)
+{
+    if (s->moments == NULL) return;
+    size_t ss = m->sstride, ms = mcx_moments_size(m->dim), per = mcx_sc_group_slot(m, s, ng);
+    double *tot = s->gpart, *st = s->gpart + per;
     for (int g = 0; g < ng; g++) {
         if (tot[(size_t) g * ms] == 0.0) continue;
         s->moments(m->hyper, st, tot + (size_t) g * ms);
@@ -161,11 +193,7 @@ void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const 
                         const int *gi, const unsigned char *gc, int ng, double *out)
 {
     size_t ss = m->sstride;
-    if (s->moments != NULL) {
-        group_moments(m, s, nitems, obs, gi, gc, ng, out);
-        return;
-    }
-    if (s->combine == NULL) {                 /* one by one, in order */
+    if (s->moments == NULL && s->combine == NULL) {     /* one by one, in order */
         for (long j = 0; j < nitems; j++) {
             int g = gi != NULL ? gi[j] : gc[j];
             m->fam->stats_add(m->hyper, out + (size_t) g * ss,
@@ -173,30 +201,20 @@ void mcx_sc_group_stats(const mcx_mix *m, mcx_subcluster *s, long nitems, const 
         }
         return;
     }
+    /* blocks summed in parallel in rounds, folded in block order */
     long nb = mcx_sc_blocks(nitems);
-    size_t per = (size_t) ng * ss;             /* doubles per block */
-    long round = (long) (SC_GROUP_BUDGET / (per > 0 ? per : 1));
-    if (round < 1) round = 1;
-    if (round > nb) round = nb;
-    if ((size_t) round * per > s->gcap) {
-        s->gcap = (size_t) round * per;
-        s->gpart = mcx_alloc(s->gcap, sizeof(double));
-    }
+    double *part;
+    long round = mcx_sc_group_begin(m, s, ng, nb, &part);
+    size_t per = mcx_sc_group_slot(m, s, ng);
     for (long r0 = 0; r0 < nb; r0 += round) {
         long r1 = r0 + round < nb ? r0 + round : nb;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) if (r1 - r0 > 1 && s->threads > 1)
+#pragma omp parallel for num_threads(s->threads) schedule(static) \
+    if (mcx_sc_parallel(s, r1 - r0, 2))
 #endif
         for (long blk = r0; blk < r1; blk++)
-            block_stats(m, s, blk, nitems, obs, gi, gc, ng, s->gpart + (size_t) (blk - r0) * per);
-        /* fold in block order, each group on one thread */
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(static) \
-    if (ng > 1 && mcx_sc_parallel(s, (long) ng * (r1 - r0), MCX_SC_MIN_COMBINES))
-#endif
-        for (int g = 0; g < ng; g++)
-            for (long blk = r0; blk < r1; blk++)
-                s->combine(m->hyper, out + (size_t) g * ss,
-                           s->gpart + (size_t) (blk - r0) * per + (size_t) g * ss, mcx_sc_work(s));
+            mcx_sc_group_block(m, s, blk, nitems, obs, gi, gc, ng, part + (size_t) (blk - r0) * per);
+        mcx_sc_group_fold(m, s, ng, r1 - r0, part, out);
     }
+    mcx_sc_group_end(m, s, ng, out);
 }

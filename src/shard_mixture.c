@@ -15,13 +15,9 @@ void mcx_shard_open(mcx_shard *sh, const mcx_family *fam, const void *hyper, con
     mcx_subcluster *s = &sh->s;
     if (K < 1 || n < 0 || threads < 1) MCX_INTERNAL("bad shard");
     if (!mcx_family_thread_safe(fam)) threads = 1;
-    size_t ss = mcx_family_stats_doubles(fam, hyper);
-    if (ss == 0) ss = 1;
-    /* the stats blocks are given (scratch): no pass over the labels' stats */
-    double *stats = mcx_alloc((size_t) K * ss, sizeof(double));
-    mcx_mix_build_data(m, fam, hyper, x, n, dim, 1, threads, z, z, K, stats,
-                       (size_t) K * ss * sizeof(double));
-    if (m->K != K) MCX_INTERNAL("shard labels out of range");
+    /* the labels are not read here: the passes that index by them check
+     * their range as they read them */
+    mcx_mix_build_view(m, fam, hyper, x, n, dim, 1, threads, z, K);
     memset(s, 0, sizeof *s);
     sh->K = K;
     s->threads = threads;
@@ -38,28 +34,89 @@ void mcx_shard_open(mcx_shard *sh, const mcx_family *fam, const void *hyper, con
     mcx_sc_block_setup(m, s);
 }
 
-void mcx_shard_propose(mcx_shard *sh, const double *theta, const double *logpi,
-                       uint64_t master, int *znew, int *least, int *total)
+/* Block blk's part of the risk scan (z given) and the counts of its
+ * proposals, relative to the block's start: 3 K ints at r (least, total,
+ * count); returns 1 if a label of z is out of range. */
+static int risk_block(const int *z, const int *znew, long lo, long hi, int K, int *r)
 {
-    mcx_mix *m = &sh->m;
-    mcx_subcluster *s = &sh->s;
-    int K = sh->K;
-    memcpy(s->theta, theta, (size_t) K * s->psize * sizeof(double));
-    memcpy(s->logpi, logpi, (size_t) K * sizeof(double));
-    s->znew = znew;
-    mcx_sc_propose(m, s, master);
+    int *least = r, *total = r + K, *count = r + 2 * K, bad = 0;
     for (int k = 0; k < K; k++) {
         least[k] = INT_MAX;
-        total[k] = 0;
+        total[k] = count[k] = 0;
     }
-    const int *z = m->z;
-    for (int i = 0; i < m->n; i++) {
-        int a = z[i], b = znew[i];
+    for (long i = lo; i < hi; i++) {
+        int b = znew[i];
+        count[b]++;
+        if (z == NULL) continue;
+        int a = z[i];
+        if (a < 0 || a >= K) {
+            bad = 1;
+            continue;
+        }
         if (a == b) continue;
         if (total[a] < least[a]) least[a] = total[a];
         total[a]--;
         total[b]++;
     }
+    return bad;
+}
+
+void mcx_shard_propose(mcx_shard *sh, const double *theta, const double *logpi,
+                       uint64_t master, int *znew, int *least, int *total, double *out,
+                       int *size)
+{
+    mcx_mix *m = &sh->m;
+    mcx_subcluster *s = &sh->s;
+    int K = sh->K;
+    const int *z = least != NULL ? m->z : NULL;
+    memcpy(s->theta, theta, (size_t) K * s->psize * sizeof(double));
+    memcpy(s->logpi, logpi, (size_t) K * sizeof(double));
+    s->znew = znew;
+    for (int k = 0; k < K; k++) {
+        if (z != NULL) {
+            least[k] = INT_MAX;
+            total[k] = 0;
+        }
+        size[k] = 0;
+        memcpy(out + (size_t) k * m->sstride, m->empty, m->sstride * sizeof(double));
+    }
+    /* one read of each block: its proposals, their risk and counts, and
+     * the statistics of the proposed groups (mcx_sc_group_stats() over
+     * znew, the same operations) */
+    long n = m->n, nb = mcx_sc_blocks(n);
+    double *part;
+    long round = mcx_sc_group_begin(m, s, K, nb, &part);
+    size_t per = mcx_sc_group_slot(m, s, K);
+    int *risk = mcx_alloc((size_t) round * 3 * (size_t) K, sizeof(int));
+    for (long r0 = 0; r0 < nb; r0 += round) {
+        long r1 = r0 + round < nb ? r0 + round : nb;
+        int bad = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(static) \
+    if (r1 - r0 > 1 && s->threads > 1) reduction(|: bad)
+#endif
+        for (long blk = r0; blk < r1; blk++) {
+            long lo = blk * MCX_BLOCK, hi = lo + MCX_BLOCK < n ? lo + MCX_BLOCK : n;
+            mcx_sc_propose_block(m, s, master, blk);
+            bad |= risk_block(z, znew, lo, hi, K, risk + (size_t) (blk - r0) * 3 * K);
+            mcx_sc_group_block(m, s, blk, n, NULL, znew, NULL, K,
+                               part + (size_t) (blk - r0) * per);
+        }
+        if (bad) MCX_INTERNAL("shard labels out of range");
+        mcx_sc_group_fold(m, s, K, r1 - r0, part, out);
+        /* the blocks' risk in index order: the running change at a block's
+         * start plus the least within it */
+        for (long j = 0; j < r1 - r0; j++) {
+            const int *r = risk + (size_t) j * 3 * K;
+            for (int k = 0; k < K; k++) {
+                size[k] += r[2 * K + k];
+                if (z == NULL) continue;
+                if (r[k] != INT_MAX && total[k] + r[k] < least[k]) least[k] = total[k] + r[k];
+                total[k] += r[K + k];
+            }
+        }
+    }
+    mcx_sc_group_end(m, s, K, out);
 }
 
 void mcx_shard_accept(const mcx_shard *sh, int *znew, int *cnt)
@@ -74,14 +131,11 @@ void mcx_shard_stats(mcx_shard *sh, double *out, int *size)
         memcpy(out + (size_t) k * m->sstride, m->empty, m->sstride * sizeof(double));
         size[k] = 0;
     }
-    for (int i = 0; i < m->n; i++) size[m->z[i]]++;
+    for (int i = 0; i < m->n; i++) {
+        if (m->z[i] < 0 || m->z[i] >= sh->K) MCX_INTERNAL("shard labels out of range");
+        size[m->z[i]]++;
+    }
     mcx_sc_group_stats(m, &sh->s, m->n, NULL, m->z, NULL, sh->K, out);
-}
-
-void mcx_shard_commit(mcx_shard *sh, const int *znew, double *out, int *size)
-{
-    memcpy(sh->m.z, znew, (size_t) sh->m.n * sizeof(int));
-    mcx_shard_stats(sh, out, size);
 }
 
 /* log((n_0 - d) p(x | st_0)) - log((n_1 - d) p(x | st_1)) for one observation. */

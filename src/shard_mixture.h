@@ -57,23 +57,27 @@ typedef struct {
 } mcx_shard;
 
 /* Open the shard (n observations of dimension dim, R's column-major n x dim
- * matrix x; labels z, the worker's memory; first block block0; has_na: a
- * cell of x is NaN, computed once when the shard is loaded). */
+ * matrix x; labels z, the worker's memory, in 0 .. K-1, not read here;
+ * first block block0; has_na: a cell of x is NaN, computed once when the
+ * shard is loaded). */
 void mcx_shard_open(mcx_shard *sh, const mcx_family *fam, const void *hyper, const double *x,
                     int n, int dim, int *z, int K, int threads, long block0, int has_na);
 
 /* Step 1: labels proposed into znew (n ints) from theta (psize x K) and
  * logpi (K), streams of `master`; least[a], total[a] as above (least[a] =
- * INT_MAX when no observation leaves a). */
+ * INT_MAX when no observation leaves a; least NULL: not computed, the
+ * labels z not read); in the same read of each block, the per-cluster
+ * stats (K blocks, out) and member counts (size) of the labels znew, as
+ * mcx_shard_stats() gives them once znew are the labels (a shard whose
+ * proposals are all accepted needs no further pass). */
 void mcx_shard_propose(mcx_shard *sh, const double *theta, const double *logpi,
-                       uint64_t master, int *znew, int *least, int *total);
+                       uint64_t master, int *znew, int *least, int *total, double *out,
+                       int *size);
 /* The scan of the proposals in index order from the counts cnt (K, updated
  * to the counts at the shard's end); refused proposals are reset in znew. */
 void mcx_shard_accept(const mcx_shard *sh, int *znew, int *cnt);
-/* Labels from znew; the shard's per-cluster stats (K blocks, out) and
- * member counts (size), summed in block order. */
-void mcx_shard_commit(mcx_shard *sh, const int *znew, double *out, int *size);
-/* The shard's per-cluster stats and counts of the labels as they are. */
+/* The shard's per-cluster stats (K blocks, out) and member counts (size)
+ * of the labels as they are, summed in block order. */
 void mcx_shard_stats(mcx_shard *sh, double *out, int *size);
 
 /* Step 2's pass over the shard's members of the union of clusters a and b

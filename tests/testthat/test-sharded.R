@@ -155,3 +155,52 @@ test_that("Ctrl-C returns the sweeps done, and extend() then equals one longer r
   expect_lt(r$n, 3000L)
   expect_identical(r$done, ref)
 })
+
+test_that("the shards of a garbage-collected fit are freed, in process and on the workers", {
+  skip_on_cran()
+  x <- sharded_data_3()
+  runs <- function(cl = NULL) {
+    if (is.null(cl)) return(ls(mcmix:::shard_store))
+    unlist(parallel::clusterCall(cl, function() ls(mcmix:::shard_store)))
+  }
+  f <- sharded_fit(x, 3L, iter = 2L)
+  run <- f$data$handle$run
+  expect_true(run %in% runs())
+  rm(f)
+  invisible(gc())
+  expect_false(run %in% runs())
+  cl <- parallel::makePSOCKcluster(2L)
+  on.exit(parallel::stopCluster(cl))
+  f <- sharded_fit(x, 3L, cl = cl, iter = 20L)
+  run <- f$data$handle$run
+  expect_identical(runs(cl), c(run, run))
+  # a fit extended from it holds the same workers' run: extend() goes on
+  # after the first fit is collected, bit for bit as one longer run
+  g <- sharded_fit(x, 3L, cl = cl, iter = 10L)
+  run_g <- g$data$handle$run
+  # (the same seed: each run keeps its own shards on the workers)
+  expect_identical(length(shard_labels(f)), nrow(x))
+  g <- extend(g, iter = 10L)
+  invisible(gc())
+  g <- extend(g, iter = 0L)
+  expect_identical(as.matrix(g), as.matrix(f))
+  rm(f)
+  invisible(gc())
+  # the next call on the workers drops the collected run
+  expect_identical(length(shard_labels(g)), nrow(x))
+  expect_identical(runs(cl), c(run_g, run_g))
+})
+
+test_that("a shard's matrix is kept as loaded, not copied", {
+  skip_on_cran()
+  skip_if_not(capabilities("profmem"))
+  # tracemem() prints a line when the matrix is duplicated
+  src <- shard_source(fun = function(i) {
+    m <- matrix(as.double(1:20), 10)
+    tracemem(m)
+    m
+  }, n = 1)
+  out <- capture.output(x <- mcmix:::shard_load_one(src, 1L, NULL))
+  expect_identical(out, character())
+  expect_identical(x, matrix(as.double(1:20), 10))
+})
