@@ -229,12 +229,12 @@ hier_lm_design <- function(formula, y, data, group, subset, na.action) {
                               "vector with one group per row, not %s."), describe_value(group)),
                "group")
   na_fun <- check_na_action(na.action)   # R/logit.R
-  mf <- tryCatch(do.call(stats::model.frame,
-                         list(formula = formula, data = data, subset = subset,
-                              na.action = stats::na.pass, group = group)),
-                 error = function(e)
+  mf <- tryCatch(model_frame_rows(list(formula = formula, data = data, group = group), subset),
+                 error = function(e) {
+                   if (inherits(e, "mcmix_error")) base::stop(e)
                    stop_input(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
-                                      conditionMessage(e)), "x"))
+                                      conditionMessage(e)), "x")
+                 })
   if (!is.null(attr(attr(mf, "terms"), "offset")))
     stop_input("`x` has an offset() term, which hier_lm_gibbs() does not support.", "x")
   omitted <- NULL

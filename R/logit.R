@@ -225,12 +225,12 @@ binary_design <- function(x, y, data, subset = NULL, na.action = NULL, weights =
       stop("`y` must be NULL when `x` is a formula (the response is on its left-hand side).",
            call. = FALSE)
     na_fun <- check_na_action(na.action)
-    mf <- tryCatch(do.call(stats::model.frame,
-                           list(formula = x, data = data, subset = subset,
-                                na.action = stats::na.pass)),
-                   error = function(e)
+    mf <- tryCatch(model_frame_rows(list(formula = x, data = data), subset),
+                   error = function(e) {
+                     if (inherits(e, "mcmix_error")) base::stop(e)
                      stop(sprintf("`x` (a formula) cannot be evaluated in `data`: %s",
-                                  conditionMessage(e)), call. = FALSE))
+                                  conditionMessage(e)), call. = FALSE)
+                   })
     if (!is.null(attr(attr(mf, "terms"), "offset")))
       stop_input(paste0("`x` has an offset() term, which ", fitter, "() does not support: ",
                         "put the variable in the formula to estimate its coefficient."), "x")
@@ -269,14 +269,16 @@ binary_design <- function(x, y, data, subset = NULL, na.action = NULL, weights =
 }
 
 # The rows of an n-row design that `subset` selects: a logical vector of
-# length n, or row numbers (positive, or negative to leave rows out),
-# without NA, each row at most once; at least one row.
+# length n (NA: not selected, as in lm()), or row numbers (positive, or
+# negative to leave rows out) without NA, each row at most once; at least
+# one row.
 subset_rows <- function(subset, n) {
   bad <- function(why)
-    stop_input(sprintf("`subset` must select rows of `x` (%s), not %s.", why,
+    stop_input(sprintf("`subset` must select rows of the data (%s), not %s.", why,
                        describe_value(subset)), "subset")
   if (is.logical(subset) && is.null(dim(subset))) {
-    if (length(subset) != n || anyNA(subset)) bad(sprintf("a logical vector of length %d without NA", n))
+    # (NA selects nothing, as in lm())
+    if (length(subset) != n) bad(sprintf("a logical vector of length %d", n))
     rows <- which(subset)
   } else if (is.numeric(subset) && is.null(dim(subset)) && !is.object(subset)) {
     if (!length(subset) || anyNA(subset) || any(subset != round(subset)) ||
@@ -289,6 +291,18 @@ subset_rows <- function(subset, n) {
   }
   if (!length(rows)) bad("at least one row")
   rows
+}
+
+# The model frame of stats::model.frame() arguments `args` (formula, data,
+# ...) with missing values kept, restricted to the rows `subset` selects
+# (checked by subset_rows() against the frame's rows).
+model_frame_rows <- function(args, subset) {
+  args$na.action <- stats::na.pass
+  if (!is.null(subset)) {
+    n <- nrow(do.call(stats::model.frame, args))
+    args$subset <- subset_rows(subset, n)
+  }
+  do.call(stats::model.frame, args)
 }
 
 # `subset` of a formula fitter, evaluated as lm() does: in `data`, then in

@@ -288,6 +288,12 @@ test_that("subset and na.action select the rows as lm() does; weights and offset
                    c(-1, 2), 0, nrow(X) + 1, TRUE, 1.5))
     expect_error(probit_gibbs(X, d$y, subset = bad, iter = 5, progress = FALSE), "`subset`",
                  class = "mcmix_error_input")
+  # and with a formula: the rows of the model frame, each once
+  expect_error(logit_gibbs(y ~ z, data = d, subset = rep(1, 1e6), iter = 5, progress = FALSE),
+               "`subset`", class = "mcmix_error_input")
+  expect_error(hier_lm_gibbs(y ~ z, data = d, group = rep(1:4, length.out = nrow(d)),
+                             subset = list(), iter = 5, progress = FALSE),
+               "`subset`", class = "mcmix_error_input")
 })
 
 test_that("hier_lm_gibbs() takes a formula with data and group, as lm() does, and update() changes it", {
