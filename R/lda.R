@@ -251,7 +251,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
                                        cores = mcmix_option("cores"),
-                                       algorithm = c("sparse", "dense", "blocked", "mh"),
+                                       algorithm = c("sparse", "dense", "blocked", "mh", "ftree"),
                                        threads = mcmix_option("threads"),
                                        mh_steps = 2L, backend = mcmix_option("backend"), ...) {
   check_dots(list(...))   # R/checks.R
@@ -300,7 +300,9 @@ lda_samplers <- list(
   dense = lda_sampler(exact = TRUE),
   blocked = lda_sampler(exact = FALSE, threads = TRUE, per_token = 36, per_word_cell = 20),
   # the word order, the topics in it, the 16-bit counts
-  mh = lda_sampler(exact = TRUE, per_token = 24, per_word_cell = 22))
+  mh = lda_sampler(exact = TRUE, per_token = 24, per_word_cell = 22),
+  # the word order (token, document, topic) and the documents' topic lists
+  ftree = lda_sampler(exact = TRUE, per_token = 20, per_word_cell = 20))
 
 # One chunk of the compiled sampler: see src/ffi_lda.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,
