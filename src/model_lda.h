@@ -82,6 +82,15 @@ typedef struct mcx_lda {
     int ft_shift;             /* bits of the count in an entry */
     double *ft_tree;          /* 2 P: the F+tree, leaves P .. P + K - 1 */
     int ft_P;                 /* leaves: the least power of two >= K */
+    /* tiled sweep (model_lda_tiled.c; tl_Kp 0 otherwise): the
+     * word-topic counts in rows of tl_Kp (K rounded up to a multiple of
+     * 8) 16-bit counts, or int ones when a word has more than 65535
+     * tokens; nwk is refreshed from them (mcx_lda_tiled_sync()) before
+     * it is read.  coef and inv_minus as the sparse sweep's. */
+    int tl_Kp;
+    uint16_t *tl_nw16;        /* W x tl_Kp, or NULL */
+    int *tl_nw32;             /* W x tl_Kp, or NULL */
+    double *tl_q;             /* tl_Kp terms and tl_Kp / 8 tile sums (scratch) */
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
      * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
      * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
@@ -129,7 +138,7 @@ static inline int mcx_lowest_bit(uint64_t x)
  */
 typedef struct mcx_lda_settings {
     int threads, blocks;      /* "blocked": OpenMP threads, B (B x B cells) */
-    int mh_steps, mh_wide;    /* "mh": cycles per token; 1: int counts (tests) */
+    int mh_steps, mh_wide;    /* "mh": cycles per token; 1: int counts for "mh" and "tiled" (tests) */
 } mcx_lda_settings;
 
 typedef struct mcx_lda_sampler {
@@ -145,7 +154,8 @@ typedef struct mcx_lda_sampler {
     X(dense)                \
     X(blocked)              \
     X(mh)                   \
-    X(ftree)
+    X(ftree)                \
+    X(tiled)
 
 #define MCX_LDA_DECLARE(name) extern const mcx_lda_sampler mcx_lda_##name;
 MCX_LDA_SAMPLERS(MCX_LDA_DECLARE)
@@ -214,6 +224,14 @@ void   mcx_lda_sweep_ftree(mcx_lda *m);
  * are read); z written back from the word-ordered copy (end of a run). */
 void   mcx_lda_ftree_sync(mcx_lda *m);
 void   mcx_lda_ftree_finish(mcx_lda *m);
+/* Collapsed Gibbs over every topic in tiles of 8 (documents in order,
+ * the sparse sweep's token order and streams): O(K) per token without a
+ * chain of additions; `wide` 1 keeps int counts where 16-bit ones would
+ * do (tests: the same draws). */
+void   mcx_lda_tiled_init(mcx_lda *m, int wide);
+void   mcx_lda_sweep_tiled(mcx_lda *m);
+/* The dense word-topic counts from the padded rows (before they are read). */
+void   mcx_lda_tiled_sync(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * (64-bit counts) from a uniform start; theta (D x K, column-major)
