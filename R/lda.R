@@ -251,7 +251,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
                                        burnin = floor(iter / 2), thin = 1,
                                        chains = 1, progress = interactive(),
                                        cores = mcmix_option("cores"),
-                                       algorithm = c("sparse", "dense", "blocked", "mh", "ftree", "tiled"),
+                                       algorithm = c("sparse", "dense", "blocked", "mh"),
                                        threads = mcmix_option("threads"),
                                        mh_steps = 2L, backend = mcmix_option("backend"), ...) {
   check_dots(list(...))   # R/checks.R
@@ -266,7 +266,7 @@ sample_posterior.mcmix_lda <- function(model, data, vocab = NULL, iter = 1000,
   corpus <- lda_corpus(data, vocab, K = model$K)
   lda_check_budget(model$K, corpus, check_count(chains, "chains", 1L))   # R/lda_corpus.R
   row <- lda_samplers[[algorithm]]
-  if (row$per_token > 0 || row$per_word_cell > 0)   # its own structures beyond the counts
+  if (row$per_token > 0)       # the sampler's own structures beyond the counts
     lda_check_memory(model$K, corpus$W, corpus$D, length(corpus$word),
                      per_token = row$per_token, per_word_cell = row$per_word_cell)
   block <- mcmix_option("lda_block_tokens")
@@ -300,11 +300,7 @@ lda_samplers <- list(
   dense = lda_sampler(exact = TRUE),
   blocked = lda_sampler(exact = FALSE, threads = TRUE, per_token = 36, per_word_cell = 20),
   # the word order, the topics in it, the 16-bit counts
-  mh = lda_sampler(exact = TRUE, per_token = 24, per_word_cell = 22),
-  # the word order (token, document, topic) and the documents' topic lists
-  ftree = lda_sampler(exact = TRUE, per_token = 20, per_word_cell = 20),
-  # the padded 16-bit copy of the word-topic counts
-  tiled = lda_sampler(exact = TRUE, per_token = 0, per_word_cell = 26))
+  mh = lda_sampler(exact = TRUE, per_token = 24, per_word_cell = 22))
 
 # One chunk of the compiled sampler: see src/ffi_lda.c.
 lda_step_c <- function(model, corpus, state, n, thin, offset, warmup,

@@ -64,33 +64,6 @@ typedef struct mcx_lda {
     uint8_t *mh_z8;           /* N: the same in 8 bits (K <= 256), or NULL */
     uint16_t *mh_nw16;        /* W x K: the word-topic counts in 16 bits, or NULL */
     void *mh_u;               /* scratch: the proposals drawn ahead (mh_step) */
-    /* F+tree sweep in word order (model_lda_ftree.c; ft_off NULL
-     * otherwise).  The word-topic counts nwk and the totals nk are kept
-     * up to date; the document-topic counts live in the documents' lists
-     * and ndk is refreshed from them (mcx_lda_ftree_sync()) before it is
-     * read.  The list of document d is a block at ft_doff[d] of ft_d32
-     * (or ft_d64 when a count does not fit in the 32-bit entry): its
-     * length, then its entries (k << ft_shift) | n_dk with n_dk > 0, k
-     * increasing, capacity min(K, n_d). */
-    int *ft_off;              /* W + 1 offsets of each word's occurrences */
-    int *ft_tok;              /* N: token index of each occurrence */
-    int *ft_dpos;             /* N: the list block (ft_doff[d]) of its document */
-    int *ft_z;                /* N: topics in word order (z written back at the end) */
-    int *ft_doff;             /* D + 1 offsets of the documents' blocks */
-    uint32_t *ft_d32;         /* the blocks, 32-bit entries, or NULL */
-    uint64_t *ft_d64;         /* the blocks, 64-bit entries, or NULL */
-    int ft_shift;             /* bits of the count in an entry */
-    double *ft_tree;          /* 2 P: the F+tree, leaves P .. P + K - 1 */
-    int ft_P;                 /* leaves: the least power of two >= K */
-    /* tiled sweep (model_lda_tiled.c; tl_Kp 0 otherwise): the
-     * word-topic counts in rows of tl_Kp (K rounded up to a multiple of
-     * 8) 16-bit counts, or int ones when a word has more than 65535
-     * tokens; nwk is refreshed from them (mcx_lda_tiled_sync()) before
-     * it is read.  coef and inv_minus as the sparse sweep's. */
-    int tl_Kp;
-    uint16_t *tl_nw16;        /* W x tl_Kp, or NULL */
-    int *tl_nw32;             /* W x tl_Kp, or NULL */
-    double *tl_q;             /* tl_Kp terms and tl_Kp / 8 tile sums (scratch) */
     /* log-gamma tables of mcx_lda_log_joint(), NaN until read:
      * lg_beta[n] = lgamma(n + beta) - lgamma(beta) (n < lg_nw),
      * lg_alpha[n] = lgamma(n + alpha) - lgamma(alpha) and
@@ -138,7 +111,7 @@ static inline int mcx_lowest_bit(uint64_t x)
  */
 typedef struct mcx_lda_settings {
     int threads, blocks;      /* "blocked": OpenMP threads, B (B x B cells) */
-    int mh_steps, mh_wide;    /* "mh": cycles per token; 1: int counts for "mh" and "tiled" (tests) */
+    int mh_steps, mh_wide;    /* "mh": cycles per token; 1: int counts (tests) */
 } mcx_lda_settings;
 
 typedef struct mcx_lda_sampler {
@@ -153,9 +126,7 @@ typedef struct mcx_lda_sampler {
     X(sparse)               \
     X(dense)                \
     X(blocked)              \
-    X(mh)                   \
-    X(ftree)                \
-    X(tiled)
+    X(mh)
 
 #define MCX_LDA_DECLARE(name) extern const mcx_lda_sampler mcx_lda_##name;
 MCX_LDA_SAMPLERS(MCX_LDA_DECLARE)
@@ -215,23 +186,6 @@ void   mcx_lda_mh_init(mcx_lda *m, int steps, int wide);
 void   mcx_lda_sweep_mh(mcx_lda *m);
 /* The dense word-topic counts from the 16-bit ones (before they are read). */
 void   mcx_lda_mh_sync(mcx_lda *m);
-/* Collapsed Gibbs in word order, each draw from an F+tree over the word's
- * side and the document's topics (Yu et al. 2015): the same full
- * conditional at O(topics of the document + log K) per token. */
-void   mcx_lda_ftree_init(mcx_lda *m);
-void   mcx_lda_sweep_ftree(mcx_lda *m);
-/* The dense document-topic counts from the document lists (before they
- * are read); z written back from the word-ordered copy (end of a run). */
-void   mcx_lda_ftree_sync(mcx_lda *m);
-void   mcx_lda_ftree_finish(mcx_lda *m);
-/* Collapsed Gibbs over every topic in tiles of 8 (documents in order,
- * the sparse sweep's token order and streams): O(K) per token without a
- * chain of additions; `wide` 1 keeps int counts where 16-bit ones would
- * do (tests: the same draws). */
-void   mcx_lda_tiled_init(mcx_lda *m, int wide);
-void   mcx_lda_sweep_tiled(mcx_lda *m);
-/* The dense word-topic counts from the padded rows (before they are read). */
-void   mcx_lda_tiled_sync(mcx_lda *m);
 /* Fold-in Gibbs for new documents with the topics fixed: phi is K x W
  * (column-major, phi[w * K + k]); n_burn + n_keep sweeps per document
  * (64-bit counts) from a uniform start; theta (D x K, column-major)
