@@ -178,6 +178,22 @@ void   mcx_lda_sweep_sparse(mcx_lda *m);
 int    mcx_lda_sweep_sparse_segments(mcx_lda *m, uint64_t master, uint64_t key0, int groups,
                                      const int *seg_doc, const int *seg_grp,
                                      const int *seg_end, int nseg);
+/* The sparse sweep over documents d0 .. d1 - 1 only, document d drawing
+ * from the stream (master, id0 + d) (mcx_lda_sweep_sparse() is the range
+ * 0 .. D with id0 = 0 and a master seed from R's generator; no R API
+ * here; id0 lets a part of a corpus keep its documents' ids in the
+ * whole).  The
+ * documents are drawn against the chain's word lists and totals: to
+ * sample a subset of documents against given word-topic counts, build m
+ * on those documents (mcx_lda_build()), replace nwk (W x K) and nk by the
+ * given counts (which must include the documents' own tokens) and
+ * inv_den by 1 / (nk + W beta), then mcx_lda_sparse_init(m); the sweep
+ * updates the lists, nk and the documents' counts in place, and
+ * mcx_lda_sparse_sync(m) writes the word-topic counts back to nwk.  Two
+ * calls on d0 .. a and a .. d1 are the same sampler as one call on
+ * d0 .. d1 but not bit for bit (the smoothing bucket is recomputed at
+ * the start of each call). */
+void   mcx_lda_sweep_sparse_docs(mcx_lda *m, int d0, int d1, uint64_t master, uint64_t id0);
 void   mcx_lda_sparse_sync(mcx_lda *m);
 /* Partitioned SparseLDA on `threads` OpenMP threads (after
  * mcx_lda_sparse_init): blocks x blocks cells of (document group, word

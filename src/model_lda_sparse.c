@@ -350,22 +350,29 @@ static void sparse_segment(mcx_lda *m, lda_view *v, int d, const int *word, int 
     }
 }
 
-/* Documents d0 .. d1 - 1 in order, document d drawing from (master, d). */
-static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master)
+/* Documents d0 .. d1 - 1 in order, document d drawing from
+ * (master, id0 + d). */
+static void sparse_docs(mcx_lda *m, lda_view *v, int d0, int d1, uint64_t master,
+                        uint64_t id0)
 {
     const int *start = m->doc_start;
     for (int d = d0; d < d1 && !v->bad; d++)
         sparse_segment(m, v, d, m->word, m->z, start[d], start[d + 1], start[d1],
-                       d + 1 < d1 ? d + 1 : -1, master, (uint64_t) d);
+                       d + 1 < d1 ? d + 1 : -1, master, id0 + (uint64_t) d);
+}
+
+void mcx_lda_sweep_sparse_docs(mcx_lda *m, int d0, int d1, uint64_t master, uint64_t id0)
+{
+    if (d0 < 0 || d1 > m->D || d0 > d1) MCX_INTERNAL("document range out of bounds");
+    lda_view v = chain_view(m);
+    view_start(&v, m);
+    sparse_docs(m, &v, d0, d1, master, id0);
+    if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
 }
 
 void mcx_lda_sweep_sparse(mcx_lda *m)
 {
-    const uint64_t master = mcx_stream_master();
-    lda_view v = chain_view(m);
-    view_start(&v, m);
-    sparse_docs(m, &v, 0, m->D, master);
-    if (v.bad) MCX_INTERNAL("SparseLDA word list out of step");
+    mcx_lda_sweep_sparse_docs(m, 0, m->D, mcx_stream_master(), 0);
 }
 
 int mcx_lda_sweep_sparse_segments(mcx_lda *m, uint64_t master, uint64_t key0, int groups,
