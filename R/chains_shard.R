@@ -425,12 +425,10 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
     })
   h$dirty <- FALSE
   if (op != "load") {   # the traffic of the run (bench/bench-sharded.R)
-    # the arguments are serialized once per call (the same for each
-    # worker) and each worker's shard indices counted at 4 bytes (their
-    # header and the call's envelope left out)
-    h$sent <- h$sent + length(workers) * length(serialize(list(run, op, args), NULL)) +
-      4 * length(unlist(ids_list))
-    h$received <- h$received + length(serialize(out, NULL))
+    # the arguments as sent to each worker, each worker's shard indices
+    # at 4 bytes (sizes of the vectors' data, shard_bytes())
+    h$sent <- h$sent + length(workers) * shard_bytes(args) + 4 * length(unlist(ids_list))
+    h$received <- h$received + shard_bytes(out)
   }
   for (j in seq_along(out))
     if (inherits(out[[j]], "mcmix_shard_failure")) {
@@ -439,6 +437,22 @@ shard_exec_parallel <- function(h, workers, op, ids_list, args) {
       stop_worker(workers[[j]], conditionMessage(e))
     }
   out
+}
+
+# About the bytes of x on the wire: its vectors' data (8 bytes a double,
+# 4 an integer or logical, the strings' characters) and 8 per vector, the
+# rest (functions, environments: small here) by serialization; a cheap
+# count where serializing the values again only to count them would cost
+# as much as sending them.
+shard_bytes <- function(x) {
+  if (is.null(x)) return(0)
+  if (is.list(x))
+    return(8 + sum(vapply(x, shard_bytes, 0)))
+  if (is.atomic(x))
+    return(8 + switch(typeof(x), double = 8, integer = 4, logical = 4, raw = 1,
+                      complex = 16, character = 0, 8) * length(x) +
+             if (is.character(x)) sum(nchar(x, "bytes"), na.rm = TRUE) else 0)
+  length(serialize(x, NULL))
 }
 
 # shard_worker() with its errors returned as values.
