@@ -138,7 +138,8 @@ if (mode == "shard") {
   threads <- as.integer(args[6L])
   seed <- if (length(args) >= 7L) as.integer(args[7L]) else 1L
   docs <- do.call(c, lapply(paths, readRDS))
-  options(mcmix.threads_adapt = FALSE)
+  # (1e8 tokens need about 8 GB in process)
+  options(mcmix.threads_adapt = FALSE, mcmix.lda_max_bytes = 2e10, mcmix.memory_budget = 2e10)
   set.seed(seed)
   t0 <- proc.time()
   fit <- suppressWarnings(sample_posterior(model, docs, iter = 1L, burnin = 0L,
