@@ -87,21 +87,9 @@ have_tm <- requireNamespace("topicmodels", quietly = TRUE)
 
 ## synthetic corpus from the LDA generative model: sparse topics
 ## (phi_k ~ Dir(0.05)), documents of 100 tokens with theta_d ~ Dir(0.2)
-make_corpus <- function(D, len, W, K, seed) {
-  set.seed(seed)
-  phi <- matrix(stats::rgamma(K * W, 0.05), K, W)
-  phi <- phi / rowSums(phi)
-  z <- unlist(lapply(seq_len(D), function(d) {
-    th <- stats::rgamma(K, 0.2)
-    sample.int(K, len, replace = TRUE, prob = th)
-  }))
-  w <- integer(length(z))
-  for (k in seq_len(K)) {
-    i <- which(z == k)
-    w[i] <- sample.int(W, length(i), replace = TRUE, prob = phi[k, ])
-  }
-  unname(split(w, rep(seq_len(D), each = len)))
-}
+## (the corpora: bench/lda-corpus.R, next to this script)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)[1L])),
+                 "lda-corpus.R"))
 
 cpu <- function(f) {
   gc()
