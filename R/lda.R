@@ -264,7 +264,9 @@ print.mcmix_lda <- function(x, ...) {
 #'   `mcmix_error_worker` whose fit keeps the draws so far;
 #'   `extend(fit, iter, cl = new_cluster)` continues on new workers (the
 #'   topics of the tokens drawn again given the fit's topic-word counts).
-#'   Ctrl-C is served between sweeps and returns the fit so far.
+#'   Ctrl-C is served between sweeps and returns the fit so far. Create the
+#'   cluster with TCP no-delay on both ends (see "Data larger than one
+#'   machine" in [sample_posterior()]).
 #' @return An `mcmix_fit` of class `mcmix_lda_fit`. Its trace `log_lik` is
 #'   \eqn{\log p(w, z)} with \eqn{\theta, \phi} integrated out. The
 #'   posterior means of \eqn{\phi} and \eqn{\theta} over the kept draws are

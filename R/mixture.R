@@ -314,7 +314,14 @@ print.mcmix_dp_mixture <- function(x, ...) {
 #'   sweeps and returns the fit so far. To start workers on other hosts:
 #'   `cl <- parallel::makePSOCKcluster(c("host1", "host2"))` (ssh access and
 #'   mcmix installed on each host; `parallelly::makeClusterPSOCK()` offers
-#'   more options); each worker may use `threads` OpenMP threads. See the
+#'   more options); each worker may use `threads` OpenMP threads. A
+#'   sharded sweep makes a dozen calls on the workers, so each call's
+#'   latency counts: `parallelly::makeClusterPSOCK()` turns off the delay of
+#'   small packets (TCP no-delay) on both ends; with
+#'   `parallel::makePSOCKcluster()` set `options(socketOptions = "no-delay")`
+#'   before it and pass `rscript_args = c("-e",
+#'   shQuote("options(socketOptions = 'no-delay')"))`, or every call that
+#'   answers more than a packet waits about 40 ms. See the
 #'   vignette "Dirichlet process mixtures" for a worked example.
 #' @return An `mcmix_fit` (class `mcmix_mixture_fit` for mixtures). Its
 #'   traces are `n_clusters` (number of occupied clusters), `alpha` (when it

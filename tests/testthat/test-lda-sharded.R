@@ -150,7 +150,7 @@ test_that("sharded LDA draws are identical for 1, 2 and 3 PSOCK workers and in p
   docs <- lda_sharded_docs()
   ref <- lda_sharded_fit(docs, 4L)
   expect_gt(length(unique(as.matrix(ref)[, "log_lik"])), 5)
-  cl <- parallel::makePSOCKcluster(3L)
+  cl <- shard_test_cluster(3L)
   on.exit(parallel::stopCluster(cl))
   for (w in 1:3) {
     f <- lda_sharded_fit(docs, 4L, cl = cl[seq_len(w)])
@@ -215,7 +215,7 @@ test_that("a killed worker ends a sharded LDA run with a classed error; extend()
   skip_on_cran()
   skip_on_os("windows")
   docs <- lda_sharded_docs()
-  cl <- parallel::makePSOCKcluster(2L)
+  cl <- shard_test_cluster(2L)
   on.exit({
     try(parallel::stopCluster(cl), silent = TRUE)
     for (node in cl) try(close(node$con), silent = TRUE)
@@ -230,7 +230,7 @@ test_that("a killed worker ends a sharded LDA run with a classed error; extend()
   expect_s3_class(e$fit, "mcmix_lda_sharded_fit")
   expect_identical(nrow(as.matrix(e$fit)), 10L)
   expect_error(doc_topic(e$fit), "gone", class = "mcmix_error_input")
-  cl2 <- parallel::makePSOCKcluster(2L)
+  cl2 <- shard_test_cluster(2L)
   on.exit(parallel::stopCluster(cl2), add = TRUE)
   seen <- FALSE
   g <- withCallingHandlers(extend(e$fit, iter = 10L, cl = cl2),

@@ -57,7 +57,7 @@ test_that("sharded draws are identical for 1, 2 and 3 PSOCK workers and in proce
   x <- sharded_data_3()
   ref <- as.matrix(sharded_fit(x, 3L))
   expect_gt(length(unique(ref[, "log_lik"])), 5)   # the chain moves
-  cl <- parallel::makePSOCKcluster(3L)
+  cl <- shard_test_cluster(3L)
   on.exit(parallel::stopCluster(cl))
   for (w in 1:3) {
     f <- sharded_fit(x, 3L, cl = cl[seq_len(w)])
@@ -108,7 +108,7 @@ test_that("a killed worker ends the run with a classed error naming it, and exte
   skip_on_cran()
   skip_on_os("windows")
   x <- sharded_data_3()
-  cl <- parallel::makePSOCKcluster(2L)
+  cl <- shard_test_cluster(2L)
   on.exit({
     try(parallel::stopCluster(cl), silent = TRUE)
     for (node in cl) try(close(node$con), silent = TRUE)   # the dead worker's too
@@ -123,7 +123,7 @@ test_that("a killed worker ends the run with a classed error naming it, and exte
   expect_match(conditionMessage(e), "Worker 2")
   expect_s3_class(e$fit, "mcmix_sharded_fit")
   expect_identical(nrow(as.matrix(e$fit)), 10L)          # the draws so far are kept
-  cl2 <- parallel::makePSOCKcluster(2L)
+  cl2 <- shard_test_cluster(2L)
   on.exit(parallel::stopCluster(cl2), add = TRUE)
   seen <- FALSE
   g <- withCallingHandlers(extend(e$fit, iter = 10L, cl = cl2),
@@ -169,7 +169,7 @@ test_that("the shards of a garbage-collected fit are freed, in process and on th
   rm(f)
   invisible(gc())
   expect_false(run %in% runs())
-  cl <- parallel::makePSOCKcluster(2L)
+  cl <- shard_test_cluster(2L)
   on.exit(parallel::stopCluster(cl))
   f <- sharded_fit(x, 3L, cl = cl, iter = 20L)
   run <- f$data$handle$run
