@@ -101,7 +101,10 @@ if (mode == "perp") {
 if (mode == "shard") {
   W <- as.integer(args[5L])
   seed <- if (length(args) >= 6L) as.integer(args[6L]) else 1L
-  cl <- parallel::makePSOCKcluster(W)
+  cl <- {
+    options(socketOptions = "no-delay")   # (TCP no-delay on both ends)
+    parallel::makePSOCKcluster(W, rscript_args = c("-e", shQuote("options(socketOptions = 'no-delay')")))
+  }
   on.exit(parallel::stopCluster(cl))
   set.seed(seed)
   t0 <- proc.time()

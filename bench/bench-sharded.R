@@ -62,7 +62,10 @@ shares <- function(lab) {
 cat(sprintf("N = %g, D = %d, %d shards of %d rows, %d sweeps, %d workers; load %s\n",
             N, D, length(files), block, sweeps, workers, load1()))
 cat("run seed wall_per_sweep cpu_per_sweep sent_per_sweep received_per_sweep session_MB worker_MB shard_MB min_share load1\n")
-cl <- parallel::makePSOCKcluster(workers)
+cl <- {
+  options(socketOptions = "no-delay")   # (TCP no-delay on both ends)
+  parallel::makePSOCKcluster(workers, rscript_args = c("-e", shQuote("options(socketOptions = 'no-delay')")))
+}
 src <- shard_source(files)
 for (seed in seeds) {
   set.seed(seed)
