@@ -215,32 +215,12 @@ test_that("a killed worker ends a sharded LDA run with a classed error; extend()
   skip_on_cran()
   skip_on_os("windows")
   docs <- lda_sharded_docs()
-  cl <- shard_test_cluster(2L)
-  on.exit({
-    try(parallel::stopCluster(cl), silent = TRUE)
-    for (node in cl) try(close(node$con), silent = TRUE)
-  })
-  f <- lda_sharded_fit(docs, 3L, cl = cl, iter = 10L)
-  pid <- parallel::clusterCall(cl[2], Sys.getpid)[[1]]
-  tools::pskill(pid, tools::SIGKILL)
-  Sys.sleep(0.5)
-  e <- tryCatch(extend(f, iter = 10L), error = function(e) e)
-  expect_s3_class(e, "mcmix_error_worker")
-  expect_identical(e$worker, 2L)
-  expect_s3_class(e$fit, "mcmix_lda_sharded_fit")
-  expect_identical(nrow(as.matrix(e$fit)), 10L)
-  expect_error(doc_topic(e$fit), "gone", class = "mcmix_error_input")
-  cl2 <- shard_test_cluster(2L)
-  on.exit(parallel::stopCluster(cl2), add = TRUE)
-  seen <- FALSE
-  g <- withCallingHandlers(extend(e$fit, iter = 10L, cl = cl2),
-                           mcmix_warning_resync = function(w) {
-                             seen <<- TRUE
-                             invokeRestart("muffleWarning")
-                           })
-  expect_true(seen)
-  expect_identical(nrow(as.matrix(g)), 30L)
+  r <- shard_kill_and_continue(function(cl) lda_sharded_fit(docs, 3L, cl = cl, iter = 10L),
+                               "mcmix_lda_sharded_fit")    # helper-shard.R
+  on.exit(parallel::stopCluster(r$cl))
+  expect_error(doc_topic(r$e$fit), "gone", class = "mcmix_error_input")
   # the continued chain's state is that of its topics
+  g <- r$g
   z <- lda_sharded_z(g)
   corpus <- mcmix:::lda_corpus(docs, NULL)
   expect_identical(g$chains[[1]]$state$nwk, matrix(tabulate(z + 1L + 3L * corpus$word, 90L), 3L))

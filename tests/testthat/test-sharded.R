@@ -108,33 +108,10 @@ test_that("a killed worker ends the run with a classed error naming it, and exte
   skip_on_cran()
   skip_on_os("windows")
   x <- sharded_data_3()
-  cl <- shard_test_cluster(2L)
-  on.exit({
-    try(parallel::stopCluster(cl), silent = TRUE)
-    for (node in cl) try(close(node$con), silent = TRUE)   # the dead worker's too
-  })
-  f <- sharded_fit(x, 3L, cl = cl, iter = 10L)
-  pid <- parallel::clusterCall(cl[2], Sys.getpid)[[1]]
-  tools::pskill(pid, tools::SIGKILL)
-  Sys.sleep(0.5)
-  e <- tryCatch(extend(f, iter = 10L), error = function(e) e)
-  expect_s3_class(e, "mcmix_error_worker")
-  expect_identical(e$worker, 2L)
-  expect_match(conditionMessage(e), "Worker 2")
-  expect_s3_class(e$fit, "mcmix_sharded_fit")
-  expect_identical(nrow(as.matrix(e$fit)), 10L)          # the draws so far are kept
-  cl2 <- shard_test_cluster(2L)
-  on.exit(parallel::stopCluster(cl2), add = TRUE)
-  seen <- FALSE
-  g <- withCallingHandlers(extend(e$fit, iter = 10L, cl = cl2),
-                           mcmix_warning_resync = function(w) {
-                             seen <<- TRUE
-                             invokeRestart("muffleWarning")
-                           })
-  expect_true(seen)
-  # (the 10 iterations the failed extend() asked for, then 10 more)
-  expect_identical(nrow(as.matrix(g)), 30L)
-  expect_identical(length(shard_labels(g)), nrow(x))
+  r <- shard_kill_and_continue(function(cl) sharded_fit(x, 3L, cl = cl, iter = 10L),
+                               "mcmix_sharded_fit")        # helper-shard.R
+  on.exit(parallel::stopCluster(r$cl))
+  expect_identical(length(shard_labels(r$g)), nrow(x))
 })
 
 test_that("Ctrl-C returns the sweeps done, and extend() then equals one longer run", {
