@@ -220,6 +220,9 @@ partition_labels <- function(x) {
 
 #' @export
 `$.mcmix_partition` <- function(x, name) {
+  if (!is.character(name) || length(name) != 1L || is.na(name))
+    stop_input(sprintf("`name` must be the name of a field of the partition, not %s.",
+                       describe_value(name)), "name")
   if (identical(name, "labels")) return(as.integer(unclass(x)))
   if (identical(name, "row_names")) return(names(x))
   attr(x, "partition_info", exact = TRUE)[[name, exact = TRUE]]

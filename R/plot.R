@@ -353,6 +353,9 @@ plot_clusters <- function(x, data = x$data, estimate = NULL, draws = 100, ...) {
   if (!is.numeric(data) && !is.data.frame(data))
     stop(sprintf("`data` must be a numeric vector or matrix, not %s.", describe_value(data)),
          call. = FALSE)
+  if (is.data.frame(data) && (!ncol(data) || !nrow(data)))
+    stop_input(sprintf("`data` must have one row per observation and at least one column, not %d x %d.",
+                       nrow(data), ncol(data)), "data")
   if (is.data.frame(data))   # the user's data frame: its columns by name, factors as codes
     data <- matrix(unlist(lapply(data, function(col)
       if (is.factor(col) || is.character(col)) as.double(as.integer(factor(col)))

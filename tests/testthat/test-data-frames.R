@@ -257,6 +257,14 @@ test_that("predict() without newdata: memberships of the fitted rows, named by t
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
   expect_identical(plot_clusters(fit, estimate = est), est)
+  # a data frame without rows or columns, a partition field that is no name:
+  # refused naming the argument
+  expect_error(plot_clusters(fit, data = data.frame()), "`data`", class = "mcmix_error_input")
+  expect_error(plot_clusters(fit, data = data.frame(x = numeric(0))), "`data`",
+               class = "mcmix_error_input")
+  for (nm in list(NULL, NA, 0.5, 1e300))
+    expect_error(getS3method("$", "mcmix_partition")(est, nm), "`name`",
+                 class = "mcmix_error_input")
 })
 
 test_that("plot_clusters() on a data-frame fit: axes named by the columns, a legend of the clusters", {
