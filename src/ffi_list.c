@@ -126,3 +126,18 @@ SEXP mcx_chunk_matrix(const mcx_chunk *c, SEXPTYPE type, int ncol, const char *c
     UNPROTECT(1);
     return m;
 }
+
+uint64_t mcx_seed_read(SEXP s)
+{
+    if (TYPEOF(s) != REALSXP || XLENGTH(s) != 2) MCX_INTERNAL("bad seed");
+    return ((uint64_t) REAL(s)[0] << 32) | (uint64_t) REAL(s)[1];
+}
+
+SEXP mcx_seed_new(uint64_t v)
+{
+    SEXP s = PROTECT(allocVector(REALSXP, 2));
+    REAL(s)[0] = (double) (v >> 32);
+    REAL(s)[1] = (double) (v & 0xffffffffu);
+    UNPROTECT(1);
+    return s;
+}

@@ -25,6 +25,7 @@
 #include "mcmix_chunk.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define MCX_FIELD_ENUM(name) F_##name,
 #define MCX_FIELD_NAME(name) #name,
@@ -56,6 +57,10 @@ int *mcx_list_int(SEXP list, const char *name, R_xlen_t len);
 /* Scalars. */
 double mcx_list_num(SEXP list, const char *name);
 int mcx_list_count(SEXP list, const char *name);
+/* A 64-bit seed (of the block streams, rng_stream.h) as it travels in R:
+ * two doubles, its high and low 32 bits. */
+uint64_t mcx_seed_read(SEXP s);
+SEXP mcx_seed_new(uint64_t v);
 /* Replace element `name` of `list` by `value`. */
 void mcx_list_set(SEXP list, const char *name, SEXP value);
 /* A named list from NULL-terminated names and values (values protected by

@@ -18,21 +18,6 @@
 #include "ffi.h"
 #include "family_registry.h"
 
-static uint64_t seed_read(SEXP s)
-{
-    if (TYPEOF(s) != REALSXP || XLENGTH(s) != 2) MCX_INTERNAL("bad shard seed");
-    return ((uint64_t) REAL(s)[0] << 32) | (uint64_t) REAL(s)[1];
-}
-
-static SEXP seed_new(uint64_t v)
-{
-    SEXP s = PROTECT(allocVector(REALSXP, 2));
-    REAL(s)[0] = (double) (v >> 32);
-    REAL(s)[1] = (double) (v & 0xffffffffu);
-    UNPROTECT(1);
-    return s;
-}
-
 static void need(SEXP v, SEXPTYPE type, R_xlen_t len, const char *what)
 {
     if ((SEXPTYPE) TYPEOF(v) != type || (len >= 0 && XLENGTH(v) != len)) MCX_INTERNAL(what);
@@ -71,7 +56,7 @@ SEXP ffi_shard_propose(SEXP spec, SEXP x, SEXP z, SEXP znew, SEXP info, SEXP the
     SEXP st = PROTECT(allocMatrix(REALSXP, (int) sh.m.sstride, K));
     SEXP size = PROTECT(allocVector(INTSXP, K));
     nprot += 3;
-    mcx_shard_propose(&sh, REAL(theta), REAL(logpi), seed_read(seed), INTEGER(znew),
+    mcx_shard_propose(&sh, REAL(theta), REAL(logpi), mcx_seed_read(seed), INTEGER(znew),
                       risk ? INTEGER(rk) : NULL, risk ? INTEGER(rk) + K : NULL, REAL(st),
                       INTEGER(size));
     const char *names[] = {"risk", "stats", "size", NULL};
@@ -134,7 +119,7 @@ SEXP ffi_shard_sams(SEXP spec, SEXP x, SEXP z, SEXP side, SEXP info, SEXP args, 
     double *sp[2] = {REAL(st2), REAL(st2) + sh.m.sstride};
     long skip[2] = {(long) a[2], (long) a[3]};
     double lq = mcx_shard_sams(&sh, (int) a[0], (int) a[1], skip, sp, REAL(n2), a[4],
-                               a[5] != 0.0, a[5] != 0.0 ? 0 : seed_read(seed), a[6], a[7],
+                               a[5] != 0.0, a[5] != 0.0 ? 0 : mcx_seed_read(seed), a[6], a[7],
                                RAW(side));
     const char *names[] = {"st", "n", "lq", NULL};
     SEXP vals[] = {st2, n2, PROTECT(ScalarReal(lq))};
@@ -274,7 +259,7 @@ SEXP ffi_shard_params(SEXP spec, SEXP stats, SEXP size, SEXP prior)
     uint64_t master = mcx_stream_master();
     PutRNGstate();
     const char *names[] = {"theta", "logpi", "seed", NULL};
-    SEXP vals[] = {theta, logpi, PROTECT(seed_new(master))};
+    SEXP vals[] = {theta, logpi, PROTECT(mcx_seed_new(master))};
     nprot++;
     SEXP out = mcx_named_list(names, vals);
     UNPROTECT(nprot);
@@ -297,7 +282,7 @@ SEXP ffi_shard_plan(SEXP spec, SEXP stats, SEXP size, SEXP prior, SEXP thin)
     p[0] = mv.type; p[1] = mv.a; p[2] = mv.b; p[3] = mv.ri; p[4] = mv.rj; p[5] = mv.lr;
     p[6] = mv.bound;
     const char *names[] = {"move", "seed", NULL};
-    SEXP vals[] = {v, PROTECT(seed_new(mv.seed))};
+    SEXP vals[] = {v, PROTECT(mcx_seed_new(mv.seed))};
     nprot++;
     SEXP out = mcx_named_list(names, vals);
     UNPROTECT(nprot);

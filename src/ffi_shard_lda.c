@@ -27,12 +27,6 @@
 enum { WORDS(MCX_FIELD_ENUM) WORDS_N };
 static const char *const words_names[] = {WORDS(MCX_FIELD_NAME) NULL};
 
-static uint64_t seed_of(SEXP s)
-{
-    if (TYPEOF(s) != REALSXP || XLENGTH(s) != 2) MCX_INTERNAL("bad shard seed");
-    return ((uint64_t) REAL(s)[0] << 32) | (uint64_t) REAL(s)[1];
-}
-
 static void set_read(SEXP set, int *K, int *W, double *alpha, double *beta, double *doc0)
 {
     if (TYPEOF(set) != REALSXP || XLENGTH(set) < 5) MCX_INTERNAL("bad LDA shard settings");
@@ -153,7 +147,7 @@ SEXP ffi_lda_shard_draw(SEXP s, SEXP set, SEXP seed, SEXP phi)
     int K = (int) REAL(set)[0], W = (int) REAL(set)[1];
     if (phi != R_NilValue && (TYPEOF(phi) != REALSXP || XLENGTH(phi) != (R_xlen_t) K * W))
         MCX_INTERNAL("bad topic-word probabilities");
-    mcx_lda_shard_draw(&sh, K, seed_of(seed), phi == R_NilValue ? NULL : REAL(phi));
+    mcx_lda_shard_draw(&sh, K, mcx_seed_read(seed), phi == R_NilValue ? NULL : REAL(phi));
     return R_NilValue;
 }
 
@@ -218,7 +212,7 @@ SEXP ffi_lda_shard_sweep(SEXP words, SEXP s, SEXP set, SEXP seed, SEXP acc)
     shard_open(&sh, s, set);
     int *a = acc_open(acc, set);
     mcx_interrupt_point((double) sh.N * 8);
-    if (mcx_lda_shard_sweep(&ws, &sh, seed_of(seed), a) < 0)
+    if (mcx_lda_shard_sweep(&ws, &sh, mcx_seed_read(seed), a) < 0)
         MCX_INTERNAL("SparseLDA word list out of step on a shard");
     return R_NilValue;
 }
@@ -354,9 +348,5 @@ SEXP ffi_lda_shard_seed(void)
     GetRNGstate();
     uint64_t v = mcx_stream_master();
     PutRNGstate();
-    SEXP s = PROTECT(allocVector(REALSXP, 2));
-    REAL(s)[0] = (double) (v >> 32);
-    REAL(s)[1] = (double) (v & 0xffffffffu);
-    UNPROTECT(1);
-    return s;
+    return mcx_seed_new(v);
 }
