@@ -123,6 +123,9 @@ shard_ops$lda_vocab <- function(sh, a, st) {
 lda_shard_set <- function(sh, st)
   c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, sh$doc0, st$lda$groups)
 
+# Settings of the word side's passes (no shard): c(K, W, alpha, beta, 0).
+lda_words_set <- function(st) c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, 0)
+
 # The number of ranges of word ids a shard's sweep visits one after the
 # other (src/shard_lda.h): the word lists of a range within about 4 MB, so
 # that they stay in cache while its tokens are swept (the partitioned
@@ -189,7 +192,7 @@ shard_ops$lda_init <- function(st, ids, a) {
     sh$snapv[[ch]] <- -1                      # (no sweep to undo)
     sh$tver[[ch]] <- a$version
   }
-  .Call(C_ffi_lda_shard_take, acc, c(K, st$lda$W, 0, 0, 0))
+  .Call(C_ffi_lda_shard_take, acc, lda_words_set(st))
 }
 shard_ops_worker <- c(shard_ops_worker, "lda_init")
 
@@ -198,7 +201,7 @@ shard_ops$lda_words <- function(st, ids, a) {
   ch <- as.character(a$chain)
   lda_worker_acc(st, ch)
   w <- st$lda_words[[ch]]
-  w$words <- .Call(C_ffi_lda_shard_words, c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, 0),
+  w$words <- .Call(C_ffi_lda_shard_words, lda_words_set(st),
                    a$tok, a$idx, a$val)
   w$version <- a$version
   NULL
@@ -239,7 +242,7 @@ shard_ops$lda_sweep <- function(st, ids, a) {
   lda_shards_sync(st, ids, a)
   if (!identical(w$version, a$version)) {
     if (!identical(w$version, a$version - 1) || is.null(a$delta)) stop_sync()
-    .Call(C_ffi_lda_shard_apply, w$words, c(st$lda$K, st$lda$W, st$lda$alpha, st$lda$beta, 0),
+    .Call(C_ffi_lda_shard_apply, w$words, lda_words_set(st),
           a$delta$idx, a$delta$val)
     w$version <- a$version
   }
@@ -253,7 +256,7 @@ shard_ops$lda_sweep <- function(st, ids, a) {
     shard_set_version(sh, a, a$version + 1)
     if (isTRUE(a$keep)) ll[[as.character(i)]] <- .Call(C_ffi_lda_shard_log_docs, v, set)
   }
-  list(change = .Call(C_ffi_lda_shard_take, w$acc, c(st$lda$K, st$lda$W, 0, 0, 0)), ll = ll)
+  list(change = .Call(C_ffi_lda_shard_take, w$acc, lda_words_set(st)), ll = ll)
 }
 shard_ops_worker <- c(shard_ops_worker, "lda_sweep")
 
